@@ -1,0 +1,38 @@
+# Two commands for a newcomer: `make run` starts the app, `make test` runs every test.
+# Each creates the virtual environment and installs what it needs (Python packages from
+# requirements*.txt, Debian packages through scripts/apt-ensure).
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8501
+APP_DEBS  := graphviz fonts-noto-cjk
+TEST_DEBS := graphviz fonts-noto-cjk chromium weka
+
+.PHONY: run test bench venv clean
+
+$(VENV)/.runtime: requirements.txt
+	@command -v python3 >/dev/null || scripts/apt-ensure python3
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || scripts/apt-ensure python3-venv
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime requirements-test.txt
+	$(PY) -m pip install -q -r requirements-test.txt
+	touch $@
+
+venv: $(VENV)/.runtime
+
+run: $(VENV)/.runtime
+	@scripts/apt-ensure --optional $(APP_DEBS)
+	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+
+test: $(VENV)/.test
+	@scripts/apt-ensure $(TEST_DEBS)
+	$(PY) -m pytest -n 2 -q
+
+bench: $(VENV)/.test
+	$(PY) bench/bench_cart.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

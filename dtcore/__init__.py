@@ -1,0 +1,8 @@
+"""dtcore: decision trees (ID3, C4.5, CART) in pure numpy, built to be looked at.
+
+numpy and the standard library are the only imports allowed anywhere in this package.
+"""
+from .schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
+from .tree import Tree, TreeAssembler
+
+__all__ = ["CATEGORICAL", "CONTINUOUS", "DataError", "Feature", "Schema", "Tree", "TreeAssembler"]

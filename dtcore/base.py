@@ -1,0 +1,180 @@
+"""What every dtcore estimator shares: scikit-learn's conventions without importing scikit-learn.
+
+A concrete estimator sets ``_task`` ("classification" or "regression"), lists its constructor
+parameters in ``__init__`` (stored unchanged, as scikit-learn requires) and implements
+``_grow(X, y, sample_weight) -> Tree`` on already-encoded arrays: X float64 (category codes,
+NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .schema import (CATEGORICAL, DataError, Schema, encode_classes, encode_features,
+                     encode_regression_target, infer_schema)
+from .tree import Tree
+
+
+class NotFittedError(RuntimeError):
+    pass
+
+
+class BaseTreeEstimator:
+    _task = "classification"
+    algorithm = "?"
+
+    # -- parameters ----------------------------------------------------------------------------
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p for p in sig.parameters if p != "self"]
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        valid = self._param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"{type(self).__name__} has no parameter {key!r}; it has {valid}")
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self):
+        defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if defaults.get(k) != v]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    # -- fitting -------------------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None, *, feature_names=None, feature_kinds=None,
+            categories=None, classes=None, target_name="y"):
+        """Fit on raw rows.
+
+        X: 2-D array; numeric arrays are all-continuous unless ``feature_kinds`` says otherwise,
+        object arrays may mix numbers and labels. ``feature_kinds``: list or dict of
+        "continuous"/"categorical" (inferred where absent). ``categories``: dict name → labels in
+        declared order. ``classes``: class labels in declared order (default: sorted numbers, or
+        first appearance).
+        """
+        if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
+            feature_names = [str(c) for c in X.columns]
+            X = X.to_numpy(dtype=object)
+        X_arr = np.asarray(X) if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
+        if X_arr.ndim != 2:
+            raise DataError(f"X must be 2-D (rows × columns), got shape {X_arr.shape}")
+        n = X_arr.shape[0]
+        if n == 0:
+            raise DataError("no rows to train on: the data is empty (a header only?)")
+        if X_arr.shape[1] == 0:
+            raise DataError("no feature columns to train on: mark at least one column as a feature")
+        y_arr = np.asarray(y, dtype=object if not isinstance(y, np.ndarray) else None).ravel()
+        if y_arr.shape[0] != n:
+            raise DataError(f"X has {n} rows but y has {y_arr.shape[0]}")
+        schema = infer_schema(X_arr, feature_names, feature_kinds, categories, target=target_name)
+        Xe = encode_features(X_arr, schema)
+        if self._task == "classification":
+            y_enc, cls = encode_classes(y_arr, classes, schema.missing_tokens, target_name)
+            schema = Schema(schema.features, target_name, cls, schema.missing_tokens)
+        else:
+            y_enc = encode_regression_target(y_arr, schema.missing_tokens, target_name)
+        w = self._check_weight(sample_weight, n)
+        return self.fit_encoded(Xe, y_enc, schema, w)
+
+    def fit_encoded(self, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight=None):
+        """Fit on arrays already encoded against ``schema`` (the app and CLI come this way)."""
+        w = self._check_weight(sample_weight, X.shape[0])
+        self._validate_params()
+        self.schema_ = schema
+        self.n_features_in_ = len(schema.features)
+        self.feature_names_in_ = np.array(schema.names, dtype=object)
+        if schema.is_classifier:
+            self.classes_ = np.array(schema.classes, dtype=object)
+            self.n_classes_ = len(schema.classes)
+        self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
+        return self
+
+    @staticmethod
+    def _check_weight(sample_weight, n):
+        if sample_weight is None:
+            return np.ones(n)
+        w = np.asarray(sample_weight, dtype=np.float64).ravel()
+        if w.shape[0] != n:
+            raise DataError(f"sample_weight has {w.shape[0]} entries for {n} rows")
+        if not np.all(np.isfinite(w)) or (w < 0).any():
+            raise DataError("sample_weight must be finite and non-negative")
+        if not (w > 0).any():
+            raise DataError("every sample weight is zero: nothing to train on")
+        return w
+
+    def _validate_params(self):
+        """Subclasses check their parameters here and raise ValueError with the fix."""
+
+    def _grow(self, X, y, sample_weight) -> Tree:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- prediction ----------------------------------------------------------------------------
+    def _check_fitted(self):
+        if not hasattr(self, "tree_"):
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first")
+
+    def encode(self, X) -> np.ndarray:
+        """Raw rows → the float64 matrix the tree reads (unseen labels become missing)."""
+        self._check_fitted()
+        if hasattr(X, "columns"):
+            X = X.to_numpy(dtype=object)
+        return encode_features(X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object),
+                               self.schema_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        if self._task != "classification":
+            raise AttributeError("predict_proba is for classifiers")
+        return self.tree_.predict_proba(self.encode(X))
+
+    def predict(self, X) -> np.ndarray:
+        Xe = self.encode(X)
+        if self._task == "classification":
+            proba = self.tree_.predict_proba(Xe)
+            return self.classes_[np.argmax(proba, axis=1)]  # ties: the class declared first
+        return self.tree_.predict_value(Xe)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy for classifiers, R² for regressors (scikit-learn's choices)."""
+        pred = self.predict(X)
+        w = self._check_weight(sample_weight, len(pred))
+        if self._task == "classification":
+            from .schema import label_of
+            truth = np.array([label_of(v) for v in np.asarray(y, dtype=object).ravel()], dtype=object)
+            return float(np.average(pred == truth, weights=w))
+        y = encode_regression_target(y)
+        ss_res = np.sum(w * (y - pred) ** 2)
+        ss_tot = np.sum(w * (y - np.average(y, weights=w)) ** 2)
+        return float(1 - ss_res / ss_tot) if ss_tot > 0 else 0.0
+
+    def apply(self, X) -> np.ndarray:
+        return self.tree_.apply(self.encode(X))
+
+    def decision_path(self, X):
+        return self.tree_.decision_path(self.encode(X))
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        self._check_fitted()
+        return self.tree_.feature_importances(self.n_features_in_)
+
+    def get_depth(self) -> int:
+        self._check_fitted()
+        return self.tree_.get_depth()
+
+    def get_n_leaves(self) -> int:
+        self._check_fitted()
+        return self.tree_.get_n_leaves()
+
+    @property
+    def node_count(self) -> int:
+        self._check_fitted()
+        return self.tree_.node_count
+
+    @property
+    def categorical_features(self) -> list[int]:
+        return [i for i, f in enumerate(self.schema_.features) if f.kind == CATEGORICAL]

@@ -1,0 +1,303 @@
+"""Feature kinds, category codes and missing markers: raw columns in, float64 arrays out.
+
+Every learner in dtcore works on one float64 matrix: a continuous column holds its values, a
+categorical column holds the integer code of its label (position in ``Feature.categories``), and
+NaN is a missing value in both.  A label never seen in training encodes to NaN, so it is handled
+exactly like a missing value (SPEC §5) instead of crashing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+CONTINUOUS = "continuous"
+CATEGORICAL = "categorical"
+KINDS = (CONTINUOUS, CATEGORICAL)
+
+#: Cells that mean "missing" (SPEC §1); compared after stripping white space.
+MISSING_TOKENS = ("", "nan", "NaN", "?", "NA", "N/A", "null", "None")
+
+
+class DataError(ValueError):
+    """Bad input data: the message names the column and says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    kind: str
+    categories: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise DataError(f"column {self.name!r}: kind must be one of {KINDS}, not {self.kind!r}")
+
+    @property
+    def is_categorical(self) -> bool:
+        return self.kind == CATEGORICAL
+
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "kind": self.kind}
+        if self.is_categorical:
+            d["categories"] = list(self.categories)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Feature":
+        return cls(d["name"], d["kind"], tuple(d.get("categories", ())))
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The features a model was trained on, its target, and (for classification) its classes."""
+
+    features: tuple[Feature, ...]
+    target: str = "y"
+    classes: tuple[str, ...] | None = None  # None: regression
+    missing_tokens: tuple[str, ...] = field(default=MISSING_TOKENS)
+
+    @property
+    def is_classifier(self) -> bool:
+        return self.classes is not None
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.features]
+
+    def index(self, name: str) -> int:
+        for i, f in enumerate(self.features):
+            if f.name == name:
+                return i
+        raise DataError(f"no feature named {name!r}; the features are {self.names}")
+
+    def to_dict(self) -> dict:
+        return {
+            "features": [f.to_dict() for f in self.features],
+            "target": self.target,
+            "classes": None if self.classes is None else list(self.classes),
+            "missing_tokens": list(self.missing_tokens),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Schema":
+        classes = d.get("classes")
+        return cls(
+            tuple(Feature.from_dict(f) for f in d["features"]),
+            d.get("target", "y"),
+            None if classes is None else tuple(classes),
+            tuple(d.get("missing_tokens", MISSING_TOKENS)),
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# cell level
+
+def is_missing(value, tokens=MISSING_TOKENS) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    if isinstance(value, (np.floating,)) and np.isnan(value):
+        return True
+    if isinstance(value, str):
+        return value.strip() in tokens
+    return False
+
+
+def label_of(value) -> str:
+    """The text of a category label: strings as written (outer blanks dropped), 3.0 as '3'."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return str(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
+    return str(value)
+
+
+def _to_float(value) -> float | None:
+    """The number a cell holds, or None when it is not a number."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# column level
+
+def _as_2d(X) -> np.ndarray:
+    arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
+    if arr.ndim != 2:
+        raise DataError(f"X must be 2-D (rows × columns), got shape {arr.shape}")
+    return arr
+
+
+def infer_kind(column, tokens=MISSING_TOKENS) -> str:
+    """Continuous when every non-missing cell is a number, else categorical."""
+    col = np.asarray(column)
+    if col.dtype.kind in "fiu":
+        return CONTINUOUS
+    if col.dtype.kind == "b":
+        return CATEGORICAL
+    seen = False
+    for v in col:
+        if is_missing(v, tokens):
+            continue
+        seen = True
+        if _to_float(v) is None:
+            return CATEGORICAL
+    return CONTINUOUS if seen else CATEGORICAL
+
+
+def categories_of(column, tokens=MISSING_TOKENS) -> tuple[str, ...]:
+    """Distinct labels in order of first appearance (the order users wrote them in)."""
+    out: dict[str, None] = {}
+    for v in np.asarray(column, dtype=object).ravel():
+        if not is_missing(v, tokens):
+            out.setdefault(label_of(v), None)
+    return tuple(out)
+
+
+def identifier_like(column, tokens=MISSING_TOKENS) -> bool:
+    """A categorical column with one distinct value per row (IDs such as 编号, RID)."""
+    values = [label_of(v) for v in np.asarray(column, dtype=object).ravel() if not is_missing(v, tokens)]
+    return len(values) > 2 and len(set(values)) == len(values)
+
+
+def infer_schema(X, feature_names=None, feature_kinds=None, categories=None,
+                 target="y", classes=None, tokens=MISSING_TOKENS) -> Schema:
+    """Build a Schema from raw data; ``feature_kinds`` and ``categories`` override the guesses.
+
+    ``feature_kinds`` is a list (one kind per column) or a dict by name; ``categories`` a dict
+    name → labels in their declared order (ARFF), else labels come in first-appearance order.
+    """
+    arr = _as_2d(X)
+    p = arr.shape[1]
+    names = list(feature_names) if feature_names is not None else [f"x{i}" for i in range(p)]
+    if len(names) != p:
+        raise DataError(f"{len(names)} feature names for {p} columns")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise DataError(f"duplicate column names {dup}: rename them so each column is unique")
+    if isinstance(feature_kinds, dict):
+        kinds = [feature_kinds.get(n) for n in names]
+    elif feature_kinds is None:
+        kinds = [None] * p
+    else:
+        kinds = list(feature_kinds)
+        if len(kinds) != p:
+            raise DataError(f"{len(kinds)} feature kinds for {p} columns")
+    categories = categories or {}
+    feats = []
+    for j, name in enumerate(names):
+        col = arr[:, j]
+        kind = kinds[j] or infer_kind(col, tokens)
+        if kind == CATEGORICAL:
+            cats = tuple(categories[name]) if name in categories else categories_of(col, tokens)
+            feats.append(Feature(name, CATEGORICAL, cats))
+        else:
+            feats.append(Feature(name, kind))
+    return Schema(tuple(feats), target, None if classes is None else tuple(classes), tuple(tokens))
+
+
+def encode_features(X, schema: Schema) -> np.ndarray:
+    """Raw rows → float64 matrix (values, category codes, NaN for missing and unseen labels)."""
+    if isinstance(X, np.ndarray) and X.dtype.kind in "fiub" and not any(
+            f.is_categorical for f in schema.features):
+        out = np.asarray(X, dtype=np.float64)
+        if out.ndim != 2 or out.shape[1] != len(schema.features):
+            raise DataError(f"X has shape {out.shape}; the model expects {len(schema.features)} columns")
+        if np.isinf(out).any():
+            j = int(np.nonzero(np.isinf(out).any(axis=0))[0][0])
+            raise DataError(f"column {schema.features[j].name!r} holds an infinite value; "
+                            "replace it with a finite number or leave the cell empty")
+        return np.ascontiguousarray(out)
+    arr = _as_2d(X)
+    if arr.shape[1] != len(schema.features):
+        raise DataError(f"X has {arr.shape[1]} columns; the model expects {len(schema.features)} "
+                        f"({', '.join(schema.names)})")
+    out = np.empty(arr.shape, dtype=np.float64)
+    tokens = schema.missing_tokens
+    for j, feat in enumerate(schema.features):
+        col = arr[:, j]
+        if feat.is_categorical:
+            code = {c: float(i) for i, c in enumerate(feat.categories)}
+            out[:, j] = [np.nan if is_missing(v, tokens) else code.get(label_of(v), np.nan)
+                         for v in col]
+        elif col.dtype.kind in "fiu":
+            out[:, j] = col
+        else:
+            vals = []
+            for i, v in enumerate(col):
+                if is_missing(v, tokens):
+                    vals.append(np.nan)
+                    continue
+                x = _to_float(v)
+                if x is None:
+                    raise DataError(
+                        f"column {feat.name!r} is continuous but row {i + 1} holds {v!r}; "
+                        "mark the column categorical, or fix or blank that cell")
+                vals.append(x)
+            out[:, j] = vals
+        if np.isinf(out[:, j]).any():
+            i = int(np.nonzero(np.isinf(out[:, j]))[0][0])
+            raise DataError(f"column {feat.name!r} row {i + 1} is infinite; "
+                            "replace it with a finite number or leave the cell empty")
+    return out
+
+
+def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
+    """Class labels → (codes int64, classes).
+
+    Classes are sorted when every label is a number (as scikit-learn does), else kept in order of
+    first appearance (the order the data declares them, which C4.5 uses to break ties).
+    """
+    col = np.asarray(y, dtype=object).ravel()
+    missing = [i for i, v in enumerate(col) if is_missing(v, tokens)]
+    if missing:
+        raise DataError(f"target {target!r} is missing in {len(missing)} row(s) (first: row "
+                        f"{missing[0] + 1}); drop those rows or fill in the target")
+    labels = [label_of(v) for v in col]
+    if classes is None:
+        classes = categories_of(col, tokens)
+        nums = [_to_float(c) for c in classes]
+        if all(x is not None for x in nums):
+            classes = tuple(c for _, c in sorted(zip(nums, classes)))
+    classes = tuple(classes)
+    index = {c: i for i, c in enumerate(classes)}
+    unknown = sorted({lab for lab in labels if lab not in index})
+    if unknown:
+        raise DataError(f"target {target!r} has labels {unknown} not among the classes {list(classes)}")
+    return np.fromiter((index[lab] for lab in labels), dtype=np.int64, count=len(labels)), classes
+
+
+def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.ndarray:
+    col = np.asarray(y)
+    if col.dtype.kind in "fiu":
+        out = col.astype(np.float64).ravel()
+    else:
+        out = np.empty(col.size, dtype=np.float64)
+        for i, v in enumerate(col.ravel()):
+            x = np.nan if is_missing(v, tokens) else _to_float(v)
+            if x is None:
+                raise DataError(f"target {target!r} row {i + 1} holds {v!r}, not a number; "
+                                "a regression target must be numeric")
+            out[i] = x
+    bad = ~np.isfinite(out)
+    if bad.any():
+        i = int(np.nonzero(bad)[0][0])
+        raise DataError(f"target {target!r} is missing or infinite in {int(bad.sum())} row(s) "
+                        f"(first: row {i + 1}); drop those rows or fill in the target")
+    return out

@@ -1,0 +1,318 @@
+"""The fitted tree as flat numpy arrays, and prediction that walks them without per-node objects.
+
+One representation serves every algorithm:
+
+* a **continuous test** at node i has sorted cut points ``cuts[cut_ptr[i]:cut_ptr[i+1]]`` and
+  sends x to branch ``searchsorted(cuts, x, side="left")``: one cut t is the binary test
+  ``x ≤ t`` (branch 0, "yes") versus ``x > t`` (branch 1); several cuts are intervals (ID3
+  discretisation), branch k holding ``cuts[k-1] < x ≤ cuts[k]``;
+* a **categorical test** maps each category code c of the feature to a branch,
+  ``cat_branch[cat_ptr[i] + c]``: a multiway split (ID3/C4.5) gives every category its own
+  branch, a CART subset split maps categories to 0 (left) or 1 (right); -1 means the category
+  has no branch here and is treated like a missing value;
+* **missing values** (NaN) go to ``missing_branch[i]`` when it is ≥ 0 (CART's learned direction),
+  or, when it is -1, down every branch weighted by the branch's share of the node's training
+  weight (C4.5, SPEC §6/§9), the leaves' distributions then being mixed.
+
+Node ids are in depth-first pre-order (as scikit-learn numbers them), whatever order a builder
+created them in: ``TreeAssembler.build`` renumbers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+LEAF = -1
+DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
+
+_INT_FIELDS = ("feature", "parent", "depth", "missing_branch", "n_samples")
+_PTR_FIELDS = ("child_ptr", "cut_ptr", "cat_ptr")
+
+
+@dataclass(eq=False)
+class Tree:
+    """Flat arrays, one entry per node (first block) or CSR-packed per node (second block)."""
+
+    feature: np.ndarray          # int32, -1 at leaves
+    parent: np.ndarray           # int32, -1 at the root
+    depth: np.ndarray            # int32
+    missing_branch: np.ndarray   # int32, branch for NaN, or DISTRIBUTE (-1)
+    value: np.ndarray            # float64 (n_nodes, n_outputs): weighted class counts, or [mean]/[median]
+    weighted_n: np.ndarray       # float64, training weight reaching the node (fractional in C4.5)
+    n_samples: np.ndarray        # int64, training rows reaching the node with positive weight
+    impurity: np.ndarray         # float64, the criterion's impurity of the node
+    child_ptr: np.ndarray        # int64 (n_nodes+1)
+    children: np.ndarray         # int32, children of node i: children[child_ptr[i]:child_ptr[i+1]]
+    cut_ptr: np.ndarray          # int64 (n_nodes+1)
+    cuts: np.ndarray             # float64, sorted cut points of continuous tests
+    cat_ptr: np.ndarray          # int64 (n_nodes+1)
+    cat_branch: np.ndarray       # int32, branch of each category code at categorical tests
+    n_classes: int = 0           # 0 for regression
+
+    # -- shape ---------------------------------------------------------------------------------
+    @property
+    def node_count(self) -> int:
+        return int(self.feature.shape[0])
+
+    @property
+    def is_leaf(self) -> np.ndarray:
+        return self.feature < 0
+
+    @property
+    def n_branches(self) -> np.ndarray:
+        return np.diff(self.child_ptr)
+
+    def get_depth(self) -> int:
+        return int(self.depth[self.is_leaf].max()) if self.node_count else 0
+
+    def get_n_leaves(self) -> int:
+        return int(self.is_leaf.sum())
+
+    def children_of(self, node: int) -> np.ndarray:
+        return self.children[self.child_ptr[node]:self.child_ptr[node + 1]]
+
+    def cuts_of(self, node: int) -> np.ndarray:
+        return self.cuts[self.cut_ptr[node]:self.cut_ptr[node + 1]]
+
+    def cat_branch_of(self, node: int) -> np.ndarray:
+        return self.cat_branch[self.cat_ptr[node]:self.cat_ptr[node + 1]]
+
+    def is_categorical_test(self, node: int) -> bool:
+        return self.cat_ptr[node + 1] > self.cat_ptr[node]
+
+    def subtree(self, node: int) -> np.ndarray:
+        """Ids of node and all its descendants (contiguous, thanks to pre-order numbering)."""
+        end = node + 1
+        while end < self.node_count and self.depth[end] > self.depth[node]:
+            end += 1
+        return np.arange(node, end)
+
+    # -- prediction ----------------------------------------------------------------------------
+    def route(self, X: np.ndarray):
+        """Where each row ends: arrays (row, leaf, weight); a row split by missing values appears
+        once per leaf it reaches, its weights summing to 1."""
+        X = np.asarray(X, dtype=np.float64)
+        n = X.shape[0]
+        rows = np.arange(n)
+        nodes = np.zeros(n, dtype=np.int64)
+        weights = np.ones(n)
+        out_r, out_n, out_w = [], [], []
+        max_cuts = int(np.diff(self.cut_ptr).max()) if self.node_count else 0
+        while rows.size:
+            feat = self.feature[nodes]
+            leaf = feat < 0
+            if leaf.any():
+                out_r.append(rows[leaf]), out_n.append(nodes[leaf]), out_w.append(weights[leaf])
+                keep = ~leaf
+                rows, nodes, weights, feat = rows[keep], nodes[keep], weights[keep], feat[keep]
+                if not rows.size:
+                    break
+            x = X[rows, feat]
+            branch = np.full(rows.shape, -1, dtype=np.int64)
+            known = ~np.isnan(x)
+            # categorical tests
+            ncat = self.cat_ptr[nodes + 1] - self.cat_ptr[nodes]
+            is_cat = ncat > 0
+            sel = is_cat & known
+            if sel.any():
+                code = x[sel].astype(np.int64)
+                ok = (code >= 0) & (code < ncat[sel])
+                b = np.full(code.shape, -1, dtype=np.int64)
+                b[ok] = self.cat_branch[self.cat_ptr[nodes[sel][ok]] + code[ok]]
+                branch[sel] = b
+            # continuous tests: branch = number of cuts strictly below x
+            sel = ~is_cat & known
+            if sel.any():
+                start = self.cut_ptr[nodes[sel]]
+                count = self.cut_ptr[nodes[sel] + 1] - start
+                xs = x[sel]
+                b = np.zeros(xs.shape, dtype=np.int64)
+                for k in range(max_cuts):  # loop over cut index (a handful), not over rows
+                    has = count > k
+                    b[has] += xs[has] > self.cuts[start[has] + k]
+                branch[sel] = b
+            # missing or unroutable: the learned branch, else every branch
+            lost = branch < 0
+            if lost.any():
+                mb = self.missing_branch[nodes[lost]]
+                branch[lost] = mb
+            spread = branch < 0
+            step = ~spread
+            new_r = [rows[step]]
+            new_n = [self.children[self.child_ptr[nodes[step]] + branch[step]]]
+            new_w = [weights[step]]
+            if spread.any():
+                r, nd, w = rows[spread], nodes[spread], weights[spread]
+                nb = self.child_ptr[nd + 1] - self.child_ptr[nd]
+                rep = np.repeat(np.arange(r.size), nb)
+                offs = np.arange(rep.size) - np.repeat(np.cumsum(nb) - nb, nb)
+                kids = self.children[self.child_ptr[nd][rep] + offs]
+                kid_w = self.weighted_n[kids]
+                tot = np.bincount(rep, weights=kid_w, minlength=r.size)
+                share = np.where(tot[rep] > 0, kid_w / np.where(tot[rep] > 0, tot[rep], 1), 1.0 / nb[rep])
+                new_r.append(r[rep]), new_n.append(kids), new_w.append(w[rep] * share)
+            rows, nodes, weights = np.concatenate(new_r), np.concatenate(new_n), np.concatenate(new_w)
+        if not out_r:
+            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+        return np.concatenate(out_r), np.concatenate(out_n), np.concatenate(out_w)
+
+    def leaf_distribution(self) -> np.ndarray:
+        """Class probabilities per node (rows sum to 1; an empty node gets a uniform row)."""
+        tot = self.value.sum(axis=1, keepdims=True)
+        safe = np.where(tot > 0, tot, 1.0)
+        return np.where(tot > 0, self.value / safe, 1.0 / max(self.value.shape[1], 1))
+
+    def predict_proba(self, X) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        r, leaf, w = self.route(X)
+        dist = self.leaf_distribution()
+        out = np.zeros((X.shape[0], self.value.shape[1]))
+        np.add.at(out, r, dist[leaf] * w[:, None])
+        return out
+
+    def predict_value(self, X) -> np.ndarray:
+        """Regression: the weighted mix of leaf values (a plain leaf value without missing data)."""
+        X = np.asarray(X, dtype=np.float64)
+        r, leaf, w = self.route(X)
+        return np.bincount(r, weights=self.value[leaf, 0] * w, minlength=X.shape[0])
+
+    def apply(self, X) -> np.ndarray:
+        """The leaf of each row; a row split by missing values gets its heaviest leaf."""
+        X = np.asarray(X, dtype=np.float64)
+        r, leaf, w = self.route(X)
+        order = np.lexsort((-w, r))  # per row, heaviest first; ties keep the leftmost leaf
+        r, leaf = r[order], leaf[order]
+        first = np.r_[True, r[1:] != r[:-1]]
+        out = np.empty(X.shape[0], dtype=np.int64)
+        out[r[first]] = leaf[first]
+        return out
+
+    def decision_path(self, X):
+        """CSR indicator (indptr, indices) of the nodes each row visits, like scikit-learn's."""
+        leaves = self.apply(X)
+        paths = []
+        for leaf in leaves:  # a path is at most depth+1 long: a loop over rows is fine here
+            p = [int(leaf)]
+            while self.parent[p[-1]] >= 0:
+                p.append(int(self.parent[p[-1]]))
+            paths.append(p[::-1])
+        indptr = np.zeros(len(paths) + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum([len(p) for p in paths])
+        indices = np.fromiter((i for p in paths for i in p), dtype=np.int64, count=int(indptr[-1]))
+        return indptr, indices
+
+    def feature_importances(self, n_features: int) -> np.ndarray:
+        """Weighted impurity decrease summed per feature and normalised (scikit-learn's rule)."""
+        imp = np.zeros(n_features)
+        internal = np.nonzero(self.feature >= 0)[0]
+        for i in internal:
+            kids = self.children_of(i)
+            dec = self.weighted_n[i] * self.impurity[i] - np.sum(self.weighted_n[kids] * self.impurity[kids])
+            imp[self.feature[i]] += dec
+        total = imp.sum()
+        return imp / total if total > 0 else imp
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Plain lists (exact: floats round-trip through JSON's repr)."""
+        d = {name: getattr(self, name).tolist() for name in _ARRAYS}
+        d["n_classes"] = self.n_classes
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Tree":
+        kw = {}
+        for name, dtype in _ARRAYS.items():
+            arr = np.asarray(d[name], dtype=dtype)
+            if name == "value":
+                arr = arr.reshape(len(d["feature"]), -1)
+            kw[name] = arr
+        return cls(n_classes=int(d.get("n_classes", 0)), **kw)
+
+    def copy(self) -> "Tree":
+        return Tree.from_dict(self.to_dict())
+
+
+_ARRAYS = {
+    "feature": np.int32, "parent": np.int32, "depth": np.int32, "missing_branch": np.int32,
+    "value": np.float64, "weighted_n": np.float64, "n_samples": np.int64, "impurity": np.float64,
+    "child_ptr": np.int64, "children": np.int32, "cut_ptr": np.int64, "cuts": np.float64,
+    "cat_ptr": np.int64, "cat_branch": np.int32,
+}
+
+
+class TreeAssembler:
+    """Collects nodes in any order (level-wise, best-first, recursive) and builds a pre-order Tree."""
+
+    def __init__(self, n_outputs: int, n_classes: int = 0):
+        self.n_outputs = n_outputs
+        self.n_classes = n_classes
+        self._nodes: list[dict] = []
+
+    def __len__(self):
+        return len(self._nodes)
+
+    def add_node(self, parent: int, value, weighted_n: float, n_samples: int, impurity: float) -> int:
+        depth = 0 if parent < 0 else self._nodes[parent]["depth"] + 1
+        self._nodes.append(dict(parent=parent, depth=depth, value=np.asarray(value, dtype=np.float64).ravel(),
+                                weighted_n=float(weighted_n), n_samples=int(n_samples),
+                                impurity=float(impurity), feature=LEAF, children=[], cuts=(),
+                                cat_branch=(), missing_branch=DISTRIBUTE))
+        if parent >= 0:
+            self._nodes[parent]["children"].append(len(self._nodes) - 1)
+        return len(self._nodes) - 1
+
+    def set_split(self, node: int, feature: int, *, cuts=None, cat_branch=None,
+                  missing_branch: int = DISTRIBUTE):
+        """Make ``node`` a test; add its children afterwards with ``add_node(node, ...)`` in branch order."""
+        if (cuts is None) == (cat_branch is None):
+            raise ValueError("a test has either cuts (continuous) or cat_branch (categorical)")
+        rec = self._nodes[node]
+        rec["feature"] = int(feature)
+        rec["cuts"] = () if cuts is None else tuple(float(c) for c in np.atleast_1d(cuts))
+        rec["cat_branch"] = () if cat_branch is None else tuple(int(b) for b in cat_branch)
+        rec["missing_branch"] = int(missing_branch)
+
+    def make_leaf(self, node: int):
+        """Undo a split (C4.5 collapse); the detached children are dropped by ``build``."""
+        rec = self._nodes[node]
+        rec.update(feature=LEAF, children=[], cuts=(), cat_branch=(), missing_branch=DISTRIBUTE)
+
+    def node(self, i: int) -> dict:
+        return self._nodes[i]
+
+    def build(self) -> Tree:
+        order = []
+        stack = [0] if self._nodes else []
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(reversed(self._nodes[i]["children"]))
+        new_id = {old: new for new, old in enumerate(order)}
+        recs = [self._nodes[i] for i in order]
+        n = len(recs)
+
+        def ptr(lengths):
+            p = np.zeros(n + 1, dtype=np.int64)
+            p[1:] = np.cumsum(lengths)
+            return p
+
+        tree = Tree(
+            feature=np.array([r["feature"] for r in recs], dtype=np.int32),
+            parent=np.array([new_id.get(r["parent"], -1) for r in recs], dtype=np.int32),
+            depth=np.array([r["depth"] for r in recs], dtype=np.int32),
+            missing_branch=np.array([r["missing_branch"] for r in recs], dtype=np.int32),
+            value=np.array([r["value"] for r in recs], dtype=np.float64).reshape(n, self.n_outputs),
+            weighted_n=np.array([r["weighted_n"] for r in recs], dtype=np.float64),
+            n_samples=np.array([r["n_samples"] for r in recs], dtype=np.int64),
+            impurity=np.array([r["impurity"] for r in recs], dtype=np.float64),
+            child_ptr=ptr([len(r["children"]) for r in recs]),
+            children=np.array([new_id[c] for r in recs for c in r["children"]], dtype=np.int32),
+            cut_ptr=ptr([len(r["cuts"]) for r in recs]),
+            cuts=np.array([c for r in recs for c in r["cuts"]], dtype=np.float64),
+            cat_ptr=ptr([len(r["cat_branch"]) for r in recs]),
+            cat_branch=np.array([b for r in recs for b in r["cat_branch"]], dtype=np.int32),
+            n_classes=self.n_classes,
+        )
+        return tree
