@@ -157,6 +157,50 @@ class Tree:
             return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
         return np.concatenate(out_r), np.concatenate(out_n), np.concatenate(out_w)
 
+    def branch_of(self, node: int, x: np.ndarray) -> np.ndarray:
+        """Branch index of values x at a test node; -1 for missing / unroutable values."""
+        x = np.asarray(x, dtype=np.float64)
+        out = np.full(x.shape, -1, dtype=np.int64)
+        known = ~np.isnan(x)
+        if self.is_categorical_test(node):
+            table = self.cat_branch_of(node)
+            code = np.where(known, x, -1).astype(np.int64)
+            ok = known & (code >= 0) & (code < table.size)
+            out[ok] = table[code[ok]]
+        else:
+            out[known] = np.searchsorted(self.cuts_of(node), x[known], side="left")
+        return out
+
+    def path_to(self, node: int) -> list[int]:
+        path = [int(node)]
+        while self.parent[path[-1]] >= 0:
+            path.append(int(self.parent[path[-1]]))
+        return path[::-1]
+
+    def reach(self, X, node: int):
+        """Rows of X that reach ``node`` and their weights (fractional where a missing value was
+        spread over branches): on the training data, the node's training rows and weights."""
+        X = np.asarray(X, dtype=np.float64)
+        rows = np.arange(X.shape[0])
+        w = np.ones(X.shape[0])
+        path = self.path_to(node)
+        for parent, child in zip(path[:-1], path[1:]):
+            kids = self.children_of(parent)
+            b = int(np.nonzero(kids == child)[0][0])
+            branch = self.branch_of(parent, X[rows, self.feature[parent]])
+            lost = branch < 0
+            mb = int(self.missing_branch[parent])
+            if mb >= 0:
+                branch[lost] = mb
+                keep = branch == b
+            else:
+                tot = self.weighted_n[kids].sum()
+                share = self.weighted_n[child] / tot if tot > 0 else 1.0 / kids.size
+                w = np.where(lost, w * share, w)
+                keep = (branch == b) | lost
+            rows, w = rows[keep], w[keep]
+        return rows, w
+
     def leaf_distribution(self) -> np.ndarray:
         """Class probabilities per node (rows sum to 1; an empty node gets a uniform row)."""
         tot = self.value.sum(axis=1, keepdims=True)
