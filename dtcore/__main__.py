@@ -1,0 +1,6 @@
+"""``python -m dtcore``: the command line (see dtcore/cli.py)."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,529 @@
+"""The command line: ``python -m dtcore train|predict|show|export|splits``.
+
+It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
+exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
+never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .estimators import ALGORITHMS, estimator_class
+from .export import (GraphvizError, GraphvizMissing, fmt_num, load_model, to_text, tree_summary,
+                     write_tree_file)
+from .readers import Table, read_table
+from .schema import (CATEGORICAL, CONTINUOUS, MISSING_TOKENS, DataError, identifier_like, infer_kind,
+                     is_missing, label_of)
+
+EXIT_USER_ERROR = 2
+OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf")
+
+
+# =============================================================================================
+# helpers
+
+def _stdout(text: str) -> None:
+    """UTF-8 on stdout whatever the locale (labels are often Chinese)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+def _warn(text: str) -> None:
+    sys.stderr.buffer.write(f"dtcore: {text}\n".encode("utf-8"))
+    sys.stderr.buffer.flush()
+
+
+def _parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, null), else a string."""
+    if "=" not in text:
+        raise ValueError(f"--option {text!r} must look like KEY=VALUE")
+    key, raw = text.split("=", 1)
+    key = key.strip().replace("-", "_")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key, value
+
+
+def _check_columns(table: Table, names, what: str) -> None:
+    unknown = [n for n in names if n not in table.names]
+    if unknown:
+        raise DataError(f"{what}: no column named {', '.join(map(repr, unknown))}; "
+                        f"the columns are {table.names}")
+
+
+#: Column names that mean "row identifier" (compared case-insensitively, outer blanks dropped).
+_ID_NAME = re.compile(r"^(id|rid|uid|key|index|idx|row|row_?id|no\.?|nr|#|编号|序号|学号|工号|id号)$|[_ ]id$",
+                      re.IGNORECASE)
+
+
+def id_named_distinct(name: str, column, tokens) -> bool:
+    """A column named like an identifier (ID, RID, 编号, …) whose values are all different.
+
+    Catches numeric IDs (编号 = 1..17 is numbers, so the schema's categorical rule misses it)
+    without flagging real numeric features that happen to be distinct (x = 1..5).
+    """
+    if not _ID_NAME.search(name.strip()):
+        return False
+    values = [label_of(v) for v in column if not is_missing(v, tokens)]
+    return len(values) > 2 and len(set(values)) == len(values)
+
+
+# =============================================================================================
+# roles: which columns are features, of which kind, and which task
+
+def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), continuous=(),
+                     task: str | None = None):
+    """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
+
+    Identifier columns (one distinct label per row, or an ID-like name with all values distinct)
+    are refused unless
+    the user names them with --categorical/--continuous: an ID fits the training data perfectly
+    and predicts nothing, so it must never be used silently (SPEC §1).
+    """
+    _check_columns(table, [target], "--target")
+    _check_columns(table, ignore, "--ignore")
+    _check_columns(table, categorical, "--categorical")
+    _check_columns(table, continuous, "--continuous")
+    both = sorted(set(categorical) & set(continuous))
+    if both:
+        raise DataError(f"columns {both} are given as both --categorical and --continuous")
+    if target in ignore or target in categorical or target in continuous:
+        raise DataError(f"the target {target!r} cannot also be ignored or given a feature kind")
+    features = [n for n in table.names if n != target and n not in set(ignore)]
+    if not features:
+        raise DataError("no feature columns are left: ignore fewer columns")
+    declared = dict(table.kinds or {})
+    kinds = {n: declared[n] for n in features if n in declared}
+    kinds.update({n: CATEGORICAL for n in categorical})
+    kinds.update({n: CONTINUOUS for n in continuous})
+    tokens = MISSING_TOKENS
+    explicit = set(categorical) | set(continuous)
+    suspects = []
+    for n in features:
+        if n in explicit:
+            continue
+        col = table.column(n)
+        kind = kinds.get(n) or infer_kind(col, tokens)
+        if (kind == CATEGORICAL and identifier_like(col, tokens)) or id_named_distinct(n, col, tokens):
+            suspects.append(n)
+    if suspects:
+        flags = " ".join(f"--ignore {n}" for n in suspects)
+        raise DataError(
+            f"column(s) {suspects} look like identifiers (a different value in every row); a test on "
+            f"an ID fits the training rows perfectly and predicts nothing. Add {flags} "
+            "(or name the column with --categorical/--continuous to use it anyway)")
+    y = table.column(target)
+    if task is None:
+        declared_target = declared.get(target)
+        if declared_target is None:
+            declared_target = infer_kind(y, tokens)
+        task = "classification" if declared_target == CATEGORICAL else "regression"
+        if task == "regression":
+            distinct = {str(v).strip() for v in y}
+            if len(distinct) <= 10:
+                _warn(f"target {target!r} is numeric, so this is a regression tree; "
+                      "use --task classification if its values are classes")
+    idx = [table.column_index(n) for n in features]
+    X = table.rows[:, idx]
+    categories = {n: c for n, c in (table.categories or {}).items() if n in features}
+    classes = (table.classes or {}).get(target)
+    if classes is None and table.categories and target in table.categories and task == "classification":
+        classes = table.categories[target]
+    return X, y, features, kinds, categories, classes, task
+
+
+# =============================================================================================
+# commands
+
+_PARAM_FLAGS = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf",
+                "min_impurity_decrease", "max_leaf_nodes")
+
+
+def _read_training(args):
+    """The table, the roles from the flags, and the sample weights (a --weight column is
+    never a feature)."""
+    table = read_table(args.data)
+    ignore = list(args.ignore)
+    if args.weight:
+        _check_columns(table, [args.weight], "--weight")
+        if args.weight == args.target:
+            raise DataError(f"the weight column {args.weight!r} cannot be the target")
+        ignore.append(args.weight)
+    prepared = prepare_training(table, args.target, ignore=ignore, categorical=args.categorical,
+                                continuous=args.continuous, task=args.task)
+    weight = None
+    if args.weight:
+        try:
+            weight = np.array([float(v) for v in table.column(args.weight)])
+        except (TypeError, ValueError):
+            raise DataError(f"weight column {args.weight!r} must hold a number in every row") from None
+    return prepared, weight
+
+
+def _fit_from_args(args):
+    (X, y, features, kinds, categories, classes, task), weight = _read_training(args)
+    params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
+    params.update(_parse_option(o) for o in args.option)
+    est = estimator_class(args.algorithm, task)()
+    est.set_params(**params)
+    est.fit(X, y, weight, feature_names=features, feature_kinds=kinds or None,
+            categories=categories or None, classes=classes, target_name=args.target)
+    return est
+
+
+def _dot_options(args) -> dict:
+    opts = {"precision": args.precision, "rankdir": args.rankdir}
+    if args.show_depth is not None:
+        opts["max_depth"] = args.show_depth
+    return opts
+
+
+def _check_out(path: str) -> None:
+    if Path(path).suffix.lower() not in OUTPUT_SUFFIXES:
+        raise ValueError(f"--out {path!r}: the suffix must be one of {', '.join(OUTPUT_SUFFIXES)}")
+
+
+def cmd_train(args) -> int:
+    _check_out(args.out)
+    est = _fit_from_args(args)
+    write_tree_file(est, args.out, **_dot_options(args))
+    s = tree_summary(est.tree_)
+    _warn(f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
+          f"depth {s['depth']} → {args.out}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    _check_out(args.out)
+    est = load_model(args.model)
+    write_tree_file(est, args.out, **_dot_options(args))
+    return 0
+
+
+def cmd_predict(args) -> int:
+    est = load_model(args.model)
+    table = read_table(args.data)
+    names = est.schema_.names
+    missing = [n for n in names if n not in table.names]
+    if missing:
+        raise DataError(f"{Path(args.data).name} lacks the column(s) {missing} that the model was "
+                        f"trained on (it needs {names})")
+    X = table.rows[:, [table.column_index(n) for n in names]]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    classifier = est.schema_.is_classifier
+    header = ["prediction"]
+    if args.proba:
+        if not classifier:
+            raise ValueError("--proba needs a classification model; this one is a regression tree")
+        header += [f"proba_{c}" for c in est.schema_.classes]
+    w.writerow(header)
+    Xe = est.encode(X)
+    if classifier:
+        proba = est.tree_.predict_proba(Xe)
+        pred = np.asarray(est.schema_.classes, dtype=object)[np.argmax(proba, axis=1)]
+        for i in range(len(pred)):
+            row = [pred[i]]
+            if args.proba:
+                row += [fmt_num(p) for p in proba[i]]
+            w.writerow(row)
+    else:
+        for v in est.tree_.predict_value(Xe):
+            w.writerow([fmt_num(v)])
+    text = buf.getvalue()
+    if args.out in (None, "-"):
+        _stdout(text)
+    else:
+        with open(args.out, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return 0
+
+
+def cmd_show(args) -> int:
+    est = load_model(args.model)
+    if args.format == "text":
+        _stdout(to_text(est, precision=args.precision))
+        return 0
+    s = est.schema_
+    info = {
+        "algorithm": est.algorithm,
+        "task": est._task,
+        "target": s.target,
+        "features": [f.to_dict() for f in s.features],
+        "classes": None if s.classes is None else list(s.classes),
+        **tree_summary(est.tree_),
+        "params": est.get_params(),
+    }
+    _stdout(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
+    return 0
+
+
+def cmd_splits(args) -> int:
+    (X, y, features, kinds, categories, classes, task), weight = _read_training(args)
+    est = None
+    if args.node != 0:  # node ids refer to the tree these settings grow
+        est = _fit_from_args(args)
+    report = node_splits(X, y, features, kinds, categories, classes, task, args.target,
+                         algorithm=args.algorithm, criterion=args.criterion, node=args.node,
+                         estimator=est, min_samples_leaf=args.min_samples_leaf or 1,
+                         sample_weight=weight)
+    _stdout(json.dumps(report, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+    return 0
+
+
+def node_splits(X, y, features, kinds, categories, classes, task, target, *, algorithm="cart",
+                criterion=None, node=0, estimator=None, min_samples_leaf=1,
+                sample_weight=None) -> dict:
+    """Per feature, the best test at one node and its score (what ``splits`` prints).
+
+    CART: the best binary test by the criterion (same kernels as the builder), scored by the
+    weighted impurity decrease (scikit-learn's ``min_impurity_decrease`` scale). ID3/C4.5: the
+    multiway test of a categorical feature, or the best binary midpoint cut of a continuous one,
+    scored by information gain with C4.5's known-share factor ρ (SPEC §6), with the gain ratio
+    (unknown rows count as one more branch of the split information, SPEC §9). Thresholds are
+    midpoints (C4.5's snapping to a data value is the builder's business).
+    A fuller split report belongs to the explain module; this is the command line's summary.
+    """
+    from . import splitting
+    from .criteria import entropy, split_information
+    from .schema import encode_classes, encode_features, encode_regression_target, infer_schema
+
+    if estimator is not None:
+        schema = estimator.schema_
+    else:
+        schema = infer_schema(X, features, kinds or None, categories or None, target=target)
+    Xe = encode_features(X, schema)
+    if task == "classification":
+        ye, cls = encode_classes(y, classes if estimator is None else estimator.schema_.classes,
+                                 schema.missing_tokens, target)
+        n_classes = len(cls)
+    else:
+        ye, cls, n_classes = encode_regression_target(y, schema.missing_tokens, target), None, None
+    base_w = np.ones(len(ye)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    w = base_w
+    if estimator is not None:
+        tree = estimator.tree_
+        if not 0 <= node < tree.node_count:
+            raise ValueError(f"--node {node}: the tree has nodes 0..{tree.node_count - 1}")
+        rows, leaf, share = tree.route(Xe)
+        sub = tree.subtree(node)
+        inside = (leaf >= sub[0]) & (leaf <= sub[-1])
+        w = base_w * np.bincount(rows[inside], weights=share[inside], minlength=len(ye))
+    elif node != 0:
+        raise ValueError("--node needs a trained tree")
+    keep = w > 0
+    Xn, yn, wn = Xe[keep], ye[keep], w[keep]
+    entropy_family = algorithm in ("id3", "c45")
+    if entropy_family and task != "classification":
+        raise ValueError(f"{algorithm} builds classification trees only")
+    crit = criterion or ("entropy" if entropy_family else
+                         "gini" if task == "classification" else "squared_error")
+    w_total = float(np.sum(base_w))
+    out = []
+    for j, feat in enumerate(schema.features):
+        x = Xn[:, j]
+        rec = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
+        if entropy_family:
+            known = ~np.isnan(x)
+            rho = float(wn[known].sum() / wn.sum()) if wn.sum() > 0 else 0.0
+            if known.sum() >= 2:
+                xk, yk, wk = x[known], yn[known].astype(np.int64), wn[known]
+                if feat.is_categorical:
+                    n_cat = len(feat.categories)
+                    counts = np.zeros((n_cat, n_classes))
+                    np.add.at(counts, (xk.astype(np.int64), yk), wk)
+                    counts = counts[counts.sum(axis=1) > 0]
+                    if counts.shape[0] >= 2:
+                        gain = float(entropy(counts.sum(axis=0)) - np.sum(
+                            counts.sum(axis=1) / counts.sum() * entropy(counts)))
+                        branch_w = counts.sum(axis=1)
+                        rec["test"] = f"{feat.name} = ?"
+                        rec["branches"] = [feat.categories[c] for c in np.unique(xk.astype(np.int64))]
+                        _gain_fields(rec, rho * gain, branch_w, float(wn.sum() - wk.sum()),
+                                     split_information)
+                else:
+                    c = splitting.continuous_candidates(xk, yk, wk, criterion="entropy",
+                                                        n_classes=n_classes)
+                    if c["improvement"].size:
+                        k = int(np.argmax(c["improvement"]))
+                        t = float(c["threshold"][k])
+                        rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                        rec["threshold"] = t
+                        branch_w = np.array([c["weight_left"][k], c["weight_right"][k]])
+                        _gain_fields(rec, rho * float(c["improvement"][k]), branch_w,
+                                     float(wn.sum() - wk.sum()), split_information)
+            rec["known_share"] = rho
+        else:
+            kw = dict(criterion=crit, n_classes=n_classes, min_samples_leaf=min_samples_leaf,
+                      w_total=w_total)
+            if feat.is_categorical:
+                c = splitting.categorical_candidates(x, yn, wn, n_categories=len(feat.categories), **kw)
+            else:
+                c = splitting.continuous_candidates(x, yn, wn, **kw)
+            if c["proxy"].size and np.isfinite(c["proxy"]).any():
+                k = int(np.argmax(c["proxy"]))
+                if feat.is_categorical:
+                    mask = np.asarray(c["left_mask"][k], dtype=bool)
+                    left = [feat.categories[i] for i in np.nonzero(mask[:-1])[0]]
+                    rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
+                    rec["left"] = left
+                    rec["missing_left"] = bool(mask[-1])
+                else:
+                    t = float(c["threshold"][k])
+                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["threshold"] = t
+                    rec["missing_left"] = bool(c["missing_left"][k])
+                rec["score"] = float(c["improvement"][k])
+                rec["score_name"] = "impurity_decrease"
+                rec["impurity_left"] = _finite(c["impurity_left"][k])
+                rec["impurity_right"] = _finite(c["impurity_right"][k])
+        out.append(rec)
+    scored = [r for r in out if r["score"] is not None]
+    if algorithm == "c45" and scored:
+        # Quinlan's rule (SPEC §2/§9): the best gain ratio among tests with at least average gain
+        # (simplified: the 0.3·rows many-values exclusion from the average is not applied here)
+        avg = float(np.mean([r["score"] for r in scored]))
+        scored = [r for r in scored if r["score"] >= avg - 1e-3 and r["split_information"] > 1e-3]
+        best = max(scored, key=lambda r: r["gain_ratio"])["feature"] if scored else None
+    else:
+        best = max(scored, key=lambda r: r["score"])["feature"] if scored else None
+    return {"node": node, "algorithm": algorithm, "criterion": crit,
+            "weighted_n": float(wn.sum()), "n_samples": int(keep.sum()),
+            "best": best, "features": out}
+
+
+def _gain_fields(rec, gain, branch_w, missing_w, split_information):
+    iv = float(split_information(np.r_[branch_w, missing_w] if missing_w > 0 else branch_w))
+    rec["score"] = gain
+    rec["score_name"] = "gain"
+    rec["split_information"] = iv
+    rec["gain_ratio"] = gain / iv if iv > 0 else None
+
+
+def _finite(x):
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+# =============================================================================================
+# parser
+
+def _add_training_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("data", help="CSV/TSV (UTF-8 or GBK) or ARFF file with a header row")
+    p.add_argument("--target", required=True, help="the column to predict")
+    p.add_argument("--algorithm", default="cart", choices=sorted(ALGORITHMS))
+    p.add_argument("--task", choices=("classification", "regression"),
+                   help="default: regression when the target is numeric, else classification")
+    p.add_argument("--criterion", help="e.g. gini, entropy, squared_error (algorithm dependent)")
+    p.add_argument("--ignore", nargs="+", default=[], metavar="COL", help="columns not to use")
+    p.add_argument("--categorical", nargs="+", default=[], metavar="COL",
+                   help="treat these columns as categorical (labels)")
+    p.add_argument("--continuous", nargs="+", default=[], metavar="COL",
+                   help="treat these columns as continuous (numbers)")
+    p.add_argument("--weight", metavar="COL", help="a column of sample weights (not used as a feature)")
+    p.add_argument("--max-depth", type=int)
+    p.add_argument("--min-samples-split", type=_int_or_float)
+    p.add_argument("--min-samples-leaf", type=_int_or_float)
+    p.add_argument("--min-impurity-decrease", type=float)
+    p.add_argument("--max-leaf-nodes", type=int)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other estimator parameter (repeatable), value read as JSON if it is")
+
+
+def _add_picture_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--precision", type=int, default=3, help="significant digits in pictures")
+    p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"))
+    p.add_argument("--show-depth", type=int, metavar="N",
+                   help="draw N levels; deeper subtrees become summary boxes")
+
+
+def _int_or_float(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m dtcore",
+                                     description="Grow, inspect and draw decision trees (ID3, C4.5, CART).")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser(
+        "train", help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
+        description="Fit a tree and write it; the --out suffix picks the format: .json model "
+                    "(docs/model-json.md), .dot Graphviz source, .txt rules, .svg/.png/.pdf picture "
+                    "(needs Graphviz). Identifier columns (a different label in every row, or an "
+                    "ID-like name such as ID, RID or 编号 with all values distinct) are refused: "
+                    "--ignore them, or name them with --categorical/--continuous to use them. "
+                    "The task is regression when the target is numeric, unless --task says otherwise.")
+    _add_training_args(p)
+    p.add_argument("--out", required=True, help="output file; its suffix picks the format")
+    _add_picture_args(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("predict", help="predict with a saved model")
+    p.add_argument("model", help="model JSON written by train")
+    p.add_argument("data", help="data file with the model's feature columns (matched by name)")
+    p.add_argument("--proba", action="store_true", help="add one probability column per class")
+    p.add_argument("--out", help="output CSV (default: stdout)")
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("show", help="print a saved model")
+    p.add_argument("model")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--precision", type=int, default=4)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("export", help="convert a saved model to .dot .txt .svg .png .pdf")
+    p.add_argument("model")
+    p.add_argument("--out", required=True)
+    _add_picture_args(p)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("splits", help="best test per feature at a node, as JSON")
+    _add_training_args(p)
+    p.add_argument("--node", type=int, default=0, help="node id (pre-order, as the pictures show)")
+    p.set_defaults(func=cmd_splits)
+
+    _add_prune_command(sub)
+    return parser
+
+
+def _add_prune_command(sub) -> None:
+    """``prune``: its options and its work live with the pruning code (dtcore/pruning/command.py)."""
+    from .pruning.command import add_prune_parser
+    add_prune_parser(sub)
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except FileNotFoundError as exc:
+        _warn(f"error: no such file: {exc.filename}")
+    except IsADirectoryError as exc:
+        _warn(f"error: {exc.filename} is a directory, not a file")
+    except PermissionError as exc:
+        _warn(f"error: permission denied: {exc.filename}")
+    except (DataError, ValueError, GraphvizMissing, GraphvizError) as exc:
+        _warn(f"error: {exc}")
+    except (ImportError, NotImplementedError) as exc:
+        _warn(f"error: not available in this version of dtcore ({exc})")
+    return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Data files in, a plain table out: CSV/TSV with the standard library, ARFF through ``dtcore.arff``.
+
+Cells stay raw strings (missing tokens such as ``?`` or ``NA`` included): the schema decides
+what they mean, so one reader serves classification, regression and every missing-token list.
+Chinese spreadsheets are often saved as GBK by Excel, so the encoding is detected, not assumed.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .schema import DataError
+
+#: Delimiters we sniff between, in order of preference on a tie.
+DELIMITERS = (",", "\t", ";")
+_SNIFF_LINES = 50
+
+
+@dataclass
+class Table:
+    """A data file's columns: ``rows`` is an object array (n_rows × n_columns) of raw cells.
+
+    ``kinds``/``categories``/``classes`` are set only when the file declares them (ARFF):
+    kinds and categories are dicts by column name, as ``infer_schema`` takes them.
+    """
+
+    names: list[str]
+    rows: np.ndarray
+    encoding: str
+    delimiter: str | None
+    kinds: dict[str, str] | None = field(default=None)
+    categories: dict[str, tuple[str, ...]] | None = field(default=None)
+    classes: dict[str, tuple[str, ...]] | None = field(default=None)
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.rows.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        return self.rows[:, self.column_index(name)]
+
+    def column_index(self, name: str) -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise DataError(f"no column named {name!r}; the columns are {self.names}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# bytes → text
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding name): UTF-16 by BOM, else UTF-8 (BOM or not), else GB18030 (a GBK superset).
+
+    UTF-8 is tried strictly first: GBK bytes are almost never valid UTF-8, while UTF-8 bytes often
+    decode as (wrong) GBK, so the order matters.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        text = data.decode("utf-8-sig")
+        return text, "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("gb18030"), "gb18030"
+    except UnicodeDecodeError as exc:
+        raise DataError(f"cannot decode the file at byte {exc.start}: it is neither UTF-8 nor GBK; "
+                        "save it as UTF-8 CSV") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# text → cells
+
+def sniff_delimiter(text: str, default: str = ",") -> str:
+    """The delimiter among comma, tab and semicolon that splits the first lines most consistently.
+
+    Score per candidate: the header must split into ≥ 2 fields, and the more of the following lines
+    that have exactly the header's field count the better (then more fields, then preference order).
+    csv.Sniffer is not used: it guesses from character frequencies and picks odd characters.
+    """
+    head = "\n".join(text.splitlines()[:_SNIFF_LINES])
+    best, best_score = default, None
+    for rank, d in enumerate(DELIMITERS):
+        lines = [r for r in csv.reader(io.StringIO(head), delimiter=d) if any(c.strip() for c in r)]
+        if not lines or len(lines[0]) < 2:
+            continue
+        width = len(lines[0])
+        body = lines[1:-1] if len(lines) > 2 else lines[1:]  # the last line may be cut off
+        consistent = sum(len(r) == width for r in body)
+        score = (consistent, width, -rank)
+        if best_score is None or score > best_score:
+            best, best_score = d, score
+    return best
+
+
+def parse_delimited(text: str, delimiter: str | None = None, *, encoding: str = "utf-8",
+                    source: str = "the file") -> Table:
+    """CSV/TSV text with a header row → Table (blank lines skipped, ragged rows refused)."""
+    if not text.strip():
+        raise DataError(f"{source} is empty: it needs a header row and at least one data row")
+    if delimiter is None:
+        delimiter = sniff_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = None
+    header_line = 0
+    rows: list[list[str]] = []
+    try:
+        for record in reader:
+            if not any(c.strip() for c in record):
+                continue  # blank line
+            if header is None:
+                header, header_line = [c.strip() for c in record], reader.line_num
+                _check_header(header, source)
+                continue
+            if len(record) != len(header):
+                raise DataError(
+                    f"{source} line {reader.line_num} has {len(record)} fields but the header "
+                    f"(line {header_line}) has {len(header)}; fix that line (a stray "
+                    f"{_show_delim(delimiter)} or a missing quote?)")
+            rows.append(record)
+    except csv.Error as exc:
+        raise DataError(f"{source} line {reader.line_num}: {exc}") from None
+    if not rows:
+        raise DataError(f"{source} has a header row but no data rows")
+    arr = np.empty((len(rows), len(header)), dtype=object)
+    arr[:] = rows
+    return Table(header, arr, encoding, delimiter)
+
+
+def _show_delim(d: str) -> str:
+    return {"\t": "tab", ",": "comma", ";": "semicolon"}.get(d, repr(d))
+
+
+def _check_header(names: list[str], source: str):
+    empty = [i + 1 for i, n in enumerate(names) if not n]
+    if empty:
+        raise DataError(f"{source}: column {empty[0]} has no name in the header row; "
+                        "give every column a name")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise DataError(f"{source}: duplicate column names {dup}; rename them so each column is unique")
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+
+def read_table(path, *, delimiter: str | None = None) -> Table:
+    """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV."""
+    path = Path(path)
+    if path.suffix.lower() == ".arff":
+        return read_arff_table(path)
+    data = path.read_bytes()
+    if not data.strip():
+        raise DataError(f"{path.name} is empty: it needs a header row and at least one data row")
+    text, encoding = decode(data)
+    if delimiter is None and path.suffix.lower() == ".tsv":
+        delimiter = "\t"
+    return parse_delimited(text, delimiter, encoding=encoding, source=path.name)
+
+
+def read_arff_table(path) -> Table:
+    """An ARFF file as a Table carrying the declared kinds and category orders."""
+    from . import arff  # written separately; imported lazily so CSV reading never depends on it
+
+    data = arff.read_arff(path)
+    names = list(data.names)
+    rows = np.asarray(data.rows, dtype=object)
+    if rows.ndim != 2 or rows.shape[0] == 0:
+        raise DataError(f"{Path(path).name} has no data rows")
+    kinds = _as_name_dict(getattr(data, "kinds", None), names)
+    categories = _as_name_dict(getattr(data, "categories", None), names)
+    if categories:
+        categories = {k: tuple(v) for k, v in categories.items() if v}
+    classes = getattr(data, "classes", None)
+    if classes is not None and not isinstance(classes, dict):
+        classes = {names[-1]: tuple(classes)}
+    return Table(names, rows, getattr(data, "encoding", "utf-8"), None, kinds, categories, classes)
+
+
+def _as_name_dict(value, names):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return dict(value)
+    return {n: v for n, v in zip(names, value) if v is not None}
