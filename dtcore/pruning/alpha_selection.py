@@ -1,0 +1,136 @@
+"""Choosing CART's α: on a validation set, or by k-fold cross-validation (Breiman et al. §3.4).
+
+Candidates are the distinct effective α of the tree's own path (the subtrees it can become).
+Cross-validation follows Breiman: grow the tree on every k−1 folds, prune each at the geometric
+midpoints β_j = sqrt(α_j·α_{j+1}) of the full tree's path, score on the held-out fold; the
+standard error is Breiman's per-row one, sqrt(var(loss)/N) (as rpart's xstd).  The rule picks the
+smallest tree with the minimum error, or with the 1-SE rule the smallest tree whose error is
+within one standard error of that minimum.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..tree import Tree
+from .ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
+from .collapse import collapse
+from .losses import is_classifier, mean_and_se, row_losses
+
+#: grow(X, y, w) -> unpruned Tree, on encoded arrays
+Grower = Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]
+
+
+@dataclass
+class AlphaChoice:
+    alpha: float            # the chosen α: prune the tree with it
+    alphas: np.ndarray      # candidate α, ascending (smaller trees to the right)
+    scored_at: np.ndarray   # the α each candidate was scored at (β midpoints under CV)
+    errors: np.ndarray      # validation or cross-validated error per candidate
+    ses: np.ndarray         # its standard error
+    n_leaves: np.ndarray    # leaves of the tree each candidate gives
+    best_index: int         # minimum error
+    index: int              # chosen candidate (best_index unless the 1-SE rule moved it)
+    rule: str               # "min" or "1-SE"
+    source: str             # "validation" or "cv(k)"
+
+    def to_dict(self) -> dict:
+        return {"alpha": float(self.alpha), "alphas": self.alphas.tolist(),
+                "scored_at": self.scored_at.tolist(), "errors": self.errors.tolist(),
+                "ses": self.ses.tolist(), "n_leaves": self.n_leaves.tolist(),
+                "best_index": int(self.best_index), "index": int(self.index),
+                "rule": self.rule, "source": self.source}
+
+
+def candidate_alphas(path: CostComplexityPath) -> np.ndarray:
+    return np.unique(np.maximum(path.ccp_alphas, 0.0))
+
+
+def pick(errors: np.ndarray, ses: np.ndarray, one_se: bool) -> tuple[int, int]:
+    """(best, chosen): the last (smallest-tree) minimum, then the last within one SE of it."""
+    tol = 1e-12 * max(1.0, float(np.max(np.abs(errors))))
+    best = int(np.nonzero(errors <= errors.min() + tol)[0][-1])
+    if not one_se:
+        return best, best
+    return best, int(np.nonzero(errors <= errors[best] + ses[best] + tol)[0][-1])
+
+
+def _leaves_at(tree: Tree, path: CostComplexityPath, alpha: float) -> int:
+    steps = nodes_to_collapse(path, alpha).size
+    return int(path.n_leaves[steps])
+
+
+def choose_alpha_validation(tree: Tree, X_valid, y_valid, w_valid=None, *, one_se: bool = False,
+                            path: CostComplexityPath | None = None) -> AlphaChoice:
+    path = cost_complexity_path(tree) if path is None else path
+    alphas = candidate_alphas(path)
+    losses = np.empty((alphas.size, np.asarray(y_valid).shape[0]))
+    for j, a in enumerate(alphas):
+        pruned, _ = collapse(tree, nodes_to_collapse(path, a))
+        losses[j] = row_losses(pruned, X_valid, y_valid)
+    errors, ses = mean_and_se(losses, w_valid)
+    best, index = pick(errors, ses, one_se)
+    return AlphaChoice(float(alphas[index]), alphas, alphas.copy(), errors, ses,
+                       np.array([_leaves_at(tree, path, a) for a in alphas]), best, index,
+                       "1-SE" if one_se else "min", "validation")
+
+
+def fold_ids(y, k: int, seed: int = 0, stratify: bool = True) -> np.ndarray:
+    """Fold of each row: a seeded shuffle, dealt round-robin by class when stratified."""
+    y = np.asarray(y)
+    n = y.shape[0]
+    if not 2 <= k <= n:
+        raise ValueError(f"k-fold cross-validation needs 2 ≤ k ≤ number of rows ({n}), got k={k}")
+    perm = np.random.default_rng(seed).permutation(n)
+    if stratify:
+        perm = perm[np.argsort(y[perm], kind="stable")]
+    folds = np.empty(n, dtype=np.int64)
+    folds[perm] = np.arange(n) % k
+    return folds
+
+
+def choose_alpha_cv(grow: Grower, X, y, w=None, *, k: int = 10, one_se: bool = True, seed: int = 0,
+                    tree: Tree | None = None) -> AlphaChoice:
+    """Breiman's k-fold choice of α for ``tree`` (grown on all of X, y by ``grow`` if not given).
+
+    ``grow`` must return the *unpruned* tree (α = 0) for the rows it is given.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    w = None if w is None else np.asarray(w, dtype=np.float64)
+    tree = grow(X, y, w) if tree is None else tree
+    path = cost_complexity_path(tree)
+    alphas = candidate_alphas(path)
+    betas = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
+    folds = fold_ids(y, k, seed, stratify=is_classifier(tree))
+    losses = np.empty((betas.size, y.shape[0]))
+    for f in range(k):
+        test = folds == f
+        fold_tree = grow(X[~test], y[~test], None if w is None else w[~test])
+        fold_path = cost_complexity_path(fold_tree)
+        cache: dict[int, np.ndarray] = {}
+        for j, b in enumerate(betas):
+            nodes = nodes_to_collapse(fold_path, b)
+            if nodes.size not in cache:  # many β give the same fold subtree
+                pruned, _ = collapse(fold_tree, nodes)
+                cache[nodes.size] = row_losses(pruned, X[test], y[test])
+            losses[j, test] = cache[nodes.size]
+    errors, ses = mean_and_se(losses, w)
+    best, index = pick(errors, ses, one_se)
+    return AlphaChoice(float(alphas[index]), alphas, betas, errors, ses,
+                       np.array([_leaves_at(tree, path, a) for a in alphas]), best, index,
+                       "1-SE" if one_se else "min", f"cv({k})")
+
+
+def estimator_grower(estimator, schema) -> Grower:
+    """A Grower from a dtcore estimator: a fresh copy with the same parameters (ccp_alpha forced
+    to 0 where the estimator has it) fitted on the encoded rows."""
+    params = estimator.get_params()
+    if "ccp_alpha" in params:
+        params["ccp_alpha"] = 0.0
+
+    def grow(X, y, w):
+        return type(estimator)(**params).fit_encoded(X, y, schema, w).tree_
+    return grow

@@ -1,0 +1,119 @@
+"""``python -m dtcore prune``: prune a saved model on data files, or print its α path.
+
+    python -m dtcore prune MODEL.json DATA.csv --method rep|pep|ebp|ccp
+        [--alpha A | --cf CF | --cv K] [--validation VALID.csv] [--test TEST.csv] --out PRUNED.json
+    python -m dtcore prune MODEL.json --path
+
+DATA.csv is the training data (PEP ignores it, EBP re-fits raised branches to it, ``--cv``
+re-grows on its folds).  The pruned model is written to ``--out`` and the report printed as JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .alpha_selection import estimator_grower
+from .ccp import cost_complexity_path
+from .interface import METHODS, prune
+
+
+def add_prune_parser(sub) -> argparse.ArgumentParser:
+    """Register the ``prune`` subcommand on the CLI's subparsers."""
+    p = sub.add_parser("prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); "
+                                     "prints the report as JSON")
+    p.add_argument("model", help="model JSON written by train")
+    p.add_argument("data", nargs="?", help="the training data (CSV/TSV/ARFF with the model's columns)")
+    p.add_argument("--method", choices=METHODS)
+    p.add_argument("--alpha", type=float, help="ccp: prune at this α (else chosen by --cv or on "
+                                               "--validation)")
+    p.add_argument("--cv", type=int, metavar="K", help="ccp: choose α by K-fold cross-validation")
+    p.add_argument("--one-se", action="store_true", help="ccp: choose α by the 1-SE rule")
+    p.add_argument("--seed", type=int, default=0, help="ccp --cv: fold shuffling seed")
+    p.add_argument("--cf", type=float, default=0.25, help="ebp: confidence factor (default 0.25)")
+    p.add_argument("--z", type=_z_arg, help="ebp: c45 (release 8's table, default), normal "
+                                             "(Weka's exact quantile) or a number")
+    p.add_argument("--no-subtree-raising", action="store_true", help="ebp: collapse only")
+    p.add_argument("--validation", metavar="VALID.csv", help="validation data (rep; ccp α choice)")
+    p.add_argument("--test", metavar="TEST.csv", help="test data, for errors in the report only")
+    p.add_argument("--weight", metavar="COL", help="a column of sample weights in the data files")
+    p.add_argument("--path", action="store_true",
+                   help="print the cost-complexity path (ccp_alphas, impurities, n_leaves) and stop")
+    p.add_argument("--out", help="where to write the pruned model JSON")
+    p.set_defaults(func=cmd_prune)
+    return p
+
+
+def _z_arg(text: str):
+    if text in ("c45", "normal"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--z must be c45, normal or a number, not {text!r}") from None
+
+
+def encoded_rows(est, path, weight_column=None):
+    """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
+    from ..readers import read_table
+    from ..schema import DataError, encode_classes, encode_regression_target
+
+    table = read_table(path)
+    schema = est.schema_
+    needed = schema.names + [schema.target]
+    missing = [n for n in needed if n not in table.names]
+    if missing:
+        raise DataError(f"{Path(path).name} lacks the column(s) {missing} that the model was "
+                        f"trained on (it needs {needed})")
+    X = est.encode(table.rows[:, [table.column_index(n) for n in schema.names]])
+    raw_y = table.column(schema.target)
+    if schema.is_classifier:
+        y, _ = encode_classes(raw_y, schema.classes, schema.missing_tokens, schema.target)
+    else:
+        y = encode_regression_target(raw_y, schema.missing_tokens, schema.target)
+    w = None
+    if weight_column:
+        try:
+            w = np.array([float(v) for v in table.column(weight_column)])
+        except ValueError:
+            raise DataError(f"weight column {weight_column!r} must hold numbers") from None
+    return X, y, w
+
+
+def cmd_prune(args) -> int:
+    from ..export import load_model, save_model
+
+    est = load_model(args.model)
+    if args.path:
+        _print_json(cost_complexity_path(est.tree_).to_dict())
+        return 0
+    if args.method is None:
+        raise ValueError("prune needs --method rep|pep|ebp|ccp (or --path)")
+    if not args.out:
+        raise ValueError("prune needs --out PRUNED.json for the pruned model")
+    if Path(args.out).suffix.lower() != ".json":
+        raise ValueError(f"--out {args.out!r}: the pruned model is written as .json")
+    sets = {}
+    for name, path in (("train", args.data), ("valid", args.validation), ("test", args.test)):
+        X, y, w = encoded_rows(est, path, args.weight) if path else (None, None, None)
+        sets.update({f"X_{name}": X, f"y_{name}": y, f"w_{name}": w})
+    if not args.data and (args.method == "ebp" or (args.method == "ccp" and args.cv)):
+        raise ValueError(f"--method {args.method} needs the training data file (DATA.csv)")
+    pruned, report = prune(
+        est.tree_, args.method, alpha=args.alpha, cv=args.cv, one_se=args.one_se, seed=args.seed,
+        grow=estimator_grower(est, est.schema_), cf=args.cf, z=args.z,
+        subtree_raising=not args.no_subtree_raising, **sets)
+    est.tree_ = pruned
+    save_model(est, args.out)
+    _print_json(report.to_dict())
+    return 0
+
+
+def _print_json(data) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()

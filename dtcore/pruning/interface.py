@@ -1,0 +1,94 @@
+"""One entry point for every post-pruning method: ``prune(tree, method, ...) -> (Tree, report)``.
+
+The original tree is never modified.  Data arrays are the encoded ones (``dtcore.schema``):
+X float64, y class codes or regression values, w optional sample weights.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..tree import Tree
+from .alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
+from .ccp import cost_complexity_path, nodes_to_collapse
+from .collapse import collapse
+from .pep import pep_nodes
+from .report import PruneReport, make_report
+from .rep import rep_nodes
+
+METHODS = ("rep", "pep", "ebp", "ccp")
+
+
+def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
+          X_valid=None, y_valid=None, w_valid=None, X_test=None, y_test=None, w_test=None,
+          alpha: float | None = None, cv: int | None = None, one_se: bool = False,
+          grow: Grower | None = None, seed: int = 0,
+          cf: float = 0.25, z: float | str | None = None, subtree_raising: bool = True
+          ) -> tuple[Tree, PruneReport]:
+    """Prune a copy of ``tree``.
+
+    - ``rep``: needs the validation set.
+    - ``pep``: uses the training counts stored in the tree (classification only).
+    - ``ebp``: C4.5's error-based pruning (``dtcore.c45.ebp_prune``) with ``cf``, ``z`` ("c45"
+      by default, "normal" for Weka's, or a number) and ``subtree_raising``; needs the training
+      set: raised branches are re-fitted to it and the pruned tree's counts recomputed from it.
+    - ``ccp``: ``alpha`` if given; else α chosen by ``cv``-fold cross-validation (needs the
+      training set and ``grow``) or on the validation set; ``one_se`` applies the 1-SE rule.
+    """
+    method = method.lower()
+    datasets = {"train": (X_train, y_train, w_train), "validation": (X_valid, y_valid, w_valid),
+                "test": (X_test, y_test, w_test)}
+    raised, choice, events = (), None, None
+    if method == "rep":
+        _require(X_valid, y_valid, "reduced-error pruning needs a validation set (X_valid, y_valid)")
+        params = {}
+        pruned, kept = collapse(tree, rep_nodes(tree, X_valid, y_valid, w_valid))
+    elif method == "pep":
+        params = {}
+        pruned, kept = collapse(tree, pep_nodes(tree))
+    elif method == "ebp":
+        _require(X_train, y_train, "error-based pruning needs the training set (X_train, y_train)")
+        pruned, info = _ebp(tree, X_train, y_train, w_train, cf, z, subtree_raising)
+        # z as used (release 8's table value unless a number or "normal" was asked for)
+        params = {"cf": cf, "z": info.z, "subtree_raising": subtree_raising}
+        kept, raised, events = info.kept, info.raised, info.events
+    elif method == "ccp":
+        path = cost_complexity_path(tree)
+        if alpha is None and cv is not None:
+            _require(X_train, y_train, "choosing α by cross-validation needs the training set")
+            if grow is None:
+                raise ValueError("choosing α by cross-validation re-grows trees: pass grow(X, y, w)")
+            c = choose_alpha_cv(grow, X_train, y_train, w_train, k=cv, one_se=one_se, seed=seed,
+                                tree=tree)
+            alpha, choice = c.alpha, c.to_dict()
+        elif alpha is None:
+            _require(X_valid, y_valid, "cost-complexity pruning needs alpha, cv=k with the "
+                     "training set, or a validation set to choose α on")
+            c = choose_alpha_validation(tree, X_valid, y_valid, w_valid, one_se=one_se, path=path)
+            alpha, choice = c.alpha, c.to_dict()
+        params = {"alpha": float(alpha), "cv": cv, "one_se": one_se}
+        pruned, kept = collapse(tree, nodes_to_collapse(path, float(alpha)))
+    else:
+        raise ValueError(f"unknown pruning method {method!r}; choose one of {METHODS}")
+    report = make_report(method, params, tree, pruned, kept, datasets=datasets, raised=raised,
+                         alpha_choice=choice, events=events)
+    return pruned, report
+
+
+def _require(X, y, message):
+    if X is None or y is None:
+        raise ValueError(message)
+
+
+def _ebp(tree, X, y, w, cf, z, subtree_raising):
+    """Delegate to C4.5's own pruner (one implementation, shared with C4.5's default)."""
+    try:
+        from ..c45 import ebp_prune
+    except ImportError as exc:
+        raise NotImplementedError(
+            "error-based pruning is C4.5's pruner, dtcore.c45.ebp_prune, which is not available "
+            f"yet ({exc})") from None
+    kwargs = {"cf": cf, "subtree_raising": subtree_raising}
+    if z is not None:
+        kwargs["z"] = z
+    pruned, info = ebp_prune(tree, np.asarray(X, dtype=np.float64), np.asarray(y), w, **kwargs)
+    return pruned, info
