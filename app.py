@@ -1,0 +1,65 @@
+"""The frame: page list, sidebar (language, current data and model), session defaults.
+
+Adding a page is one line in PAGES (plus its title in ui/i18n.py under ``nav.<name>``).
+"""
+from pathlib import Path
+
+import streamlit as st
+
+from ui import i18n, state
+from ui.state import t
+from ui.text import md_escape
+
+#: (page file, catalogue key of its title, icon, default page?)
+PAGES = [
+    ("pages/data.py", "nav.data", ":material/table_view:", False),
+    ("pages/train.py", "nav.train", ":material/account_tree:", True),
+]
+
+st.set_page_config(page_title=t("app.title"), page_icon=":material/account_tree:", layout="wide")
+css = Path(__file__).parent / "assets" / "style.css"
+if css.exists():
+    st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
+
+state.seed_from_url()
+state.ensure_data()
+
+pages = {path: st.Page(path, title=t(key), icon=icon, default=default, url_path=Path(path).stem)
+         for path, key, icon, default in PAGES}
+nav = st.navigation(list(pages.values()))
+state.enter_frame(pages)
+
+with st.sidebar:
+    state.default("lang")
+    st.radio(t("side.language"), i18n.LANGS, format_func=i18n.LANG_NAMES.get, key="lang",
+             horizontal=True, on_change=state.on_language_change, **state.KEEP)
+    summary = st.container()
+
+# pages return instead of calling st.stop(), so the summary below always reflects this run
+nav.run()
+
+with summary:
+    st.subheader(t("side.data"))
+    data = state.data()
+    if data is None:
+        st.caption(t("side.no_data"))
+    else:
+        st.markdown(t("side.data_summary", name=md_escape(state.data_title(data)), rows=data.df.shape[0],
+                      cols=data.df.shape[1]))
+        target = state.target()
+        if target:
+            st.markdown(t("side.target", target=md_escape(target), task=t("task." + state.task())))
+    st.subheader(t("side.model"))
+    res = state.result()
+    if res is None:
+        st.caption(t("side.no_model"))
+    else:
+        est = res.estimator
+        st.markdown(t("side.model_summary", algorithm=t("algo." + res.algorithm), nodes=est.node_count,
+                      depth=est.get_depth(), leaves=est.get_n_leaves()))
+    st.divider()
+    st.caption(t("side.url_note"))
+    if data is not None and data.source == "upload":
+        st.caption(t("side.upload_url_note"))
+
+state.write_url()

@@ -1,0 +1,173 @@
+"""Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
+import numpy as np
+import streamlit as st
+
+from ui import roles as R
+from ui import state
+from ui.i18n import translate
+from ui.loading import UPLOAD_TYPES, LoadError, read_bytes, sample_catalogue
+from ui.state import t
+from ui.tables import role_edits, role_table
+from ui.text import md_escape
+from ui.training import split_rows
+
+PREVIEW_ROWS = 50
+
+
+def on_sample_change():
+    state.load_sample_into_state(st.session_state["sample"])
+    st.session_state.pop("load_error", None)
+
+
+def on_reload_sample():
+    state.load_sample_into_state(state.setting("sample"))
+    st.session_state.pop("load_error", None)
+
+
+def handle_upload(uploaded):
+    """Read a newly uploaded file once; on failure keep the previous data and remember why."""
+    if uploaded is None or st.session_state.get("upload_id") == uploaded.file_id:
+        return
+    st.session_state["upload_id"] = uploaded.file_id
+    try:
+        loaded = read_bytes(uploaded.getvalue(), uploaded.name)
+    except LoadError as exc:
+        st.session_state["load_error"] = (uploaded.name, exc.key, exc.params)
+        return
+    st.session_state.pop("load_error", None)
+    state.set_data(loaded)
+
+
+def on_target_change(key):
+    df = state.data().df
+    state.set_roles(R.apply_edits(state.roles(), {st.session_state[key]: R.TARGET}, df))
+    st.session_state["roles_version"] = st.session_state.get("roles_version", 0) + 1
+
+
+def on_task_change(key):
+    st.session_state["task"] = st.session_state[key]
+
+
+def source_section():
+    catalogue = sample_catalogue()
+    left, right = st.columns(2, gap="large")
+    with left:
+        state.default("sample")
+        st.selectbox(t("data.sample"), list(catalogue), format_func=lambda s: catalogue[s].title(state.lang()),
+                     key="sample", help=t("data.sample_help"), on_change=on_sample_change,
+                     **state.KEEP)
+        data = state.data()
+        if data is not None and data.source == "upload":
+            st.button(t("data.reload_sample"), on_click=on_reload_sample)
+            st.caption(t("side.upload_url_note"))
+    with right:
+        uploaded = st.file_uploader(t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"),
+                                    key="upload")
+        handle_upload(uploaded)
+    err = st.session_state.get("load_error")
+    if err:
+        name, key, params = err
+        st.error(t("data.load_failed", name=md_escape(name), message=md_escape(t(key, **params))))
+
+
+def preview_section(data):
+    df = data.df
+    source = t("data.source." + data.source)
+    st.markdown(t("data.current", name=md_escape(state.data_title(data)), source=source,
+                  rows=df.shape[0], cols=df.shape[1]))
+    fmt = data.fmt.upper()
+    st.caption(t("data.read_as", fmt=fmt, encoding=data.encoding) if data.encoding
+               else t("data.read_as_binary", fmt=fmt))
+    with st.expander(t("data.preview", n=min(PREVIEW_ROWS, df.shape[0])), expanded=False):
+        st.dataframe(df.head(PREVIEW_ROWS), hide_index=True)
+
+
+def roles_section(data):
+    df = data.df
+    roles = state.roles()
+    lang = state.lang()
+    version = st.session_state.get("roles_version", 0)
+    st.subheader(t("data.roles"))
+    st.caption(t("data.roles_help"))
+    target = R.target_of(roles)
+    columns = [str(c) for c in df.columns]
+    c1, c2 = st.columns(2)
+    with c1:
+        key = f"target_{version}"
+        st.selectbox(t("data.target"), columns, index=columns.index(target) if target in columns else None,
+                     key=key, on_change=on_target_change, args=(key,))
+    with c2:
+        key = f"task_{version}"
+        tasks = [R.CLASSIFICATION, R.REGRESSION]
+        st.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
+                 format_func=lambda v: t("task." + v), help=t("data.task_help"),
+                 on_change=on_task_change, args=(key,))
+    issues = R.warnings(df, roles)
+    errors = R.errors(df, roles, state.task())
+    table = role_table(df, roles, issues + errors, lang)
+    editor_key = f"roles_editor_{version}"
+    edited = st.data_editor(
+        table, key=editor_key, hide_index=True, num_rows="fixed", width="stretch",
+        disabled=["column", "values", "distinct", "missing", "example", "note"],
+        column_config={
+            "column": st.column_config.TextColumn(t("data.col.column")),
+            "role": st.column_config.SelectboxColumn(
+                t("data.col.role"), options=list(R.ROLES), required=True,
+                format_func=lambda r: translate("role." + r, lang)),
+            "values": st.column_config.TextColumn(t("data.col.type")),
+            "distinct": st.column_config.NumberColumn(t("data.col.distinct")),
+            "missing": st.column_config.NumberColumn(t("data.col.missing")),
+            "example": st.column_config.TextColumn(t("data.col.example")),
+            "note": st.column_config.TextColumn(t("data.col.note")),
+        })
+    edits = role_edits(table, edited)
+    if edits:  # apply, then redraw a fresh editor (its edit state would otherwise pile up)
+        state.set_roles(R.apply_edits(roles, edits, df))
+        st.session_state["roles_version"] = version + 1
+        st.rerun()
+    for e in errors:
+        st.error(t("roles." + e.code, column=md_escape(e.column or ""), count=e.count))
+    serious = [i for i in issues if i.code not in ("missing",)]
+    for w in serious:
+        st.warning(t("roles." + w.code, column=md_escape(w.column or ""), count=w.count))
+    missing = [i for i in issues if i.code == "missing"]
+    if missing:
+        st.caption(t("roles.missing_summary", count=len(missing), rows=sum(i.count for i in missing)))
+    return not errors
+
+
+def split_section(data):
+    st.subheader(t("data.split"))
+    st.caption(t("data.split_help"))
+    c1, c2, c3 = st.columns(3)
+    for key in ("valid", "test", "seed"):
+        state.default(key)
+    c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **state.KEEP)
+    c2.slider(t("data.test"), 0, 50, step=5, key="test", **state.KEEP)
+    c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **state.KEEP)
+    df = data.df
+    target = state.target()
+    if target:
+        keep = np.nonzero(df[target].notna().to_numpy())[0]
+        strata = df[target].to_numpy(dtype=object)[keep] if state.task() == R.CLASSIFICATION else None
+        rows = split_rows(keep, state.split(), strata)
+        st.caption(t("data.split_counts", train=rows["train"].size, valid=rows["valid"].size,
+                     test=rows["test"].size))
+
+
+def page():
+    st.title(t("data.title"))
+    source_section()
+    data = state.data()
+    if data is None:
+        st.info(t("side.no_data"))
+        return
+    preview_section(data)
+    ok = roles_section(data)
+    split_section(data)
+    if ok:
+        st.page_link("pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:")
+
+
+state.require_frame("pages/data.py")
+page()

@@ -1,0 +1,246 @@
+"""Train page: algorithm and settings (a form, so a slider tick does not retrain), the tree,
+scores, importances and downloads."""
+import math
+import shutil
+
+import streamlit as st
+
+from dtcore import export
+from ui import roles as R
+from ui import state, treeview
+from ui.figures import confusion_figure, importances_figure
+from ui.i18n import option_label
+from ui.state import t
+from ui.text import md_escape
+from ui.training import TrainingError, algorithms_for, criteria, supported_params
+
+SPLITS = ("train", "valid", "test")
+LAYOUTS = ("auto", "TB", "LR")
+GRID = 6  # settings per row
+
+
+def param_widget(algo, p, lang):
+    key = state.param_key(algo, p.name)
+    state.default(key)
+    label = t(f"param.{p.name}")
+    opts = dict(state.KEEP, help=t(f"help.{p.name}"))
+    if p.kind == "select":
+        return st.selectbox(label, p.options, key=key,
+                            format_func=lambda v, k=p.name: option_label(k, v, lang), **opts)
+    if p.kind == "bool":
+        return st.checkbox(label, key=key, **opts)
+    if p.kind == "int":
+        return st.number_input(label, int(p.lo), int(p.hi), step=int(p.step), key=key, **opts)
+    return st.number_input(label, float(p.lo), float(p.hi), step=float(p.step), key=key, format="%.3f", **opts)
+
+
+def settings_panel(task):
+    """Draw the settings; return (algorithm, criterion, values, submitted)."""
+    lang = state.lang()
+    algos = algorithms_for(task)
+    state.default("algo")
+    if st.session_state["algo"] not in algos:
+        st.session_state["algo"] = algos[0]
+    # the algorithm sits outside the form: changing it must redraw the parameters it has
+    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    algo = left.selectbox(t("train.algorithm"), algos, key="algo", format_func=lambda a: t("algo." + a),
+                          help=t("train.algorithm_help"), **state.KEEP)
+    right.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
+    params = supported_params(algo, task)
+    n_rows = -(-(len(params) + 2) // GRID)   # criterion + parameters + the Train button
+    with st.form("train_form", border=True):
+        cells = iter([c for _ in range(n_rows) for c in st.columns(GRID, vertical_alignment="bottom")])
+        crits = criteria(algo, task)
+        ckey = state.criterion_key(algo, task)
+        state.default(ckey)
+        with next(cells):
+            criterion = st.selectbox(t("train.criterion"), crits, key=ckey,
+                                     format_func=lambda c: option_label("criterion", c, lang), **state.KEEP)
+        values = {}
+        for p in params:
+            with next(cells):
+                values[p.name] = param_widget(algo, p, lang)
+        with next(cells):
+            submitted = st.form_submit_button(t("train.button"), type="primary", width="stretch",
+                                              icon=":material/park:")
+    return algo, criterion, values, submitted
+
+
+def ensure_model(algo, criterion, values, submitted):
+    """Train when the current settings have no model yet (first visit, new data, Train pressed)."""
+    res = state.result()
+    key = state.training_key(algo, criterion, values)
+    if submitted:
+        st.session_state["user_trained"] = True
+    if res is not None and res.key == key:
+        return res
+    try:
+        with st.spinner(t("train.running"), show_time=True):
+            return state.train_current(algo, criterion, values)
+    except TrainingError as exc:
+        st.session_state.pop("result", None)
+        params = {k: md_escape(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        if "algorithm" in params:
+            params["algorithm"] = t("algo." + exc.params["algorithm"])
+        if "task" in params:
+            params["task"] = t("task." + exc.params["task"])
+        st.error(t("train.failed", message=t(exc.key, **params)))
+    except ImportError as exc:
+        st.session_state.pop("result", None)
+        st.error(t("train.failed", message=t("train.err.missing_module", algorithm=md_escape(str(exc)))))
+    return None
+
+
+def level_label(value, auto):
+    if value == "auto":
+        return t("tree.depth_auto", depth=auto) if auto is not None else t("tree.depth_auto_all")
+    return t("tree.depth_all") if value == "all" else str(value)
+
+
+def tree_section(res):
+    est = res.estimator
+    tree = est.tree_
+    depth = tree.get_depth()
+    auto = treeview.auto_depth(tree)
+    root = t("tree.root")
+    c1, c0, c2, c3 = st.columns([1, 1, 2, 2])
+    for key in ("levels", "layout", "collapse", "node"):
+        state.default(key)
+    level_options = ["auto", "all"] + list(range(1, max(depth, 1) + 1))
+    inner = treeview.internal_nodes(est)
+    nodes = list(range(tree.node_count))
+    # settings from the URL or an earlier tree may not fit this tree: drop what does not
+    if st.session_state["levels"] not in level_options:
+        st.session_state["levels"] = "auto"
+    st.session_state["collapse"] = [i for i in st.session_state["collapse"] if i in inner]
+    if st.session_state["node"] not in nodes:
+        st.session_state["node"] = None
+    levels = c1.selectbox(t("tree.depth_window"), level_options,
+                          key="levels", help=t("tree.depth_help"),
+                          format_func=lambda v: level_label(v, auto),
+                          **state.KEEP)
+    shown = auto if levels == "auto" else None if levels == "all" else int(levels)
+    layout = c0.selectbox(t("tree.layout"), LAYOUTS, key="layout", format_func=lambda v: t("tree.layout." + v),
+                          **state.KEEP)
+    rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
+    collapsed = c2.multiselect(t("tree.collapse"), inner, key="collapse", placeholder=t("tree.collapse_none"),
+                               format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+    selected = c3.selectbox(t("tree.node"), nodes, index=None, key="node", placeholder=t("tree.node_none"),
+                            format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+    if levels == "auto" and auto is not None:
+        st.info(t("tree.large", nodes=tree.node_count, depth=auto))
+    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir)
+    st.graphviz_chart(dot, width="content")
+    st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
+    if selected is not None:
+        path = treeview.node_path(est, selected)
+        st.markdown(f"**{t('tree.node_path', node=selected)}:** " +
+                    (" → ".join(md_escape(p) for p in path) if path else root))
+    return dot
+
+
+def fmt_pct(x):
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
+
+
+def fmt_num(x):
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
+
+
+def scores_section(res):
+    est = res.estimator
+    st.subheader(t("metrics.title"))
+    cols = st.columns(3 + len(res.scores))
+    for col, name in zip(cols, [s for s in SPLITS if s in res.scores]):
+        sc = res.scores[name]
+        if res.task == R.CLASSIFICATION:
+            col.metric(f"{t('metrics.accuracy')} · {t('metrics.' + name)}", fmt_pct(sc.accuracy))
+            col.caption(f"{t('metrics.n')}: {sc.n}")
+        else:
+            col.metric(f"{t('metrics.rmse')} · {t('metrics.' + name)}", fmt_num(sc.rmse))
+            col.caption(f"{t('metrics.mae')} {fmt_num(sc.mae)} · {t('metrics.r2')} {fmt_num(sc.r2)} · "
+                        f"{t('metrics.n')}: {sc.n}")
+    rest = cols[len(res.scores):]
+    rest[0].metric(t("metrics.nodes"), est.node_count)
+    rest[1].metric(t("metrics.depth"), est.get_depth())
+    rest[2].metric(t("metrics.leaves"), est.get_n_leaves())
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown(f"**{t('metrics.importances')}**")
+        imp = est.feature_importances_
+        if imp.size and imp.max() > 0:
+            st.plotly_chart(importances_figure(res.features, imp, t("metrics.importance")),
+                            config={"displayModeBar": False}, key="importances")
+        else:
+            st.caption(t("metrics.no_importance"))
+    with right:
+        if res.task == R.CLASSIFICATION:
+            names = [s for s in SPLITS if s in res.scores]
+            which = st.radio(t("metrics.confusion_split"), names, horizontal=True, key="cm_split",
+                             format_func=lambda s: t("metrics." + s), index=len(names) - 1)
+            sc = res.scores[which]
+            st.markdown(f"**{t('metrics.confusion', split=t('metrics.' + which))}**")
+            st.plotly_chart(confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
+                            config={"displayModeBar": False}, key="confusion")
+
+
+def downloads_section(res):
+    est = res.estimator
+    st.subheader(t("download.title"))
+    stem = f"tree-{res.algorithm}"
+    full_dot = export.to_dot(est)
+    c = st.columns(5)
+    c[0].download_button(t("download.json"), export.dumps_model(est), f"{stem}.json", "application/json",
+                         on_click="ignore", icon=":material/data_object:")
+    c[1].download_button(t("download.dot"), full_dot, f"{stem}.dot", "text/vnd.graphviz", on_click="ignore")
+    # SVG/PNG are drawn by the server's Graphviz only when clicked (big trees take a moment)
+    no_dot = shutil.which("dot") is None
+    c[2].download_button(t("download.svg"), lambda: export.render(full_dot, "svg"), f"{stem}.svg",
+                         "image/svg+xml", on_click="ignore", icon=":material/image:", disabled=no_dot)
+    c[3].download_button(t("download.png"), lambda: export.render(full_dot, "png", dpi=144), f"{stem}.png",
+                         "image/png", on_click="ignore", icon=":material/image:", disabled=no_dot)
+    rules = export.to_text(est)
+    c[4].download_button(t("download.rules"), rules, f"{stem}-rules.txt", "text/plain", on_click="ignore",
+                         icon=":material/list:")
+    if no_dot:
+        st.caption(t("download.no_graphviz", message="dot"))
+    with st.expander(t("rules.title")):
+        st.code(rules, language=None)
+
+
+def page():
+    st.title(t("train.title"))
+    data = state.data()
+    if data is None:
+        st.info(t("train.no_data"))
+        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+        return
+    task = state.task()
+    errors = R.errors(data.df, state.roles(), task)
+    if errors:
+        st.error(t("train.fix_roles"))
+        for e in errors:
+            st.markdown("- " + t("roles." + e.code, column=md_escape(e.column or ""), count=e.count))
+        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+        return
+    notice = st.container()
+    algo, criterion, values, submitted = settings_panel(task)
+    res = ensure_model(algo, criterion, values, submitted)
+    if res is None:
+        return
+    with notice:
+        if (not st.session_state.get("user_trained") and data.source == "sample"
+                and data.name == state.DEFAULT_SAMPLE and res.algorithm == state.DEFAULT_ALGORITHM):
+            st.info(t("train.welcome"), icon=":material/lightbulb:")
+    msg = t("train.trained", algorithm=t("algo." + res.algorithm), rows=res.rows["train"].size,
+            seconds=f"{res.seconds:.2f}")
+    if res.dropped:
+        msg += " " + t("train.dropped", count=res.dropped)
+    st.caption(msg)
+    tree_section(res)
+    scores_section(res)
+    downloads_section(res)
+
+
+state.require_frame("pages/train.py")
+page()

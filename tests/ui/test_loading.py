@@ -1,0 +1,101 @@
+"""Reading uploads: encodings, formats, typed columns, and messages instead of tracebacks."""
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ui.loading import LoadError, load_sample, read_bytes, sample_catalogue
+
+WATERMELON_HEAD = "编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,是\n3,乌黑,,否\n"
+
+
+@pytest.mark.parametrize("encode, label", [
+    (lambda s: s.encode("utf-8"), "UTF-8"),
+    (lambda s: b"\xef\xbb\xbf" + s.encode("utf-8"), "UTF-8 BOM"),
+    (lambda s: s.encode("gbk"), "GBK"),
+])
+def test_encodings_detected_and_chinese_kept(encode, label):
+    loaded = read_bytes(encode(WATERMELON_HEAD), "西瓜.csv")
+    assert loaded.encoding == label
+    df = loaded.df
+    assert list(df.columns) == ["编号", "色泽", "密度", "好瓜"]   # no BOM glued to the first name
+    assert df["色泽"].tolist() == ["青绿", "乌黑", "乌黑"]
+    assert df["编号"].dtype == np.int64
+    assert df["密度"].dtype == np.float64 and np.isnan(df["密度"][2])
+
+
+def test_tsv_and_missing_tokens():
+    text = "a\tb\tc\n1\t?\tx\n2\tNA\ty\n3\t4.5\t\n"
+    df = read_bytes(text.encode(), "t.tsv").df
+    assert df["b"].isna().tolist() == [True, True, False]
+    assert df["c"].tolist() == ["x", "y", None]
+
+
+def test_semicolon_sniffed():
+    df = read_bytes(b"x;y\n1;a\n2;b\n", "semi.csv").df
+    assert list(df.columns) == ["x", "y"]
+
+
+def test_excel_roundtrip(tmp_path):
+    src = pd.DataFrame({"色泽": ["青绿", "乌黑", None], "密度": [0.697, 0.774, 0.634], "好瓜": ["是", "是", "否"]})
+    buf = io.BytesIO()
+    src.to_excel(buf, index=False)
+    loaded = read_bytes(buf.getvalue(), "w.xlsx")
+    assert loaded.fmt == "excel" and loaded.encoding is None
+    assert loaded.df["色泽"].tolist() == ["青绿", "乌黑", None]
+    assert loaded.df["密度"].tolist() == [0.697, 0.774, 0.634]
+
+
+def test_parquet_roundtrip():
+    src = pd.DataFrame({"x": [1.5, None, 3.0], "label": ["a", "b", None], "y": ["p", "q", "p"]})
+    buf = io.BytesIO()
+    src.to_parquet(buf)
+    df = read_bytes(buf.getvalue(), "d.parquet").df
+    assert np.isnan(df["x"][1]) and df["label"].tolist() == ["a", "b", None]
+
+
+def test_arff_declared_kinds():
+    text = ("@relation r\n@attribute outlook {sunny, rainy}\n@attribute grade {1, 2, 3}\n"
+            "@attribute play {yes, no}\n@data\nsunny,1,yes\nrainy,?,no\nsunny,3,no\n")
+    loaded = read_bytes(text.encode(), "w.arff")
+    assert loaded.df["outlook"].tolist() == ["sunny", "rainy", "sunny"]
+    assert loaded.declared_kinds["grade"] == "categorical"
+
+
+@pytest.mark.parametrize("data, name, key", [
+    (b"", "e.csv", "load.empty"),
+    (b"a,b\n", "h.csv", "load.bad_file"),          # header only (reader's message)
+    (b"a,b\n1,2,3\n", "r.csv", "load.bad_file"),    # ragged row
+    (b"a,a\n1,2\n", "d.csv", "load.bad_file"),      # duplicate names
+    (b"just one\nx\n", "o.csv", "load.one_column"),
+    (b"\x00\x01 not excel", "x.xlsx", "load.bad_excel"),
+    (b"PAR1 broken", "p.parquet", "load.bad_parquet"),
+    (b"a,b\n1,2\n", "old.xls", "load.xls"),
+    (b"a,b\n1,2\n", "notes.docx", "load.unknown_format"),
+])
+def test_bad_files_raise_load_error(data, name, key):
+    with pytest.raises(LoadError) as info:
+        read_bytes(data, name)
+    assert info.value.key == key
+
+
+def test_every_sample_loads_with_its_target():
+    cat = sample_catalogue()
+    assert {"watermelon_3.0", "watermelon_2.0", "watermelon_2.0_missing", "buys_computer",
+            "regression_toy5", "regression_toy10", "iris", "wine", "breast_cancer", "diabetes",
+            "penguins"} <= set(cat)
+    for sid, sample in cat.items():
+        loaded = load_sample(sid)
+        assert sample.target in loaded.df.columns, sid
+        assert set(sample.ignore) <= set(loaded.df.columns), sid
+        assert sample.en and sample.zh
+    peng = load_sample("penguins").df
+    assert peng["sex"].isna().sum() == 11 and peng["bill_length_mm"].isna().sum() == 2
+
+
+def test_digest_depends_on_content_only():
+    a = read_bytes(b"x,y\n1,a\n2,b\n", "a.csv")
+    b = read_bytes(b"x,y\n1,a\n2,b\n", "b.csv")
+    c = read_bytes(b"x,y\n1,a\n2,c\n", "a.csv")
+    assert a.digest == b.digest != c.digest

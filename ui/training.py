@@ -1,0 +1,231 @@
+"""DataFrame + roles + settings → fitted estimator, row split and scores (no Streamlit here).
+
+The Train page draws widgets from :data:`PARAMS` and calls :func:`train`; pruning pages reuse
+:func:`split_rows` through ``TrainResult.rows`` so every page agrees on which rows are training,
+validation and test. Failures raise :class:`TrainingError` with a catalogue key.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from dtcore.estimators import make_estimator
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
+
+from . import roles as R
+from .loading import raw_rows
+from .metrics import classification_scores, regression_scores
+
+ALGORITHMS = ("c45", "cart", "id3")
+
+
+class TrainingError(Exception):
+    def __init__(self, key: str, **params):
+        super().__init__(f"{key}: {params}")
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Param:
+    """One estimator parameter as a widget: ``kind`` select/int/float/bool.
+
+    ``zero_is_none``: an int widget where 0 means "no limit" (the estimator gets None).
+    """
+
+    name: str
+    kind: str
+    default: object
+    options: tuple = ()
+    lo: float | None = None
+    hi: float | None = None
+    step: float | None = None
+    zero_is_none: bool = False
+
+
+_CLS_CRITERIA = {"cart": ("gini", "entropy", "log_loss"), "id3": ("gain", "gain_ratio"),
+                 "c45": ("gain_ratio", "gain")}
+_REG_CRITERIA = {"cart": ("squared_error", "friedman_mse", "absolute_error", "poisson")}
+
+_LIMITS = (
+    Param("max_depth", "int", 0, lo=0, hi=64, step=1, zero_is_none=True),
+    Param("min_samples_split", "int", 2, lo=2, hi=10_000, step=1),
+    Param("min_samples_leaf", "int", 1, lo=1, hi=10_000, step=1),
+    Param("min_impurity_decrease", "float", 0.0, lo=0.0, hi=10.0, step=0.001),
+)
+
+#: parameters per algorithm (besides criterion), in display order
+PARAMS: dict[str, tuple[Param, ...]] = {
+    "cart": _LIMITS + (Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),),
+    # ID3 proper has no continuous features; the app's default is the binary threshold (SPEC §4)
+    # because "intervals" (one branch per distinct value) makes unreadably wide trees on real data
+    "id3": (Param("continuous", "select", "threshold", ("threshold", "intervals", "equal_width",
+                                                         "equal_frequency", "kmeans")),
+            Param("n_bins", "int", 5, lo=2, hi=20, step=1)) + _LIMITS,
+    "c45": (Param("threshold", "select", "c45", ("c45", "midpoint")),
+            Param("mdl_penalty", "bool", True),
+            Param("min_cases", "int", 2, lo=1, hi=1000, step=1),
+            Param("prune", "bool", True),
+            Param("confidence_factor", "float", 0.25, lo=0.001, hi=0.5, step=0.01),
+            Param("z", "select", "c45", ("c45", "normal")),
+            Param("subtree_raising", "bool", True),
+            Param("collapse", "bool", True)),
+}
+
+
+def criteria(algorithm: str, task: str) -> tuple[str, ...]:
+    table = _CLS_CRITERIA if task == R.CLASSIFICATION else _REG_CRITERIA
+    return table.get(algorithm, ())
+
+
+def algorithms_for(task: str) -> tuple[str, ...]:
+    return tuple(a for a in ALGORITHMS if criteria(a, task))
+
+
+def supported_params(algorithm: str, task: str) -> tuple[Param, ...]:
+    """The parameters the installed estimator really has (modules land independently)."""
+    try:
+        from dtcore.estimators import estimator_class
+        names = set(estimator_class(algorithm, task)._param_names())
+    except Exception:  # module not there yet: show nothing rather than crash
+        return ()
+    return tuple(p for p in PARAMS.get(algorithm, ()) if p.name in names)
+
+
+def estimator_params(algorithm: str, task: str, criterion: str, values: dict) -> dict:
+    """Widget values → constructor keyword arguments (0 → None where 0 means "no limit")."""
+    out = {"criterion": criterion}
+    for p in supported_params(algorithm, task):
+        v = values.get(p.name, p.default)
+        if p.kind == "int":
+            v = int(v)
+            if p.zero_is_none and v == 0:
+                v = None
+        elif p.kind == "float":
+            v = float(v)
+        elif p.kind == "bool":
+            v = bool(v)
+        out[p.name] = v
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# row split
+
+@dataclass(frozen=True)
+class Split:
+    valid: int = 0   # percent of rows
+    test: int = 0    # percent of rows
+    seed: int = 0
+
+
+def split_rows(positions: np.ndarray, split: Split, strata=None) -> dict[str, np.ndarray]:
+    """Seeded train/validation/test split of row positions, stratified by class when given.
+
+    Each class (or the whole set) is shuffled with ``default_rng(seed)`` and cut by rounding its
+    size times the percentages; the training set keeps at least one row per class.
+    """
+    positions = np.asarray(positions, dtype=np.int64)
+    rng = np.random.default_rng(int(split.seed))
+    order = rng.permutation(positions.size)
+    perm = positions[order]
+    groups = [perm]
+    if strata is not None:
+        lab = np.asarray([str(v) for v in np.asarray(strata, dtype=object)], dtype=object)
+        _, first, inv = np.unique(lab[order], return_index=True, return_inverse=True)
+        groups = [perm[inv == k] for k in np.argsort(first)]
+    out = {"train": [], "valid": [], "test": []}
+    for g in groups:
+        n = g.size
+        n_test = int(round(n * split.test / 100))
+        n_valid = int(round(n * split.valid / 100))
+        while n_test + n_valid >= n and (n_test or n_valid):  # keep a training row
+            if n_valid >= n_test and n_valid:
+                n_valid -= 1
+            else:
+                n_test -= 1
+        out["test"].append(g[:n_test])
+        out["valid"].append(g[n_test:n_test + n_valid])
+        out["train"].append(g[n_test + n_valid:])
+    return {k: np.sort(np.concatenate(v)) if v else np.array([], np.int64) for k, v in out.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# training
+
+@dataclass
+class TrainResult:
+    estimator: object
+    algorithm: str
+    task: str
+    params: dict
+    split: Split
+    target: str
+    features: list[str]
+    kinds: list[str]
+    rows: dict[str, np.ndarray]            # row positions in the DataFrame per split
+    scores: dict[str, object]              # split name → Classification/RegressionScores
+    dropped: int = 0                       # rows left out because their target is missing
+    seconds: float = 0.0
+    key: tuple = field(default=())
+
+
+def _target_missing(col: pd.Series) -> np.ndarray:
+    from .loading import _is_missing
+    return np.array([_is_missing(v) for v in col.to_numpy(dtype=object)], dtype=bool)
+
+
+def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, criterion: str,
+          values: dict, split: Split) -> TrainResult:
+    """Fit ``algorithm`` on the training rows and score it on every split."""
+    errs = R.errors(df, roles, task)
+    if errs:
+        e = errs[0]
+        raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
+    if algorithm not in algorithms_for(task):
+        raise TrainingError("train.err.algorithm_task", algorithm=algorithm, task=task)
+    target = R.target_of(roles)
+    features = R.features_of(roles)
+    kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
+    missing = _target_missing(df[target])
+    keep = np.nonzero(~missing)[0]
+    y_all = df[target].to_numpy(dtype=object)
+    strata = y_all[keep] if task == R.CLASSIFICATION else None
+    rows = split_rows(keep, split, strata)
+    tr = rows["train"]
+    if tr.size == 0:
+        raise TrainingError("train.err.no_rows")
+    if task == R.CLASSIFICATION and len(set(map(str, y_all[tr]))) < 2:
+        raise TrainingError("train.err.single_class", column=target)
+    params = estimator_params(algorithm, task, criterion, values)
+    cats = {f: categories_of(df[f].to_numpy(dtype=object)) for f, k in zip(features, kinds)
+            if k == CATEGORICAL}
+    try:
+        est = make_estimator(algorithm, task, **params)
+    except (TypeError, ValueError) as exc:
+        raise TrainingError("train.err.params", detail=str(exc)) from None
+    X = raw_rows(df, features)
+    t0 = time.perf_counter()
+    try:
+        est.fit(X[tr], y_all[tr], feature_names=features, feature_kinds=kinds,
+                categories=cats, target_name=target)
+    except DataError as exc:
+        raise TrainingError("train.err.data", detail=str(exc)) from None
+    except ValueError as exc:
+        raise TrainingError("train.err.params", detail=str(exc)) from None
+    seconds = time.perf_counter() - t0
+    scores = {}
+    for name, idx in rows.items():
+        if idx.size == 0:
+            continue
+        pred = est.predict(X[idx])
+        if task == R.CLASSIFICATION:
+            scores[name] = classification_scores(y_all[idx], pred, est.classes_)
+        else:
+            truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
+            scores[name] = regression_scores(truth, pred)
+    return TrainResult(est, algorithm, task, params, split, target, features, kinds, rows, scores,
+                       int(missing.sum()), seconds)

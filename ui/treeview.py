@@ -1,0 +1,89 @@
+"""How the Train page shows a tree: which levels, which node is selected, how nodes are named.
+
+The DOT itself comes from ``dtcore.export.to_dot`` (one renderer for app, CLI and files); this
+module only decides its options and writes the short node names used in selectors and paths.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from dtcore import export
+
+#: a tree opens folded when it has more boxes than this in all, or in one row
+COMFORTABLE_NODES = 31
+COMFORTABLE_ROW = 8
+
+
+def auto_depth(tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW) -> int | None:
+    """None (show all) when the whole tree fits the budgets, else the deepest level D such that
+    the boxes drawn (nodes to depth D plus one summary box per folded subtree) fit them; 0 (the
+    root and one summary box) when even the first level is too wide (ID3 on many distinct values)."""
+    per_level = np.bincount(tree.depth, minlength=tree.get_depth() + 1)
+    if tree.node_count <= budget and per_level.max() <= row:
+        return None
+    inner = np.bincount(tree.depth[tree.feature >= 0], minlength=per_level.size)
+    best = 0
+    for d in range(1, per_level.size):       # a loop over levels (a handful)
+        widest = max(int(per_level[:d + 1].max()), int(inner[d]))
+        total = int(per_level[:d + 1].sum() + inner[d])
+        if widest > row or total > budget:
+            break
+        best = d
+    return best
+
+
+def widest_row(tree, depth: int | None) -> int:
+    """Most boxes drawn side by side in one row when showing levels up to ``depth``."""
+    per_level = np.bincount(tree.depth, minlength=tree.get_depth() + 1)
+    if depth is None:
+        return int(per_level.max())
+    inner = int(((tree.depth == depth) & (tree.feature >= 0)).sum())
+    return max(int(per_level[:depth + 1].max()), inner)
+
+
+def auto_rankdir(tree, depth: int | None, row: int = 5) -> str:
+    """Top-down for narrow trees; left-to-right when rows get wide (labels stay readable and the
+    page grows downwards instead of shrinking the picture)."""
+    return "LR" if widest_row(tree, depth) > row else "TB"
+
+
+def incoming_condition(est, node: int, precision: int = 3) -> str | None:
+    """``纹理 = 清晰`` for the branch that leads into ``node`` (None at the root)."""
+    tree, schema = est.tree_, est.schema_
+    parent = int(tree.parent[node])
+    if parent < 0:
+        return None
+    name = schema.features[int(tree.feature[parent])].name
+    for b in export.branches(tree, schema, parent, precision):
+        if b.child == node:
+            return f"{name} {export.condition_text(b)}"
+    return name
+
+
+def node_path(est, node: int) -> list[str]:
+    """Branch conditions from the root down to ``node``."""
+    tree = est.tree_
+    out = []
+    i = int(node)
+    while tree.parent[i] >= 0:
+        out.append(incoming_condition(est, i))
+        i = int(tree.parent[i])
+    return out[::-1]
+
+
+def node_label(est, node: int, root_text: str) -> str:
+    cond = incoming_condition(est, node)
+    return f"#{node} · {cond if cond is not None else root_text}"
+
+
+def internal_nodes(est) -> list[int]:
+    return [int(i) for i in np.nonzero(est.tree_.feature >= 0)[0]]
+
+
+def tree_dot(est, depth: int | None, collapsed=(), selected: int | None = None,
+             rankdir: str = "TB") -> str:
+    """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` bold."""
+    n = est.tree_.node_count
+    collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
+    highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
+    return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir)
