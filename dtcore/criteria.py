@@ -64,3 +64,137 @@ def gain_ratio(branch_counts) -> np.ndarray:
     gain = information_gain(branch_counts)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(iv > 0, gain / np.where(iv > 0, iv, 1.0), np.nan)
+
+
+# ---------------------------------------------------------------------------------------------
+# CART split scoring on "stat channels", as scikit-learn's criteria compute it.
+#
+# A node or a candidate child is summarised by a channel vector whose last axis holds
+#   classification: [weight, weighted count of class 0, ..., of class K-1]
+#   regression:     [weight, Σ w·y, (optionally) Σ w·y²]
+# Every function below is vectorised over the leading axes, so one call scores every candidate
+# threshold of a feature for every node of a tree level.  The operation order follows
+# scikit-learn's ``_criterion.pyx`` so that, with integer weights, proxies are bit-identical and
+# exact ties resolve the same way (first position wins).
+
+CLASSIFICATION_CRITERIA = ("gini", "entropy", "log_loss")
+REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "absolute_error", "poisson")
+
+_LN2 = np.log(2.0)
+EPSILON = float(np.finfo(np.float64).eps)
+
+
+def _class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
+    """Gini or entropy (bits) from channels [w, c_0..c_{K-1}], class loop in sklearn's order."""
+    w = stats[..., 0]
+    safe = np.where(w > 0, w, 1.0)
+    if criterion == "gini":
+        sq = np.zeros(w.shape)
+        for k in range(1, stats.shape[-1]):
+            c = stats[..., k]
+            sq = sq + c * c
+        return np.where(w > 0, 1.0 - sq / (safe * safe), 0.0)
+    ent = np.zeros(w.shape)
+    for k in range(1, stats.shape[-1]):
+        p = stats[..., k] / safe
+        pos = p > 0
+        term = np.zeros(w.shape)
+        np.multiply(p, np.log(np.where(pos, p, 1.0)) / _LN2, out=term, where=pos)
+        ent = ent - term
+    return ent
+
+
+def channel_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
+    """Impurity of nodes given their channel sums (regression needs the Σw·y² channel)."""
+    if criterion in CLASSIFICATION_CRITERIA:
+        return _class_impurity(criterion, stats)
+    if criterion in ("squared_error", "friedman_mse"):
+        w = stats[..., 0]
+        safe = np.where(w > 0, w, 1.0)
+        mean = stats[..., 1] / safe
+        return np.where(w > 0, stats[..., 2] / safe - mean * mean, 0.0)
+    raise ValueError(f"channel_impurity: {criterion!r} needs the rows, not channel sums")
+
+
+def proxy_improvement(criterion: str, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """scikit-learn's ``proxy_impurity_improvement``: larger is better; ranks the candidates of
+    one node exactly as the real improvement does, but is cheaper (constants dropped).
+
+    For squared_error the regression channel may hold y minus any per-node constant: the proxy
+    then shifts by a per-node constant and ranks candidates identically.  -inf = forbidden split
+    (poisson with a child whose Σy ≤ ε).
+    """
+    wl, wr = left[..., 0], right[..., 0]
+    if criterion in CLASSIFICATION_CRITERIA:
+        il = _class_impurity(criterion, left)
+        ir = _class_impurity(criterion, right)
+        return -wr * ir - wl * il
+    sl, sr = left[..., 1], right[..., 1]
+    if criterion == "squared_error":
+        return sl * sl / wl + sr * sr / wr
+    if criterion == "friedman_mse":
+        diff = wr * sl - wl * sr
+        return diff * diff / (wl * wr)
+    if criterion == "poisson":
+        ok = (sl > EPSILON) & (sr > EPSILON)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = sl * np.log(sl / wl) + sr * np.log(sr / wr)
+        return np.where(ok, out, -np.inf)
+    raise ValueError(f"no proxy for criterion {criterion!r}")
+
+
+def impurity_improvement(criterion: str, w_total, w_node, impurity, w_left, impurity_left,
+                         w_right, impurity_right, sum_left=None, sum_right=None):
+    """The weighted impurity decrease N_t/N·(I − N_L/N_t·I_L − N_R/N_t·I_R) used by
+    ``min_impurity_decrease`` and best-first growth.
+
+    friedman_mse (as in scikit-learn) uses its own score n_L·n_R/n_t·(mean_L − mean_R)²,
+    *not* divided by the total weight N: pass the children's Σw·y (any common shift of y is fine).
+    """
+    if criterion == "friedman_mse":
+        diff = np.asarray(w_right) * sum_left - np.asarray(w_left) * sum_right
+        return diff * diff / (np.asarray(w_left) * w_right * w_node)
+    w_node = np.asarray(w_node, dtype=np.float64)
+    return (w_node / w_total) * (impurity - w_right / w_node * impurity_right
+                                 - w_left / w_node * impurity_left)
+
+
+def squared_error(y, sample_weight=None) -> float:
+    """Weighted MSE around the weighted mean (CART regression node impurity)."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    mean = np.sum(w * y) / np.sum(w)
+    return float(np.sum(w * (y - mean) ** 2) / np.sum(w))
+
+
+def weighted_median(y, sample_weight=None) -> float:
+    """scikit-learn's weighted median: the smallest y whose cumulative weight reaches half;
+    when it reaches exactly half, the mean of that y and the next one."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    order = np.argsort(y, kind="stable")
+    ys, cw = y[order], np.cumsum(w[order])
+    half = cw[-1] / 2.0
+    k = int(np.searchsorted(cw, half, side="left"))
+    if cw[k] == half and k + 1 < ys.size:
+        return float((ys[k] + ys[k + 1]) / 2.0)
+    return float(ys[k])
+
+
+def absolute_error(y, sample_weight=None) -> float:
+    """Weighted mean absolute deviation from the weighted median."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    return float(np.sum(w * np.abs(y - weighted_median(y, w))) / np.sum(w))
+
+
+def half_poisson_deviance(y, sample_weight=None) -> float:
+    """Σ w·y·log(y/ȳ) / Σ w (scikit-learn's poisson impurity); inf when Σy ≤ ε."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    s = np.sum(w * y)
+    if s <= EPSILON:
+        return float("inf")
+    mean = s / np.sum(w)
+    pos = y > 0
+    return float(np.sum(w[pos] * y[pos] * np.log(y[pos] / mean)) / np.sum(w))

@@ -264,6 +264,11 @@ def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
     Classes are sorted when every label is a number (as scikit-learn does), else kept in order of
     first appearance (the order the data declares them, which C4.5 uses to break ties).
     """
+    if (classes is None and isinstance(y, np.ndarray) and y.dtype.kind in "iuf"
+            and not (y.dtype.kind == "f" and np.isnan(y).any())):
+        # fast path for numeric labels (large data): same classes and codes as the loop below
+        uniq, codes = np.unique(y.ravel(), return_inverse=True)
+        return codes.astype(np.int64).ravel(), tuple(label_of(v) for v in uniq.tolist())
     col = np.asarray(y, dtype=object).ravel()
     missing = [i for i, v in enumerate(col) if is_missing(v, tokens)]
     if missing:

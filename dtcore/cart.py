@@ -1,0 +1,148 @@
+"""CART estimators with scikit-learn's parameter names; on numeric data they grow the same trees
+as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None).
+
+Deviations from scikit-learn, on purpose:
+  * categorical features get binary subset splits (see ``splitting``), scikit-learn has none;
+  * X is used in float64 (scikit-learn casts to float32, which can move thresholds);
+  * exact ties between features go to the lowest feature index (scikit-learn: random order);
+  * ``random_state`` is stored but unused (no feature sampling here);
+  * ``ccp_alpha > 0`` is not supported yet (pruning arrives separately);
+  * friedman_mse keeps its own improvement score n_L·n_R/n·(mean_L − mean_R)² (SPEC §3) for
+    ``min_impurity_decrease`` and best-first order; scikit-learn 1.9 maps it to squared_error.
+    Both grow the same splits (the proxies rank candidates identically);
+  * missing values: scikit-learn ≥ 1.3's learned direction (see ``splitting``); a node that saw
+    no missing value in training sends them to the child with more training rows;
+  * absolute_error takes continuous features without missing values only (scikit-learn's MAE
+    has no missing-value support either).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .base import BaseTreeEstimator
+from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from .growing import GrowParams, grow
+from .schema import DataError
+from .tree import Tree
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_real(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+class _CARTMixin:
+    algorithm = "cart"
+    _criteria: tuple = ()
+
+    def _validate_params(self):
+        name = type(self).__name__
+        if self.criterion not in self._criteria:
+            raise ValueError(f"{name}: criterion must be one of {list(self._criteria)}, "
+                             f"not {self.criterion!r}")
+        if self.max_depth is not None and not (_is_int(self.max_depth) and self.max_depth >= 1):
+            raise ValueError(f"max_depth must be None or an integer ≥ 1, not {self.max_depth!r}; "
+                             "use None for no depth limit")
+        mss = self.min_samples_split
+        if not ((_is_int(mss) and mss >= 2) or (_is_real(mss) and not _is_int(mss) and 0 < mss <= 1)):
+            raise ValueError(f"min_samples_split must be an integer ≥ 2 or a fraction in (0, 1], "
+                             f"not {mss!r}")
+        msl = self.min_samples_leaf
+        if not ((_is_int(msl) and msl >= 1) or (_is_real(msl) and not _is_int(msl) and 0 < msl < 1)):
+            raise ValueError(f"min_samples_leaf must be an integer ≥ 1 or a fraction in (0, 1), "
+                             f"not {msl!r}")
+        mwf = self.min_weight_fraction_leaf
+        if not (_is_real(mwf) and 0 <= mwf <= 0.5):
+            raise ValueError(f"min_weight_fraction_leaf must be in [0, 0.5], not {mwf!r}")
+        mid = self.min_impurity_decrease
+        if not (_is_real(mid) and mid >= 0):
+            raise ValueError(f"min_impurity_decrease must be ≥ 0, not {mid!r}")
+        mln = self.max_leaf_nodes
+        if mln is not None and not (_is_int(mln) and mln >= 2):
+            raise ValueError(f"max_leaf_nodes must be None or an integer ≥ 2, not {mln!r}")
+        a = self.ccp_alpha
+        if not (_is_real(a) and a >= 0):
+            raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
+        if a > 0:
+            raise ValueError("ccp_alpha > 0 is not yet supported by dtcore's CART: fit with "
+                             "ccp_alpha=0.0 and prune with the pruning tools")
+
+    def _params_for(self, n: int, w: np.ndarray, n_classes: int) -> GrowParams:
+        msl = self.min_samples_leaf
+        msl = int(math.ceil(msl * n)) if not _is_int(msl) else int(msl)
+        mss = self.min_samples_split
+        mss = int(math.ceil(mss * n)) if not _is_int(mss) else int(mss)
+        mss = max(mss, 2 * msl)
+        return GrowParams(
+            criterion="entropy" if self.criterion == "log_loss" else self.criterion,
+            n_classes=n_classes,
+            max_depth=2**31 - 1 if self.max_depth is None else int(self.max_depth),
+            min_samples_split=mss, min_samples_leaf=msl,
+            min_weight_leaf=float(self.min_weight_fraction_leaf) * float(np.sum(w)),
+            min_impurity_decrease=float(self.min_impurity_decrease),
+            max_leaf_nodes=None if self.max_leaf_nodes is None else int(self.max_leaf_nodes))
+
+    def _grow(self, X, y, sample_weight) -> Tree:
+        ncat = [len(f.categories) if f.is_categorical else 0 for f in self.schema_.features]
+        n_classes = len(self.schema_.classes) if self._task == "classification" else 0
+        if self._task == "classification":
+            y = np.asarray(y, dtype=np.int64)
+            if y.min() < 0 or y.max() >= n_classes:
+                raise DataError(f"class codes must lie in 0..{n_classes - 1}")
+        else:
+            y = np.asarray(y, dtype=np.float64)
+            if not np.all(np.isfinite(y)):
+                raise DataError("the regression target holds NaN or infinite values")
+            if self.criterion == "absolute_error" and (any(ncat) or np.isnan(X).any()):
+                raise ValueError("criterion='absolute_error' supports continuous features without "
+                                 "missing values only; use 'squared_error' for this data")
+            if self.criterion == "poisson" and (np.any(y < 0) or np.sum(y) <= 0):
+                raise ValueError("criterion='poisson' needs a target with no negative values "
+                                 "and a positive sum; use criterion='squared_error' otherwise")
+        return grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+
+
+class CARTClassifier(_CARTMixin, BaseTreeEstimator):
+    """Binary CART classification tree (Gini or entropy)."""
+
+    _task = "classification"
+    _criteria = CLASSIFICATION_CRITERIA
+
+    def __init__(self, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_leaf_nodes=None,
+                 random_state=None, ccp_alpha=0.0):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
+        self.ccp_alpha = ccp_alpha
+
+
+class CARTRegressor(_CARTMixin, BaseTreeEstimator):
+    """Binary CART regression tree (leaf value = mean, or median for absolute_error)."""
+
+    _task = "regression"
+    _criteria = REGRESSION_CRITERIA
+
+    def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, random_state=None, ccp_alpha=0.0):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
+        self.ccp_alpha = ccp_alpha

@@ -1,0 +1,480 @@
+"""CART tree builders: level-wise (same tree as scikit-learn's depth-first builder) and best-first
+(``max_leaf_nodes``), sharing one vectorised step.
+
+Each continuous feature is argsorted once.  The rows of the nodes being split lie in contiguous
+segments of one permutation per feature, sorted by that feature inside each segment.  A step
+scores every candidate of every segment per feature (``splitting.scan_sorted``), keeps the best
+per node, and a stable O(n) partition (ranks from a cumulative sum, no re-sort) lays the children
+out in the same way for the next step.
+
+Stop rules (scikit-learn's): a node is a leaf when depth ≥ max_depth, rows < min_samples_split,
+rows < 2·min_samples_leaf, weight < 2·min_weight_leaf, impurity ≤ EPSILON, no valid split exists,
+or the best split's weighted impurity decrease + EPSILON < min_impurity_decrease.  A split with
+zero decrease is still made (as scikit-learn does).  Exact ties between features go to the lowest
+feature index (scikit-learn breaks them by its random feature order).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
+from .splitting import (best_per_segment_blocks, category_stats, missing_goes_left,
+                        scan_categorical, scan_sorted, segment_ids, thresholds)
+from .tree import Tree
+
+
+@dataclass
+class GrowParams:
+    criterion: str = "gini"
+    n_classes: int = 0                 # 0: regression
+    max_depth: int = 2**31 - 1
+    min_samples_split: int = 2         # already max(min_samples_split, 2·min_samples_leaf)
+    min_samples_leaf: int = 1
+    min_weight_leaf: float = 0.0
+    min_impurity_decrease: float = 0.0
+    max_leaf_nodes: int | None = None
+
+
+@dataclass
+class _Choice:
+    """Best split per segment."""
+
+    proxy: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    missing_left: np.ndarray
+    cat_left: np.ndarray      # (n_seg, max_cat+1) left-subset mask, last column = missing
+    cat_present: np.ndarray   # (n_seg, max_cat+1) category seen at the node
+    n_left: np.ndarray
+    n_right: np.ndarray
+
+
+class _Nodes:
+    """Node records appended in creation order (block by block)."""
+
+    def __init__(self):
+        self.blocks = []
+        self.splits = []          # (node ids, feature, threshold, missing_left, left ids, right ids)
+        self.cat_branch = {}      # node id → cat_branch array
+        self.count = 0
+
+    def add(self, parent, depth, stats, sel=None):
+        """Append nodes with the given statistics (``sel``: integer index into them); their ids."""
+        k = stats["weighted_n"].size if sel is None else int(sel.size)
+        pick = (lambda a: a) if sel is None else (lambda a: a[sel])
+        ids = np.arange(self.count, self.count + k)
+        self.count += k
+        self.blocks.append(dict(parent=np.broadcast_to(parent, (k,)).copy(),
+                                depth=np.broadcast_to(depth, (k,)).copy(),
+                                **{key: pick(v) for key, v in stats.items()}))
+        return ids
+
+
+class Grower:
+    """Holds the training arrays and the sorted permutations; ``grow()`` returns a ``Tree``."""
+
+    CHUNK_ELEMENTS = 1 << 15  # rows × features per vectorised pass (larger ones fall out of cache)
+
+    def __init__(self, X, y, w, n_categories, params: GrowParams):
+        self.p = params
+        self.crit = params.criterion
+        self.is_clf = self.crit in CLASSIFICATION_CRITERIA
+        n, nf = X.shape
+        self.n, self.nf = n, nf
+        self.ncat = [int(c) for c in n_categories]
+        self.Xc = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+        self.w = np.asarray(w, dtype=np.float64)
+        self.w_total = float(self.w.sum())
+        self.cont = [j for j in range(nf) if self.ncat[j] == 0]
+        self.has_nan = [bool(np.isnan(self.Xc[j]).any()) for j in range(nf)]
+        self.max_cat = max([c for c in self.ncat if c > 0], default=0)
+        itype = np.int32 if n < 2**31 - 1 else np.int64
+        perm = np.empty((len(self.cont) + 1, n), dtype=itype)
+        for r, j in enumerate(self.cont):
+            perm[r] = np.argsort(self.Xc[j])  # NaN last; order inside ties does not matter
+        perm[-1] = np.arange(n)
+        self.perm0 = perm
+        if self.is_clf:
+            K = params.n_classes
+            self.y = np.asarray(y, dtype=np.int64)
+            R = np.zeros((K + 1, n))  # channel-first: gathers and cumsums run on contiguous rows
+            R[0] = self.w
+            R[1 + self.y, np.arange(n)] = self.w
+        else:
+            self.y = np.asarray(y, dtype=np.float64)
+            # absolute_error scans ranks of y itself, the others cumulative Σw·y
+            R = np.stack([self.w, self.y if self.crit == "absolute_error" else self.w * self.y])
+        self.R = R
+        self.nodes = _Nodes()
+
+    # -- statistics ------------------------------------------------------------------------------
+    def stats(self, rows, key, n_groups):
+        """Weight, row counts, value and impurity per group of rows (key = group of each row)."""
+        w = self.w[rows]
+        wn = np.bincount(key, weights=w, minlength=n_groups)
+        nrows = np.bincount(key, minlength=n_groups)
+        npos = np.bincount(key, weights=(w > 0).astype(np.float64), minlength=n_groups).astype(np.int64)
+        if self.is_clf:
+            K = self.p.n_classes
+            counts = np.bincount(key * K + self.y[rows], weights=w, minlength=n_groups * K)
+            counts = counts.reshape(n_groups, K)
+            imp = _class_impurity(self.crit, np.concatenate([wn[:, None], counts], axis=1))
+            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=counts, impurity=imp,
+                        wsum=wn)
+        y = self.y[rows]
+        s = np.bincount(key, weights=w * y, minlength=n_groups)
+        safe = np.where(wn > 0, wn, 1.0)
+        mean = s / safe
+        if self.crit == "absolute_error":
+            med = _group_medians(key, y, w, n_groups, wn)
+            imp = np.bincount(key, weights=w * np.abs(y - med[key]), minlength=n_groups) / safe
+            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=med[:, None],
+                        impurity=imp, wsum=s)
+        if self.crit == "poisson":
+            ratio = np.where(y > 0, y / np.where(mean[key] > 0, mean[key], 1.0), 1.0)
+            with np.errstate(divide="ignore"):
+                dev = np.bincount(key, weights=w * np.where(y > 0, y * np.log(ratio), 0.0),
+                                  minlength=n_groups)
+            imp = np.where(s <= EPSILON, np.inf, dev / safe)
+        else:
+            sq = np.bincount(key, weights=w * y * y, minlength=n_groups)
+            imp = sq / safe - mean * mean
+        return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=mean[:, None], impurity=imp,
+                    wsum=s)
+
+    def leaf_by_pretest(self, st, depth):
+        """scikit-learn's tests made before searching a split."""
+        p = self.p
+        return ((depth >= p.max_depth) | (st["n_rows"] < p.min_samples_split)
+                | (st["n_rows"] < 2 * p.min_samples_leaf) | (st["weighted_n"] < 2 * p.min_weight_leaf)
+                | (st["impurity"] <= EPSILON))
+
+    # -- one step: best split of every segment --------------------------------------------------
+    def best_splits(self, perm, seg_start, seg_len, seg_id, mean) -> _Choice:
+        n_seg = seg_start.size
+        rows = perm[-1]
+        if self.crit in ("squared_error", "friedman_mse"):
+            # centre y per node: cumulative sums stay small, proxies rank the same (criteria)
+            self.R[1, rows] = self.w[rows] * (self.y[rows] - mean[seg_id])
+        ch = _Choice(np.full(n_seg, -np.inf), np.full(n_seg, -1, np.int64), np.full(n_seg, np.nan),
+                     np.zeros(n_seg, bool), np.zeros((n_seg, self.max_cat + 1), bool),
+                     np.zeros((n_seg, self.max_cat + 1), bool), np.zeros(n_seg, np.int64),
+                     np.zeros(n_seg, np.int64))
+        G_rows = None
+        msl, mwl = self.p.min_samples_leaf, self.p.min_weight_leaf
+        m = rows.size
+        # continuous features in chunks scanned together: (feature, node) pairs are segments of
+        # one long array, so small data costs one pass per level, large data one per feature
+        per_chunk = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
+        for c0 in range(0, len(self.cont), per_chunk):
+            F = np.array(self.cont[c0:c0 + per_chunk])
+            nF = F.size
+            pj = perm[c0:c0 + nF]
+            flat = pj.ravel()
+            xs = (np.concatenate([self.Xc[f][pj[i]] for i, f in enumerate(F)]) if nF > 1
+                  else self.Xc[F[0]][pj[0]])
+            offs = np.arange(nF)
+            starts = (offs[:, None] * m + seg_start[None, :]).ravel()
+            lens = np.tile(seg_len, nF)
+            sid = (offs[:, None] * n_seg + seg_id[None, :]).ravel() if nF > 1 else seg_id
+            c = scan_sorted(xs, np.take(self.R, flat, axis=1), starts, lens, self.crit, sid, msl,
+                            mwl, has_missing=any(self.has_nan[j] for j in F))
+            b_all, where_all = best_per_segment_blocks(c, nF * n_seg)
+            b_all = b_all.reshape(nF, n_seg)
+            fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
+            b = b_all[fi, np.arange(n_seg)]
+            better = np.flatnonzero(b > ch.proxy)
+            if better.size == 0:
+                continue
+            k = where_all.reshape(nF, n_seg)[fi[better], better]
+            ch.proxy[better] = b[better]
+            ch.feature[better] = F[fi[better]]
+            ch.threshold[better] = thresholds(xs, c.index[k], c.variant[k])
+            ch.missing_left[better] = missing_goes_left(c, k)
+            ch.n_left[better], ch.n_right[better] = c.n_left[k], c.n_right[k]
+        for j in range(self.nf):
+            if self.ncat[j] == 0:
+                continue
+            if G_rows is None:
+                G_rows = np.take(self.R, rows, axis=1).T
+            nc = self.ncat[j]
+            stats, counts = category_stats(self.Xc[j][rows], G_rows, seg_id, n_seg, nc)
+            masks, proxy, n_left, _, _ = scan_categorical(stats, counts, self.crit, msl, mwl)
+            if proxy.shape[1] == 0:
+                continue
+            k = np.argmax(proxy, axis=1)
+            b = proxy[np.arange(n_seg), k]
+            # categorical features come after the continuous ones: ties go to the lower index
+            better = np.flatnonzero((b > ch.proxy) | ((b == ch.proxy) & (b > -np.inf)
+                                                     & (j < ch.feature)))
+            if better.size == 0:
+                continue
+            kb = k[better]
+            mk = masks[kb] if masks.ndim == 2 else masks[better, kb]
+            ch.proxy[better] = b[better]
+            ch.feature[better] = j
+            ch.threshold[better] = np.nan
+            ch.cat_left[better] = False
+            ch.cat_left[better, :nc] = mk[:, :nc]
+            ch.cat_left[better, -1] = mk[:, nc]
+            ch.cat_present[better] = False
+            ch.cat_present[better, :nc] = counts[better, :nc] > 0
+            ch.cat_present[better, -1] = counts[better, nc] > 0
+            nl = n_left[better, kb].astype(np.int64)
+            ch.n_left[better], ch.n_right[better] = nl, seg_len[better] - nl
+            # without missing rows at the node, missing goes to the side with more rows
+            nomiss = counts[better, nc] == 0
+            ch.missing_left[better] = np.where(nomiss, nl > seg_len[better] - nl, mk[:, nc])
+        return ch
+
+    def route(self, rows, seg_id, ch: _Choice, found):
+        """True where a row goes left under its node's chosen split (rows of unsplit nodes: True)."""
+        left = np.ones(rows.size, dtype=bool)
+        sel = np.flatnonzero(found[seg_id])
+        if sel.size == 0:
+            return left
+        s = seg_id[sel]
+        f = ch.feature[s]
+        x = self.Xc[f, rows[sel]]
+        nan = np.isnan(x)
+        is_cat = np.isnan(ch.threshold[s])
+        with np.errstate(invalid="ignore"):
+            go = x <= ch.threshold[s]
+        if is_cat.any():
+            code = np.where(nan | ~is_cat, self.max_cat, np.nan_to_num(x, nan=0.0)).astype(np.int64)
+            code = np.where(nan, self.max_cat, code)
+            go = np.where(is_cat, ch.cat_left[s, np.minimum(code, self.max_cat)], go)
+        go = np.where(nan, ch.missing_left[s], go)
+        left[sel] = go
+        return left
+
+    def evaluate(self, perm, seg_start, seg_len, node_stats):
+        """Best split per segment, its children's statistics and whether to make it."""
+        n_seg = seg_start.size
+        seg_id = segment_ids(seg_start, seg_len)
+        mean = node_stats["value"][:, 0] if not self.is_clf else None
+        ch = self.best_splits(perm, seg_start, seg_len, seg_id, mean)
+        found = ch.proxy > -np.inf
+        rows = perm[-1]
+        left = self.route(rows, seg_id, ch, found)
+        kid = self.stats(rows, 2 * seg_id + (~left), 2 * n_seg)
+        L = {k: v[0::2] for k, v in kid.items()}
+        Rt = {k: v[1::2] for k, v in kid.items()}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            impr = impurity_improvement(self.crit, self.w_total, node_stats["weighted_n"],
+                                        node_stats["impurity"], L["weighted_n"], L["impurity"],
+                                        Rt["weighted_n"], Rt["impurity"], L["wsum"], Rt["wsum"])
+        split = found & (impr + EPSILON >= self.p.min_impurity_decrease)
+        return ch, split, impr, left, kid, seg_id
+
+    # -- partition ---------------------------------------------------------------------------------
+    def partition(self, perm, seg_start, seg_len, seg_id, left_el, split, keep_left, keep_right):
+        """Children's segments in every permutation, each still sorted; kept children first
+        (in parent order, left before right), dropped rows after them.
+
+        ``left_el`` is aligned with ``perm[-1]``.  Returns (new perm view, starts, lengths, keep),
+        ``keep`` flagging the kept children among the 2·n_seg in (segment, side) order."""
+        n_seg = seg_start.size
+        m = perm.shape[1]
+        n_left = np.bincount(seg_id, weights=left_el, minlength=n_seg).astype(np.int64)
+        n_right = seg_len - n_left
+        keep_left = keep_left & split
+        keep_right = keep_right & split
+        size = np.empty(2 * n_seg, np.int64)
+        size[0::2], size[1::2] = n_left, n_right
+        keep = np.empty(2 * n_seg, bool)
+        keep[0::2], keep[1::2] = keep_left, keep_right
+        order = np.argsort(~keep, kind="stable")
+        start = np.empty(2 * n_seg, np.int64)
+        start[order] = np.cumsum(size[order]) - size[order]
+        base_l = np.cumsum(n_left) - n_left           # left rows in earlier segments
+        pos = np.arange(m, dtype=np.int64)
+        PL = (start[0::2] - base_l)[seg_id]
+        PR = (start[1::2] - seg_start + base_l)[seg_id] + pos
+        left_row = np.zeros(self.n, dtype=bool)
+        left_row[perm[-1]] = left_el
+        out = np.empty_like(perm)
+        step = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
+        for r in range(0, perm.shape[0], step):  # several permutations per vectorised pass
+            p = perm[r:r + step]
+            lft = left_row[p]
+            excl = np.cumsum(lft, axis=1, dtype=np.int64)
+            excl -= lft
+            np.put_along_axis(out[r:r + step], np.where(lft, PL + excl, PR - excl), p, axis=1)
+        m_keep = int(size[keep].sum())
+        return out[:, :m_keep], start[keep], size[keep], keep
+
+    # -- builders -----------------------------------------------------------------------------------
+    def _root(self):
+        rows = self.perm0[-1]
+        st = self.stats(rows, np.zeros(self.n, np.int64), 1)
+        ids = self.nodes.add(-1, 0, st)
+        return ids, st
+
+    def _record_split(self, nodes, ch, segs, left_ids, right_ids):
+        f = ch.feature[segs]
+        mb = np.where(ch.missing_left[segs], 0, 1)
+        self.nodes.splits.append((nodes, f, ch.threshold[segs], mb, left_ids, right_ids))
+        for i, s in enumerate(segs):
+            if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
+                nc = self.ncat[f[i]]
+                self.nodes.cat_branch[int(nodes[i])] = np.where(
+                    ch.cat_present[s, :nc], np.where(ch.cat_left[s, :nc], 0, 1), -1).astype(np.int32)
+
+    def grow_levelwise(self) -> Tree:
+        ids, st = self._root()
+        active = ~self.leaf_by_pretest(st, 0)
+        if not active[0]:
+            return self.assemble()
+        perm, seg_start, seg_len = self.perm0, np.array([0]), np.array([self.n])
+        node_ids, depth = ids, 0
+        while seg_start.size:
+            ch, split, _, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
+            segs = np.flatnonzero(split)
+            if segs.size == 0:
+                break
+            child_sel = np.empty(2 * segs.size, np.int64)
+            child_sel[0::2], child_sel[1::2] = 2 * segs, 2 * segs + 1
+            kid_ids = self.nodes.add(np.repeat(node_ids[segs], 2), depth + 1, kid, child_sel)
+            self._record_split(node_ids[segs], ch, segs, kid_ids[0::2], kid_ids[1::2])
+            kst = {k: v[child_sel] for k, v in kid.items()}
+            kid_leaf = self.leaf_by_pretest(kst, depth + 1)
+            kl = np.zeros(seg_start.size, bool)
+            kr = np.zeros(seg_start.size, bool)
+            kl[segs], kr[segs] = ~kid_leaf[0::2], ~kid_leaf[1::2]
+            perm, seg_start, seg_len, keep = self.partition(perm, seg_start, seg_len, seg_id, left,
+                                                            split, kl, kr)
+            # keep is over 2*n_seg children in (seg, side) order; map to the created ids
+            all_ids = np.full(2 * split.size, -1, np.int64)
+            all_ids[child_sel] = kid_ids
+            node_ids = all_ids[np.flatnonzero(keep)]
+            order = np.flatnonzero(keep)
+            st = {k: v[order] for k, v in kid.items()}
+            depth += 1
+        return self.assemble()
+
+    def grow_best_first(self) -> Tree:
+        """Expand the open node with the largest impurity decrease first (scikit-learn's
+        BestFirstTreeBuilder); ties go to the node created first."""
+        ids, st = self._root()
+        if self.leaf_by_pretest(st, 0)[0]:
+            return self.assemble()
+        heap = []
+        counter = 0
+
+        def push(perm, seg_start, seg_len, node_ids, st, depth):
+            nonlocal counter
+            ch, split, impr, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
+            for s in np.flatnonzero(split):
+                a, b = seg_start[s], seg_start[s] + seg_len[s]
+                rec = dict(perm=perm[:, a:b], node=int(node_ids[s]), depth=depth, seg=s, ch=ch,
+                           left=left[a:b], kid={k: v[2 * s:2 * s + 2] for k, v in kid.items()})
+                heapq.heappush(heap, (-float(impr[s]), counter, rec))
+                counter += 1
+
+        push(self.perm0, np.array([0]), np.array([self.n]), ids, st, 0)
+        splits_left = self.p.max_leaf_nodes - 1
+        while heap and splits_left > 0:
+            _, _, rec = heapq.heappop(heap)
+            splits_left -= 1
+            s, depth, perm = rec["seg"], rec["depth"], rec["perm"]
+            kid = rec["kid"]
+            kid_ids = self.nodes.add(np.full(2, rec["node"]), depth + 1, kid)
+            self._record_split(np.array([rec["node"]]), rec["ch"], np.array([s]), kid_ids[:1], kid_ids[1:])
+            kid_leaf = self.leaf_by_pretest(kid, depth + 1)
+            m = perm.shape[1]
+            perm2, starts, lens, keep = self.partition(
+                perm, np.array([0]), np.array([m]), np.zeros(m, np.int64), rec["left"],
+                np.array([True]), ~kid_leaf[:1], ~kid_leaf[1:])
+            if starts.size:
+                kept = np.flatnonzero(keep)
+                push(perm2, starts, lens, kid_ids[kept], {k: v[kept] for k, v in kid.items()}, depth + 1)
+        return self.assemble()
+
+    def grow(self) -> Tree:
+        if self.p.max_leaf_nodes is not None:
+            return self.grow_best_first()
+        return self.grow_levelwise()
+
+    # -- flat arrays in pre-order -----------------------------------------------------------------------
+    def assemble(self) -> Tree:
+        nodes = self.nodes
+        N = nodes.count
+        cat = lambda key: np.concatenate([b[key] for b in nodes.blocks])  # noqa: E731
+        parent, depth = cat("parent").astype(np.int64), cat("depth").astype(np.int64)
+        feature = np.full(N, -1, np.int64)
+        thr = np.full(N, np.nan)
+        mbranch = np.full(N, -1, np.int64)
+        lc = np.full(N, -1, np.int64)
+        rc = np.full(N, -1, np.int64)
+        for ids, f, t, mb, l, r in nodes.splits:
+            feature[ids], thr[ids], mbranch[ids], lc[ids], rc[ids] = f, t, mb, l, r
+        # subtree sizes bottom-up, then pre-order ids top-down, one vectorised pass per depth
+        size = np.ones(N, np.int64)
+        by_depth = [np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1)]
+        for d in range(len(by_depth) - 1, 0, -1):
+            idx = by_depth[d]
+            np.add.at(size, parent[idx], size[idx])
+        pre = np.zeros(N, np.int64)
+        for d in range(1, len(by_depth)):
+            idx = by_depth[d]
+            par = parent[idx]
+            is_left = lc[par] == idx
+            pre[idx] = pre[par] + 1 + np.where(is_left, 0, size[lc[par]])
+        inv = np.empty(N, np.int64)
+        inv[pre] = np.arange(N)
+        internal = feature[inv] >= 0
+        is_cat_split = np.array([nid in nodes.cat_branch for nid in inv], dtype=bool) if nodes.cat_branch \
+            else np.zeros(N, bool)
+        ncut = (internal & ~is_cat_split).astype(np.int64)
+        child_ptr = np.zeros(N + 1, np.int64)
+        child_ptr[1:] = np.cumsum(2 * internal)
+        children = np.empty(2 * int(internal.sum()), np.int32)
+        children[0::2] = pre[lc[inv[internal]]]
+        children[1::2] = pre[rc[inv[internal]]]
+        cut_ptr = np.zeros(N + 1, np.int64)
+        cut_ptr[1:] = np.cumsum(ncut)
+        cuts = thr[inv][ncut.astype(bool)]
+        cat_len = np.zeros(N, np.int64)
+        cat_parts = []
+        for new in np.flatnonzero(is_cat_split):
+            arr = nodes.cat_branch[int(inv[new])]
+            cat_len[new] = arr.size
+            cat_parts.append(arr)
+        cat_ptr = np.zeros(N + 1, np.int64)
+        cat_ptr[1:] = np.cumsum(cat_len)
+        par_new = np.where(parent[inv] >= 0, pre[np.maximum(parent[inv], 0)], -1)
+        value = cat("value")
+        if value.ndim == 1:
+            value = value[:, None]
+        return Tree(
+            feature=feature[inv].astype(np.int32), parent=par_new.astype(np.int32),
+            depth=depth[inv].astype(np.int32), missing_branch=mbranch[inv].astype(np.int32),
+            value=np.ascontiguousarray(value[inv], dtype=np.float64),
+            weighted_n=cat("weighted_n")[inv], n_samples=cat("n_samples")[inv].astype(np.int64),
+            impurity=cat("impurity")[inv].astype(np.float64),
+            child_ptr=child_ptr, children=children, cut_ptr=cut_ptr, cuts=cuts.astype(np.float64),
+            cat_ptr=cat_ptr,
+            cat_branch=np.concatenate(cat_parts).astype(np.int32) if cat_parts else np.zeros(0, np.int32),
+            n_classes=self.p.n_classes if self.is_clf else 0)
+
+
+def _group_medians(key, y, w, n_groups, wn):
+    """scikit-learn's weighted median per group (midpoint when half the weight is hit exactly)."""
+    order = np.lexsort((y, key))
+    k, ys, cw = key[order], y[order], np.cumsum(w[order])
+    first = np.searchsorted(k, np.arange(n_groups), side="left")
+    base = np.where(first > 0, cw[np.maximum(first - 1, 0)], 0.0)
+    target = base + 0.5 * wn
+    lo = np.minimum(np.searchsorted(cw, target, side="left"), cw.size - 1)
+    hi = np.minimum(np.searchsorted(cw, target, side="right"), cw.size - 1)
+    med = np.where(cw[lo] == target, (ys[lo] + ys[hi]) / 2, ys[lo])
+    return np.where(wn > 0, med, 0.0)
+
+
+def grow(X, y, sample_weight, n_categories, params: GrowParams) -> Tree:
+    """Grow a CART tree on encoded arrays (category codes as floats, NaN = missing)."""
+    return Grower(X, y, sample_weight, n_categories, params).grow()

@@ -1,0 +1,471 @@
+"""CART split candidates and their scores, vectorised over positions *and* over the nodes of a level.
+
+Rows are summarised by "stat channels" (see ``criteria``): column 0 the weight, then weighted
+class counts (classification) or Σ w·y (regression).  A feature's rows, sorted by value inside
+each node, lie in contiguous segments; one cumulative sum along the array then gives the left
+child's channels at every position of every node at once.
+
+Continuous features (scikit-learn ≥ 1.3, splitter="best"):
+  * a cut lies between sorted neighbours x_i < x_{i+1} that differ by more than
+    ``FEATURE_THRESHOLD`` = 1e-7; its threshold is x_i/2 + x_{i+1}/2, or x_i when that rounds
+    to x_{i+1};
+  * missing values (NaN, sorted last) are tried on the right for every cut (MISSING_RIGHT), then
+    "all known values left, missing right" (MISSING_ALONE, threshold +inf, allowed even when the
+    known values are constant), then on the left for every cut (MISSING_LEFT); the first best
+    wins, as in scikit-learn 1.9;
+  * the threshold x_i/2 + x_{i+1}/2 is computed in float64; scikit-learn's data are float32, so
+    its midpoint never rounds up to x_{i+1}; ours can, and then x_i is used (older
+    scikit-learn's rule), keeping "x ≤ t" consistent with the sorted cut;
+  * without missing values at the node, missing values at prediction go to the child with more
+    training rows (row count, ties to the right) - scikit-learn's ``missing_go_to_left = n_left > n_right``.
+
+Categorical features (CART subset splits; scikit-learn has none, so this is our rule):
+  * the missing value is treated as one more pseudo-category, so the search picks the subset and
+    the side of the missing values together (the "learned direction");
+  * 2 classes and regression: Breiman's ordering - sort the categories by class-1 proportion /
+    mean target and scan the cut points; exact for gini, entropy, squared_error, friedman_mse
+    (for poisson the mean ordering is used without a proof of exactness; absolute_error does
+    not take categorical features);
+  * more than 2 classes: when the feature has at most ``EXACT_SUBSET_LIMIT`` categories counting
+    the missing pseudo-category, every subset is scored (exact); above that, for each class k
+    the categories are ordered by their class-k proportion and the cut points scanned, keeping
+    the best over k (a heuristic).
+  * categories absent from a node get branch -1 (they follow the missing-value branch).
+
+absolute_error (continuous features, no missing values, like scikit-learn): the weighted median
+and absolute error of every prefix and suffix of every node come from a weighted wavelet matrix
+over the ranks of y (``prefix_suffix_abs_errors``), one vectorised step per bit of n.
+
+The same kernels serve the builder (best per node) and the split explorer (all candidates of one
+feature at one node: ``continuous_candidates`` / ``categorical_candidates``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from .criteria import (CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement,
+                       proxy_improvement)
+
+FEATURE_THRESHOLD = 1e-7
+EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level
+
+MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT = 0, 1, 2  # scikit-learn's evaluation order
+
+
+@dataclass
+class Candidates:
+    """Valid cuts of one continuous feature for many node segments (one entry per candidate)."""
+
+    index: np.ndarray     # position i in the sorted array: cut between i and i+1 (variant 2: last known)
+    segment: np.ndarray   # which node segment
+    variant: np.ndarray   # MISSING_RIGHT / MISSING_LEFT / MISSING_ALONE
+    n_left: np.ndarray
+    n_right: np.ndarray
+    left: np.ndarray      # (k, d) channels of the left child
+    right: np.ndarray     # (k, d)
+    proxy: np.ndarray     # scikit-learn's proxy improvement (larger is better)
+    seg_missing: np.ndarray  # rows with a missing value, per segment
+
+
+def segment_ids(seg_start: np.ndarray, seg_len: np.ndarray) -> np.ndarray:
+    """Segment number of every element of a segmented array."""
+    return np.repeat(np.arange(seg_len.size, dtype=np.int64), seg_len)
+
+
+def _block(idx, seg, variant, n_left, n_right, left, right):
+    return [idx, seg, np.full(idx.size, variant, np.int8), n_left, n_right, left, right]
+
+
+def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
+                criterion: str, seg_id: np.ndarray | None = None, min_samples_leaf: int = 1,
+                min_weight_leaf: float = 0.0, has_missing: bool | None = None) -> Candidates:
+    """Every valid cut of one feature in every segment.
+
+    ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
+    same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
+    Candidates come in variant blocks, each ordered by segment then position:
+    MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
+    """
+    d, m = G.shape
+    if seg_id is None:
+        seg_id = segment_ids(seg_start, seg_len)
+    C = np.cumsum(G, axis=1)
+    seg_end = seg_start + seg_len
+    base = np.zeros((d, seg_start.size))
+    nz = seg_start > 0
+    base[:, nz] = C[:, seg_start[nz] - 1]
+    tot = C[:, seg_end - 1] - base
+
+    if has_missing is None:
+        has_missing = bool(np.isnan(xs).any())
+    if has_missing:
+        cnan = np.cumsum(np.isnan(xs))
+        n_miss = cnan[seg_end - 1] - np.where(nz, cnan[np.maximum(seg_start - 1, 0)], 0)
+    else:
+        n_miss = np.zeros(seg_start.size, dtype=np.int64)
+    n_known = seg_len - n_miss
+
+    ok = np.empty(m, dtype=bool)
+    np.greater(xs[1:], xs[:-1] + FEATURE_THRESHOLD, out=ok[:-1])  # NaN compares False
+    ok[-1] = False
+    last_known = seg_start + n_known - 1
+    ok[last_known[n_known > 0]] = False
+
+    idx = np.flatnonzero(ok)
+    seg = seg_id[idx]
+    n_left = idx - seg_start[seg] + 1
+    left = np.take(C, idx, axis=1)
+    left -= np.take(base, seg, axis=1)
+    blocks = [_block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left,
+                     np.take(tot, seg, axis=1) - left)]
+    if has_missing and n_miss.any():
+        kn = np.zeros((d, seg_start.size))
+        has_known = n_known > 0
+        kn[:, has_known] = C[:, last_known[has_known]] - base[:, has_known]
+        miss = tot - kn
+        # all known values left, missing right (scikit-learn evaluates it at the end of the
+        # missing-right pass, even when the known values are constant)
+        s3 = np.flatnonzero((n_miss > 0) & (n_known > 0))
+        blocks.append(_block(last_known[s3], s3, MISSING_ALONE, n_known[s3], n_miss[s3],
+                             kn[:, s3], miss[:, s3]))
+        sel = n_miss[seg] > 0
+        i2, s2 = idx[sel], seg[sel]
+        l2 = left[:, sel] + miss[:, s2]
+        blocks.append(_block(i2, s2, MISSING_LEFT, n_left[sel] + n_miss[s2],
+                             n_known[s2] - n_left[sel], l2, tot[:, s2] - l2))
+    if len(blocks) > 1:
+        cols = [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)]
+    else:
+        cols = blocks[0]
+    idx, seg, variant, n_left, n_right, left, right = cols
+    left, right = left.T, right.T  # (k, d) views: channel j is a contiguous row of the base
+    keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
+    if min_weight_leaf > 0:
+        keep &= (left[:, 0] >= min_weight_leaf) & (right[:, 0] >= min_weight_leaf)
+    if not keep.all():
+        idx, seg, variant, n_left, n_right, left, right = (
+            a[keep] for a in (idx, seg, variant, n_left, n_right, left, right))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if criterion == "absolute_error":
+            if has_missing and n_miss.any():
+                raise ValueError("criterion='absolute_error' does not support missing values "
+                                 "(as in scikit-learn): impute them or use 'squared_error'")
+            # channel 1 holds y itself here; the absolute errors come from ranks, not sums
+            ae_pre, ae_suf = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
+            wl, wr = left[:, 0], right[:, 0]
+            proxy = -wr * (ae_suf[idx + 1] / wr) - wl * (ae_pre[idx] / wl)
+        else:
+            proxy = proxy_improvement(criterion, left, right)
+    fin = np.isfinite(proxy)
+    if not fin.all():
+        idx, seg, variant, n_left, n_right, left, right, proxy = (
+            a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy))
+    return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
+
+
+def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int):
+    """(best proxy per segment (-inf: none), candidate index of the first maximum or -1).
+
+    Candidates must be grouped by segment (one contiguous group each); inside a segment the
+    first maximum in array order wins, as with scikit-learn's strict ``>``.
+    """
+    best = np.full(n_seg, -np.inf)
+    where = np.full(n_seg, -1, dtype=np.int64)
+    if seg.size == 0:
+        return best, where
+    start = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    gmax = np.maximum.reduceat(proxy, start)
+    lens = np.diff(np.r_[start, seg.size])
+    pos = np.arange(seg.size)
+    first = np.minimum.reduceat(np.where(proxy == np.repeat(gmax, lens), pos, seg.size), start)
+    gseg = seg[start]  # one group per segment: a block is ordered by segment
+    best[gseg], where[gseg] = gmax, first
+    return best, where
+
+
+def best_per_segment_blocks(c: Candidates, n_seg: int):
+    """Best candidate per segment over the variant blocks, earlier variants winning ties."""
+    if c.proxy.size == 0 or c.variant[-1] == MISSING_RIGHT:  # blocks come in order: one block
+        return best_per_segment(c.segment, c.proxy, n_seg)
+    best = np.full(n_seg, -np.inf)
+    where = np.full(n_seg, -1, dtype=np.int64)
+    for v in (MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT):
+        sel = np.flatnonzero(c.variant == v)
+        if sel.size == 0:
+            continue
+        b, w = best_per_segment(c.segment[sel], c.proxy[sel], n_seg)
+        better = b > best
+        best[better] = b[better]
+        where[better] = sel[w[better]]
+    return best, where
+
+
+def thresholds(xs: np.ndarray, index: np.ndarray, variant: np.ndarray) -> np.ndarray:
+    """scikit-learn's threshold: x_i/2 + x_{i+1}/2, x_i if that rounds up to x_{i+1}; +inf for
+    the "missing alone" split."""
+    out = np.full(index.size, np.inf)
+    cut = variant != MISSING_ALONE
+    a = xs[index[cut]]
+    b = xs[index[cut] + 1]
+    t = a / 2.0 + b / 2.0
+    bad = (t == b) | ~np.isfinite(t)
+    t[bad] = a[bad]
+    out[cut] = t
+    return out
+
+
+def missing_goes_left(c: Candidates, k: np.ndarray) -> np.ndarray:
+    """Learned direction; without missing values at the node, the side with more rows."""
+    v = c.variant[k]
+    none_missing = c.seg_missing[c.segment[k]] == 0
+    return np.where(none_missing, c.n_left[k] > c.n_right[k], v == MISSING_LEFT)
+
+
+# ---------------------------------------------------------------------------------------------
+# absolute error: weighted medians of every prefix and suffix, vectorised
+
+class _WaveletMatrix:
+    """Weighted wavelet matrix over integer ranks: k-th-weight queries on many ranges at once,
+    one vectorised step per bit (a loop over ~log2(n) bits, never over rows)."""
+
+    def __init__(self, ranks, w, y):
+        m = ranks.size
+        self.bits = max(1, int(m - 1).bit_length())
+        self.c0, self.z, self.zy, self.nz = [], [], [], []
+        cur, cw, cy = ranks, w, w * y
+        for b in range(self.bits - 1, -1, -1):
+            zero = ((cur >> b) & 1) == 0
+            self.c0.append(np.concatenate([[0], np.cumsum(zero)]))
+            self.z.append(np.concatenate([[0.0], np.cumsum(np.where(zero, cw, 0.0))]))
+            self.zy.append(np.concatenate([[0.0], np.cumsum(np.where(zero, cy, 0.0))]))
+            self.nz.append(int(self.c0[-1][-1]))
+            order = np.concatenate([np.flatnonzero(zero), np.flatnonzero(~zero)])
+            cur, cw, cy = cur[order], cw[order], cy[order]
+
+    def quantile(self, a, b, t, strict):
+        """Rank of the first element of [a, b) (in value order) whose cumulative weight reaches t
+        (``strict``: exceeds t), with the weight and Σw·y of the elements of smaller rank."""
+        a, b = a.copy(), b.copy()
+        t = t.astype(np.float64).copy()
+        val = np.zeros(a.size, np.int64)
+        wl = np.zeros(a.size)
+        wyl = np.zeros(a.size)
+        for k, bit in enumerate(range(self.bits - 1, -1, -1)):
+            c0, z, zy = self.c0[k], self.z[k], self.zy[k]
+            zw = z[b] - z[a]
+            right = (t >= zw) if strict else (t > zw)
+            t = np.where(right, t - zw, t)
+            wl += np.where(right, zw, 0.0)
+            wyl += np.where(right, zy[b] - zy[a], 0.0)
+            val |= right.astype(np.int64) << bit
+            a0, b0 = c0[a], c0[b]
+            a = np.where(right, self.nz[k] + a - a0, a0)
+            b = np.where(right, self.nz[k] + b - b0, b0)
+        return val, wl, wyl
+
+
+def range_abs_errors(wm: _WaveletMatrix, ys, a, b, w_tot, wy_tot):
+    """Σ w·|y − median| over ranges [a, b), with scikit-learn's weighted median (the midpoint
+    when the cumulative weight hits exactly half)."""
+    half = 0.5 * w_tot
+    lo, _, _ = wm.quantile(a, b, half, strict=False)
+    hi, wl, wyl = wm.quantile(a, b, half, strict=True)
+    med = np.where(lo == hi, ys[hi], (ys[lo] + ys[np.minimum(hi, ys.size - 1)]) / 2)
+    return (wy_tot - wyl - med * (w_tot - wl)) + (med * wl - wyl), med
+
+
+def prefix_suffix_abs_errors(y, w, seg_start, seg_len, seg_id=None):
+    """Absolute error of every prefix [start, i] and every suffix [i, end) of every segment."""
+    m = y.size
+    if seg_id is None:
+        seg_id = segment_ids(seg_start, seg_len)
+    order = np.argsort(y, kind="stable")
+    ranks = np.empty(m, np.int64)
+    ranks[order] = np.arange(m)
+    ys = y[order]
+    wm = _WaveletMatrix(ranks, w, y)
+    cw = np.concatenate([[0.0], np.cumsum(w)])
+    cwy = np.concatenate([[0.0], np.cumsum(w * y)])
+    pos = np.arange(m)
+    start = seg_start[seg_id]
+    end = start + seg_len[seg_id]
+    a, b = start, pos + 1
+    pre, _ = range_abs_errors(wm, ys, a, b, cw[b] - cw[a], cwy[b] - cwy[a])
+    a, b = pos, end
+    suf, _ = range_abs_errors(wm, ys, a, b, cw[b] - cw[a], cwy[b] - cwy[a])
+    return pre, np.concatenate([suf, [0.0]])
+
+
+# ---------------------------------------------------------------------------------------------
+# categorical features
+
+def category_stats(codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int, n_cat: int):
+    """Channel sums and row counts per (segment, category); the last category is "missing"."""
+    c = np.where(np.isnan(codes), n_cat, np.nan_to_num(codes, nan=0.0)).astype(np.int64)
+    key = seg_id * (n_cat + 1) + c
+    size = n_seg * (n_cat + 1)
+    counts = np.bincount(key, minlength=size).reshape(n_seg, n_cat + 1)
+    stats = np.stack([np.bincount(key, weights=G[:, j], minlength=size) for j in range(G.shape[1])],
+                     axis=-1).reshape(n_seg, n_cat + 1, G.shape[1])
+    return stats, counts
+
+
+def _subset_masks(n: int) -> np.ndarray:
+    """All 2^(n-1)-1 non-empty left subsets of n items, item n-1 always right (complements
+    score the same)."""
+    if n < 2:
+        return np.zeros((0, n), dtype=bool)
+    rows = np.array(list(product((False, True), repeat=n - 1))[1:], dtype=bool)[:, ::-1]
+    return np.hstack([rows, np.zeros((rows.shape[0], 1), dtype=bool)])
+
+
+def _ordered_masks(key: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Left-subset masks (n_seg, C-1, C) of the cut points after sorting categories by ``key``
+    (absent categories last, so cuts reaching them leave an empty right side)."""
+    k = np.where(present, key, np.inf)
+    order = np.argsort(k, axis=1, kind="stable")
+    n_seg, C = key.shape
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(C)[None, :].repeat(n_seg, 0), axis=1)
+    cut = np.arange(C - 1)
+    return rank[:, None, :] <= cut[None, :, None]
+
+
+def categorical_subsets(stats: np.ndarray, counts: np.ndarray, criterion: str) -> np.ndarray:
+    """The candidate left subsets as boolean masks over the C = n_cat+1 categories (last one =
+    missing): (S, C) shared by every segment for exact enumeration, else (n_seg, S, C) from
+    Breiman's ordering per segment (see the module docstring)."""
+    n_seg, C, d = stats.shape
+    present = counts > 0
+    w = stats[..., 0]
+    safe = np.where(w > 0, w, 1.0)
+    if criterion in CLASSIFICATION_CRITERIA:
+        K = d - 1
+        if K <= 2:
+            return _ordered_masks(stats[..., d - 1] / safe, present)
+        if C <= EXACT_SUBSET_LIMIT:
+            return _subset_masks(C)
+        return np.concatenate([_ordered_masks(stats[..., 1 + k] / safe, present) for k in range(K)],
+                              axis=1)
+    return _ordered_masks(stats[..., 1] / safe, present)
+
+
+def scan_categorical(stats: np.ndarray, counts: np.ndarray, criterion: str,
+                     min_samples_leaf: int = 1, min_weight_leaf: float = 0.0):
+    """Score every candidate subset: returns (masks (S,C) or (n_seg,S,C), proxy (n_seg,S) with
+    -inf where invalid, n_left, left (n_seg,S,d), right)."""
+    masks = categorical_subsets(stats, counts, criterion)
+    mf = masks.astype(np.float64)
+    spec = "sc" if masks.ndim == 2 else "nsc"
+    left = np.einsum(f"{spec},ncd->nsd", mf, stats)
+    total = stats.sum(axis=1)
+    right = total[:, None, :] - left
+    n_left = np.einsum(f"{spec},nc->ns", mf, counts.astype(np.float64))
+    n_right = counts.sum(axis=1)[:, None] - n_left
+    ok = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
+    if min_weight_leaf > 0:
+        ok &= (left[..., 0] >= min_weight_leaf) & (right[..., 0] >= min_weight_leaf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        proxy = proxy_improvement(criterion, left, right)
+    proxy = np.where(ok & np.isfinite(proxy), proxy, -np.inf)
+    return masks, proxy, n_left, left, right
+
+
+def categorical_branches(mask: np.ndarray, counts: np.ndarray, n_left, n_right):
+    """(cat_branch over real categories, missing_branch) from a left-subset mask over C = n_cat+1."""
+    present = counts[:-1] > 0
+    branch = np.where(present, np.where(mask[:-1], 0, 1), -1).astype(np.int32)
+    if counts[-1] > 0:
+        missing = 0 if mask[-1] else 1
+    else:
+        missing = 0 if n_left > n_right else 1
+    return branch, missing
+
+
+# ---------------------------------------------------------------------------------------------
+# one node, one feature: every candidate (the split explorer's view, same kernels as training)
+
+def _channels(y, w, criterion, n_classes, with_squares=True):
+    """Per-row channels; regression y is centred on the node's weighted mean (ranks unchanged)."""
+    y = np.asarray(y)
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
+    if criterion in CLASSIFICATION_CRITERIA:
+        G = np.zeros((len(y), n_classes + 1))
+        G[:, 0] = w
+        G[np.arange(len(y)), 1 + y.astype(np.int64)] = w
+        return G, 0.0
+    y = y.astype(np.float64)
+    if criterion == "absolute_error":
+        return np.stack([w, y], axis=1), 0.0
+    shift = 0.0 if criterion == "poisson" else float(np.sum(w * y) / np.sum(w))
+    yc = y - shift
+    cols = [w, w * yc] + ([w * yc * yc] if with_squares else [])
+    return np.stack(cols, axis=1), shift
+
+
+def continuous_candidates(x, y, sample_weight=None, *, criterion="gini", n_classes=None,
+                          min_samples_leaf=1, min_weight_leaf=0.0, w_total=None) -> dict:
+    """Every valid threshold of one continuous feature at one node, with its scores.
+
+    x: the node's values (NaN = missing); y: class codes (0..K-1) or targets; returns arrays
+    ``threshold``, ``proxy`` (what the builder maximises), ``improvement`` (weighted impurity
+    decrease, w_total = the root's weight, default this node's), ``impurity_left/right``,
+    ``n_left/right``, ``weight_left/right``, ``missing_left`` and ``variant``, in scikit-learn's
+    scan order (the builder takes the first maximum of ``proxy``).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
+        n_classes = int(np.max(y)) + 1
+    G, _ = _channels(y, sample_weight, criterion, n_classes)
+    order = np.argsort(x, kind="stable")
+    xs, Gs = x[order], np.ascontiguousarray(G[order].T)
+    start, length = np.array([0]), np.array([x.size])
+    c = scan_sorted(xs, Gs, start, length, criterion, min_samples_leaf=min_samples_leaf,
+                    min_weight_leaf=min_weight_leaf)
+    return _describe(c.left, c.right, c.proxy, c.n_left, c.n_right, criterion, G, w_total, extra={
+                         "threshold": thresholds(xs, c.index, c.variant),
+                         "missing_left": missing_goes_left(c, np.arange(c.proxy.size)),
+                         "variant": c.variant})
+
+
+def categorical_candidates(codes, y, sample_weight=None, *, n_categories, criterion="gini",
+                           n_classes=None, min_samples_leaf=1, min_weight_leaf=0.0,
+                           w_total=None) -> dict:
+    """Every candidate subset split of one categorical feature at one node (the subsets the
+    builder considers), with ``left_mask`` (n, n_categories+1; last column = missing) and scores."""
+    codes = np.asarray(codes, dtype=np.float64)
+    if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
+        n_classes = int(np.max(y)) + 1
+    G, _ = _channels(y, sample_weight, criterion, n_classes)
+    stats, counts = category_stats(codes, G, np.zeros(codes.size, np.int64), 1, n_categories)
+    masks, proxy, n_left, left, right = scan_categorical(stats, counts, criterion,
+                                                         min_samples_leaf, min_weight_leaf)
+    ok = np.isfinite(proxy[0])
+    return _describe(left[0][ok], right[0][ok], proxy[0][ok], n_left[0][ok].astype(np.int64),
+                     (counts.sum() - n_left[0][ok]).astype(np.int64), criterion, G, w_total,
+                     extra={"left_mask": (masks if masks.ndim == 2 else masks[0])[ok]})
+
+
+def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra):
+    """Impurities and improvements of candidate children from their channel sums."""
+    tot = G.sum(axis=0)
+    w_node = tot[0]
+    w_total = w_node if w_total is None else w_total
+    if criterion in CLASSIFICATION_CRITERIA or criterion in ("squared_error", "friedman_mse"):
+        imp_l = channel_impurity(criterion, left)
+        imp_r = channel_impurity(criterion, right)
+        imp = channel_impurity(criterion, tot)
+    else:  # poisson / absolute_error: no closed form from channel sums; report NaN impurities
+        imp_l = imp_r = np.full(proxy.size, np.nan)
+        imp = np.nan
+    improvement = impurity_improvement(criterion, w_total, w_node, imp, left[:, 0], imp_l,
+                                       right[:, 0], imp_r, left[:, 1] if left.shape[1] > 1 else None,
+                                       right[:, 1] if right.shape[1] > 1 else None)
+    out = dict(proxy=proxy, improvement=improvement, impurity=imp, impurity_left=imp_l,
+               impurity_right=imp_r, n_left=n_left, n_right=n_right, weight_left=left[:, 0],
+               weight_right=right[:, 0])
+    out.update(extra)
+    return out
