@@ -6,7 +6,8 @@ Deviations from scikit-learn, on purpose:
   * X is used in float64 (scikit-learn casts to float32, which can move thresholds);
   * exact ties between features go to the lowest feature index (scikit-learn: random order);
   * ``random_state`` is stored but unused (no feature sampling here);
-  * ``ccp_alpha > 0`` is not supported yet (pruning arrives separately);
+  * ``ccp_alpha > 0`` prunes the grown tree with ``dtcore.pruning`` (the same weakest-link code
+    as the pruning page and CLI), which gives scikit-learn's pruned tree;
   * friedman_mse keeps its own improvement score n_L·n_R/n·(mean_L − mean_R)² (SPEC §3) for
     ``min_impurity_decrease`` and best-first order; scikit-learn 1.9 maps it to squared_error.
     Both grow the same splits (the proxies rank candidates identically);
@@ -69,9 +70,6 @@ class _CARTMixin:
         a = self.ccp_alpha
         if not (_is_real(a) and a >= 0):
             raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
-        if a > 0:
-            raise ValueError("ccp_alpha > 0 is not yet supported by dtcore's CART: fit with "
-                             "ccp_alpha=0.0 and prune with the pruning tools")
 
     def _params_for(self, n: int, w: np.ndarray, n_classes: int) -> GrowParams:
         msl = self.min_samples_leaf
@@ -105,7 +103,11 @@ class _CARTMixin:
             if self.criterion == "poisson" and (np.any(y < 0) or np.sum(y) <= 0):
                 raise ValueError("criterion='poisson' needs a target with no negative values "
                                  "and a positive sum; use criterion='squared_error' otherwise")
-        return grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+        tree = grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+        if self.ccp_alpha > 0:
+            from .pruning import prune_to_alpha
+            tree = prune_to_alpha(tree, float(self.ccp_alpha))[0]
+        return tree
 
 
 class CARTClassifier(_CARTMixin, BaseTreeEstimator):

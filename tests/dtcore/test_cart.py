@@ -266,7 +266,7 @@ def test_registry_and_params():
     (dict(min_samples_split=1), "min_samples_split"), (dict(min_samples_leaf=0), "min_samples_leaf"),
     (dict(min_weight_fraction_leaf=0.7), "min_weight_fraction_leaf"),
     (dict(min_impurity_decrease=-1), "min_impurity_decrease"), (dict(max_leaf_nodes=1), "max_leaf_nodes"),
-    (dict(criterion="mse"), "criterion"), (dict(ccp_alpha=0.01), "not yet supported"),
+    (dict(criterion="mse"), "criterion"),
     (dict(ccp_alpha=-1.0), "ccp_alpha"),
 ])
 def test_bad_parameters(kw, word):

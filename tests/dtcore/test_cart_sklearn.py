@@ -292,3 +292,22 @@ def test_absolute_error_random_weighted(seed):
                                random_state=0).fit(X, y, sample_weight=w)
     res = check_same(ours, sk, X, classification=False)
     assert res["nodes"] > 100 and res["ties"] <= 1
+
+
+@pytest.mark.parametrize("loader,alpha", [("breast_cancer", 0.002), ("breast_cancer", 0.01),
+                                          ("wine", 0.02)])
+def test_ccp_alpha_prunes_like_sklearn(loader, alpha):
+    X, y = getattr(datasets, f"load_{loader}")(return_X_y=True)
+    X = f32(X)
+    ours = CARTClassifier(ccp_alpha=alpha).fit(X, y)
+    sk = DecisionTreeClassifier(random_state=0, ccp_alpha=alpha).fit(X, y)
+    assert ours.tree_.node_count < CARTClassifier().fit(X, y).tree_.node_count
+    check_same(ours, sk, X)
+
+
+def test_ccp_alpha_regression_like_sklearn():
+    X, y = datasets.load_diabetes(return_X_y=True)
+    X = f32(X)
+    ours = CARTRegressor(ccp_alpha=50.0, min_samples_leaf=3).fit(X, y)
+    sk = DecisionTreeRegressor(random_state=0, ccp_alpha=50.0, min_samples_leaf=3).fit(X, y)
+    check_same(ours, sk, X, classification=False)
