@@ -1,0 +1,343 @@
+"""ARFF (Weka's data format) in and out, keeping the declared order of nominal values.
+
+The declared order matters: C4.5 and J48 break ties between classes in favour of the class
+declared first, and print the branches of a nominal test in declared order.  So reading keeps
+``@attribute colour {red, green, blue}`` as the category tuple ("red", "green", "blue"), and
+writing declares categories in the order given.
+
+Supported: ``numeric``/``real``/``integer`` (continuous), ``{...}`` nominal, ``string``
+(categorical, labels in order of first appearance), quoted names and values ('…' or "…" with
+backslash escapes), ``%`` comments, ``?`` for missing values, and sparse rows ``{i v, …}``.
+``date`` and ``relational`` attributes are refused with a message saying what to do.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
+
+_NUMERIC = {"numeric", "real", "integer"}
+
+
+@dataclass
+class ArffData:
+    """A parsed ARFF file: the header plus raw rows (None = missing, float or str otherwise)."""
+
+    relation: str
+    names: list[str]
+    kinds: list[str]
+    categories: dict[str, tuple[str, ...]]   # nominal/string attributes only, declared order
+    rows: np.ndarray                         # object array (n_rows, n_attributes)
+    encoding: str = "utf-8"
+    declared: dict[str, bool] = field(default_factory=dict)  # name → values declared in header
+
+    @property
+    def classes(self) -> tuple[str, ...] | None:
+        """The last attribute's labels (Weka's default class attribute), None when numeric."""
+        return self.categories.get(self.names[-1]) if self.names else None
+
+    def to_xy(self, target: str | None = None):
+        """Split into features and target for ``BaseTreeEstimator.fit``.
+
+        Returns (X, y, fit_kwargs) with fit_kwargs = feature_names, feature_kinds, categories,
+        classes (declared order) and target_name, ready for ``est.fit(X, y, **fit_kwargs)``.
+        """
+        target = self.names[-1] if target is None else target
+        if target not in self.names:
+            raise DataError(f"no attribute named {target!r}; the attributes are {self.names}")
+        j = self.names.index(target)
+        keep = [i for i in range(len(self.names)) if i != j]
+        names = [self.names[i] for i in keep]
+        kwargs = {
+            "feature_names": names,
+            "feature_kinds": [self.kinds[i] for i in keep],
+            "categories": {n: self.categories[n] for n in names if n in self.categories},
+            "classes": self.categories.get(target),
+            "target_name": target,
+        }
+        return self.rows[:, keep], self.rows[:, j], kwargs
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+
+def _raw_fields(text: str, where: str) -> list[str]:
+    """Split on commas outside quotes (quotes and escapes kept in the pieces)."""
+    out, buf, q, i = [], [], None, 0
+    while i < len(text):
+        ch = text[i]
+        if q:
+            buf.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                buf.append(text[i + 1])
+                i += 1
+            elif ch == q:
+                q = None
+        elif ch in "'\"":
+            q = ch
+            buf.append(ch)
+        elif ch == ",":
+            out.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+        i += 1
+    if q:
+        raise DataError(f"{where}: unterminated quote in {text!r}")
+    out.append("".join(buf))
+    return out
+
+
+def _unquote(token: str, where: str) -> tuple[str, bool]:
+    """A field's value and whether it was quoted ('…' or "…" with backslash escapes)."""
+    t = token.strip()
+    if len(t) >= 2 and t[0] in "'\"" and t[-1] == t[0]:
+        body, buf, i = t[1:-1], [], 0
+        while i < len(body):
+            if body[i] == "\\" and i + 1 < len(body):
+                i += 1
+                buf.append({"n": "\n", "t": "\t"}.get(body[i], body[i]))
+            else:
+                buf.append(body[i])
+            i += 1
+        return "".join(buf), True
+    if t[:1] in ("'", '"'):
+        raise DataError(f"{where}: unterminated quote in {token!r}")
+    return t, False
+
+
+def _split_fields(text: str, where: str) -> list[tuple[str, bool]]:
+    """Comma-separated fields → [(value, was_quoted)]."""
+    return [_unquote(f, where) for f in _raw_fields(text, where)]
+
+
+def _take_name(rest: str, where: str) -> tuple[str, str]:
+    """The (possibly quoted) attribute name at the start of ``rest`` and what follows it."""
+    rest = rest.strip()
+    if rest and rest[0] in "'\"":
+        q = rest[0]
+        i, buf = 1, []
+        while i < len(rest) and rest[i] != q:
+            if rest[i] == "\\" and i + 1 < len(rest):
+                i += 1
+            buf.append(rest[i])
+            i += 1
+        if i >= len(rest):
+            raise DataError(f"{where}: unterminated quote in attribute name")
+        return "".join(buf), rest[i + 1:].strip()
+    parts = rest.split(None, 1)
+    if len(parts) < 2:
+        raise DataError(f"{where}: @attribute needs a name and a type")
+    return parts[0], parts[1].strip()
+
+
+def _strip_comment(line: str) -> str:
+    """Drop a trailing % comment that is outside quotes."""
+    q = None
+    for i, ch in enumerate(line):
+        if q:
+            if ch == "\\":
+                continue
+            if ch == q:
+                q = None
+        elif ch in "'\"":
+            q = ch
+        elif ch == "%":
+            return line[:i]
+    return line
+
+
+def read_arff(source, encoding: str = "utf-8") -> ArffData:
+    """Parse an ARFF file (path, text, bytes or text stream)."""
+    if isinstance(source, (bytes, bytearray)):
+        text = bytes(source).decode(encoding)
+        name = "ARFF data"
+    elif isinstance(source, io.TextIOBase) or hasattr(source, "read"):
+        text = source.read()
+        name = getattr(source, "name", "ARFF data")
+    elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                      and Path(source).exists()):
+        path = Path(source)
+        text = path.read_bytes().decode(encoding)
+        name = path.name
+    else:
+        text, name = str(source), "ARFF data"
+    text = text.lstrip("\ufeff")
+    relation = ""
+    names: list[str] = []
+    kinds: list[str] = []
+    cats: dict[str, tuple[str, ...]] = {}
+    declared: dict[str, bool] = {}
+    rows: list[list] = []
+    in_data = False
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        where = f"{name} line {lineno}"
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if not in_data:
+            low = line.lower()
+            if low.startswith("@relation"):
+                relation = _take_name(line[9:] + " x", where)[0]
+            elif low.startswith("@attribute"):
+                aname, atype = _take_name(line[10:], where)
+                atype = _strip_comment(atype).strip()
+                if aname in names:
+                    raise DataError(f"{where}: attribute {aname!r} is declared twice")
+                names.append(aname)
+                if atype.startswith("{"):
+                    if not atype.endswith("}"):
+                        raise DataError(f"{where}: nominal values must end with '}}'")
+                    vals = tuple(v for v, _ in _split_fields(atype[1:-1], where) if v != "")
+                    kinds.append(CATEGORICAL)
+                    cats[aname] = vals
+                    declared[aname] = True
+                elif atype.lower() in _NUMERIC:
+                    kinds.append(CONTINUOUS)
+                    declared[aname] = False
+                elif atype.lower() == "string":
+                    kinds.append(CATEGORICAL)
+                    declared[aname] = False
+                else:
+                    raise DataError(f"{where}: attribute {aname!r} has type {atype!r}, which is not "
+                                    "supported; convert it to numeric or nominal first")
+            elif low.startswith("@data"):
+                in_data = True
+                if not names:
+                    raise DataError(f"{where}: @data before any @attribute")
+            else:
+                raise DataError(f"{where}: expected @relation, @attribute or @data, got {line[:40]!r}")
+            continue
+        line = _strip_comment(line).strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            if not line.endswith("}"):
+                raise DataError(f"{where}: a sparse row must end with '}}'")
+            row = [0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None)
+                   for n, k in zip(names, kinds)]
+            quoted = [False] * len(names)
+            for item in _raw_fields(line[1:-1], where):
+                item = item.strip()
+                if not item:
+                    continue
+                idx, _, val = item.partition(" ")
+                try:
+                    j = int(idx)
+                    row[j], quoted[j] = _unquote(val, where)
+                except (ValueError, IndexError):
+                    raise DataError(f"{where}: bad sparse entry {item!r}") from None
+            fields = [(v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)]
+        else:
+            fields = _split_fields(line, where)
+        if len(fields) != len(names):
+            raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
+        out = []
+        for (val, quoted), aname, kind in zip(fields, names, kinds):
+            if val is None or (not quoted and isinstance(val, str) and val == "?"):
+                out.append(None)
+            elif kind == CONTINUOUS:
+                if isinstance(val, float):
+                    out.append(val)
+                    continue
+                try:
+                    out.append(float(val))
+                except ValueError:
+                    raise DataError(f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
+                                    "fix the value or declare the attribute nominal") from None
+            else:
+                if declared[aname] and val not in cats[aname]:
+                    raise DataError(f"{where}: {val!r} is not among the declared values of "
+                                    f"{aname!r} {list(cats[aname])}; add it to the declaration")
+                out.append(val)
+        rows.append(out)
+    if not in_data:
+        raise DataError(f"{name}: no @data section")
+    arr = np.empty((len(rows), len(names)), dtype=object)
+    for i, r in enumerate(rows):
+        arr[i, :] = r
+    for j, (aname, kind) in enumerate(zip(names, kinds)):
+        if kind == CATEGORICAL and not declared[aname]:
+            cats[aname] = categories_of(arr[:, j])
+    return ArffData(relation, names, kinds, cats, arr, encoding, declared)
+
+
+# ---------------------------------------------------------------------------------------------
+# writing
+
+_SPECIAL = set(" \t\n\r,{}'\"%?\\")
+
+
+def quote(value: str) -> str:
+    """Quote a name or label when ARFF would misread it (Weka's Utils.quote rules)."""
+    s = str(value)
+    if s == "" or s == "?" or any(ch in _SPECIAL for ch in s):
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
+    return s
+
+
+def _number(v: float) -> str:
+    f = float(v)
+    if f.is_integer() and abs(f) < 2 ** 53:
+        return str(int(f))
+    return repr(f)
+
+
+def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data",
+               missing_tokens=None) -> str:
+    """Write rows as ARFF (to a path or text stream) and return the text.
+
+    ``kinds``: one "continuous"/"categorical" per column; ``categories``: dict name → labels in
+    the order to declare (default: order of first appearance).  Missing cells (None, NaN, empty
+    or a missing token) are written as ``?``.
+    """
+    from .schema import MISSING_TOKENS
+
+    tokens = MISSING_TOKENS if missing_tokens is None else tuple(missing_tokens)
+    arr = np.asarray(rows, dtype=object)
+    if arr.ndim != 2 or arr.shape[1] != len(names):
+        raise DataError(f"rows must be a table with {len(names)} columns")
+    categories = dict(categories or {})
+    lines = [f"@relation {quote(relation)}", ""]
+    decl = []
+    for j, (n, k) in enumerate(zip(names, kinds)):
+        if k == CATEGORICAL:
+            cats = tuple(categories[n]) if n in categories else categories_of(arr[:, j], tokens)
+            decl.append(cats)
+            lines.append(f"@attribute {quote(n)} {{{','.join(quote(c) for c in cats)}}}")
+        elif k == CONTINUOUS:
+            decl.append(None)
+            lines.append(f"@attribute {quote(n)} numeric")
+        else:
+            raise DataError(f"column {n!r}: kind must be continuous or categorical, not {k!r}")
+    lines += ["", "@data"]
+    for i in range(arr.shape[0]):
+        cells = []
+        for j, k in enumerate(kinds):
+            v = arr[i, j]
+            if is_missing(v, tokens):
+                cells.append("?")
+            elif k == CONTINUOUS:
+                if isinstance(v, str):
+                    v = float(v)
+                if not math.isfinite(float(v)):
+                    raise DataError(f"column {names[j]!r} row {i + 1} is not finite")
+                cells.append(_number(v))
+            else:
+                lab = label_of(v)
+                if lab not in decl[j]:
+                    raise DataError(f"column {names[j]!r} row {i + 1}: {lab!r} is not among the "
+                                    f"categories {list(decl[j])}")
+                cells.append(quote(lab))
+        lines.append(",".join(cells))
+    text = "\n".join(lines) + "\n"
+    if hasattr(dest, "write"):
+        dest.write(text)
+    elif dest is not None:
+        Path(dest).write_text(text, encoding="utf-8")
+    return text

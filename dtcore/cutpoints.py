@@ -1,0 +1,409 @@
+"""Binary cuts ``x ≤ t`` on continuous features: every candidate of every feature scored at once.
+
+Input is one node's rows already sorted per feature (missing values last), as a (F, n) block;
+cumulative weighted class counts give the left side of every cut, the node totals minus them the
+right side, so one numpy pass per class scores all candidates of all features (no Python loop
+over rows or thresholds).
+
+Two rule sets:
+
+* ``c45_rules``: C4.5 release 8 / J48.  A cut lies between adjacent sorted known values that
+  differ by more than 1e-5 (both programs treat closer values as equal); both sides need
+  ``MinSplit = clamp(0.1·K / n_classes, MINOBJS, 25)`` weight; the gain is ρ-weighted
+  (SPEC §6); the best cut is chosen by raw gain, then ``log2(#candidates)/N`` is subtracted
+  (MDL) and the feature needs a positive result.  Ties: J48 scans the cuts left to right and
+  moves to a later cut only when its gain is larger by more than 1e-6; ``pick_j48`` reproduces
+  that scan exactly (vectorised, see there).
+* ``textbook_rules`` (ID3, SPEC §4): every midpoint between distinct known values with both
+  sides non-empty (or ≥ ``min_leaf``), plain ρ-weighted gain, first maximum wins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .criteria import split_information
+from .multiway import SMALL
+
+#: J48 / C4.5: adjacent values closer than this are not separated by a cut.
+DISTINCT_TOL = 1e-5
+
+
+@dataclass
+class CutScores:
+    """Per feature (arrays of length F) the best cut and its scores."""
+
+    valid: np.ndarray        # bool: the feature has a usable cut
+    gain: np.ndarray         # gain after the MDL penalty (C4.5) or plain gain
+    raw_gain: np.ndarray     # gain of the best cut before the penalty
+    split_info: np.ndarray   # info([K_left, K_right, N−K]) / N
+    gain_ratio: np.ndarray
+    pos: np.ndarray          # cut between sorted positions pos and pos+1 (-1 when invalid)
+    midpoint: np.ndarray     # (v[pos] + v[pos+1]) / 2
+    n_candidates: np.ndarray
+    left_weight: np.ndarray
+    known_weight: np.ndarray
+
+
+def _xlog2x(x):
+    """x·log2(x), 0 where x ≤ 0 (log2(1) = 0 does the masking without fancy indexing)."""
+    x = np.asarray(x, dtype=np.float64)
+    return x * np.log2(np.where(x > 0, x, 1.0))
+
+
+def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
+    """The cut J48's left-to-right scan keeps: it starts from gain 0 and moves to a later cut
+    only when that cut's gain exceeds the kept one by more than ``tol``; -1 if none qualifies.
+
+    Only prefix-maximum "records" can be kept, and their gains increase, so the scan is a chain
+    ``next(i) = first record with gain > g_i + tol``; the last element of the chain is found by
+    pointer doubling (O(R log R) numpy work for R records) instead of a Python loop over cuts.
+    """
+    g = np.asarray(g, dtype=np.float64)
+    if g.size == 0:
+        return -1
+    prev = np.maximum.accumulate(np.concatenate(([-np.inf], g[:-1])))
+    rec = np.nonzero((g > prev) & (g > tol))[0]
+    if rec.size == 0:
+        return -1
+    v = g[rec]
+    R = rec.size
+    if R == 1 or v[-1] - v[-2] > tol:  # common case: the maximum stands out
+        # the chain reaches the last record unless it jumps over it, which it cannot
+        return int(rec[-1])
+    nxt = np.searchsorted(v, v + tol, side="right")          # in 1..R (R = past the end)
+    # J48 tests ``g_j − g_i > tol``; ``g_j > g_i + tol`` can round the other way: fix up
+    i = np.arange(R)
+    for _ in range(2):
+        k = nxt - 1
+        left = (k > i) & (v[np.maximum(k, 0)] - v > tol)
+        nxt = np.where(left, k, nxt)
+        k = np.minimum(nxt, R - 1)
+        right = (nxt < R) & (v[k] - v <= tol)
+        nxt = np.where(right, nxt + 1, nxt)
+    nxt = np.append(nxt, R)
+    # the chain starts at record 0 (the first cut with gain > tol)
+    jumps = [nxt]
+    while (1 << len(jumps)) <= R:
+        j = jumps[-1]
+        jumps.append(j[j])
+    cur = 0
+    for j in reversed(jumps):
+        if j[cur] != R:
+            cur = int(j[cur])
+    return int(rec[cur])
+
+
+def xlog2x_table(n: int) -> np.ndarray:
+    """k·log2(k) for k = 0..n: with unit weights every count is an integer, so a lookup
+    replaces 2·(classes+1) logarithms per candidate."""
+    k = np.arange(n + 1, dtype=np.float64)
+    return k * np.log2(np.maximum(k, 1.0))
+
+
+def _empty(F, K):
+    return CutScores(valid=np.zeros(F, bool), gain=np.zeros(F), raw_gain=np.zeros(F),
+                     split_info=np.zeros(F), gain_ratio=np.zeros(F), pos=np.full(F, -1, np.int64),
+                     midpoint=np.full(F, np.nan), n_candidates=np.zeros(F, np.int64),
+                     left_weight=np.zeros(F), known_weight=K)
+
+
+def _min_split(K, n_classes, min_cases):
+    ms = 0.1 * K / n_classes
+    return np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
+
+
+def score_cuts(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: float = 2.0,
+               mdl: bool = True, min_leaf: float = 0.0, unit_table=None) -> CutScores:
+    """Score every cut of every feature of one node.
+
+    V: (F, n) values sorted ascending per row, NaN (missing) last; Y: (F, n) class codes and
+    W: (F, n) weights in the same order; N: the node's total weight (known + unknown).
+    rules: "c45" (release 8 / J48) or "textbook" (ID3: every midpoint, first maximum).
+    unit_table: ``xlog2x_table(n)`` when every weight is 1 and no value is missing (the fast
+    integer path; same numbers, fewer passes over the data).
+    """
+    V = np.asarray(V, dtype=np.float64)
+    F, n = V.shape
+    if unit_table is not None and rules == "c45":
+        return _score_unit(V, Y, n_classes, min_cases, mdl, unit_table)
+    known = ~np.isnan(V)
+    Wk = np.where(known, W, 0.0)
+    cumw = np.cumsum(Wk, axis=1)
+    K = cumw[:, -1].copy()
+    out = _empty(F, K)
+    if n < 2 or N <= 0:
+        return out
+    Lw = cumw[:, :-1]
+    Rw = K[:, None] - Lw
+    if rules == "c45":
+        ms = _min_split(K, n_classes, min_cases)[:, None]
+        cand = (V[:, :-1] + DISTINCT_TOL < V[:, 1:]) & (Lw >= ms - SMALL) & (Rw >= ms - SMALL)
+    elif rules == "textbook":
+        floor = max(min_leaf, 1e-12)
+        cand = (V[:, :-1] < V[:, 1:]) & (Lw >= floor - 1e-12) & (Rw >= floor - 1e-12)
+    else:
+        raise ValueError(f"unknown cut rules {rules!r}")
+    out.n_candidates = cand.sum(axis=1)
+    if not out.n_candidates.any():
+        return out
+    # information in Σ n log n form (weight × bits), as C4.5 and J48 compute it
+    new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
+    old = _xlog2x(K)
+    for c in range(n_classes):  # loop over classes, not rows
+        Lc = np.cumsum(np.where(Y == c, Wk, 0.0), axis=1)
+        Kc = Lc[:, -1:]
+        old = old - _xlog2x(Kc[:, 0])
+        new -= _xlog2x(Lc[:, :-1]) + _xlog2x(np.maximum(Kc - Lc[:, :-1], 0.0))
+    numer = (old[:, None] - new) * (1.0 - (N - K) / N)[:, None]
+    g = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(K > 0, K, 1.0)[:, None])
+    D = np.where(cand, g, -np.inf)
+    return _finish(out, D, V, Lw, K, N, 0, rules, mdl)
+
+
+def _score_unit(V, Y, C, min_cases, mdl, table) -> CutScores:
+    """The C4.5 rules when all weights are 1 and nothing is missing: integer counts."""
+    F, n = V.shape
+    K = np.full(F, float(n))
+    out = _empty(F, K)
+    ms = float(_min_split(np.array([n]), C, min_cases)[0])
+    a = int(np.ceil(ms - SMALL)) - 1            # first position i with i + 1 ≥ MinSplit
+    b = int(np.floor(n - 1 - ms + SMALL))       # last position with n − i − 1 ≥ MinSplit
+    b = min(b, n - 2)
+    if n < 2 or a > b:
+        return out
+    cand = V[:, a:b + 1] + DISTINCT_TOL < V[:, a + 1:b + 2]
+    out.n_candidates = cand.sum(axis=1)
+    if not out.n_candidates.any():
+        return out
+    left = np.arange(a + 1, b + 2)              # left count at each position
+    new = table[left] + table[n - left]
+    old = table[n]
+    acc = np.zeros((F, b - a + 1))
+    for c in range(C):  # loop over classes, not rows
+        Lc = np.cumsum(Y[:, :b + 1] == c, axis=1, dtype=np.int64)
+        Kc = int(np.count_nonzero(Y[0] == c))
+        old -= table[Kc]
+        Lc = Lc[:, a:]
+        acc += table[Lc]
+        acc += table[Kc - Lc]
+    numer = old - (new[None, :] - acc)
+    g = np.where(np.abs(numer) < SMALL, 0.0, numer / n)
+    D = np.where(cand, g, -np.inf)
+    Lw = np.broadcast_to(left.astype(np.float64), (F, left.size))
+    return _finish(out, D, V, Lw, K, float(n), a, "c45", mdl)
+
+
+def _finish(out, D, V, Lw, K, N, offset, rules, mdl) -> CutScores:
+    """Pick each feature's cut from the candidate gains D (F, m; -inf = no candidate)."""
+    has = np.isfinite(D).any(axis=1)
+    feats = np.nonzero(has)[0]
+    if feats.size == 0:
+        return out
+    Dh = D[feats]
+    rows = np.arange(feats.size)
+    best = Dh.argmax(axis=1)                     # first maximum
+    gmax = Dh[rows, best]
+    if rules == "c45":
+        # J48's scan ends on the first maximum unless an earlier record is within 1e-6 of it;
+        # those few features go through the exact chain (pick_j48)
+        before = np.maximum.accumulate(Dh, axis=1)[rows, np.maximum(best - 1, 0)]
+        before = np.where(best > 0, before, -np.inf)
+        ok = gmax > SMALL
+        slow = ok & (before > SMALL) & (gmax - before <= SMALL)
+        for k in np.nonzero(slow)[0]:  # loop over (rare) features, not cuts
+            best[k] = pick_j48(Dh[k])
+    else:
+        ok = gmax > 1e-12
+    feats, best = feats[ok], best[ok]
+    if feats.size == 0:
+        return out
+    raw = D[feats, best]
+    penalty = np.log2(out.n_candidates[feats]) / N if (mdl and rules == "c45") else 0.0
+    gain = raw - penalty
+    if rules == "c45":
+        keep = gain > SMALL
+        feats, best, raw, gain = feats[keep], best[keep], raw[keep], gain[keep]
+        if feats.size == 0:
+            return out
+    left = Lw[feats, best]
+    pos = best + offset
+    Kf = K[feats]
+    si = split_information(np.stack([left, Kf - left, N - Kf], axis=1))
+    lo, hi = V[feats, pos], V[feats, pos + 1]
+    mid = (lo + hi) / 2.0
+    mid = np.where(mid == hi, lo, mid)  # rounding put the midpoint on the upper value
+    out.valid[feats] = True
+    out.raw_gain[feats] = raw
+    out.gain[feats] = gain
+    out.split_info[feats] = si
+    out.gain_ratio[feats] = np.where(si * N > SMALL, gain / np.where(si > 0, si, 1.0), 0.0)
+    out.pos[feats] = pos
+    out.midpoint[feats] = mid
+    out.left_weight[feats] = left
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# many nodes at once (C4.5's level-wise growth)
+
+@dataclass
+class BatchCutScores:
+    """Per (feature, node) arrays of shape (F, S); ``pos`` is a column of the batch block."""
+
+    valid: np.ndarray
+    gain: np.ndarray
+    gain_ratio: np.ndarray
+    midpoint: np.ndarray
+    n_candidates: np.ndarray
+
+
+def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2.0,
+                     mdl: bool = True, unit_table=None) -> BatchCutScores:
+    """C4.5 cuts for S nodes of one tree level in one pass.
+
+    V, Y, W: (F, T) blocks (W may be None with ``unit_table``), node s occupying columns
+    ``starts[s]:starts[s+1]``, each node's
+    columns sorted by value per feature (missing last); N: (S,) node weights.  The numbers are
+    those of ``score_cuts(rules="c45")`` node by node: cumulative sums are made local to a node
+    by subtracting the sum before its first column, and per-node maxima come from
+    ``ufunc.reduceat`` over the node's columns.  ``unit_table`` (``xlog2x_table``): every
+    weight is 1 and no value is missing, so integer counts and a table of k·log2(k) are used.
+    """
+    V = np.asarray(V, dtype=np.float64)
+    F, T = V.shape
+    starts = np.asarray(starts, dtype=np.int64)
+    S = starts.size
+    N = np.asarray(N, dtype=np.float64)
+    lengths = np.diff(np.append(starts, T))
+    seg = np.repeat(np.arange(S), lengths)                  # node of each column
+    out = BatchCutScores(valid=np.zeros((F, S), bool), gain=np.zeros((F, S)),
+                         gain_ratio=np.zeros((F, S)), midpoint=np.full((F, S), np.nan),
+                         n_candidates=np.zeros((F, S), np.int64))
+    if T < 2:
+        return out
+    ends = np.append(starts[1:], T)
+
+    def local_cumsum(A, dtype=np.float64):
+        """Per-node cumulative sums (F, T) and node totals (F, S)."""
+        c0 = np.empty((F, T + 1), dtype=dtype)
+        c0[:, 0] = 0
+        np.cumsum(A, axis=1, out=c0[:, 1:])
+        before = c0[:, starts]                              # (F, S) sum before each node
+        total = c0[:, ends] - before
+        c = c0[:, 1:]
+        c -= before[:, seg]
+        return c, total
+
+    if unit_table is not None:
+        D, Lw, K = _batch_unit_gains(V, Y, starts, ends, seg, n_classes, min_cases, unit_table,
+                                     local_cumsum, out)
+        if D is None:
+            return out
+        return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
+    known = ~np.isnan(V)
+    Wk = np.where(known, W, 0.0)
+
+    Lw, K = local_cumsum(Wk)
+    Ks = K[:, seg]
+    Rw = Ks - Lw
+    ms = 0.1 * K / n_classes
+    ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
+    mss = ms[:, seg] - SMALL
+    last = np.zeros(T, dtype=bool)
+    last[np.append(starts[1:], T) - 1] = True               # no cut after a node's last column
+    cand = np.zeros((F, T), dtype=bool)
+    cand[:, :-1] = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
+    cand &= ~last & (Lw >= mss) & (Rw >= mss)
+    out.n_candidates = np.add.reduceat(cand, starts, axis=1).astype(np.int64)
+    if not out.n_candidates.any():
+        return out
+    new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
+    old = _xlog2x(K)
+    for c in range(n_classes):  # loop over classes, not rows
+        Lc, Kc = local_cumsum(np.where(Y == c, Wk, 0.0))
+        old = old - _xlog2x(Kc)
+        new -= _xlog2x(Lc) + _xlog2x(np.maximum(Kc[:, seg] - Lc, 0.0))
+    Ns = N[seg]
+    numer = (old[:, seg] - new) * (1.0 - (Ns - Ks) / Ns)
+    g = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(Ks > 0, Ks, 1.0))
+    D = np.where(cand, g, -np.inf)
+    return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
+
+
+def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum, out):
+    """Gains when every weight is 1 and nothing is missing: counts are integers, so
+    k·log2(k) comes from a table; left/right weights depend only on the column position."""
+    F, T = V.shape
+    n = (ends - starts).astype(np.int64)                    # (S,) rows per node
+    Lw = np.arange(T) - starts[seg] + 1                      # (T,) rows left of each cut
+    Rw = n[seg] - Lw
+    ms = 0.1 * n / C
+    ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
+    mss = ms[seg] - SMALL
+    ok_pos = (Lw >= mss) & (Rw >= mss) & (Rw > 0)
+    cand = np.zeros((F, T), dtype=bool)
+    cand[:, :-1] = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
+    cand &= ok_pos[None, :]
+    out.n_candidates = np.add.reduceat(cand, starts, axis=1).astype(np.int64)
+    if not out.n_candidates.any():
+        return None, None, None
+    acc = np.zeros((F, T))
+    old = table[n].copy()                                    # (S,)
+    left_sum = np.zeros((F, T), dtype=np.int32)
+    kc_sum = np.zeros(n.size, dtype=np.int64)
+    for c in range(C):  # loop over classes, not rows
+        if c < C - 1:
+            Lc, Kc = local_cumsum(Y == c, np.int32)
+            kc = Kc[0].astype(np.int64)                      # same for every feature
+            left_sum += Lc
+            kc_sum += kc
+        else:  # the last class is what the others leave
+            Lc = Lw[None, :].astype(np.int32) - left_sum
+            kc = n - kc_sum
+        old -= table[kc]
+        acc += table[Lc]
+        acc += table[kc[seg].astype(np.int32)[None, :] - Lc]
+    numer = old[seg][None, :] - (table[Lw] + table[Rw])[None, :] + acc
+    g = np.where(np.abs(numer) < SMALL, 0.0, numer / n[seg][None, :])
+    D = np.where(cand, g, -np.inf)
+    K = np.broadcast_to(n.astype(np.float64), (F, n.size))
+    return D, np.broadcast_to(Lw.astype(np.float64), (F, T)), K
+
+
+def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
+    """Per node and feature: J48's pick, MDL, split information, midpoint."""
+    T = D.shape[1]
+    gmax = np.maximum.reduceat(D, starts, axis=1)           # (F, S)
+    col = np.arange(T)
+    first = np.where(D == gmax[:, seg], col, T)
+    best = np.minimum.reduceat(first, starts, axis=1)       # first maximum per node
+    ok = gmax > SMALL
+    before = np.maximum.reduceat(np.where(col < best[:, seg], D, -np.inf), starts, axis=1)
+    with np.errstate(invalid="ignore"):
+        slow = ok & (before > SMALL) & (gmax - before <= SMALL)
+    for f, s in zip(*np.nonzero(slow)):  # loop over (rare) near-tied features, not cuts
+        best[f, s] = starts[s] + pick_j48(D[f, starts[s]:ends[s]])
+    fi, si_ = np.nonzero(ok)
+    if fi.size == 0:
+        return out
+    b = best[fi, si_]
+    raw = D[fi, b]
+    Nn = N[si_]
+    gain = raw - (np.log2(out.n_candidates[fi, si_]) / Nn if mdl else 0.0)
+    keep = gain > SMALL
+    fi, si_, b, gain, Nn = fi[keep], si_[keep], b[keep], gain[keep], Nn[keep]
+    if fi.size == 0:
+        return out
+    left = Lw[fi, b]
+    Kf = K[fi, si_]
+    info = split_information(np.stack([left, Kf - left, Nn - Kf], axis=1))
+    lo, hi = V[fi, b], V[fi, b + 1]
+    mid = (lo + hi) / 2.0
+    out.valid[fi, si_] = True
+    out.gain[fi, si_] = gain
+    out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0),
+                                       0.0)
+    out.midpoint[fi, si_] = np.where(mid == hi, lo, mid)
+    return out

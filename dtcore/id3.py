@@ -1,0 +1,218 @@
+"""ID3 (Quinlan 1986): multiway splits chosen by information gain.
+
+* A categorical feature splits into one branch per category (in category order); it is used up
+  on its branch.  A category with no rows at a node gets an empty leaf that predicts the
+  parent's class distribution (seed 004's case 3; weight 0 in the tree).
+* Continuous features, by ``continuous=``:
+  ``"intervals"`` — seed 000: edges [min, midpoints…, max] over the whole training set, one
+  branch per interval (each distinct training value gets its own interval);
+  ``"equal_width"``, ``"equal_frequency"``, ``"kmeans"`` — pre-binning into ``n_bins`` (seed
+  002), one branch per bin; these discretised features are used up like categorical ones;
+  ``"threshold"`` — a binary test ``x ≤ t`` at the midpoint with the largest gain (SPEC §4);
+  the feature stays available below.
+* Stop (SPEC §7): one class left, no usable feature, best gain not positive, or a pre-pruning
+  limit: ``max_depth``, ``min_samples_split``, ``min_samples_leaf`` (every non-empty branch),
+  ``min_impurity_decrease`` (N_t/N · gain), ``max_leaf_nodes`` (best-first growth: the split
+  with the largest N_t/N · gain first; a multiway split adds its branch count − 1 leaves, empty
+  branches included, and is skipped when that would exceed the limit).
+* ``criterion="gain_ratio"`` takes the largest plain ratio (the seed-000 "c45" criterion, no
+  average-gain rule; release 8's rule is ``dtcore.c45``).
+* Missing values are not part of ID3; we apply C4.5's rule (ρ-weighted gain, rows with an unknown
+  value sent down every branch with fractional weight), so ID3 runs on the same data.
+"""
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .base import BaseTreeEstimator
+from .criteria import entropy
+from .cutpoints import score_cuts
+from .discretize import METHODS as BIN_METHODS
+from .discretize import edges_for, inner_edges
+from .multiway import branch_class_counts, distribute, score_multiway
+from .tree import DISTRIBUTE, Tree, TreeAssembler
+
+CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
+_POSITIVE = 1e-12  # a gain must exceed this to count as positive (float rounding)
+
+
+class ID3Classifier(BaseTreeEstimator):
+    _task = "classification"
+    algorithm = "id3"
+
+    def __init__(self, criterion="gain", continuous="intervals", n_bins=5, random_state=0,
+                 max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_impurity_decrease=0.0, max_leaf_nodes=None):
+        self.criterion = criterion
+        self.continuous = continuous
+        self.n_bins = n_bins
+        self.random_state = random_state
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+
+    def _validate_params(self):
+        if self.criterion not in ("gain", "gain_ratio"):
+            raise ValueError(f"criterion must be 'gain' or 'gain_ratio', not {self.criterion!r}")
+        if self.continuous not in CONTINUOUS_MODES:
+            raise ValueError(f"continuous must be one of {CONTINUOUS_MODES}, not {self.continuous!r}")
+        if self.max_depth is not None and (int(self.max_depth) != self.max_depth or self.max_depth < 0):
+            raise ValueError("max_depth must be None or an integer ≥ 0")
+        if self.min_samples_split < 2:
+            raise ValueError("min_samples_split must be ≥ 2")
+        if self.min_samples_leaf < 1:
+            raise ValueError("min_samples_leaf must be ≥ 1")
+        if self.min_impurity_decrease < 0:
+            raise ValueError("min_impurity_decrease must be ≥ 0")
+        if self.max_leaf_nodes is not None and (int(self.max_leaf_nodes) != self.max_leaf_nodes
+                                                or self.max_leaf_nodes < 2):
+            raise ValueError("max_leaf_nodes must be None or an integer ≥ 2")
+
+    # -- fitting -------------------------------------------------------------------------------
+    def _grow(self, X, y, sample_weight) -> Tree:
+        schema = self.schema_
+        C = len(schema.classes)
+        y = np.asarray(y, dtype=np.int64)
+        w = np.asarray(sample_weight, dtype=np.float64)
+        # per feature: ("cat", n_branches) | ("bins", cuts) | ("thr", None)
+        plan = {}
+        self.bin_edges_ = {}
+        for j, f in enumerate(schema.features):
+            if f.is_categorical:
+                plan[j] = ("cat", len(f.categories))
+            elif self.continuous == "threshold":
+                plan[j] = ("thr", None)
+            else:
+                edges = edges_for(X[:, j], self.continuous, self.n_bins, self.random_state)
+                self.bin_edges_[f.name] = edges.tolist()
+                plan[j] = ("bins", inner_edges(edges))
+        self._plan, self._C, self._N_total = plan, C, float(w[w > 0].sum())
+        asm = TreeAssembler(C, C)
+        rows = np.nonzero(w > 0)[0]
+        counts = np.bincount(y[rows], weights=w[rows], minlength=C)
+        root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
+        task = (root, rows, w[rows], frozenset())
+        if self.max_leaf_nodes is None:
+            stack = [task]
+            while stack:
+                t = stack.pop()
+                best = self._find(asm, X, y, *t)
+                if best is not None:
+                    stack.extend(reversed(self._apply(asm, X, y, *t, best)))
+            return asm.build()
+        # best-first: the largest weighted gain N_t/N · gain is split first
+        heap, tick, leaves = [], 0, 1
+        best = self._find(asm, X, y, *task)
+        if best is not None:
+            heapq.heappush(heap, (-best[5], tick, task, best))
+        while heap:
+            _, _, t, best = heapq.heappop(heap)
+            n_branches = self._n_branches(best[2])
+            if leaves - 1 + n_branches > self.max_leaf_nodes:
+                continue
+            leaves += n_branches - 1
+            for kid in self._apply(asm, X, y, *t, best):
+                kb = self._find(asm, X, y, *kid)
+                if kb is not None:
+                    tick += 1
+                    heapq.heappush(heap, (-kb[5], tick, kid, kb))
+        return asm.build()
+
+    def _n_branches(self, j) -> int:
+        kind, arg = self._plan[j]
+        return arg if kind == "cat" else (2 if kind == "thr" else arg.size + 1)
+
+    def _branches(self, j, x):
+        """Branch index of each value for feature j (-1 = missing)."""
+        kind, arg = self._plan[j]
+        known = ~np.isnan(x)
+        b = np.full(x.shape, -1, dtype=np.int64)
+        if kind == "cat":
+            b[known] = x[known].astype(np.int64)
+            return b, arg
+        b[known] = np.searchsorted(arg, x[known], side="left")
+        return b, arg.size + 1
+
+    def _find(self, asm, X, y, node, rows, wl, used):
+        """The best test at a node, or None when a stop rule makes it a leaf."""
+        rec = asm.node(node)
+        counts = rec["value"]
+        N = float(counts.sum())
+        C = self._C
+        if (np.count_nonzero(counts > 0) <= 1 or N < self.min_samples_split
+                or (self.max_depth is not None and rec["depth"] >= self.max_depth)):
+            return None
+        y_loc = y[rows]
+        best = None  # (score, gain, j, kind, payload)
+        for j, (kind, arg) in self._plan.items():
+            if j in used:
+                continue
+            x = X[rows, j]
+            if kind == "thr":
+                order = np.argsort(x, kind="stable")
+                sc = score_cuts(x[order][None, :], y_loc[order][None, :], wl[order][None, :], N,
+                                C, rules="textbook", min_leaf=float(self.min_samples_leaf))
+                if not sc.valid[0]:
+                    continue
+                gain = float(sc.gain[0])
+                iv = float(sc.split_info[0])
+                score = gain if self.criterion == "gain" else (gain / iv if iv > 0 else 0.0)
+                payload = float(sc.midpoint[0])
+            else:
+                b, V = self._branches(j, x)
+                bc, unk = branch_class_counts(b, y_loc, wl, V, C)
+                bw = bc.sum(axis=1)
+                nonempty = bw[bw > 0]
+                if nonempty.size < 2 or nonempty.min() < self.min_samples_leaf - 1e-12:
+                    continue
+                s = score_multiway(bc, unk)
+                gain = s.gain
+                score = gain if self.criterion == "gain" else (gain / s.iv if s.iv > 0 else 0.0)
+                payload = None
+            if gain <= _POSITIVE:
+                continue
+            if best is None or score > best[0] + 1e-12:  # ties: first in column order
+                best = (score, gain, j, kind, payload)
+        if best is None:
+            return None
+        weighted = N / self._N_total * best[1]
+        if weighted < self.min_impurity_decrease:
+            return None
+        return best + (weighted,)
+
+    def _apply(self, asm, X, y, node, rows, wl, used, best):
+        """Make ``node`` the chosen test and add its children (empty branches as leaves)."""
+        _, gain, j, kind, payload, _ = best
+        counts = asm.node(node)["value"]
+        C = self._C
+        y_loc = y[rows]
+        x = X[rows, j]
+        if kind == "thr":
+            known = ~np.isnan(x)
+            b = np.full(x.shape, -1, dtype=np.int64)
+            b[known] = (x[known] > payload).astype(np.int64)
+            V = 2
+            asm.set_split(node, j, cuts=[payload], missing_branch=DISTRIBUTE)
+            child_used = used
+        else:
+            b, V = self._branches(j, x)
+            if kind == "cat":
+                asm.set_split(node, j, cat_branch=np.arange(V), missing_branch=DISTRIBUTE)
+            else:
+                asm.set_split(node, j, cuts=self._plan[j][1], missing_branch=DISTRIBUTE)
+            child_used = used | {j}
+        known = b >= 0
+        bw = np.bincount(b[known], weights=wl[known], minlength=V)
+        kids = []
+        for pos, cw in distribute(b, wl, bw):
+            if pos.size == 0:
+                asm.add_node(node, counts, 0.0, 0, 0.0)  # empty branch: parent's distribution
+                continue
+            cc = np.bincount(y_loc[pos], weights=cw, minlength=C)
+            child = asm.add_node(node, cc, cc.sum(), int(np.sum(cw > 0)), float(entropy(cc)))
+            kids.append((child, rows[pos], cw, child_used))
+        return kids

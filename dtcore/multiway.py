@@ -1,0 +1,114 @@
+"""Scoring a multiway split (one branch per category or interval) with C4.5's missing-value rule.
+
+Shared by ID3 and C4.5.  With D̃ the rows whose value is known (SPEC §6):
+
+    Gain = ρ · (Ent(D̃) − Σ_v r̃_v Ent(D̃^v)),  ρ = known weight / node weight
+
+and the split information counts the unknown rows as one more branch (C4.5 release 8, SPEC §9):
+``info([K_1..K_V, N−K]) / N``; with no missing values both reduce to the textbook formulas.
+Training then sends a row with an unknown value down every branch v with weight ``w · K_v / K``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .criteria import entropy, split_information
+
+#: Weka's Utils.SMALL: J48 treats numbers closer than this as equal (gains, weights, ratios).
+SMALL = 1e-6
+
+
+@dataclass
+class MultiwayScore:
+    counts: np.ndarray          # (V, C) weighted class counts of known rows per branch
+    unknown: np.ndarray         # (C,) weighted class counts of rows with the value unknown
+    gain: float                 # ρ-weighted information gain
+    split_info: float           # unknown rows as an extra branch
+    gain_ratio: float           # gain / split_info (0 when split_info is 0)
+    iv: float                   # textbook IV over the known branches only
+
+    @property
+    def branch_weights(self) -> np.ndarray:
+        return self.counts.sum(axis=1)
+
+    @property
+    def known_weight(self) -> float:
+        return float(self.counts.sum())
+
+    @property
+    def node_weight(self) -> float:
+        return float(self.counts.sum() + self.unknown.sum())
+
+
+def branch_class_counts(branch, y, w, n_branches: int, n_classes: int):
+    """Weighted class counts per branch; ``branch`` is float (NaN = unknown) or int (<0 = unknown).
+
+    Returns ((V, C) counts of known rows, (C,) counts of unknown rows)."""
+    b = np.asarray(branch)
+    if b.dtype.kind == "f":
+        known = ~np.isnan(b)
+        bi = np.where(known, b, -1).astype(np.int64)
+    else:
+        bi = b.astype(np.int64)
+    known = (bi >= 0) & (bi < n_branches)
+    y = np.asarray(y, dtype=np.int64)
+    w = np.asarray(w, dtype=np.float64)
+    counts = np.bincount(bi[known] * n_classes + y[known], weights=w[known],
+                         minlength=n_branches * n_classes).reshape(n_branches, n_classes)
+    unknown = np.bincount(y[~known], weights=w[~known], minlength=n_classes)
+    return counts, unknown
+
+
+def _info(counts) -> float:
+    """Σ n·log2(n) form used by C4.5/J48: total·Ent (weight × bits)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    return float(counts.sum() * entropy(counts))
+
+
+def score_multiway(counts, unknown) -> MultiwayScore:
+    """Gain (with ρ), split information (unknown as a branch), gain ratio and plain IV."""
+    counts = np.asarray(counts, dtype=np.float64)
+    unknown = np.asarray(unknown, dtype=np.float64)
+    K = counts.sum()
+    N = K + unknown.sum()
+    bw = counts.sum(axis=1)
+    if K <= 0 or N <= 0:
+        return MultiwayScore(counts, unknown, 0.0, 0.0, 0.0, 0.0)
+    old = _info(counts.sum(axis=0))
+    new = sum(_info(c) for c in counts)
+    numerator = (old - new) * (1.0 - (N - K) / N)  # J48's order of operations
+    gain = 0.0 if abs(numerator) < SMALL else numerator / K
+    split_ent = float(split_information(np.append(bw, N - K))) * N  # weight × bits
+    ratio = 0.0 if abs(split_ent) < SMALL else gain / (split_ent / N)
+    iv = float(split_information(bw))
+    return MultiwayScore(counts, unknown, gain, split_ent / N, ratio, iv)
+
+
+def reasonable_branches(branch_weights, min_cases: float) -> int:
+    """Branches holding at least ``min_cases`` weight (C4.5 needs two of them)."""
+    return int(np.sum(np.asarray(branch_weights) >= min_cases - SMALL))
+
+
+def distribute(branch, w, branch_weights):
+    """Rows and weights of each child: known rows go to their branch, unknown rows to every
+    branch with weight ``w · K_v / K`` (uniform shares when no value is known, as J48).
+
+    ``branch``: int array, -1 = unknown.  Returns a list of (row positions, weights) per branch;
+    a branch with no weight gets empty arrays.
+    """
+    branch = np.asarray(branch, dtype=np.int64)
+    w = np.asarray(w, dtype=np.float64)
+    bw = np.asarray(branch_weights, dtype=np.float64)
+    V = bw.size
+    K = bw.sum()
+    share = bw / K if K > SMALL else np.full(V, 1.0 / V)
+    unknown = branch < 0
+    out = []
+    for v in range(V):
+        cw = np.where(unknown, w * share[v], w)
+        keep = (branch == v) | (unknown & (cw > 0))
+        pos = np.nonzero(keep)[0]
+        out.append((pos, cw[pos]))
+    return out
