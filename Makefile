@@ -33,6 +33,7 @@ test: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(PY) bench/bench_cart.py
+	$(PY) bench/bench_c45.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
