@@ -403,6 +403,15 @@ def _bar_widths(counts: np.ndarray, total_width: int) -> list[tuple[int, int]]:
 # =============================================================================================
 # DOT
 
+#: The words inside a DOT picture; pass ``words=`` to ``to_dot`` to draw it in another language
+#: (every key is needed; ``{n}`` and ``{leaves}`` are filled in for "more").
+DOT_WORDS = {
+    "samples": "samples", "class": "class", "value": "value", "empty": "empty",
+    "parents_majority": "parent's majority", "parents_value": "(parent's)",
+    "more": "{n} more nodes<BR/>({leaves} leaves)", "missing": "missing",
+}
+
+
 @dataclass
 class _DotStyle:
     precision: int
@@ -410,20 +419,24 @@ class _DotStyle:
     colors: list[str]
     show_ids: bool
     value_range: tuple[float, float]
+    words: dict
 
 
 def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
            collapsed=(), highlight=(), ghost=(), class_colors: dict | None = None,
            rankdir: str = "TB", precision: int = 3, criterion: str | None = None,
            show_ids: bool = True, legend: bool = True, fontname: str = FONTNAME,
-           graph_name: str = "tree") -> str:
+           graph_name: str = "tree", words: dict | None = None) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
     ``model`` is a fitted estimator or a ``Tree`` (then ``schema`` is required). ``max_depth``
     shows nodes to that depth and folds each deeper subtree into one summary box, as does
-    ``collapsed`` (node ids) below the named nodes; ``ghost`` nodes get a dashed grey outline
-    (what a pruning removes), ``highlight`` nodes a bold one (new leaves, forced splits).
-    ``precision`` is the significant digits of thresholds and impurities.
+    ``collapsed`` (node ids) below the named nodes; ``ghost`` nodes get a dashed grey outline, a
+    grey fill and dashed edges into them (what a pruning removes), ``highlight`` nodes a bold
+    outline (new leaves, forced splits).
+    ``precision`` is the significant digits of thresholds and impurities; ``words`` replaces
+    ``DOT_WORDS`` (the app's language; the words are escaped like user text, except the ``<BR/>``
+    of "more").
 
     The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
     ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
@@ -445,6 +458,7 @@ def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
         colors=class_palette(classes, class_colors) if classes is not None else [],
         show_ids=show_ids,
         value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
+        words=_dot_words(words),
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [
@@ -477,18 +491,34 @@ def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
             n_leaves = int(tree.is_leaf[sub].sum())
             lines.append(
                 f'node{i}_more [id="dtmore{i}", style="rounded,dashed", fillcolor="white", color="#888888", '
-                f'fontcolor="#444444", label=<{len(sub)} more nodes<BR/>({n_leaves} leaves)>];')
+                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}>];')
             lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
             continue
         for b in branches(tree, schema, i, style.precision):
             label = html_escape(condition_text(b))
             if b.missing and b.op != "missing":
                 also = "".join(", " + html_escape(c) for c in b.also)
-                label += f'<BR/><FONT POINT-SIZE="9"><I>missing{also} →</I></FONT>'
-            lines.append(f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}", label=<{label}>];')
+                label += f'<BR/><FONT POINT-SIZE="9"><I>{style.words["missing"]}{also} →</I></FONT>'
+            faded = ', style=dashed, color="#9e9e9e", fontcolor="#757575"' if b.child in ghost else ""
+            lines.append(f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}"{faded}, label=<{label}>];')
         stack.extend(reversed(tree.children_of(i).tolist()))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _dot_words(words: dict | None) -> dict:
+    """DOT_WORDS with the caller's words, escaped (they may come from an editable catalogue)."""
+    if words is None:
+        return DOT_WORDS
+    missing = sorted(set(DOT_WORDS) - set(words))
+    if missing:
+        raise ValueError(f"words= lacks {missing}")
+    out = {k: html_escape(str(words[k])) for k in DOT_WORDS}
+    more = "<BR/>".join(html_escape(part) for part in str(words["more"]).split("<BR/>"))
+    for key in ("n", "leaves"):  # the placeholders survive escaping
+        more = more.replace(f"&#123;{key}&#125;", "{" + key + "}")
+    out["more"] = more
+    return out
 
 
 def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghosted: bool) -> str:
@@ -500,19 +530,19 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
     if not leaf:
         title = f"<B>{html_escape(_node_test(tree, schema, i, s.precision))}</B>"
     elif empty:
-        title = "<B><I>empty</I></B>"
+        title = f"<B><I>{s.words['empty']}</I></B>"
     elif classes is not None:
-        title = f"<B>class = {html_escape(classes[node_prediction_index(tree, i)])}</B>"
+        title = f"<B>{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}</B>"
     else:
-        title = f"<B>value = {fmt_num(tree.value[i, 0], s.precision)}</B>"
+        title = f"<B>{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}</B>"
     rows.append(prefix + title)
     if empty:
         if classes is not None:
-            rows.append(f"parent's majority: {html_escape(classes[node_prediction_index(tree, i)])}")
+            rows.append(f"{s.words['parents_majority']}: {html_escape(classes[node_prediction_index(tree, i)])}")
         else:
-            rows.append(f"value = {fmt_num(tree.value[i, 0], s.precision)} (parent's)")
+            rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}")
     else:
-        rows.append(f"samples = {fmt_weight(tree.weighted_n[i])}")
+        rows.append(f"{s.words['samples']} = {fmt_weight(tree.weighted_n[i])}")
         if classes is not None:
             counts = tree.value[i]
             if len(classes) <= 4:
@@ -527,17 +557,18 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
         rows.append(f"{html_escape(s.impurity)} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
             if classes is not None:
-                rows.append(f"class = {html_escape(classes[node_prediction_index(tree, i)])}")
+                rows.append(f"{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}")
             else:
-                rows.append(f"value = {fmt_num(tree.value[i, 0], s.precision)}")
+                rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}")
     body = "".join(f"<TR><TD>{r}</TD></TR>" for r in rows)
     label = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{body}</TABLE>'
-    fill = _node_fill(tree, i, s, classes)
+    # a ghost (removed by pruning) keeps its outline but loses its class colour
+    fill = "#f7f7f7" if ghosted else _node_fill(tree, i, s, classes)
     attrs = [f'id="dtnode{i}"', f'fillcolor="{fill}"']
     styles = ["rounded", "filled"]
     if ghosted:
         styles.append("dashed")
-        attrs += ['color="#9e9e9e"', 'fontcolor="#757575"']
+        attrs += ['color="#9e9e9e"', 'fontcolor="#757575"', "penwidth=1.5"]
     elif empty:
         styles.append("dashed")
     if bold:

@@ -129,7 +129,7 @@ def tree_section(res):
                             format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
-    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir)
+    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang())
     st.graphviz_chart(dot, width="content")
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
     if selected is not None:

@@ -9,6 +9,8 @@ import numpy as np
 
 from dtcore import export
 
+from ui import i18n
+
 #: a tree opens folded when it has more boxes than this in all, or in one row
 COMFORTABLE_NODES = 31
 COMFORTABLE_ROW = 8
@@ -80,10 +82,16 @@ def internal_nodes(est) -> list[int]:
     return [int(i) for i in np.nonzero(est.tree_.feature >= 0)[0]]
 
 
+def dot_words(lang: str) -> dict:
+    """The picture's own words (samples, class, …) in the UI language."""
+    return {key: i18n.translate(f"dot.{key}", lang) for key in export.DOT_WORDS}
+
+
 def tree_dot(est, depth: int | None, collapsed=(), selected: int | None = None,
-             rankdir: str = "TB") -> str:
+             rankdir: str = "TB", lang: str = i18n.DEFAULT_LANG) -> str:
     """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` bold."""
     n = est.tree_.node_count
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
-    return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir)
+    return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir,
+                         words=dot_words(lang))

@@ -526,3 +526,25 @@ def test_single_leaf_trees_draw():
     t = TreeAssembler(1, 0)
     t.add_node(-1, [2.5], 4, 4, 0.0)
     assert "<B>value = 2.5</B>" in to_dot(t.build(), schema)
+
+
+def test_dot_words_translate_and_escape():
+    """The picture's own words come from the caller (the app's language) and are escaped."""
+    import numpy as np
+    from dtcore.cart import CARTClassifier
+    from dtcore.export import DOT_WORDS, to_dot
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
+    clf = CARTClassifier().fit(X, ["a", "a", "b", "b", "a", "b"], feature_names=["x"])
+    zh = dict(DOT_WORDS, samples="样本数", **{"class": "类别<b>"}, more="还有 {n} 个节点<BR/>（{leaves} 个叶）")
+    dot = to_dot(clf, words=zh, max_depth=1)
+    assert "样本数 = 6" in dot and "samples =" not in dot
+    assert "类别&lt;b&gt; = " in dot and "<b>" not in dot
+    t = clf.tree_
+    folded = [int(c) for c in t.children_of(0) if t.feature[c] >= 0]
+    assert folded, "the test needs a subtree below depth 1"
+    for c in folded:
+        sub = t.subtree(c)[1:]
+        assert f"还有 {sub.size} 个节点<BR/>（{int(t.is_leaf[sub].sum())} 个叶）" in dot
+    with pytest.raises(ValueError, match="lacks"):
+        to_dot(clf, words={"samples": "n"})

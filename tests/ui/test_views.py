@@ -260,3 +260,16 @@ def test_url_values_round_trip():
         decode_url_value("maybe", True)
     with pytest.raises(ValueError):
         decode_url_value("x", 0)
+
+
+def test_tree_picture_speaks_the_ui_language():
+    import numpy as np
+    from dtcore.cart import CARTClassifier
+    from ui import treeview
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    est = CARTClassifier().fit(X, ["是", "是", "否", "否"], feature_names=["密度"])
+    zh = treeview.tree_dot(est, None, lang="zh")
+    en = treeview.tree_dot(est, None, lang="en")
+    assert "样本数 = 4" in zh and "samples" not in zh
+    assert "samples = 4" in en and "样本数" not in en
