@@ -32,7 +32,7 @@ from dtcore.c45 import C45Classifier, tree_to_j48_lines  # noqa: E402
 from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, infer_kind  # noqa: E402
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
-DATASETS = Path("/work/shared/datasets")
+DATASETS = Path(__file__).resolve().parents[1] / "assets" / "samples"
 ID_COLUMNS = {"编号", "RID", "ID", "id"}
 
 #: name → (file, target); identifiers are dropped

@@ -8,7 +8,7 @@ from dtcore.arff import quote, read_arff, write_arff
 from dtcore.c45 import C45Classifier
 from dtcore.schema import DataError
 
-DATA = Path("/work/shared/datasets")
+from tests.datasets import DATA
 
 
 def test_declared_order_and_missing_values_kept():

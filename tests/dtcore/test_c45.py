@@ -15,7 +15,7 @@ from dtcore.multiway import branch_class_counts, distribute, score_multiway
 from dtcore.tree import Tree
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path("/work/shared/datasets")
+from tests.datasets import DATA
 _spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
 cj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cj)

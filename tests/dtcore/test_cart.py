@@ -13,7 +13,7 @@ from dtcore.estimators import make_estimator
 from dtcore.schema import DataError
 from dtcore.splitting import categorical_candidates, continuous_candidates
 
-DATA = "/work/shared/datasets"
+from tests.datasets import DATA
 
 
 def read_csv(name):

@@ -16,7 +16,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: 
 
 from dtcore.cart import CARTClassifier, CARTRegressor  # noqa: E402
 
-DATA = "/work/shared/datasets"
+from tests.datasets import DATA
 
 
 def f32(X):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path("/work/shared/datasets")
+from tests.datasets import DATA
 MELON = DATA / "watermelon_3.0.csv"
 MELON_ARGS = [str(MELON), "--target", "好瓜", "--ignore", "编号"]
 

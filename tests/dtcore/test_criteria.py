@@ -8,7 +8,7 @@ import pytest
 from dtcore import criteria
 from dtcore.splitting import continuous_candidates
 
-DATA = "/work/shared/datasets"
+from tests.datasets import DATA
 
 
 def read_csv(name):

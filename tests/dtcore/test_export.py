@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from tests.datasets import DATA
+
 from dtcore.base import BaseTreeEstimator
 from dtcore.export import (FORMAT, GraphvizMissing, branches, condition_text, dumps_model,
                            fmt_num, fmt_weight, html_escape, load_model, model_from_dict,
@@ -436,7 +438,7 @@ def _cart():
 
 def _csv(name):
     from dtcore.readers import read_table
-    return read_table(f"/work/shared/datasets/{name}")
+    return read_table(DATA / name)
 
 
 @pytest.mark.parametrize("name,target,regression", [

@@ -13,7 +13,7 @@ from dtcore.id3 import ID3Classifier
 from dtcore.multiway import branch_class_counts, score_multiway
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path("/work/shared/datasets")
+from tests.datasets import DATA
 _spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
 cj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cj)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path("/work/shared/datasets")
+from tests.datasets import DATA
 _spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
 cj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cj)
