@@ -1,0 +1,187 @@
+"""The Pruning page as a user drives it (streamlit AppTest): load a sample, train, open the page,
+choose each method and its parameter; the before/after DOT and the metrics table are checked
+against a pruning run made here with ``dtcore`` alone on the model the app trained."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dtcore import export
+from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
+from dtcore.schema import label_of
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PRUNE = "pages/prune.py"
+DATA = "pages/data.py"
+
+
+def start(**query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def no_exception(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def dots(at):
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 2, "before and after trees"
+    return charts[0].proto.spec, charts[1].proto.spec
+
+
+def table(at) -> dict:
+    df = at.dataframe[0].value
+    return {row[0]: tuple(row[1:3]) for row in df.itertuples(index=False)}
+
+
+def direct_sets(at):
+    """Encoded (X, y) per split from the app's model and row split, built here, not by ui."""
+    res = at.session_state["result"]
+    df = at.session_state["data"].df
+    est = res.estimator
+    X = est.encode(df[res.features].to_numpy(dtype=object))
+    y_raw = df[res.target].to_numpy(dtype=object)
+    out = {}
+    for name in ("train", "valid", "test"):
+        idx = res.rows[name]
+        if idx.size:
+            if est.schema_.is_classifier:
+                y = np.array([est.schema_.classes.index(label_of(v)) for v in y_raw[idx]])
+            else:
+                y = y_raw[idx].astype(float)
+            out[f"X_{name}"], out[f"y_{name}"] = X[idx], y
+    return res, out
+
+
+def expected_dots(at, method, **kw):
+    res, sets = direct_sets(at)
+    est = res.estimator
+    grown = getattr(est, "unpruned_tree_", None) or est.tree_
+    pruned, rep = prune(grown, method, **sets, **kw)
+    new_leaves = [i for i in range(pruned.node_count) if pruned.is_leaf[i] and not grown.is_leaf[rep.kept[i]]]
+    crit = est.get_params()["criterion"]
+    before = export.to_dot(grown, est.schema_, ghost=rep.removed, highlight=rep.collapsed, criterion=crit,
+                           graph_name="before", rankdir=_rankdir(at))
+    after = export.to_dot(pruned, est.schema_, highlight=new_leaves, criterion=crit, graph_name="after",
+                          rankdir=_rankdir(at))
+    return before, after, grown, pruned, rep
+
+
+def _rankdir(at):
+    return re.search(r"rankdir=(\w+)", dots(at)[0]).group(1)
+
+
+def show_all_levels(at):
+    at.selectbox(key="prune_levels").select("all").run()
+
+
+def test_cart_breast_cancer_each_method_end_to_end():
+    at = start(sample="breast_cancer", algo="cart")
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.title[0].value == "Pruning"
+    assert at.selectbox(key="prune_method").options == [
+        "Reduced-error pruning (REP)", "Pessimistic error pruning (PEP)", "C4.5 error-based pruning (EBP)",
+        "Cost-complexity pruning (CCP)"]
+    show_all_levels(at)
+    for method, kw in (("rep", {}), ("pep", {}), ("ebp", {"cf": 0.25})):
+        at.selectbox(key="prune_method").select(method).run()
+        no_exception(at)
+        before, after, grown, pruned, rep = expected_dots(at, method, **kw)
+        assert dots(at) == (before, after)
+        assert rep.removed and 'color="#9e9e9e"' in before and "penwidth=3" in after
+        rows = table(at)
+        assert rows["Nodes"] == (str(grown.node_count), str(pruned.node_count))
+        assert rows["Leaves"] == (str(grown.get_n_leaves()), str(pruned.get_n_leaves()))
+        assert rows["Error rate · validation"] == tuple(f"{rep.errors['validation'][k]:.1%}" for k in ("before", "after"))
+        assert rows["Error rate · test"] == tuple(f"{rep.errors['test'][k]:.1%}" for k in ("before", "after"))
+    # the CF chart comes with EBP; CF moves the tree
+    assert at.get("plotly_chart")
+    at.slider(key="prune_cf").set_value(0.01).run()
+    assert dots(at) == expected_dots(at, "ebp", cf=0.01)[:2]
+
+
+def test_ccp_alpha_slider_and_the_cv_choice():
+    at = start(sample="breast_cancer", algo="cart")
+    at.switch_page(PRUNE).run()
+    show_all_levels(at)
+    at.selectbox(key="prune_method").select("ccp").run()
+    no_exception(at)
+    res, sets = direct_sets(at)
+    path = cost_complexity_path(res.estimator.tree_)
+    values = np.unique(path.ccp_alphas)
+    slider = at.select_slider(key="prune_alpha")
+    assert slider.value == 0.0 and slider.options == [f"{a:.4g}" for a in values]
+    at.select_slider(key="prune_alpha").set_value(float(values[-3])).run()
+    no_exception(at)
+    before, after, grown, pruned, rep = expected_dots(at, "ccp", alpha=float(values[-3]))
+    assert dots(at) == (before, after) and pruned.get_n_leaves() == path.n_leaves[-3]
+    assert len(at.get("plotly_chart")) == 2                       # error vs α, leaves vs α
+    # "Use the CV choice": 10-fold CV with the 1-SE rule, as dtcore picks it
+    params = dict(res.estimator.get_params(), ccp_alpha=0.0)
+
+    def grow(X, y, w):
+        return type(res.estimator)(**params).fit_encoded(X, y, res.estimator.schema_, w).tree_
+    choice = choose_alpha_cv(grow, sets["X_train"], sets["y_train"], k=10, one_se=True, tree=res.estimator.tree_)
+    [b for b in at.button if b.label == "Use the CV choice"][0].click().run()
+    no_exception(at)
+    assert at.session_state["prune_alpha"] == choice.alpha
+    assert dots(at) == expected_dots(at, "ccp", alpha=choice.alpha)[:2]
+    assert any(f"picks α = {choice.alpha:.4g}" in c.value for c in at.caption)
+
+
+def test_c45_vote_defaults_to_ebp_which_reproduces_c45s_tree():
+    at = start(sample="vote")
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.selectbox(key="prune_method").value == "ebp"
+    before, after, grown, pruned, rep = expected_dots(at, "ebp")
+    assert dots(at) == (before, after)
+    est = at.session_state["result"].estimator
+    assert pruned.to_dict() == est.tree_.to_dict()                # the Train page's tree
+    assert table(at)["Nodes"] == (str(grown.node_count), str(est.node_count))
+    assert any("as grown" in c.value for c in at.caption)
+    at.selectbox(key="prune_method").select("ccp").run()          # CCP on a multiway tree
+    no_exception(at)
+    assert len(dots(at)) == 2
+
+
+def test_regression_offers_rep_and_ccp_and_says_why():
+    at = start(sample="diabetes", algo="cart", cart_max_depth="4")
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    box = at.selectbox(key="prune_method")
+    assert box.options == ["Reduced-error pruning (REP)", "Cost-complexity pruning (CCP)"]
+    assert box.value == "ccp"          # the URL default (EBP) does not apply
+    assert any("classification trees only" in i.value for i in at.info)
+    box.select("rep").run()
+    no_exception(at)
+    show_all_levels(at)
+    before, after, grown, pruned, rep = expected_dots(at, "rep")
+    assert dots(at) == (before, after)
+    assert table(at)["MSE · test"] == tuple(export.fmt_num(rep.errors["test"][k], 4) for k in ("before", "after"))
+
+
+def test_rep_without_validation_rows_says_so_and_chinese_ui():
+    at = start(prune_method="rep")                                 # watermelon 3.0: no validation rows
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.warning and "validation rows" in at.warning[0].value
+    assert not at.get("graphviz_chart")
+    at.selectbox(key="prune_method").select("pep").run()
+    no_exception(at)
+    assert len(dots(at)) == 2
+    # (AppTest formats options outside the session: after a language switch only one run is checked)
+    at.session_state["lang"] = "zh"
+    at.run()
+    no_exception(at)
+    assert at.title[0].value == "剪枝"
+    assert list(at.dataframe[0].value.columns) == ["指标", "剪枝前", "剪枝后", "变化"]
+    assert any("剪枝后" in m.value for m in at.markdown)
+    before, after = dots(at)                                       # the pictures speak Chinese too
+    assert "样本数 = 17" in before and "样本数 = 17" in after

@@ -1,0 +1,241 @@
+"""Pruning views on real trained trees: before/after DOT (ghosted and bold nodes checked against
+the tree's structure and rendered by real Graphviz), the metrics table against the estimator's own
+scoring, the α path against scikit-learn, EBP against C4.5's own pruning, and figure JSON."""
+import re
+
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+
+from dtcore import export
+from dtcore.pruning import choose_alpha_cv
+from ui import pruning_figures as pf
+from ui import pruning_views as pv
+from ui import roles as R
+from ui.loading import load_sample, raw_rows, sample_catalogue
+from ui.training import Split, train
+
+NODE = re.compile(r"^node(\d+) \[(.*)$")
+
+
+def fit_sample(sample_id, algo, crit, **values):
+    s = sample_catalogue()[sample_id]
+    d = load_sample(sample_id)
+    roles = R.infer_roles(d.df, s.target, s.ignore, d.declared_kinds)
+    task = R.infer_task(d.df, s.target)
+    res = train(d.df, roles, task, algo, crit, values, Split(s.valid, s.test, 0))
+    return res, d.df
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    res, df = fit_sample("breast_cancer", "cart", "gini")
+    return res, df, pv.encoded_sets(res, df)
+
+
+@pytest.fixture(scope="module")
+def vote():
+    res, df = fit_sample("vote", "c45", "gain_ratio")
+    return res, df, pv.encoded_sets(res, df)
+
+
+def styles(dot):
+    """node id → (dashed grey ghost?, bold?) for every tree node line of a DOT text."""
+    out = {}
+    for line in dot.splitlines():
+        m = NODE.match(line)
+        if m:
+            attrs = m.group(2)
+            out[int(m.group(1))] = ('color="#9e9e9e"' in attrs and "dashed" in attrs, "penwidth=3" in attrs)
+    return out
+
+
+def descendants(tree, node):
+    return set(int(i) for i in tree.subtree(node)[1:])
+
+
+def check_before_after(est, outcome):
+    before_dot, after_dot = pv.before_after_dot(est, outcome)
+    b, a = styles(before_dot), styles(after_dot)
+    tree, pruned, rep = outcome.before, outcome.after, outcome.report
+    assert sorted(b) == list(range(tree.node_count)) and sorted(a) == list(range(pruned.node_count))
+    ghosts = {i for i, (g, _) in b.items() if g}
+    bold_before = {i for i, (_, bold) in b.items() if bold}
+    # what is ghosted is exactly what lies below the nodes that became leaves (and raised-over tests)
+    below = set().union(*(descendants(tree, i) for i in rep.collapsed)) if rep.collapsed else set()
+    if not rep.raised:
+        assert ghosts == below
+    assert below <= ghosts and len(ghosts) == tree.node_count - pruned.node_count
+    assert bold_before == set(rep.collapsed) and not (bold_before & ghosts)
+    assert all(not tree.is_leaf[i] for i in bold_before)
+    # after: bold = leaves that were tests in the grown tree, and nothing else
+    bold_after = {i for i, (_, bold) in a.items() if bold}
+    assert not any(g for g, _ in a.values())
+    assert bold_after == {i for i in range(pruned.node_count)
+                          if pruned.is_leaf[i] and not tree.is_leaf[rep.kept[i]]}
+    # real Graphviz draws both with the node ids the app hooks into
+    for dot, n in ((before_dot, tree.node_count), (after_dot, pruned.node_count)):
+        svg = export.render(dot, "svg").decode("utf-8")
+        assert f'id="dtnode{n - 1}"' in svg and f'id="dtnode{n}"' not in svg
+    return before_dot, after_dot
+
+
+def pruned_estimator(est, tree):
+    import copy
+    out = copy.copy(est)
+    out.tree_ = tree
+    return out
+
+
+def test_ccp_on_breast_cancer_matches_sklearn_and_ghosts_the_removed_nodes(cancer):
+    res, df, sets = cancer
+    est = res.estimator
+    X_train = raw_rows(df, res.features)[res.rows["train"]].astype(float)
+    y_train = df[res.target].to_numpy(dtype=object)[res.rows["train"]].astype(str)
+    sk_path = DecisionTreeClassifier(random_state=0).cost_complexity_pruning_path(X_train, y_train)
+    values = pv.alpha_values(pv.grown_tree(est))
+    np.testing.assert_allclose(values, np.unique(sk_path.ccp_alphas), rtol=1e-9, atol=1e-12)
+    alpha = values[len(values) // 2]
+    outcome = pv.run_prune(res, sets, "ccp", alpha=alpha)
+    sk = DecisionTreeClassifier(random_state=0, ccp_alpha=alpha).fit(X_train, y_train)
+    assert outcome.after.node_count == sk.tree_.node_count < outcome.before.node_count
+    check_before_after(est, outcome)
+    # an α between two path values prunes like the value below it
+    assert pv.snap_alpha((values[2] + values[3]) / 2, values) == values[2]
+
+
+def test_metrics_table_agrees_with_the_estimators_own_scores(cancer):
+    res, df, sets = cancer
+    est = res.estimator
+    outcome = pv.run_prune(res, sets, "rep")
+    table = pv.metrics_table(outcome.report, "en")
+    rows = {r[0]: r[1:] for r in table.itertuples(index=False)}
+    assert rows["Nodes"][:2] == (str(est.node_count), str(outcome.after.node_count))
+    assert rows["Leaves"][:2] == (str(est.get_n_leaves()), str(outcome.after.get_n_leaves()))
+    assert rows["Depth"][:2] == (str(est.get_depth()), str(outcome.after.get_depth()))
+    X = raw_rows(df, res.features)
+    y = df[res.target].to_numpy(dtype=object)
+    after = pruned_estimator(est, outcome.after)
+    for split, name in (("train", "training"), ("valid", "validation"), ("test", "test")):
+        idx = res.rows[split]
+        before_err = 1 - est.score(X[idx], y[idx])
+        after_err = 1 - after.score(X[idx], y[idx])
+        assert rows[f"Error rate · {name}"][:2] == (f"{before_err:.1%}", f"{after_err:.1%}")
+    # REP never raises the validation error
+    assert 1 - after.score(X[res.rows["valid"]], y[res.rows["valid"]]) <= \
+        1 - est.score(X[res.rows["valid"]], y[res.rows["valid"]])
+    zh = pv.metrics_table(outcome.report, "zh")
+    assert list(zh.columns) == ["指标", "剪枝前", "剪枝后", "变化"] and zh.iloc[0, 0] == "节点数"
+
+
+def test_ebp_at_c45s_cf_gives_c45s_own_tree_on_vote(vote):
+    res, df, sets = vote
+    est = res.estimator
+    assert pv.natural_method("c45", R.CLASSIFICATION) == "ebp"
+    outcome = pv.run_prune(res, sets, "ebp", cf=est.confidence_factor)
+    assert outcome.before is est.unpruned_tree_ and outcome.before.node_count > est.node_count
+    assert pv.grown_tree(est, forced=True) is est.tree_             # splits forced on the Splits page
+    assert outcome.after.to_dict() == est.tree_.to_dict()          # what C4.5 itself kept
+    check_before_after(est, outcome)
+    strong = pv.run_prune(res, sets, "ebp", cf=0.01)
+    assert strong.after.node_count <= outcome.after.node_count
+
+
+@pytest.mark.parametrize("method", ["pep", "ccp", "rep"])
+def test_every_method_on_a_multiway_c45_tree(vote, method):
+    res, df, sets = vote
+    values = pv.alpha_values(pv.grown_tree(res.estimator))
+    outcome = pv.run_prune(res, sets, method, alpha=values[-2])
+    assert outcome.after.node_count <= outcome.before.node_count
+    check_before_after(res.estimator, outcome)
+
+
+def test_watermelon_without_validation_rows_cannot_run_rep():
+    res, df = fit_sample("watermelon_2.0", "c45", "gain_ratio", prune=False)
+    sets = pv.encoded_sets(res, df)
+    with pytest.raises(ValueError, match="validation"):
+        pv.run_prune(res, sets, "rep")
+    outcome = pv.run_prune(res, sets, "pep")                       # needs no data
+    check_before_after(res.estimator, outcome)
+
+
+def test_regression_tree_offers_rep_and_ccp_only():
+    res, df = fit_sample("diabetes", "cart", "squared_error", max_depth=5)
+    assert pv.methods_for(res.task) == ("rep", "ccp")
+    assert pv.natural_method("cart", R.REGRESSION) == "ccp"
+    sets = pv.encoded_sets(res, df)
+    outcome = pv.run_prune(res, sets, "rep")
+    assert outcome.report.metric == "mse"
+    table = pv.metrics_table(outcome.report, "en")
+    X = raw_rows(df, res.features)
+    y = df[res.target].to_numpy(dtype=float)
+    idx = res.rows["test"]
+    mse = float(np.mean((res.estimator.predict(X[idx]) - y[idx]) ** 2))
+    assert table.iloc[5, 0] == "MSE · test" and table.iloc[5, 1] == export.fmt_num(mse, 4)
+
+
+LABELS = {"train": "training", "valid": "validation", "test": "test", "cv": "10-fold CV", "band": "±1 SE",
+          "rule": "CV choice", "alpha": "α", "error": "error", "chosen": "chosen", "leaves": "leaves",
+          "nodes": "nodes", "size": "size", "estimate": "estimated errors", "cf": "CF"}
+
+
+def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
+    res, df, sets = cancer
+    curves = pv.alpha_curves(res, sets, cv_folds=10, one_se=True)
+    tree = pv.grown_tree(res.estimator)
+    X, y = sets.get("train")
+    direct = choose_alpha_cv(pv.grower(res.estimator), X, y, k=10, one_se=True, tree=tree)
+    assert curves.cv["alpha"] == direct.alpha and curves.cv["errors"] == direct.errors.tolist()
+    chosen = curves.alphas[3]
+    fig = pf.alpha_error_figure(curves, chosen, LABELS)
+    assert fig.to_json() == pf.alpha_error_figure(curves, chosen, LABELS).to_json()   # deterministic
+    traces = {t.name: t for t in fig.data}
+    upper, lower = fig.data[0], fig.data[1]
+    assert lower.fill == "tonexty"
+    np.testing.assert_allclose(np.array(upper.y) - np.array(direct.errors), direct.ses, atol=1e-9)
+    assert traces["10-fold CV"].line.shape == "hv"
+    # x = path step, its α in the hover data and on the ticks
+    assert list(traces["training"].x) == list(range(len(curves.alphas)))
+    assert [c[0] for c in traces["training"].customdata] == pytest.approx(curves.alphas)
+    ticks = fig.layout.xaxis
+    assert [float(ticks.ticktext[k]) for k in range(len(ticks.tickvals))] == pytest.approx(
+        [curves.alphas[i] for i in ticks.tickvals], rel=1e-2)
+    # the unpruned tree (α = 0) fits the training rows; the root alone errs on the minority share
+    assert traces["training"].y[0] == 0.0
+    _, counts = np.unique(y, return_counts=True)
+    assert traces["training"].y[-1] == pytest.approx(1 - counts.max() / counts.sum())
+    star = traces["CV choice"]
+    assert curves.alphas[star.x[0]] == pytest.approx(direct.alpha) and star.marker.symbol == "star"
+    assert fig.layout.shapes[0].x0 == 3                          # the chosen α (step 3), dashed
+    # an α between path values marks the step it prunes to
+    between = pf.alpha_error_figure(curves, (curves.alphas[4] + curves.alphas[5]) / 2, LABELS)
+    assert between.layout.shapes[0].x0 == 4
+    assert {"validation", "test"} <= set(traces)
+    leaves = pf.leaves_alpha_figure(curves, chosen, LABELS)
+    assert list(leaves.data[0].y) == curves.n_leaves and leaves.data[0].y[-1] == 1
+    assert list(leaves.data[0].customdata) == pytest.approx(curves.alphas)
+    assert all(a >= b for a, b in zip(curves.n_leaves, curves.n_leaves[1:]))
+    assert leaves.data[0].y[0] == res.estimator.get_n_leaves()
+
+
+def test_catalogue_has_every_dynamic_pruning_key():
+    from ui import i18n
+    keys = [f"prune.{kind}.{m}" for m in pv.METHODS for kind in ("method", "about")]
+    keys += ["prune.rule.min", "prune.rule.1-SE"] + [f"prune.label.{k}" for k in LABELS if k not in pv.SETS]
+    for key in keys:
+        en, zh = i18n.CATALOGUE[key]
+        assert en and zh and (en != zh or key in ("prune.label.alpha",)), key
+
+
+def test_cf_figure_on_vote_meets_c45_at_its_default_cf(vote):
+    res, df, sets = vote
+    curves = pv.cf_curves(res, sets)
+    i = curves.cfs.index(0.25)
+    assert curves.nodes[i] == res.estimator.node_count             # C4.5 trained with CF 0.25
+    assert curves.leaves[i] == res.estimator.get_n_leaves()
+    assert curves.estimated_errors[i] == pytest.approx(res.estimator.pruning_report_.after["estimated_errors"])
+    fig = pf.cf_figure(curves, 0.25, LABELS)
+    assert fig.to_json() == pf.cf_figure(curves, 0.25, LABELS).to_json()
+    assert [t.name for t in fig.data] == ["nodes", "leaves", "estimated errors"]
+    assert list(fig.data[0].x) == list(pv.CF_GRID)
+    assert {s.x0 for s in fig.layout.shapes} == {0.25}

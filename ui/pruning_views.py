@@ -1,0 +1,275 @@
+"""What the Pruning page shows, as plain data: pruning runs on the current model, the before/after
+DOT and the metrics table (no Streamlit here, so tests drive it directly).
+
+The "before" tree is the tree as grown: C4.5 prunes itself while fitting (``prune=True``), so
+its grown tree ``unpruned_tree_`` is what every method starts from; CART and ID3 grow unpruned
+trees already. Rows are the Train page's own split (``TrainResult.rows``), so training,
+validation and test mean the same rows on every page.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dtcore import export
+from dtcore.c45 import ebp_prune
+from dtcore.pruning import (AlphaChoice, PruneReport, choose_alpha_cv, choose_alpha_validation,
+                           cost_complexity_path, prune)
+from dtcore.pruning.alpha_selection import candidate_alphas
+from dtcore.pruning.ccp import nodes_to_collapse
+from dtcore.pruning.collapse import collapse
+from dtcore.pruning.losses import error
+from dtcore.schema import encode_regression_target, label_of
+
+from . import roles as R
+from .i18n import translate
+from .loading import raw_rows
+
+METHODS = ("rep", "pep", "ebp", "ccp")
+#: PEP and EBP count misclassifications: classification trees only
+CLASSIFICATION_ONLY = ("pep", "ebp")
+SETS = ("train", "valid", "test")
+#: report's data set names (dtcore.pruning.prune) for the app's split names
+REPORT_SET = {"train": "train", "valid": "validation", "test": "test"}
+#: confidence factors the CF chart samples (C4.5's default 0.25 among them)
+CF_GRID = tuple(round(0.01 * k, 2) for k in (1, 2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50))
+
+
+def methods_for(task: str) -> tuple[str, ...]:
+    return METHODS if task == R.CLASSIFICATION else tuple(m for m in METHODS if m not in CLASSIFICATION_ONLY)
+
+
+def natural_method(algorithm: str, task: str) -> str:
+    """The method an algorithm's authors use: EBP for C4.5, CCP for CART (and regression)."""
+    if task != R.CLASSIFICATION:
+        return "ccp"
+    return {"c45": "ebp", "cart": "ccp"}.get(algorithm, "pep")
+
+
+# ---------------------------------------------------------------------------------------------
+# data
+
+@dataclass
+class EncodedSets:
+    """(X, y) per split name, encoded against the model's schema (empty splits left out)."""
+
+    sets: dict
+
+    def get(self, name):
+        return self.sets.get(name, (None, None))
+
+
+def encoded_sets(res, df: pd.DataFrame) -> EncodedSets:
+    est = res.estimator
+    schema = est.schema_
+    X_all = raw_rows(df, res.features)
+    y_all = df[res.target].to_numpy(dtype=object)
+    out = {}
+    for name in SETS:
+        idx = res.rows.get(name)
+        if idx is None or idx.size == 0:
+            continue
+        X = est.encode(X_all[idx])
+        if schema.is_classifier:
+            # a class missing from the training rows cannot be a code: those rows count as errors
+            labels = [label_of(v) for v in y_all[idx]]
+            known = {c: k for k, c in enumerate(schema.classes)}
+            y = np.array([known.get(v, -1) for v in labels], dtype=np.int64)
+        else:
+            y = encode_regression_target(y_all[idx], schema.missing_tokens, schema.target)
+        out[name] = (X, y)
+    return EncodedSets(out)
+
+
+def grown_tree(est, forced: bool = False):
+    """The tree before any post-pruning (C4.5 keeps it as ``unpruned_tree_``). A tree with
+    splits forced on the Splits page is taken as it is: its ``unpruned_tree_`` is the old one."""
+    tree = None if forced else getattr(est, "unpruned_tree_", None)
+    return est.tree_ if tree is None else tree
+
+
+def grower(est):
+    """Re-grow the model's tree on other rows, unpruned (for cross-validating α)."""
+    params = est.get_params()
+    for name, off in (("ccp_alpha", 0.0), ("prune", False)):
+        if name in params:
+            params[name] = off
+    schema = est.schema_
+
+    def grow(X, y, w):
+        return type(est)(**params).fit_encoded(X, y, schema, w).tree_
+    return grow
+
+
+# ---------------------------------------------------------------------------------------------
+# running a prune
+
+@dataclass
+class PruneOutcome:
+    before: object          # Tree as grown
+    after: object           # pruned Tree
+    report: PruneReport
+
+
+def ebp_options(est) -> dict:
+    """C4.5's own z and subtree raising when the model is C4.5, release 8's defaults otherwise."""
+    params = est.get_params()
+    return {"z": params.get("z", "c45"), "subtree_raising": bool(params.get("subtree_raising", True))}
+
+
+def run_prune(res, sets: EncodedSets, method: str, *, alpha: float = 0.0, cf: float = 0.25,
+              forced: bool = False) -> PruneOutcome:
+    """Prune the grown tree of ``res`` with ``method``; ValueError when a needed set is missing."""
+    est = res.estimator
+    tree = grown_tree(est, forced)
+    kw = {}
+    for name in SETS:
+        X, y = sets.get(name)
+        kw[f"X_{name}"], kw[f"y_{name}"] = X, y
+    if method == "ebp":
+        kw.update(ebp_options(est))
+    pruned, report = prune(tree, method, alpha=float(alpha), cf=float(cf), **kw)
+    return PruneOutcome(tree, pruned, report)
+
+
+# ---------------------------------------------------------------------------------------------
+# cost-complexity: α values and curves
+
+def alpha_values(tree) -> list[float]:
+    """The α a slider offers: the distinct effective α of the tree's own path (each gives a
+    different subtree; any α in between gives the same tree as the value below it)."""
+    return [float(a) for a in candidate_alphas(cost_complexity_path(tree))]
+
+
+def snap_alpha(alpha: float, values: list[float]) -> float:
+    """The largest path value ≤ ``alpha`` (the same pruned tree), the smallest when below all."""
+    below = [v for v in values if v <= alpha]
+    return below[-1] if below else values[0]
+
+
+@dataclass
+class AlphaCurves:
+    """Error of the path's subtrees: one entry per α of :func:`alpha_values`."""
+
+    alphas: list
+    n_leaves: list
+    errors: dict            # split name → list of errors (train / valid / test present)
+    cv: dict | None         # AlphaChoice.to_dict() when cross-validated
+    valid: dict | None      # AlphaChoice.to_dict() of the choice on the validation rows
+    metric: str             # "error_rate" or "mse"
+
+
+def alpha_curves(res, sets: EncodedSets, cv_folds: int = 0, one_se: bool = True, seed: int = 0,
+                 forced: bool = False) -> AlphaCurves:
+    """Train / validation / test error along the path, the choice on the validation rows, and
+    the k-fold CV choice when 2 ≤ k ≤ training rows (both with the 1-SE rule if ``one_se``).
+    The folds re-grow the tree with the model's settings (forced splits are not replayed there)."""
+    tree = grown_tree(res.estimator, forced)
+    path = cost_complexity_path(tree)
+    alphas = candidate_alphas(path)
+    subtrees = [collapse(tree, nodes_to_collapse(path, float(a)))[0] for a in alphas]
+    errors = {}
+    for name in SETS:
+        X, y = sets.get(name)
+        if X is not None:
+            errors[name] = [error(t, X, y) for t in subtrees]
+    valid = None
+    Xv, yv = sets.get("valid")
+    if Xv is not None:
+        valid = choose_alpha_validation(tree, Xv, yv, one_se=one_se, path=path).to_dict()
+    cv = None
+    X, y = sets.get("train")
+    if cv_folds >= 2 and X is not None and cv_folds <= len(y):
+        choice: AlphaChoice = choose_alpha_cv(grower(res.estimator), X, y, k=int(cv_folds), one_se=one_se,
+                                              seed=seed, tree=tree)
+        cv = choice.to_dict()
+    return AlphaCurves([float(a) for a in alphas], [int(t.get_n_leaves()) for t in subtrees], errors, cv, valid,
+                       "error_rate" if tree.n_classes > 0 else "mse")
+
+
+@dataclass
+class CFCurves:
+    cfs: list
+    nodes: list
+    leaves: list
+    estimated_errors: list  # C4.5's estimate U_CF summed over the pruned tree's leaves
+
+
+def cf_curves(res, sets: EncodedSets, grid=CF_GRID, forced: bool = False) -> CFCurves:
+    """Tree size and C4.5's estimated errors after error-based pruning at each CF of ``grid``."""
+    tree = grown_tree(res.estimator, forced)
+    X, y = sets.get("train")
+    opts = ebp_options(res.estimator)
+    nodes, leaves, est_err = [], [], []
+    for cf in grid:
+        pruned, info = ebp_prune(tree, X, y, cf=float(cf), **opts)
+        nodes.append(int(pruned.node_count))
+        leaves.append(int(pruned.get_n_leaves()))
+        est_err.append(float(info.after["estimated_errors"]))
+    return CFCurves([float(c) for c in grid], nodes, leaves, est_err)
+
+
+# ---------------------------------------------------------------------------------------------
+# the pictures
+
+def new_leaves(report: PruneReport) -> list[int]:
+    """Ids in the pruned tree of the leaves pruning made (tests of the original that are leaves)."""
+    collapsed = set(report.collapsed)
+    return [new for new, old in enumerate(report.kept) if old in collapsed]
+
+
+def before_after_dot(est, outcome: PruneOutcome, max_depth: int | None = None,
+                     rankdir: str = "TB", words: dict | None = None) -> tuple[str, str]:
+    """The grown tree with what pruning removes ghosted (dashed grey) and the nodes that become
+    leaves in bold; the pruned tree with its new leaves in bold."""
+    schema = est.schema_
+    crit = est.get_params().get("criterion")
+    rep = outcome.report
+    before = export.to_dot(outcome.before, schema, max_depth=max_depth, ghost=rep.removed,
+                           highlight=rep.collapsed, criterion=crit, rankdir=rankdir, graph_name="before", words=words)
+    after = export.to_dot(outcome.after, schema, max_depth=max_depth, highlight=new_leaves(rep),
+                          criterion=crit, rankdir=rankdir, graph_name="after", words=words)
+    return before, after
+
+
+# ---------------------------------------------------------------------------------------------
+# the table
+
+def fmt_error(value, metric: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:.1%}" if metric == "error_rate" else export.fmt_num(value, 4)
+
+
+def fmt_change(before, after, metric: str | None = None) -> str:
+    if before is None or after is None or any(isinstance(v, float) and math.isnan(v) for v in (before, after)):
+        return "–"
+    d = after - before
+    if metric == "error_rate":
+        return f"{d * 100:+.1f} pt" if d else "0"
+    if metric == "mse":
+        return export.fmt_num(d, 4) if d <= 0 else "+" + export.fmt_num(d, 4)
+    return f"{int(d):+d}" if d else "0"
+
+
+def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
+    """Size, leaves, depth and the error on every split, before / after / change."""
+    def tr(key, **v):
+        return translate(key, lang, **v)
+
+    rows = []
+    for key, field in (("nodes", "nodes"), ("leaves", "leaves"), ("depth", "depth")):
+        b, a = report.before[field], report.after[field]
+        rows.append((tr(f"metrics.{key}"), str(b), str(a), fmt_change(b, a)))
+    name = tr("prune.error_rate" if report.metric == "error_rate" else "prune.mse")
+    for split in SETS:
+        e = report.errors.get(REPORT_SET[split])
+        if e is None:
+            continue
+        rows.append((f"{name} · {tr('metrics.' + split)}", fmt_error(e["before"], report.metric),
+                     fmt_error(e["after"], report.metric), fmt_change(e["before"], e["after"], report.metric)))
+    cols = [tr("prune.measure"), tr("prune.before"), tr("prune.after"), tr("prune.change")]
+    return pd.DataFrame(rows, columns=cols)
