@@ -85,14 +85,18 @@ class BaseTreeEstimator:
         """Fit on arrays already encoded against ``schema`` (the app and CLI come this way)."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()
+        self._set_schema(schema)
+        self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
+        return self
+
+    def _set_schema(self, schema: Schema):
+        """The fitted attributes that follow from the schema (also used when loading a model)."""
         self.schema_ = schema
         self.n_features_in_ = len(schema.features)
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         if schema.is_classifier:
             self.classes_ = np.array(schema.classes, dtype=object)
             self.n_classes_ = len(schema.classes)
-        self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
-        return self
 
     @staticmethod
     def _check_weight(sample_weight, n):

@@ -323,12 +323,7 @@ def model_from_dict(d: dict, estimator_class=None):
     tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
     if tree.node_count and int(tree.feature.max()) >= len(schema.features):
         raise ValueError("model file is inconsistent: a node tests a feature the schema lacks")
-    est.schema_ = schema
-    est.n_features_in_ = len(schema.features)
-    est.feature_names_in_ = np.array(schema.names, dtype=object)
-    if schema.is_classifier:
-        est.classes_ = np.array(schema.classes, dtype=object)
-        est.n_classes_ = len(schema.classes)
+    est._set_schema(schema)
     est.tree_ = tree
     return est
 
