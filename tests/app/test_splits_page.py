@@ -1,0 +1,104 @@
+"""The Splits page as a user drives it (streamlit AppTest): the report of a node, the worked
+arithmetic with the SPEC numbers, forcing an alternative split, seeing it on the Train page, and
+undoing it. Expected values come from dtcore directly or from the SPEC."""
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from dtcore import explain
+from tests.dtcore.test_explain import fit
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SPLITS = "pages/splits.py"
+TRAIN = "pages/train.py"
+
+
+def start(**query) -> AppTest:
+    """Open the Splits page first (a shared link to /splits): it trains the model itself."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.switch_page(SPLITS)
+    return at.run()
+
+
+def ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def latex(at) -> str:
+    return "\n".join(m.value for m in at.latex)
+
+
+def select(at, label):
+    return next(s for s in at.selectbox if s.label == label)
+
+
+def test_buys_computer_id3_root_prints_the_spec_arithmetic():
+    at = start(sample="buys_computer", algo="id3")
+    ok(at)
+    text = latex(at)
+    for number in ("0.940", "0.247", "1.577", "0.156"):
+        assert f"&= {number}" in text, number
+    assert r"\mathrm{Gain\_ratio}(D,\text{age})" in text
+    md = "\n".join(m.value for m in at.markdown)
+    assert "age \\= ?" in md  # the tree's test and the algorithm's choice
+
+
+def test_watermelon_c45_density_curve_and_cart_in_chinese():
+    at = start(sample="watermelon_3.0", algo="c45")
+    ok(at)
+    select(at, "Feature").set_value(6).run()  # 密度
+    ok(at)
+    cand = select(at, "Candidate to preview (or click the chart)")
+    assert "0.3815" in cand.format_func(cand.value)
+    assert r"\frac{\log_2 14}{17}" in latex(at)  # C4.5's MDL penalty over 14 eligible cuts
+    at = start(sample="watermelon_3.0", algo="cart", lang="zh")
+    ok(at)
+    assert at.title[0].value == "划分探索"
+    assert any("计算过程" in m.value for m in at.markdown)
+
+
+def test_forcing_a_split_shows_on_the_train_page_and_undo_restores_the_tree():
+    at = start(sample="buys_computer", algo="id3")
+    ok(at)
+    est, X, y = fit("buys_computer", "id3")
+    student = est.schema_.index("student")
+    select(at, "Feature").set_value(student).run()
+    ok(at)
+    force = next(b for b in at.button if b.key == "split_force")
+    assert not force.disabled
+    force.click().run()
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert "student \\= ?" in md.split("The tree tests here:")[1].splitlines()[0]
+    # the Train page draws the forced tree, the forced root in bold
+    at.switch_page(TRAIN).run()
+    ok(at)
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert "student" in dot.split("node0 ")[1].split("\n")[0] and "penwidth=3" in dot.split("node0 ")[1].split("\n")[0]
+    assert any("forced splits" in c.value.lower() for c in at.caption)
+    # undo on the Splits page gives back the trained tree
+    at.switch_page(SPLITS).run()
+    undo = next(b for b in at.button if b.key == "split_undo")
+    undo.click().run()
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert "age \\= ?" in md.split("The tree tests here:")[1].splitlines()[0]
+    assert not any(b.key == "split_undo" for b in at.button)
+    at.switch_page(TRAIN).run()
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert "age" in dot.split("node0 ")[1].split("\n")[0]
+
+
+def test_node_from_the_url_and_the_report_it_shows():
+    est, X, y = fit("watermelon_3.0", "cart")
+    node = int((est.tree_.feature >= 0).nonzero()[0][1])
+    rep = explain.split_report(est, X, y, None, node)
+    at = start(sample="watermelon_3.0", algo="cart", node=str(node))
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert f"node #{node}" in md
+    assert f"**{explain.jsonable(rep['weighted_n']):g}**" in md or f"**{int(rep['weighted_n'])}**" in md
+    table = at.dataframe[0].value
+    assert table.iloc[0, 1] == rep["features"][rep["chosen"]]["name"]

@@ -1,0 +1,153 @@
+"""Split explorer figures and text views, checked on their figure JSON / LaTeX."""
+import json
+import time
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from dtcore import explain
+from tests.dtcore.test_explain import fit
+from ui import split_figures as F
+from ui.split_views import arithmetic_latex, latex_text, ranking_rows, describe_test
+
+TEXTS = {"score": "gain", "threshold": "x", "count": "rows", "chosen": "best", "runner": "second",
+         "ineligible": "not eligible", "candidates": "cuts", "entropy": "Ent", "value": "v", "title": "tree"}
+
+
+def tr(key, **values):
+    return key + (":" + ",".join(f"{k}={v}" for k, v in sorted(values.items())) if values else "")
+
+
+def melon_curve(algo="c45"):
+    est, X, y = fit("watermelon_3.0", algo, **({"continuous": "threshold"} if algo == "id3" else {}))
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    j = est.schema_.index("密度")
+    rec = rep["features"][j]
+    c = rec["candidates"]
+    hist = F.class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
+    runner = 9 if rec["best"] != 9 else 8
+    fig = F.curve_figure(c["threshold"], c["score"], c["eligible"], rec["best"], runner, hist,
+                         classes=list(est.schema_.classes), texts=TEXTS, stored=rec["test"]["cuts"][0])
+    return fig, rec, hist
+
+
+def test_curve_marks_the_best_cut_and_greys_ineligible_ones():
+    fig, rec, hist = melon_curve("c45")
+    d = json.loads(fig.to_json())
+    names = [t.get("name") for t in d["data"]]
+    assert names[:4] == ["cuts", "not eligible", "second", "best"]
+    best = d["data"][3]
+    assert best["x"] == [pytest.approx(0.3815)] and best["y"][0] == pytest.approx(0.262, abs=0.001)
+    assert best["marker"]["color"] == F.CHOSEN and best["marker"]["symbol"] == "star"
+    grey = d["data"][1]
+    assert grey["marker"]["color"] == F.INELIGIBLE and len(grey["x"]) == 2  # the outer cuts fail MinSplit
+    # the histogram shares the x axis and stacks the two classes with the class palette
+    bars = [t for t in d["data"] if t["type"] == "bar"]
+    assert [b["name"] for b in bars] == ["是", "否"] and bars[0]["xaxis"] == "x2"
+    assert d["layout"]["xaxis"]["matches"] == "x2" and d["layout"]["barmode"] == "stack"
+    assert sum(float(np.sum(b.y)) for b in fig.data if b.type == "bar") == 17
+    assert d["layout"]["transition"]["duration"] == 0
+    # clicks map back to candidates
+    assert list(fig.data[0].customdata) == [k for k in range(16) if rec["candidates"]["eligible"][k]]
+    # the stored C4.5 threshold (0.36) is a dotted line beside the dashed best cut
+    lines = sorted((s["line"]["dash"], round(s["x0"], 9), s["yref"]) for s in d["layout"]["shapes"])
+    x_run = float(rec["candidates"]["threshold"][9 if rec["best"] != 9 else 8])
+    x_run = round(x_run, 9)
+    assert lines == sorted([("dash", 0.3815, "y domain"), ("dash", 0.3815, "y2 domain"),
+                            ("dash", x_run, "y domain"), ("dash", x_run, "y2 domain"), ("dot", 0.36, "y2 domain")])
+    assert fig.to_json() == melon_curve("c45")[0].to_json()  # deterministic
+
+
+def test_large_curve_is_decimated_keeping_the_exact_maximum_and_draws_fast():
+    rng = np.random.default_rng(1)
+    n = 100_000
+    x = rng.normal(size=n)
+    y = (x + rng.normal(scale=0.8, size=n) > 0.3).astype(np.int64)
+    t0 = time.perf_counter()
+    cg = explain.cut_gains(x, y, np.ones(n), float(n), 2, rules="textbook")
+    best = int(np.argmax(cg["gain"]))
+    hist = F.class_histogram(x, y, None, 2)
+    fig = F.curve_figure(cg["midpoint"], cg["gain"], cg["eligible"], best, None, hist, classes=["a", "b"],
+                         texts=TEXTS)
+    text = fig.to_json()
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 1.0, elapsed
+    assert cg["gain"].size == n - 1
+    curve = fig.data[0]
+    assert isinstance(curve, go.Scattergl) and len(curve.x) <= F.MAX_POINTS + 2
+    assert max(curve.y) == cg["gain"].max() and best in list(curve.customdata)
+    assert len(fig.data[-1].x) == F.HIST_BINS and len(text) < 400_000
+
+
+def test_decimate_keeps_envelope_and_requested_points():
+    s = np.sin(np.linspace(0, 20, 50_000))
+    idx = F.decimate(s, max_points=200, keep=(7,))
+    assert idx.size <= 201 and 7 in idx and s[idx].max() == s.max() and s[idx].min() == s.min()
+    assert np.array_equal(F.decimate(s[:100]), np.arange(100))
+
+
+def test_tree_overview_is_clickable_and_marks_forced_nodes():
+    est, X, y = fit("watermelon_3.0", "cart")
+    tree = est.tree_
+    labels = ["<b>x</b>"] + [str(i) for i in range(1, tree.node_count)]
+    fig = F.tree_overview_figure(tree, labels, colors=["#000000"] * tree.node_count, selected=2,
+                                 forced=[0], texts=TEXTS)
+    nodes = fig.data[1]
+    assert list(nodes.customdata) == list(range(tree.node_count))
+    assert nodes.marker.line.width[0] == 4 and nodes.marker.line.width[1] == 1
+    assert nodes.text[0] == "&lt;b&gt;x&lt;/b&gt;"  # user labels escaped
+    x, yy = F.tree_layout(tree.parent, tree.depth, tree.children_of)
+    for i in range(1, tree.node_count):  # children sit one level below their parent
+        assert yy[i] == yy[tree.parent[i]] - 1
+    assert fig.data[2].x[0] == x[2]  # the selection ring
+
+
+def test_subset_bars_and_value_bars():
+    fig = F.candidate_bars_figure(["{a}", "{b}", "{a, c}"], [0.1, 0.3, 0.2], [True, True, True], 1, 2,
+                                  texts=TEXTS)
+    bar = fig.data[0]
+    assert list(bar.customdata) == [0, 2, 1]  # best drawn on top (last)
+    assert list(bar.marker.color) == [F.LINE, F.RUNNER, F.CHOSEN]
+    fig = F.value_bars_figure(["青绿", "乌黑"], [[3, 3], [4, 2]], classes=["是", "否"], texts=TEXTS,
+                              entropies=[1.0, 0.918])
+    assert [t.name for t in fig.data[:2]] == ["是", "否"] and fig.data[2].text[1] == "Ent 0.918"
+
+
+def test_arithmetic_latex_for_buys_computer_prints_the_spec_numbers():
+    est, X, y = fit("buys_computer", "id3")
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    age = rep["features"][est.schema_.index("age")]
+    lines = arithmetic_latex(explain.arithmetic(nd, age["test"], rep), tr)
+    text = "\n".join(f for _, f in lines)
+    assert (r"\begin{aligned}\mathrm{Ent}(D) &= -\sum_k p_k\log_2 p_k \\ &= -\big(\tfrac{5}{14}\log_2\tfrac{5}{14}"
+            r" + \tfrac{9}{14}\log_2\tfrac{9}{14}\big) \\ &= 0.940\end{aligned}") in text
+    assert "= 0.940" in text and "= 0.247" in text and "= 1.577" in text and "= 0.156" in text
+    assert r"\frac{0.247}{1.577}" in text
+    assert r"\mathrm{Ent}(D^{\text{youth}})" in text
+    rows = ranking_rows(rep, est.schema_, tr)
+    assert rows[0]["splits.col.feature"] == "age" and rows[0]["splits.col.status"] == "splits.status.chosen"
+    assert describe_test(est.schema_, age["test"]) == "age = ?"
+
+
+def test_arithmetic_with_missing_values_and_mdl():
+    est, X, y = fit("watermelon_2.0_missing", "c45", prune=False, min_cases=1)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    f = rep["features"][est.schema_.index("色泽")]
+    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f["test"], rep), tr))
+    assert r"\rho" in text and r"\tfrac{14}{17} \\ &= 0.824" in text and r"\mathrm{Ent}(\tilde D)" in text
+    assert "0.985" in text and r"\mathrm{SplitInfo}" in text
+    est, X, y = fit("watermelon_3.0", "c45")
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    f = rep["features"][est.schema_.index("密度")]
+    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f["test"], rep), tr))
+    assert r"\mathrm{Gain}' &= \mathrm{Gain} - \frac{\log_2 14}{17} \\ &= 0.262 - 0.224 \\ &= 0.038" in text
+
+
+def test_latex_text_escapes_user_labels():
+    assert latex_text(r"a_b{c}$%#&~^\x") == (r"a\_b\{c\}\$\%\#\&\textasciitilde{}\textasciicircum{}"
+                                             r"\textbackslash{}x")

@@ -1,0 +1,61 @@
+"""Forced splits (manual tree building) applied to a training result, without Streamlit.
+
+The app keeps a list of forced tests per trained model (``ui.state``); this module replays them
+on the trained estimator (``dtcore.forcing.replay``) and rescores the new tree on the same row
+split, so every page (tree, scores, downloads) shows the tree with the user's choices in it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from dtcore.forcing import replay
+from dtcore.schema import encode_classes, encode_regression_target
+
+from . import roles as R
+from .loading import raw_rows
+from .metrics import classification_scores, regression_scores
+
+
+def training_arrays(res, df: pd.DataFrame):
+    """(encoded X, encoded y) of the training rows of ``res``, as the estimator saw them."""
+    est = res.estimator
+    tr = res.rows["train"]
+    X = est.encode(raw_rows(df, res.features)[tr])
+    y_raw = df[res.target].to_numpy(dtype=object)[tr]
+    s = est.schema_
+    if res.task == R.CLASSIFICATION:
+        y, _ = encode_classes(y_raw, s.classes, s.missing_tokens, res.target)
+    else:
+        y = encode_regression_target(y_raw, s.missing_tokens, res.target)
+    return X, y
+
+
+def rescore(res, df: pd.DataFrame, est) -> dict:
+    X = raw_rows(df, res.features)
+    y_all = df[res.target].to_numpy(dtype=object)
+    scores = {}
+    for name, idx in res.rows.items():
+        if idx.size == 0:
+            continue
+        pred = est.predict(X[idx])
+        if res.task == R.CLASSIFICATION:
+            scores[name] = classification_scores(y_all[idx], pred, est.classes_)
+        else:
+            truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
+            scores[name] = regression_scores(truth, pred)
+    return scores
+
+
+def apply_forced(res, df: pd.DataFrame, ops, arrays=None):
+    """(TrainResult with the forced tree and its scores, forced node ids in that tree).
+    ``ops``: [(node, test), …] in the order they were made; the key stays the trained one."""
+    if not ops:
+        return res, []
+    X, y = training_arrays(res, df) if arrays is None else arrays
+    est, nodes = replay(res.estimator, X, y, None, ops)
+    out = dataclasses.replace(res, estimator=est, scores=rescore(res, df, est))
+    return out, nodes
+

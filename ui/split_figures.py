@@ -1,0 +1,269 @@
+"""Plotly figures for the split explorer, built by pure functions from plain arrays.
+
+Fixed colours (the class palette of ``dtcore.export`` for classes, fixed marks for the chosen
+cut and the runner-up), no animation, so the figure JSON is a stable snapshot. Every curve point
+carries its candidate index in ``customdata``, so a click maps back to the candidate even after
+decimation. Axis titles and hover texts come in translated (and are user text: Plotly renders
+hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from dtcore.export import PALETTE, REGRESSION_COLOR
+
+FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
+LINE = "#4e79a7"
+INELIGIBLE = "#b8b8b8"
+CHOSEN = "#d62728"
+RUNNER = "#9467bd"
+SELECTED = "#2ca02c"
+EDGE = "#9a9a9a"
+
+#: above this many candidates a curve is decimated (min and max per bucket, the best kept exact)
+MAX_POINTS = 4000
+#: above this many points a trace is drawn with WebGL
+GL_POINTS = 1500
+#: a continuous feature with at most this many distinct values gets one histogram bar per value
+DISTINCT_BARS = 60
+HIST_BINS = 40
+
+
+def esc(text) -> str:
+    """User text inside Plotly labels (which read a subset of HTML)."""
+    return html.escape(str(text), quote=False)
+
+
+def _layout(fig: go.Figure, height: int) -> go.Figure:
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(family=FONT, size=13),
+                      plot_bgcolor="white", paper_bgcolor="white", transition={"duration": 0},
+                      hovermode="closest", clickmode="event+select", dragmode=False,
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, font=dict(size=12)))
+    return fig
+
+
+def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep=()) -> np.ndarray:
+    """Indices to draw: all when few; else per bucket of consecutive candidates its minimum and
+    maximum (the curve's envelope), plus ``keep`` (chosen, runner-up), sorted. The global
+    maximum is always among them, exactly."""
+    n = score.size
+    if n <= max_points:
+        return np.arange(n)
+    buckets = max_points // 2
+    size = -(-n // buckets)
+    pad = buckets * size - n
+    s = np.concatenate([score, np.full(pad, np.nan)]).reshape(buckets, size)
+    filled = np.where(np.isnan(s), -np.inf, s)
+    hi = np.argmax(filled, axis=1) + np.arange(buckets) * size
+    lo = np.argmin(np.where(np.isnan(s), np.inf, s), axis=1) + np.arange(buckets) * size
+    idx = np.concatenate([hi, lo, np.asarray([k for k in keep if k is not None], dtype=np.int64)])
+    return np.unique(idx[idx < n])
+
+
+def class_histogram(x, y, w, n_classes: int, distinct_bars: int = DISTINCT_BARS, bins: int = HIST_BINS):
+    """(centres, widths, counts (n_classes or 1, B)) of a feature's known values at a node, by
+    class: one bar per distinct value when few, else equal-width bins."""
+    x = np.asarray(x, dtype=np.float64)
+    w = np.ones(x.size) if w is None else np.asarray(w, dtype=np.float64)
+    known = ~np.isnan(x)
+    x, w = x[known], w[known]
+    y = np.asarray(y)[known]
+    groups = max(n_classes, 1)
+    key = y.astype(np.int64) if n_classes else np.zeros(x.size, np.int64)
+    if x.size == 0:
+        return np.zeros(0), np.zeros(0), np.zeros((groups, 0))
+    uniq, inv = np.unique(x, return_inverse=True)
+    if uniq.size <= distinct_bars:
+        gap = np.diff(uniq).min() if uniq.size > 1 else max(abs(uniq[0]) * 0.1, 1.0)
+        counts = np.zeros((groups, uniq.size))
+        np.add.at(counts, (key, inv), w)
+        return uniq, np.full(uniq.size, gap * 0.8), counts
+    edges = np.linspace(uniq[0], uniq[-1], bins + 1)
+    b = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, bins - 1)
+    counts = np.zeros((groups, bins))
+    np.add.at(counts, (key, b), w)
+    return (edges[:-1] + edges[1:]) / 2, np.diff(edges), counts
+
+
+def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, texts: dict,
+                 stored=None) -> go.Figure:
+    """Score against threshold (top) over the class histogram of the feature at the node
+    (bottom, same x axis). ``chosen``/``runner``: candidate indices or None; ``hist``: the
+    output of :func:`class_histogram`; ``classes``: class labels (None for regression);
+    ``texts``: translated ``score``, ``threshold``, ``count``, ``chosen``, ``runner``,
+    ``ineligible``, ``candidates``; ``stored``: the threshold the tree stores when it is not the
+    midpoint (C4.5), drawn as a dotted line."""
+    x = np.asarray(threshold, dtype=np.float64)
+    s = np.asarray(score, dtype=np.float64)
+    ok = np.asarray(eligible, dtype=bool)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36],
+                        vertical_spacing=0.04)
+    idx = decimate(s, keep=(chosen, runner))
+    Scatter = go.Scattergl if idx.size > GL_POINTS else go.Scatter
+    el = idx[ok[idx]]
+    fig.add_trace(Scatter(
+        x=x[el], y=s[el], customdata=el, mode="lines+markers", name=texts["candidates"],
+        line=dict(color=LINE, width=1.5, shape="linear"), marker=dict(color=LINE, size=5),
+        unselected=dict(marker=dict(opacity=0.75)),
+        hovertemplate=f"{esc(texts['threshold'])} %{{x:.6g}}<br>{esc(texts['score'])} %{{y:.4f}}<extra></extra>"),
+        row=1, col=1)
+    bad = idx[~ok[idx]]
+    fig.add_trace(Scatter(
+        x=x[bad], y=s[bad], customdata=bad, mode="markers", name=texts["ineligible"],
+        marker=dict(color=INELIGIBLE, size=6, symbol="circle-open"), visible=True if bad.size else "legendonly",
+        hovertemplate=f"{esc(texts['ineligible'])}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>"), row=1, col=1)
+    for k, name, color, symbol in ((runner, texts["runner"], RUNNER, "diamond"),
+                                   (chosen, texts["chosen"], CHOSEN, "star")):
+        if k is None:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[x[k]], y=[s[k]], customdata=[int(k)], mode="markers+text", name=name,
+            text=[f"{x[k]:.4g} · {s[k]:.3f}"], textposition="top center", textfont=dict(color=color),
+            marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
+            unselected=dict(marker=dict(opacity=1.0), textfont=dict(color=color)),
+            hovertemplate=f"{esc(name)}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>"), row=1, col=1)
+    centres, widths, counts = hist
+    groups = counts.shape[0]
+    for k in range(groups):
+        label = str(classes[k]) if classes is not None else texts["count"]
+        color = PALETTE[k % len(PALETTE)] if classes is not None else REGRESSION_COLOR
+        fig.add_trace(go.Bar(x=centres, y=counts[k], width=widths, name=esc(label), marker_color=color,
+                             showlegend=classes is not None, legendgroup="classes",
+                             hovertemplate=f"{esc(label)}: %{{y:.4g}}<extra></extra>"), row=2, col=1)
+    fig.update_layout(barmode="stack", bargap=0)
+    # vertical marks after every trace (plotly skips shapes on subplots that are still empty)
+    for k, color in ((runner, RUNNER), (chosen, CHOSEN)):
+        if k is not None:
+            fig.add_vline(x=float(x[k]), line=dict(color=color, width=1, dash="dash"), row="all", col=1)
+    if stored is not None and chosen is not None and stored != x[chosen]:
+        fig.add_vline(x=float(stored), line=dict(color=CHOSEN, width=1.5, dash="dot"), row=2, col=1)
+    top = float(np.nanmax(s)) if s.size else 1.0
+    bottom = float(np.nanmin(s)) if s.size else 0.0
+    span = max(top - min(bottom, 0.0), 1e-9)
+    fig.update_yaxes(title_text=esc(texts["score"]), range=[min(bottom, 0.0) - 0.02 * span, top + 0.18 * span],
+                     gridcolor="#eeeeee", zeroline=True, zerolinecolor="#cccccc", row=1, col=1)
+    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee", row=2, col=1)
+    fig.update_xaxes(gridcolor="#eeeeee", row=1, col=1)
+    fig.update_xaxes(title_text=esc(texts["threshold"]), gridcolor="#eeeeee", row=2, col=1)
+    return _layout(fig, 460)
+
+
+def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dict) -> go.Figure:
+    """One horizontal bar per candidate test of a categorical feature (CART's subset cuts),
+    best on top; chosen and runner-up coloured; ``customdata`` = candidate index."""
+    s = np.asarray(score, dtype=np.float64)
+    ok = np.asarray(eligible, dtype=bool)
+    order = np.argsort(-s, kind="stable")[:30][::-1]  # plotly draws the first bar at the bottom
+    colors = [CHOSEN if k == chosen else RUNNER if k == runner else LINE if ok[k] else INELIGIBLE
+              for k in order]
+    fig = go.Figure(go.Bar(
+        x=s[order], y=[f"{esc(labels[k])}" for k in order], orientation="h", marker_color=colors,
+        customdata=order, text=[f"{s[k]:.4f}" for k in order], textposition="auto",
+        hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>"))
+    fig.update_xaxes(title_text=esc(texts["score"]), gridcolor="#eeeeee")
+    fig.update_yaxes(automargin=True, type="category")
+    return _layout(fig, 120 + 30 * order.size)
+
+
+def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -> go.Figure:
+    """Stacked class counts per value (branch) of a multiway test, with each branch's entropy
+    written above its bar; ``customdata`` = branch index."""
+    counts = np.asarray(counts, dtype=np.float64)
+    names = [esc(v) for v in labels]
+    fig = go.Figure()
+    for k in range(counts.shape[1]):
+        fig.add_trace(go.Bar(x=names, y=counts[:, k], name=esc(classes[k]), customdata=np.arange(len(names)),
+                             marker_color=PALETTE[k % len(PALETTE)],
+                             hovertemplate=f"%{{x}} · {esc(classes[k])}: %{{y:.4g}}<extra></extra>"))
+    if entropies is not None:
+        tot = counts.sum(axis=1)
+        fig.add_trace(go.Scatter(x=names, y=tot, mode="text", showlegend=False, hoverinfo="skip",
+                                 text=[f"{texts['entropy']} {abs(e):.3f}" for e in entropies],
+                                 textposition="top center"))
+        fig.update_yaxes(range=[0, float(tot.max()) * 1.25 if tot.size else 1])
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(type="category", title_text=esc(texts["value"]))
+    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee")
+    return _layout(fig, 320)
+
+
+def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
+    """A previewed test's children: class counts per branch (stacked, horizontal), or for
+    regression each child's weight with its mean in the label."""
+    values = np.asarray(values, dtype=np.float64)
+    names = [esc(v) for v in labels][::-1]
+    fig = go.Figure()
+    if classes is not None:
+        for k in range(values.shape[1]):
+            fig.add_trace(go.Bar(y=names, x=values[::-1, k], orientation="h", name=esc(classes[k]),
+                                 marker_color=PALETTE[k % len(PALETTE)], text=[f"{v:.4g}" for v in values[::-1, k]],
+                                 textposition="inside",
+                                 hovertemplate=f"%{{y}} · {esc(classes[k])}: %{{x:.4g}}<extra></extra>"))
+    else:
+        fig.add_trace(go.Bar(y=names, x=values[::-1, 0], orientation="h", marker_color=REGRESSION_COLOR,
+                             showlegend=False, text=[f"{v:.4g}" for v in values[::-1, 0]]))
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee")
+    fig.update_yaxes(type="category", automargin=True)
+    return _layout(fig, 110 + 36 * len(labels))
+
+
+# ---------------------------------------------------------------------------------------------
+# the tree as a clickable picture
+
+def tree_layout(parent, depth, children_of) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of every node: leaves one unit apart in pre-order, a test centred over its
+    children, y = −depth (a loop over nodes: a tree has at most a few thousand)."""
+    n = len(parent)
+    x = np.zeros(n)
+    nxt = 0.0
+    leaf_x = {}
+    for i in range(n):  # pre-order: leaves left to right
+        if len(children_of(i)) == 0:
+            leaf_x[i] = nxt
+            nxt += 1.0
+    for i in range(n - 1, -1, -1):  # children have larger ids than their parent
+        kids = children_of(i)
+        x[i] = leaf_x[i] if len(kids) == 0 else (x[kids[0]] + x[kids[-1]]) / 2
+    return x, -np.asarray(depth, dtype=np.float64)
+
+
+def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), texts: dict) -> go.Figure:
+    """Nodes as markers (colour = predicted class or value colour), edges as lines; the
+    selected node ringed, forced splits with a thick outline. ``customdata`` = node id, so a
+    click selects the node. ``labels``: short text per node (user text, escaped here)."""
+    n = tree.node_count
+    x, y = tree_layout(tree.parent, tree.depth, tree.children_of)
+    ex, ey = [], []
+    for i in range(1, n):
+        p = int(tree.parent[i])
+        ex += [x[p], x[i], None]
+        ey += [y[p], y[i], None]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=EDGE, width=1), hoverinfo="skip",
+                             showlegend=False))
+    forced = {int(f) for f in forced}
+    width = [4 if i in forced else 1 for i in range(n)]
+    line_col = [CHOSEN if i in forced else "#555555" for i in range(n)]
+    size = [16 if tree.feature[i] >= 0 else 11 for i in range(n)]
+    show_text = n <= 40
+    fig.add_trace(go.Scatter(
+        x=x, y=y, customdata=np.arange(n), mode="markers+text" if show_text else "markers",
+        text=[esc(s) for s in labels] if show_text else None,
+        textposition=["top center" if tree.feature[i] >= 0 else "bottom center" for i in range(n)],
+        textfont=dict(size=11), hovertext=[f"#{i} · {esc(labels[i])}" for i in range(n)],
+        hovertemplate="%{hovertext}<extra></extra>", showlegend=False,
+        marker=dict(color=list(colors), size=size, line=dict(color=line_col, width=width),
+                    symbol=["square" if tree.feature[i] >= 0 else "circle" for i in range(n)])))
+    if selected is not None and 0 <= int(selected) < n:
+        s = int(selected)
+        fig.add_trace(go.Scatter(x=[x[s]], y=[y[s]], mode="markers", showlegend=False, hoverinfo="skip",
+                                 marker=dict(size=21, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=2.5))))
+    fig.update_xaxes(visible=False, range=[float(x.min()) - 0.8, float(x.max()) + 0.8])
+    fig.update_yaxes(visible=False, range=[float(y.min()) - 0.6, 0.6])
+    fig.update_layout(title=dict(text=esc(texts["title"]), font=dict(size=13)))
+    return _layout(fig, int(min(120 + 80 * (tree.get_depth() + 1), 560)))
