@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import i18n, state
+from ui import i18n, report_mode, state
 from ui.state import t
 from ui.text import md_escape
 
@@ -14,12 +14,15 @@ from ui.text import md_escape
 PAGES = [
     ("pages/data.py", "nav.data", ":material/table_view:", False),
     ("pages/train.py", "nav.train", ":material/account_tree:", True),
+    ("pages/splits.py", "nav.splits", ":material/query_stats:", False),
+    ("pages/prune.py", "nav.prune", ":material/content_cut:", False),
 ]
 
 st.set_page_config(page_title=t("app.title"), page_icon=":material/account_tree:", layout="wide")
 css = Path(__file__).parent / "assets" / "style.css"
 if css.exists():
     st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
+report_mode.apply()  # ?report=1: no chrome, no controls (ui/report_mode.py)
 
 state.seed_from_url()
 state.ensure_data()

@@ -271,9 +271,15 @@ def cmd_show(args) -> int:
 
 def cmd_splits(args) -> int:
     (X, y, features, kinds, categories, classes, task), weight = _read_training(args)
-    est = None
     if args.node != 0:  # node ids refer to the tree these settings grow
         est = _fit_from_args(args)
+    else:               # the root needs no tree: an unfitted estimator with these settings
+        params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
+        params.update(_parse_option(o) for o in args.option)
+        est = estimator_class(args.algorithm, task)()
+        if args.algorithm == "id3" and "continuous" not in params:
+            params["continuous"] = "threshold"  # binary cuts at the root (SPEC §4), not intervals
+        est.set_params(**params)
     report = node_splits(X, y, features, kinds, categories, classes, task, args.target,
                          algorithm=args.algorithm, criterion=args.criterion, node=args.node,
                          estimator=est, min_samples_leaf=args.min_samples_leaf or 1,
@@ -285,130 +291,103 @@ def cmd_splits(args) -> int:
 def node_splits(X, y, features, kinds, categories, classes, task, target, *, algorithm="cart",
                 criterion=None, node=0, estimator=None, min_samples_leaf=1,
                 sample_weight=None) -> dict:
-    """Per feature, the best test at one node and its score (what ``splits`` prints).
+    """Per feature, the best test at one node and its score (what ``splits`` prints): a summary
+    of ``dtcore.explain.split_report``, whose numbers are the builder's own.
 
-    CART: the best binary test by the criterion (same kernels as the builder), scored by the
-    weighted impurity decrease (scikit-learn's ``min_impurity_decrease`` scale). ID3/C4.5: the
-    multiway test of a categorical feature, or the best binary midpoint cut of a continuous one,
-    scored by information gain with C4.5's known-share factor ρ (SPEC §6), with the gain ratio
-    (unknown rows count as one more branch of the split information, SPEC §9). Thresholds are
-    midpoints (C4.5's snapping to a data value is the builder's business).
-    A fuller split report belongs to the explain module; this is the command line's summary.
+    CART: the best binary test, scored by the weighted impurity decrease (scikit-learn's
+    ``min_impurity_decrease`` scale). ID3/C4.5: the multiway test of a categorical feature or the
+    best cut of a continuous one, scored by the information gain the algorithm compares (ρ-weighted,
+    SPEC §6; C4.5's after the MDL penalty, ``raw_gain`` before it), with the split information
+    and gain ratio the algorithm uses. ``threshold`` is the midpoint cut; C4.5 stores the largest
+    training value ≤ it (``stored_threshold``). ``best`` is the feature the algorithm's own rule
+    picks (C4.5: best ratio among tests with at least average gain).
+    ``estimator``: a fitted one for ``node`` > 0; at the root an unfitted one gives the settings.
     """
-    from . import splitting
-    from .criteria import entropy, split_information
-    from .schema import encode_classes, encode_features, encode_regression_target, infer_schema
+    from . import explain
+    from .estimators import estimator_class as _cls
+    from .schema import Schema, encode_classes, encode_features, encode_regression_target, infer_schema
 
-    if estimator is not None:
+    if algorithm in ("id3", "c45") and task != "classification":
+        raise ValueError(f"{algorithm} builds classification trees only")
+    fitted = estimator is not None and hasattr(estimator, "tree_")
+    if estimator is None:
+        estimator = _cls(algorithm, task)()
+        if algorithm == "id3":
+            estimator.set_params(continuous="threshold")
+        if algorithm == "cart" and criterion:
+            estimator.set_params(criterion=criterion)
+        if "min_samples_leaf" in estimator.get_params():
+            estimator.set_params(min_samples_leaf=min_samples_leaf)
+    if fitted:
         schema = estimator.schema_
     else:
+        if node != 0:
+            raise ValueError("--node needs a trained tree")
         schema = infer_schema(X, features, kinds or None, categories or None, target=target)
     Xe = encode_features(X, schema)
     if task == "classification":
-        ye, cls = encode_classes(y, classes if estimator is None else estimator.schema_.classes,
-                                 schema.missing_tokens, target)
-        n_classes = len(cls)
+        ye, cls = encode_classes(y, schema.classes if fitted else classes, schema.missing_tokens, target)
+        if not fitted:
+            schema = Schema(schema.features, target, cls, schema.missing_tokens)
     else:
-        ye, cls, n_classes = encode_regression_target(y, schema.missing_tokens, target), None, None
-    base_w = np.ones(len(ye)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    w = base_w
-    if estimator is not None:
-        tree = estimator.tree_
-        if not 0 <= node < tree.node_count:
-            raise ValueError(f"--node {node}: the tree has nodes 0..{tree.node_count - 1}")
-        rows, leaf, share = tree.route(Xe)
-        sub = tree.subtree(node)
-        inside = (leaf >= sub[0]) & (leaf <= sub[-1])
-        w = base_w * np.bincount(rows[inside], weights=share[inside], minlength=len(ye))
-    elif node != 0:
-        raise ValueError("--node needs a trained tree")
-    keep = w > 0
-    Xn, yn, wn = Xe[keep], ye[keep], w[keep]
-    entropy_family = algorithm in ("id3", "c45")
-    if entropy_family and task != "classification":
-        raise ValueError(f"{algorithm} builds classification trees only")
-    crit = criterion or ("entropy" if entropy_family else
-                         "gini" if task == "classification" else "squared_error")
-    w_total = float(np.sum(base_w))
+        ye = encode_regression_target(y, schema.missing_tokens, target)
+    if not fitted:
+        estimator.schema_ = schema
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    try:
+        rep = explain.split_report(estimator, Xe, ye, w, node, tree=estimator.tree_ if fitted else None)
+    except ValueError as exc:
+        if "node" in str(exc):
+            raise ValueError(f"--node {node}: {exc}") from None
+        raise
     out = []
-    for j, feat in enumerate(schema.features):
-        x = Xn[:, j]
+    for r in rep["features"]:
+        feat = schema.features[r["feature"]]
         rec = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
-        if entropy_family:
-            known = ~np.isnan(x)
-            rho = float(wn[known].sum() / wn.sum()) if wn.sum() > 0 else 0.0
-            if known.sum() >= 2:
-                xk, yk, wk = x[known], yn[known].astype(np.int64), wn[known]
+        if "known_share" in r:
+            rec["known_share"] = float(r["known_share"])
+        test = r.get("test")
+        if r.get("usable") and test is not None:
+            if algorithm == "cart":
+                rec["score"] = float(r["improvement"])
+                rec["score_name"] = "impurity_decrease"
+                k = r["best"]
+                cand = r["candidates"]
+                rec["impurity_left"] = _finite(cand["impurity_left"][k])
+                rec["impurity_right"] = _finite(cand["impurity_right"][k])
                 if feat.is_categorical:
-                    n_cat = len(feat.categories)
-                    counts = np.zeros((n_cat, n_classes))
-                    np.add.at(counts, (xk.astype(np.int64), yk), wk)
-                    counts = counts[counts.sum(axis=1) > 0]
-                    if counts.shape[0] >= 2:
-                        gain = float(entropy(counts.sum(axis=0)) - np.sum(
-                            counts.sum(axis=1) / counts.sum() * entropy(counts)))
-                        branch_w = counts.sum(axis=1)
-                        rec["test"] = f"{feat.name} = ?"
-                        rec["branches"] = [feat.categories[c] for c in np.unique(xk.astype(np.int64))]
-                        _gain_fields(rec, rho * gain, branch_w, float(wn.sum() - wk.sum()),
-                                     split_information)
-                else:
-                    c = splitting.continuous_candidates(xk, yk, wk, criterion="entropy",
-                                                        n_classes=n_classes)
-                    if c["improvement"].size:
-                        k = int(np.argmax(c["improvement"]))
-                        t = float(c["threshold"][k])
-                        rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
-                        rec["threshold"] = t
-                        branch_w = np.array([c["weight_left"][k], c["weight_right"][k]])
-                        _gain_fields(rec, rho * float(c["improvement"][k]), branch_w,
-                                     float(wn.sum() - wk.sum()), split_information)
-            rec["known_share"] = rho
-        else:
-            kw = dict(criterion=crit, n_classes=n_classes, min_samples_leaf=min_samples_leaf,
-                      w_total=w_total)
-            if feat.is_categorical:
-                c = splitting.categorical_candidates(x, yn, wn, n_categories=len(feat.categories), **kw)
-            else:
-                c = splitting.continuous_candidates(x, yn, wn, **kw)
-            if c["proxy"].size and np.isfinite(c["proxy"]).any():
-                k = int(np.argmax(c["proxy"]))
-                if feat.is_categorical:
-                    mask = np.asarray(c["left_mask"][k], dtype=bool)
-                    left = [feat.categories[i] for i in np.nonzero(mask[:-1])[0]]
+                    left = [feat.categories[i] for i, b in enumerate(test["cat_branch"]) if b == 0]
                     rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
                     rec["left"] = left
-                    rec["missing_left"] = bool(mask[-1])
+                    rec["missing_left"] = test["missing_branch"] == 0
                 else:
-                    t = float(c["threshold"][k])
+                    t = float(test["cuts"][0])
                     rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
                     rec["threshold"] = t
-                    rec["missing_left"] = bool(c["missing_left"][k])
-                rec["score"] = float(c["improvement"][k])
-                rec["score_name"] = "impurity_decrease"
-                rec["impurity_left"] = _finite(c["impurity_left"][k])
-                rec["impurity_right"] = _finite(c["impurity_right"][k])
+                    rec["missing_left"] = test["missing_branch"] == 0
+            else:
+                rec["score"] = float(r["gain"])
+                rec["score_name"] = "gain"
+                rec["raw_gain"] = float(r["raw_gain"])
+                if r["mode"] == "threshold":
+                    t = float(r["midpoint"])
+                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["threshold"] = t
+                    rec["stored_threshold"] = float(test["cuts"][0])
+                    si = float(r["split_info"])
+                else:
+                    rec["test"] = f"{feat.name} = ?"
+                    if r["mode"] == "multiway":
+                        present = np.asarray(r["branch_counts"]).sum(axis=1) > 0
+                        rec["branches"] = [feat.categories[c] for c in np.nonzero(present)[0]]
+                    si = float(r["split_info"] if algorithm == "c45" else r["iv"])
+                rec["split_information"] = si
+                rec["gain_ratio"] = float(r["gain_ratio"]) if si > 0 else None
         out.append(rec)
-    scored = [r for r in out if r["score"] is not None]
-    if algorithm == "c45" and scored:
-        # Quinlan's rule (SPEC §2/§9): the best gain ratio among tests with at least average gain
-        # (simplified: the 0.3·rows many-values exclusion from the average is not applied here)
-        avg = float(np.mean([r["score"] for r in scored]))
-        scored = [r for r in scored if r["score"] >= avg - 1e-3 and r["split_information"] > 1e-3]
-        best = max(scored, key=lambda r: r["gain_ratio"])["feature"] if scored else None
-    else:
-        best = max(scored, key=lambda r: r["score"])["feature"] if scored else None
-    return {"node": node, "algorithm": algorithm, "criterion": crit,
-            "weighted_n": float(wn.sum()), "n_samples": int(keep.sum()),
-            "best": best, "features": out}
-
-
-def _gain_fields(rec, gain, branch_w, missing_w, split_information):
-    iv = float(split_information(np.r_[branch_w, missing_w] if missing_w > 0 else branch_w))
-    rec["score"] = gain
-    rec["score_name"] = "gain"
-    rec["split_information"] = iv
-    rec["gain_ratio"] = gain / iv if iv > 0 else None
+    best = rep["chosen"]
+    return {"node": node, "algorithm": algorithm, "criterion": rep["criterion"],
+            "weighted_n": float(rep["weighted_n"]), "n_samples": int(rep["n_samples"]),
+            "best": None if best is None else schema.features[best].name, "features": out}
 
 
 def _finite(x):

@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from ui import roles as R
-from ui import state
+from ui import report_mode, state
 from ui.i18n import translate
 from ui.loading import UPLOAD_TYPES, LoadError, read_bytes, sample_catalogue
 from ui.state import t
@@ -78,7 +78,7 @@ def preview_section(data):
     fmt = data.fmt.upper()
     st.caption(t("data.read_as", fmt=fmt, encoding=data.encoding) if data.encoding
                else t("data.read_as_binary", fmt=fmt))
-    with st.expander(t("data.preview", n=min(PREVIEW_ROWS, df.shape[0])), expanded=False):
+    with st.expander(t("data.preview", n=min(PREVIEW_ROWS, df.shape[0])), expanded=report_mode.active()):
         st.dataframe(df.head(PREVIEW_ROWS), hide_index=True)
 
 
@@ -91,24 +91,26 @@ def roles_section(data):
     st.caption(t("data.roles_help"))
     target = R.target_of(roles)
     columns = [str(c) for c in df.columns]
-    c1, c2 = st.columns(2)
-    with c1:
+    report = report_mode.active()  # a picture of the roles: no selectors, a read-only table
+    if not report:
+        c1, c2 = st.columns(2)
         key = f"target_{version}"
-        st.selectbox(t("data.target"), columns, index=columns.index(target) if target in columns else None,
+        c1.selectbox(t("data.target"), columns, index=columns.index(target) if target in columns else None,
                      key=key, on_change=on_target_change, args=(key,))
-    with c2:
         key = f"task_{version}"
         tasks = [R.CLASSIFICATION, R.REGRESSION]
-        st.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
+        c2.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
                  format_func=lambda v: t("task." + v), help=t("data.task_help"),
                  on_change=on_task_change, args=(key,))
     issues = R.warnings(df, roles)
     errors = R.errors(df, roles, state.task())
     table = role_table(df, roles, issues + errors, lang)
     editor_key = f"roles_editor_{version}"
-    edited = st.data_editor(
-        table, key=editor_key, hide_index=True, num_rows="fixed", width="stretch",
-        disabled=["column", "values", "distinct", "missing", "example", "note"],
+    editor = st.data_editor if not report else st.dataframe
+    edited = editor(
+        table, key=editor_key, hide_index=True, width="stretch",
+        **({} if report else {"num_rows": "fixed",
+                              "disabled": ["column", "values", "distinct", "missing", "example", "note"]}),
         column_config={
             "column": st.column_config.TextColumn(t("data.col.column")),
             "role": st.column_config.SelectboxColumn(
@@ -120,7 +122,7 @@ def roles_section(data):
             "example": st.column_config.TextColumn(t("data.col.example")),
             "note": st.column_config.TextColumn(t("data.col.note")),
         })
-    edits = role_edits(table, edited)
+    edits = role_edits(table, edited) if not report else None
     if edits:  # apply, then redraw a fresh editor (its edit state would otherwise pile up)
         state.set_roles(R.apply_edits(roles, edits, df))
         st.session_state["roles_version"] = version + 1
@@ -139,12 +141,13 @@ def roles_section(data):
 def split_section(data):
     st.subheader(t("data.split"))
     st.caption(t("data.split_help"))
-    c1, c2, c3 = st.columns(3)
     for key in ("valid", "test", "seed"):
         state.default(key)
-    c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **state.KEEP)
-    c2.slider(t("data.test"), 0, 50, step=5, key="test", **state.KEEP)
-    c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **state.KEEP)
+    if not report_mode.active():  # in a report the counts below are the picture
+        c1, c2, c3 = st.columns(3)
+        c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **state.KEEP)
+        c2.slider(t("data.test"), 0, 50, step=5, key="test", **state.KEEP)
+        c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **state.KEEP)
     df = data.df
     target = state.target()
     if target:
@@ -157,7 +160,8 @@ def split_section(data):
 
 def page():
     st.title(t("data.title"))
-    source_section()
+    if not report_mode.active():
+        source_section()
     data = state.data()
     if data is None:
         st.info(t("side.no_data"))
@@ -165,7 +169,7 @@ def page():
     preview_section(data)
     ok = roles_section(data)
     split_section(data)
-    if ok:
+    if ok and not report_mode.active():
         st.page_link("pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:")
 
 

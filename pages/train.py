@@ -7,7 +7,7 @@ import streamlit as st
 
 from dtcore import export
 from ui import roles as R
-from ui import state, treeview
+from ui import report_mode, state, treeview
 from ui.figures import confusion_figure, importances_figure
 from ui.i18n import option_label
 from ui.state import t
@@ -41,6 +41,10 @@ def settings_panel(task):
     state.default("algo")
     if st.session_state["algo"] not in algos:
         st.session_state["algo"] = algos[0]
+    if report_mode.active():  # no controls: the settings come from the URL (or their defaults)
+        algo = st.session_state["algo"]
+        values = {p.name: state.setting(state.param_key(algo, p.name)) for p in supported_params(algo, task)}
+        return algo, state.setting(state.criterion_key(algo, task)), values, False
     # the algorithm sits outside the form: changing it must redraw the parameters it has
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     algo = left.selectbox(t("train.algorithm"), algos, key="algo", format_func=lambda a: t("algo." + a),
@@ -103,7 +107,8 @@ def tree_section(res):
     depth = tree.get_depth()
     auto = treeview.auto_depth(tree)
     root = t("tree.root")
-    c1, c0, c2, c3 = st.columns([1, 1, 2, 2])
+    # in report mode nothing is drawn in these (report_mode.control): no empty row either
+    c1, c0, c2, c3 = st.columns([1, 1, 2, 2]) if not report_mode.active() else [st] * 4
     for key in ("levels", "layout", "collapse", "node"):
         state.default(key)
     level_options = ["auto", "all"] + list(range(1, max(depth, 1) + 1))
@@ -115,22 +120,26 @@ def tree_section(res):
     st.session_state["collapse"] = [i for i in st.session_state["collapse"] if i in inner]
     if st.session_state["node"] not in nodes:
         st.session_state["node"] = None
-    levels = c1.selectbox(t("tree.depth_window"), level_options,
-                          key="levels", help=t("tree.depth_help"),
-                          format_func=lambda v: level_label(v, auto),
-                          **state.KEEP)
+    levels = report_mode.control(c1.selectbox, t("tree.depth_window"), level_options, key="levels",
+                                 help=t("tree.depth_help"), format_func=lambda v: level_label(v, auto),
+                                 **state.KEEP)
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
-    layout = c0.selectbox(t("tree.layout"), LAYOUTS, key="layout", format_func=lambda v: t("tree.layout." + v),
-                          **state.KEEP)
+    layout = report_mode.control(c0.selectbox, t("tree.layout"), LAYOUTS, key="layout",
+                                 format_func=lambda v: t("tree.layout." + v), **state.KEEP)
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
-    collapsed = c2.multiselect(t("tree.collapse"), inner, key="collapse", placeholder=t("tree.collapse_none"),
-                               format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
-    selected = c3.selectbox(t("tree.node"), nodes, index=None, key="node", placeholder=t("tree.node_none"),
-                            format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+    collapsed = report_mode.control(c2.multiselect, t("tree.collapse"), inner, key="collapse",
+                                    placeholder=t("tree.collapse_none"),
+                                    format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+    selected = report_mode.control(c3.selectbox, t("tree.node"), nodes, index=None, key="node",
+                                   placeholder=t("tree.node_none"),
+                                   format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
-    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang())
+    forced = state.forced_nodes()
+    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
     st.graphviz_chart(dot, width="content")
+    if forced:
+        st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
     if selected is not None:
         path = treeview.node_path(est, selected)
@@ -176,8 +185,9 @@ def scores_section(res):
     with right:
         if res.task == R.CLASSIFICATION:
             names = [s for s in SPLITS if s in res.scores]
-            which = st.radio(t("metrics.confusion_split"), names, horizontal=True, key="cm_split",
-                             format_func=lambda s: t("metrics." + s), index=len(names) - 1)
+            which = report_mode.control(st.radio, t("metrics.confusion_split"), names, horizontal=True,
+                                        key="cm_split", fallback=names[-1],
+                                        format_func=lambda s: t("metrics." + s), index=len(names) - 1)
             sc = res.scores[which]
             st.markdown(f"**{t('metrics.confusion', split=t('metrics.' + which))}**")
             st.plotly_chart(confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
@@ -229,17 +239,19 @@ def page():
     if res is None:
         return
     with notice:
-        if (not st.session_state.get("user_trained") and data.source == "sample"
+        if (not st.session_state.get("user_trained") and not report_mode.active() and data.source == "sample"
                 and data.name == state.DEFAULT_SAMPLE and res.algorithm == state.DEFAULT_ALGORITHM):
             st.info(t("train.welcome"), icon=":material/lightbulb:")
     msg = t("train.trained", algorithm=t("algo." + res.algorithm), rows=res.rows["train"].size,
             seconds=f"{res.seconds:.2f}")
     if res.dropped:
         msg += " " + t("train.dropped", count=res.dropped)
-    st.caption(msg)
+    if not report_mode.active():  # the timing would make every report picture different
+        st.caption(msg)
     tree_section(res)
     scores_section(res)
-    downloads_section(res)
+    if not report_mode.active():
+        downloads_section(res)
 
 
 state.require_frame("pages/train.py")

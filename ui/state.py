@@ -46,6 +46,9 @@ def url_defaults() -> dict:
     """Every URL-bound key with its default value (the type of the default is the key's type)."""
     d = {"lang": i18n.DEFAULT_LANG, "sample": DEFAULT_SAMPLE, "valid": 0, "test": 0, "seed": 0,
          "algo": DEFAULT_ALGORITHM, "levels": "auto", "layout": "auto", "collapse": [], "node": None}
+    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor
+    d.update({"prune_method": "ebp", "prune_alpha": 0.0, "prune_cv": 10, "prune_one_se": True,
+              "prune_cf": 0.25})
     for algo in ALGORITHMS:
         for task_name in (R.CLASSIFICATION, R.REGRESSION):
             crits = criteria(algo, task_name)
@@ -266,7 +269,53 @@ def task() -> str:
 # the model
 
 def result() -> TrainResult | None:
+    """The current model, with the user's forced splits (Splits page) applied when there are."""
+    res = st.session_state.get("result")
+    ops = forced_ops(res)
+    if res is None or not ops:
+        return res
+    sig = (res.key, repr(ops))
+    cached = st.session_state.get("_forced_result")
+    if cached is None or cached[0] != sig:
+        from .forced import apply_forced
+        out, nodes = apply_forced(res, data().df, ops)
+        cached = st.session_state["_forced_result"] = (sig, out, nodes)
+    return cached[1]
+
+
+def base_result() -> TrainResult | None:
+    """The trained model without forced splits."""
     return st.session_state.get("result")
+
+
+# forced splits: [(node, test), …] for the trained model whose key they carry (another model,
+# e.g. after retraining with new settings, starts with none)
+
+def forced_ops(res=None) -> list:
+    res = st.session_state.get("result") if res is None else res
+    forced = st.session_state.get("forced")
+    if res is None or not forced or forced.get("key") != res.key:
+        return []
+    return list(forced["ops"])
+
+
+def forced_nodes() -> list[int]:
+    """Node ids of the forced tests in the current tree (to highlight them)."""
+    if not forced_ops():
+        return []
+    result()
+    return list(st.session_state["_forced_result"][2])
+
+
+def push_forced(node: int, test: dict) -> None:
+    res = st.session_state.get("result")
+    st.session_state["forced"] = {"key": res.key, "ops": forced_ops(res) + [(int(node), test)]}
+
+
+def pop_forced() -> None:
+    res = st.session_state.get("result")
+    ops = forced_ops(res)
+    st.session_state["forced"] = {"key": res.key, "ops": ops[:-1]}
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -88,10 +88,12 @@ def dot_words(lang: str) -> dict:
 
 
 def tree_dot(est, depth: int | None, collapsed=(), selected: int | None = None,
-             rankdir: str = "TB", lang: str = i18n.DEFAULT_LANG) -> str:
-    """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` bold."""
+             rankdir: str = "TB", lang: str = i18n.DEFAULT_LANG, forced=()) -> str:
+    """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` and
+    ``forced`` (nodes whose test the user forced on the Splits page) bold."""
     n = est.tree_.node_count
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
+    highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
     return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir,
                          words=dot_words(lang))

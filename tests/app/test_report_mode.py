@@ -1,0 +1,64 @@
+"""Report mode (``?report=1``) through Streamlit's AppTest: the pages draw their output without
+their controls, from the URL's settings, and the parameter survives the frame's URL rewriting."""
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from dtcore.estimators import make_estimator
+from ui.loading import load_sample
+from ui.report_mode import CSS
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def start(page=None, **query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def inputs(at) -> dict:
+    """Input widgets drawn in the main area (the sidebar's language switch is hidden by CSS)."""
+    found = {"selectbox": at.main.selectbox, "multiselect": at.main.multiselect, "radio": at.main.radio,
+             "slider": at.main.slider, "number_input": at.main.number_input, "button": at.main.button,
+             "checkbox": at.main.checkbox}
+    return {k: len(v) for k, v in found.items() if len(v)}
+
+
+def styles(at) -> str:
+    return "".join(h.proto.body for h in at.get("html"))
+
+
+def test_train_page_report_has_the_tree_and_no_controls():
+    at = start(report="1", sample="buys_computer", algo="cart", layout="LR")
+    assert inputs(at) == {}
+    assert not at.get("download_button")
+    assert CSS in styles(at)
+    # the tree the URL's settings define: CART (gini, defaults) on buys_computer
+    df = load_sample("buys_computer").df
+    X = df.drop(columns=["RID", "buys_computer"])
+    est = make_estimator("cart", "classification", criterion="gini").fit(
+        X.to_numpy(dtype=object), df["buys_computer"].to_numpy(dtype=object), feature_names=list(X.columns))
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert "rankdir=LR" in dot
+    assert dot.count("[id=\"dtnode") == est.tree_.node_count
+    assert at.query_params["report"] == "1"  # write_url (which drops default settings) keeps it
+
+
+def test_normal_mode_keeps_controls_and_no_report_css():
+    at = start(sample="buys_computer", algo="cart")
+    assert inputs(at).get("selectbox", 0) >= 2 and at.get("download_button")
+    assert CSS not in styles(at)
+
+
+def test_data_page_report_is_read_only():
+    at = start("pages/data.py", report="1", lang="zh", sample="watermelon_2.0")
+    assert inputs(at) == {}
+    assert not at.get("arrow_data_editor") and not at.get("file_uploader")
+    assert len(at.dataframe) == 2          # the preview and the role table
+    assert any("17" in c.value for c in at.caption)  # the split counts stay

@@ -1,0 +1,116 @@
+"""Screenshot regression tests: the real app in the system Chromium, element screenshots of the
+tree, a gain curve, the pruning before/after and its chart, and the data page, compared with the
+stored PNGs in ``tests/snapshots/browser/`` (small pixel tolerance; on failure expected / actual /
+diff images land in ``tests/snapshots/_actual/browser/``; ``UPDATE_SNAPSHOTS=1`` rewrites them).
+
+Pages are opened in report mode (``?report=1``: no Streamlit chrome, no controls, no animations),
+at a fixed viewport (conftest: 1400×1000, device scale 1, light scheme, UTC, en-US). A picture is
+taken when the script has finished, the element is drawn, the web fonts are loaded and two
+consecutive screenshots agree. Most sets are Chinese (watermelon): the CJK glyphs must render.
+"""
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
+
+
+from tests.snapshots import assert_image_snapshot
+
+LAYER = "browser"
+#: belt and braces on top of report mode's own CSS (pages opened without ?report=1 too)
+STILL = "*, *::before, *::after { transition: none !important; animation: none !important; " \
+        "caret-color: transparent !important; }"
+GRAPHVIZ = '[data-testid="stGraphVizChart"]'
+
+
+def open_page(page, app_url, path: str = "", **params):
+    page.goto(f"{app_url}/{path}?{urlencode(params)}", wait_until="domcontentloaded")
+    page.add_style_tag(content=STILL)
+
+
+def script_done(page, timeout=30_000):
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
+
+
+def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.0) -> bytes:
+    """A screenshot of ``locator`` once it no longer changes (fonts loaded, script finished,
+    ``inner`` drawn inside it, two consecutive pictures identical)."""
+    locator.wait_for(state="visible", timeout=timeout * 1000)
+    if inner:
+        locator.locator(inner).first.wait_for(state="visible", timeout=timeout * 1000)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    deadline = time.monotonic() + timeout
+    prev = None
+    while True:
+        script_done(page)
+        locator.scroll_into_view_if_needed()
+        png = locator.screenshot(animations="disabled", caret="hide", scale="css")
+        if png == prev:
+            return png
+        if time.monotonic() > deadline:
+            raise AssertionError("the element kept changing for %.0f s" % timeout)
+        prev = png
+        page.wait_for_timeout(300)
+
+
+def test_train_tree_chinese(page, app_url):
+    """Watermelon 3.0 with C4.5 (the default view): categorical and continuous tests, CJK labels."""
+    open_page(page, app_url, "train", report=1, lang="zh", sample="watermelon_3.0")
+    tree = page.locator(GRAPHVIZ).first
+    png = settled_png(page, tree, inner="svg .node")
+    assert page.locator('[data-testid="stHeader"]').first.is_hidden()  # report mode is on
+    assert_image_snapshot(LAYER, "train-tree-watermelon3-c45-zh.png", png)
+
+
+def test_train_tree_cart_english(page, app_url):
+    """buys_computer with CART: binary subset tests, English labels, a fixed layout from the URL."""
+    open_page(page, app_url, "train", report=1, lang="en", sample="buys_computer", algo="cart", layout="TB")
+    png = settled_png(page, page.locator(GRAPHVIZ).first, inner="svg .node")
+    assert_image_snapshot(LAYER, "train-tree-buys_computer-cart-en.png", png)
+
+
+def test_data_page_chinese(page, app_url):
+    """The data page as a report: the read-only preview and the role table (each a data grid
+    drawn on a canvas: shot one by one, so each lies inside the viewport and is fully drawn)."""
+    open_page(page, app_url, "data", report=1, lang="zh", sample="watermelon_2.0_missing")
+    grids = page.locator('[data-testid="stDataFrame"]')
+    grids.nth(1).wait_for(state="visible", timeout=30_000)
+    assert page.locator('[data-testid="stSelectbox"], [data-testid="stSlider"]').count() == 0
+    preview = page.locator('[data-testid="stExpander"]').first
+    assert_image_snapshot(LAYER, "data-preview-watermelon2missing-zh.png",
+                          settled_png(page, preview, inner='[data-testid="stDataFrame"] canvas'))
+    assert_image_snapshot(LAYER, "data-roles-watermelon2missing-zh.png",
+                          settled_png(page, grids.nth(1), inner="canvas"))
+
+
+def test_gain_curve_chinese(page, app_url):
+    """The split explorer's score curve of 密度 at the root of the watermelon 3.0 C4.5 tree."""
+    open_page(page, app_url, "splits", lang="zh", sample="watermelon_3.0")
+    script_done(page)
+    picker = page.locator('.st-key-split_feature input[role="combobox"]')
+    picker.wait_for(state="visible", timeout=30_000)
+    picker.click()
+    picker.fill("密度")
+    page.keyboard.press("ArrowDown")  # the filtered list holds 密度 alone; the mouse may miss the popover
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.st-key-split_feature input').value.startsWith('密度')")
+    script_done(page)
+    # the page keys its chart by node and feature index (密度 is feature 6)
+    chart = page.locator('[class*="st-key-split_curve_0_6"]').first
+    png = settled_png(page, chart, inner=".main-svg")
+    assert_image_snapshot(LAYER, "splits-curve-watermelon3-c45-density-zh.png", png)
+
+
+def test_prune_before_after_chinese(page, app_url):
+    """EBP (CF 0.05) on the unpruned watermelon 2.0 C4.5 tree: before and after side by side (the
+    removed subtree ghosted), and the CF chart."""
+    open_page(page, app_url, "prune", report=1, lang="zh", sample="watermelon_2.0", c45_prune=0,
+              prune_method="ebp", prune_cf=0.05)
+    pair = page.locator('[data-testid="stHorizontalBlock"]').filter(
+        has=page.locator(GRAPHVIZ)).last
+    pair.locator(GRAPHVIZ).nth(1).locator("svg .node").first.wait_for(state="visible", timeout=30_000)
+    png = settled_png(page, pair, inner=f"{GRAPHVIZ} svg .node")
+    assert_image_snapshot(LAYER, "prune-before-after-watermelon2-c45-ebp-zh.png", png)
+    chart = page.locator(".st-key-prune_cf_chart")
+    png = settled_png(page, chart, inner=".main-svg")
+    assert_image_snapshot(LAYER, "prune-cf-chart-watermelon2-c45-zh.png", png)

@@ -1,0 +1,209 @@
+"""Report pictures from the command line: the tree (DOT, SVG, PNG) and the split explorer's gain
+curves (PNG) for given data and settings, the same pictures the app draws, for people's own
+screenshot tests and documents.
+
+    python -m ui.report DATA.csv --target COL --algorithm c45 --out-dir DIR [--node N] [--lang zh]
+
+writes ``DIR/tree.dot``, ``tree.svg``, ``tree.png`` (Graphviz), ``rules.txt`` and
+``curves/<feature>.png``: one chart per feature at the node (a score curve over the thresholds of
+a continuous feature, CART's subset bars, or the class counts per value of a multiway test), drawn
+by ``ui.split_figures`` and exported by Plotly's Kaleido through the system Chromium
+(``BROWSER_PATH``, default /usr/bin/chromium). It lives in ``ui`` because dtcore imports numpy
+only; the data flags and the fitting are ``python -m dtcore train``'s own.
+Same data and settings → byte-identical DOT, SVG and rules (the tests check it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from dtcore import explain, export
+from dtcore.cli import _add_picture_args, _add_training_args, _dot_options, _fit_from_args, _read_training
+from dtcore.criteria import entropy
+from dtcore.schema import DataError, encode_classes, encode_regression_target
+
+from . import split_figures as sf
+from .i18n import LANGS, translate
+
+CHROMIUM = "/usr/bin/chromium"
+CURVE_WIDTH = 900
+EXIT_USER_ERROR = 2
+
+
+def use_system_chromium() -> None:
+    """Kaleido ≥ 1 drives a Chrome it finds through BROWSER_PATH: point it at the system
+    Chromium unless the caller chose one."""
+    if not os.environ.get("BROWSER_PATH"):
+        exe = shutil.which("chromium") or (CHROMIUM if Path(CHROMIUM).exists() else None)
+        if exe:
+            os.environ["BROWSER_PATH"] = exe
+
+
+def file_stem(name: str, taken: set) -> str:
+    """A feature name as a file name: path separators, control and shell-hostile characters
+    become ``_`` (Chinese stays); duplicates after that get ``-2``, ``-3``…"""
+    stem = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "_", str(name)).strip().lstrip(".") or "feature"
+    out, k = stem, 2
+    while out.lower() in taken:
+        out, k = f"{stem}-{k}", k + 1
+    taken.add(out.lower())
+    return out
+
+
+def second_best(score, eligible, best):
+    """Index of the best eligible candidate other than ``best`` (the runner-up mark)."""
+    s = np.where(np.asarray(eligible, bool) & np.isfinite(score), score, -np.inf)
+    if best is not None and 0 <= best < s.size:
+        s = s.copy()
+        s[best] = -np.inf
+    if s.size == 0 or not np.isfinite(s).any():
+        return None
+    return int(np.argmax(s))
+
+
+def curve_texts(rep: dict, rec: dict, lang: str) -> dict:
+    def t(key):
+        return translate(key, lang)
+    score = "splits.score." + rep["score_name"] if rep["algorithm"] == "cart" else "splits.score.gain"
+    return {"score": t(score), "threshold": rec["name"], "count": t("splits.weight"),
+            "chosen": t("splits.mark.chosen"), "runner": t("splits.mark.runner_up"),
+            "ineligible": t("splits.mark.ineligible"), "candidates": t("splits.mark.candidates"),
+            "entropy": "Ent", "value": rec["name"]}
+
+
+def feature_figure(nd, rep: dict, j: int, lang: str = "en"):
+    """The Splits page's chart of feature j at the report's node (None: no candidate test)."""
+    rec = rep["features"][j]
+    s = nd.schema
+    classes = list(s.classes) if s.classes is not None else None
+    texts = curve_texts(rep, rec, lang)
+    mode = rec.get("mode")
+    if mode == "threshold" and "candidates" in rec:
+        cand = rec["candidates"]
+        sc = np.asarray(cand["score"], dtype=float)
+        runner = second_best(sc, cand["eligible"], rec.get("best"))
+        hist = sf.class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
+        stored = rec["test"]["cuts"][0] if rec.get("test") else None
+        return sf.curve_figure(cand["threshold"], np.where(np.isfinite(sc), sc, np.nan), cand["eligible"],
+                               rec.get("best"), runner, hist, classes=classes, texts=texts, stored=stored)
+    if mode == "subset" and "candidates" in rec:
+        from .split_views import candidate_label
+        cand = rec["candidates"]
+        labels = [candidate_label(rec, k, s, rep["algorithm"]).rsplit(" · ", 1)[0]
+                  for k in range(len(cand["score"]))]
+        runner = second_best(np.asarray(cand["score"], float), cand["eligible"], rec.get("best"))
+        return sf.candidate_bars_figure(labels, cand["score"], cand["eligible"], rec.get("best"), runner,
+                                        texts=texts)
+    if mode in ("multiway", "intervals") and "branch_counts" in rec and classes is not None:
+        labels = explain.branch_labels(s, rec["test"])
+        counts = np.asarray(rec["branch_counts"])
+        return sf.value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
+                                    entropies=np.maximum(entropy(counts), 0.0))  # no "-0.000"
+    return None
+
+
+def node_report(est, X_raw, y_raw, node: int = 0):
+    """(NodeData, split report) at ``node`` of a fitted estimator, from the raw training table."""
+    s = est.schema_
+    X = est.encode(X_raw)
+    if s.is_classifier:
+        y, _ = encode_classes(y_raw, s.classes, s.missing_tokens, s.target)
+    else:
+        y = encode_regression_target(y_raw, s.missing_tokens, s.target)
+    nd = explain.explainer_data(est, X, y, None, node)
+    return nd, explain.report_for(nd)
+
+
+def curve_figures(est, X_raw, y_raw, node: int = 0, lang: str = "en") -> dict:
+    """feature name → figure, in the schema's feature order (features without a chart left out)."""
+    nd, rep = node_report(est, X_raw, y_raw, node)
+    out = {}
+    for j, rec in enumerate(rep["features"]):
+        fig = feature_figure(nd, rep, j, lang)
+        if fig is not None:
+            out[rec["name"]] = fig
+    return out
+
+
+def write_report(args) -> list[Path]:
+    out = Path(args.out_dir)
+    est = _fit_from_args(args)
+    (X, y, *_), weight = _read_training(args)
+    if weight is not None:
+        raise DataError("--weight is not supported by the report (the curves use unit weights)")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def put(name, data: bytes | str):
+        p = out / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, str):
+            p.write_text(data, encoding="utf-8", newline="\n")
+        else:
+            p.write_bytes(data)
+        written.append(p)
+
+    dot = export.to_dot(est, **_dot_options(args))
+    put("tree.dot", dot)
+    put("rules.txt", export.to_text(est))
+    put("tree.svg", export.render(dot, "svg"))
+    put("tree.png", export.render(dot, "png", dpi=args.dpi))
+    if args.no_curves:
+        return written
+    if not 0 <= args.node < est.tree_.node_count:
+        raise ValueError(f"--node {args.node}: the tree has nodes 0..{est.tree_.node_count - 1}")
+    figs = curve_figures(est, X, y, args.node, args.lang)
+    if figs:
+        use_system_chromium()
+        import plotly.io as pio
+        taken: set = set()
+        paths = [out / "curves" / f"{file_stem(name, taken)}.png" for name in figs]
+        paths[0].parent.mkdir(parents=True, exist_ok=True)
+        try:
+            pio.write_images(list(figs.values()), paths, format="png", width=args.width, scale=args.scale)
+        except Exception as exc:  # kaleido reports a missing browser in several ways
+            raise RuntimeError(f"Plotly could not export PNG through Chromium ({exc}); install chromium "
+                               "or set BROWSER_PATH to a Chrome/Chromium binary") from None
+        written += paths
+    return written
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m ui.report",
+                                description="Write the tree (DOT/SVG/PNG, rules) and the gain curves (PNG) "
+                                            "for given data and settings.")
+    _add_training_args(p)
+    _add_picture_args(p)
+    p.add_argument("--out-dir", required=True, help="folder for tree.* and curves/<feature>.png")
+    p.add_argument("--node", type=int, default=0, help="node whose candidate splits are charted (pre-order id)")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the chart labels")
+    p.add_argument("--dpi", type=int, default=96, help="resolution of tree.png")
+    p.add_argument("--width", type=int, default=CURVE_WIDTH, help="width of the curve PNGs in CSS pixels")
+    p.add_argument("--scale", type=float, default=1.0, help="pixel ratio of the curve PNGs")
+    p.add_argument("--no-curves", action="store_true", help="tree only (no Chromium needed)")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        written = write_report(args)
+    except FileNotFoundError as exc:
+        print(f"ui.report: error: no such file: {exc.filename}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except (DataError, ValueError, RuntimeError, export.GraphvizMissing, export.GraphvizError) as exc:
+        print(f"ui.report: error: {exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    for p in written:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
