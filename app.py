@@ -18,7 +18,7 @@ PAGES = [
     ("pages/prune.py", "nav.prune", ":material/content_cut:", False),
 ]
 
-st.set_page_config(page_title=t("app.title"), page_icon=":material/account_tree:", layout="wide")
+st.set_page_config(page_title=t("app.title"), page_icon="🌳", layout="wide")
 css = Path(__file__).parent / "assets" / "style.css"
 if css.exists():
     st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
