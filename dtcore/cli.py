@@ -255,14 +255,24 @@ def cmd_show(args) -> int:
     if args.format == "text":
         _stdout(to_text(est, precision=args.precision))
         return 0
+    if args.format == "j48":
+        if est.algorithm != "c45":
+            raise ValueError(f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
+                             f"{est.algorithm}: use --format text")
+        from .c45 import to_j48_text
+        _stdout(to_j48_text(est))
+        return 0
     s = est.schema_
+    summary = tree_summary(est.tree_)
     info = {
         "algorithm": est.algorithm,
         "task": est._task,
         "target": s.target,
+        "nodes": summary["n_nodes"],
+        "leaves": summary["n_leaves"],
+        "depth": summary["depth"],
         "features": [f.to_dict() for f in s.features],
         "classes": None if s.classes is None else list(s.classes),
-        **tree_summary(est.tree_),
         "params": est.get_params(),
     }
     _stdout(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
@@ -461,7 +471,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="print a saved model")
     p.add_argument("model")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "j48"), default="text",
+                   help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
+                        "Weka's J48 print-out (C4.5 models)")
     p.add_argument("--precision", type=int, default=4)
     p.set_defaults(func=cmd_show)
 

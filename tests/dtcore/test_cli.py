@@ -207,13 +207,28 @@ def test_show_text_and_json(tmp_path):
     info = json.loads(proc.stdout)
     nodes = d["nodes"]
     leaves = [n for n in nodes if n["leaf"]]
-    assert info["n_nodes"] == len(nodes) and info["n_leaves"] == len(leaves)
+    assert info["nodes"] == len(nodes) and info["leaves"] == len(leaves)
     assert info["depth"] == max(n["depth"] for n in leaves)
-    assert info["n_nodes"] == 2 * info["n_leaves"] - 1  # CART trees are binary
+    assert info["nodes"] == 2 * info["leaves"] - 1  # CART trees are binary
     assert info["algorithm"] == "cart" and info["classes"] == ["是", "否"]
     assert [f["name"] for f in info["features"]] == ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"]
     text = dtcore("show", model).stdout
-    assert sum(line.rstrip().endswith(("class: 是", "class: 否")) for line in text.splitlines()) == info["n_leaves"]
+    assert sum(line.rstrip().endswith(("class: 是", "class: 否")) for line in text.splitlines()) == info["leaves"]
+    assert_user_error(dtcore("show", model, "--format", "j48"), "J48")
+
+
+def test_show_j48_prints_weka_form(tmp_path):
+    """A C4.5 model prints as Weka's J48 does: `attr = value: class (N/E)`."""
+    model = tmp_path / "m.json"
+    args = (DATA / "watermelon_2.0_missing.csv", "--target", "好瓜", "--ignore", "编号", "--algorithm", "c45")
+    assert dtcore("train", *args, "--out", model).returncode == 0
+    proc = dtcore("show", model, "--format", "j48")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    branch_lines = [ln for ln in lines if ln.startswith("纹理 = ")]
+    assert [ln.split(":")[0] for ln in branch_lines] == ["纹理 = 清晰", "纹理 = 稍糊", "纹理 = 模糊"]
+    # rows 8 and 10 (纹理 missing) are spread 7/15, 5/15, 3/15 over the branches: fractional N
+    assert any("(" in ln and "." in ln.split("(")[1] for ln in branch_lines)
 
 
 @needs_cart
