@@ -53,7 +53,9 @@ def source_section():
     left, right = st.columns(2, gap="large")
     with left:
         state.default("sample")
-        st.selectbox(t("data.sample"), list(catalogue), format_func=lambda s: catalogue[s].title(state.lang()),
+        lang = state.lang()
+        st.selectbox(t("data.sample"), list(catalogue),
+                     format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
                      key="sample", help=t("data.sample_help"), on_change=on_sample_change,
                      **state.KEEP)
         data = state.data()
@@ -100,7 +102,7 @@ def roles_section(data):
         key = f"task_{version}"
         tasks = [R.CLASSIFICATION, R.REGRESSION]
         c2.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
-                 format_func=lambda v: t("task." + v), help=t("data.task_help"),
+                 format_func=state.fixed_labels(tasks, lambda v: t("task." + v)), help=t("data.task_help"),
                  on_change=on_task_change, args=(key,))
     issues = R.warnings(df, roles)
     errors = R.errors(df, roles, state.task())
@@ -175,3 +177,6 @@ def page():
 
 state.require_frame("pages/data.py")
 page()
+# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
+# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
+state.write_url()

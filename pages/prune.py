@@ -5,7 +5,7 @@ import streamlit as st
 from ui import pruning_figures as pf
 from ui import pruning_views as pv
 from ui import roles as R
-from ui import state, treeview
+from ui import report_mode, state, treeview
 from ui.state import t
 from ui.text import md_escape
 from ui.training import TrainingError, algorithms_for, supported_params
@@ -58,9 +58,11 @@ def method_panel(res):
         state.default(key)
     if st.session_state["prune_method"] not in methods:
         st.session_state["prune_method"] = pv.natural_method(res.algorithm, res.task)
-    left, right = st.columns([1, 2], vertical_alignment="bottom")
-    method = left.selectbox(t("prune.method"), methods, key="prune_method", help=t("prune.method_help"),
-                            format_func=lambda m: t("prune.method." + m), **state.KEEP)
+    report = report_mode.active()  # no controls: the settings come from the URL (no empty columns)
+    left, right = st.columns([1, 2], vertical_alignment="bottom") if not report else (st, st)
+    method = report_mode.control(left.selectbox, t("prune.method"), methods, key="prune_method",
+                                 help=t("prune.method_help"), **state.KEEP,
+                                 format_func=state.fixed_labels(methods, lambda m: t("prune.method." + m)))
     right.caption(t("prune.about." + method))
     if res.task != R.CLASSIFICATION:
         st.info(t("prune.regression_note"), icon=":material/info:")
@@ -68,17 +70,20 @@ def method_panel(res):
     if method == "ccp":
         values = cached_alpha_values(model_key(res), res)
         st.session_state["prune_alpha"] = pv.snap_alpha(float(st.session_state["prune_alpha"]), values)
-        c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="bottom")
+        c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="bottom") if not report else (st, st, st)
         if len(values) > 1:
-            alpha = c1.select_slider(t("prune.alpha"), values, key="prune_alpha", format_func=fmt_alpha,
-                                     help=t("prune.alpha_help"), **state.KEEP)
+            alpha = report_mode.control(c1.select_slider, t("prune.alpha"), values, key="prune_alpha",
+                                        format_func=fmt_alpha, help=t("prune.alpha_help"), **state.KEEP)
         else:
             alpha = values[0]
             c1.caption(t("prune.nothing"))
-        c2.number_input(t("prune.cv"), 0, 50, step=1, key="prune_cv", help=t("prune.cv_help"), **state.KEEP)
-        c3.checkbox(t("prune.one_se"), key="prune_one_se", help=t("prune.one_se_help"), **state.KEEP)
+        report_mode.control(c2.number_input, t("prune.cv"), 0, 50, step=1, key="prune_cv", help=t("prune.cv_help"),
+                            **state.KEEP)
+        report_mode.control(c3.checkbox, t("prune.one_se"), key="prune_one_se", help=t("prune.one_se_help"),
+                            **state.KEEP)
     elif method == "ebp":
-        cf = st.slider(t("prune.cf"), 0.01, 0.5, step=0.01, key="prune_cf", help=t("prune.cf_help"), **state.KEEP)
+        cf = report_mode.control(st.slider, t("prune.cf"), 0.01, 0.5, step=0.01, key="prune_cf",
+                                 help=t("prune.cf_help"), **state.KEEP)
     return method, float(alpha), float(cf)
 
 
@@ -87,18 +92,25 @@ def method_panel(res):
 def trees_section(res, method, outcome):
     before, after, rep = outcome.before, outcome.after, outcome.report
     depth = before.get_depth()
-    st.session_state.setdefault("prune_levels", "auto")
+    state.default("prune_levels")
     options = ["auto", "all"] + list(range(1, max(depth, 1) + 1))
     if st.session_state["prune_levels"] not in options:
         st.session_state["prune_levels"] = "auto"
     auto = treeview.auto_depth(before, budget=63, row=12)
-    c1, c0, c2 = st.columns([1, 1, 3], vertical_alignment="bottom")
-    st.session_state.setdefault("prune_arrange", "side")
-    arrange = c0.radio(t("prune.arrange"), ("side", "stacked"), key="prune_arrange", horizontal=True,
-                       format_func=lambda v: t("prune.arrange." + v))
-    levels = c1.selectbox(t("prune.levels"), options, key="prune_levels", format_func=lambda v: (
-        (t("tree.depth_auto", depth=auto) if auto is not None else t("tree.depth_auto_all")) if v == "auto"
-        else t("tree.depth_all") if v == "all" else str(v)))
+    report = report_mode.active()
+    c1, c0, c2 = st.columns([1, 1, 3], vertical_alignment="bottom") if not report else (st, st, st)
+    state.default("prune_arrange")
+    arrangements = ("side", "stacked")
+    if st.session_state["prune_arrange"] not in arrangements:
+        st.session_state["prune_arrange"] = "side"
+    arrange = report_mode.control(c0.radio, t("prune.arrange"), arrangements, key="prune_arrange", horizontal=True,
+                                  format_func=state.fixed_labels(arrangements, lambda v: t("prune.arrange." + v)),
+                                  **state.KEEP)
+    levels = report_mode.control(c1.selectbox, t("prune.levels"), options, key="prune_levels", **state.KEEP,
+                                 format_func=state.fixed_labels(options, lambda v: (
+                                     (t("tree.depth_auto", depth=auto) if auto is not None
+                                      else t("tree.depth_auto_all")) if v == "auto"
+                                     else t("tree.depth_all") if v == "all" else str(v))))
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
     if shown is not None and shown < depth:
         c2.info(t("prune.levels_folded", depth=shown))
@@ -145,12 +157,17 @@ def alpha_section(res, alpha):
     with st.spinner(spinner, show_time=True):
         curves = cached_alpha_curves(model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df)
     rule = t("prune.rule." + ("1-SE" if one_se else "min"))
-    b1, b2, note = st.columns([1, 1, 3], vertical_alignment="center")
+    if report_mode.active():  # the notes stay, the buttons that set α do not
+        b1 = b2 = None
+        note = st.container()
+    else:
+        b1, b2, note = st.columns([1, 1, 3], vertical_alignment="center")
     if curves.cv is not None:
         c = curves.cv
         i = c["index"]
-        b1.button(t("prune.use_cv"), on_click=set_alpha, args=(c["alpha"],), icon=":material/done_all:",
-                  disabled=c["alpha"] == alpha, key="prune_use_cv")
+        if b1 is not None:
+            b1.button(t("prune.use_cv"), on_click=set_alpha, args=(c["alpha"],), icon=":material/done_all:",
+                      disabled=c["alpha"] == alpha, key="prune_use_cv")
         note.caption(t("prune.cv_result", k=cv, rule=rule, alpha=fmt_alpha(c["alpha"]), leaves=c["n_leaves"][i],
                        error=fmt_err(c["errors"][i], curves.metric), se=fmt_err(c["ses"][i], curves.metric)))
     elif cv > n_train:
@@ -160,8 +177,9 @@ def alpha_section(res, alpha):
     if curves.valid is not None:
         v = curves.valid
         i = v["index"]
-        b2.button(t("prune.use_valid"), on_click=set_alpha, args=(v["alpha"],), icon=":material/rule:",
-                  disabled=v["alpha"] == alpha, key="prune_use_valid")
+        if b2 is not None:
+            b2.button(t("prune.use_valid"), on_click=set_alpha, args=(v["alpha"],), icon=":material/rule:",
+                      disabled=v["alpha"] == alpha, key="prune_use_valid")
         note.caption(t("prune.valid_result", rule=rule, alpha=fmt_alpha(v["alpha"]), leaves=v["n_leaves"][i],
                        error=fmt_err(v["errors"][i], curves.metric)))
     labels = {s: t("metrics." + s) for s in pv.SETS}
@@ -208,13 +226,15 @@ def page():
     res = current_model()
     if res is None or state.data() is None:
         st.info(t("prune.no_model"))
-        st.page_link("pages/train.py", label=t("nav.train"), icon=":material/account_tree:")
+        if not report_mode.active():
+            st.page_link("pages/train.py", label=t("nav.train"), icon=":material/account_tree:")
         return
     st.caption(t("prune.intro"))
     method, alpha, cf = method_panel(res)
     if method == "rep" and res.rows["valid"].size == 0:
         st.warning(t("prune.needs_valid"))
-        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+        if not report_mode.active():
+            st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
         return
     try:
         with st.spinner(t("prune.running"), show_time=True):
@@ -234,3 +254,6 @@ def page():
 
 state.require_frame("pages/prune.py")
 page()
+# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
+# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
+state.write_url()

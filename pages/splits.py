@@ -7,7 +7,7 @@ import streamlit as st
 from dtcore import explain
 from dtcore.export import PALETTE, REGRESSION_COLOR, node_prediction_index
 from ui import roles as R
-from ui import state, treeview
+from ui import report_mode, state, treeview
 from ui.forced import training_arrays
 from ui.split_figures import (candidate_bars_figure, children_figure, class_histogram, curve_figure,
                               tree_overview_figure, value_bars_figure)
@@ -109,8 +109,9 @@ def tree_panel(res):
     if st.session_state.get("_split_node_seen", -1) != st.session_state["node"]:
         st.session_state["split_node"] = st.session_state["node"]
     root = t("tree.root")
-    node = st.selectbox(t("splits.node"), nodes, key="split_node", index=None, placeholder=t("splits.node_root"),
-                        format_func=lambda i: treeview.node_label(est, i, root))
+    node = report_mode.control(st.selectbox, t("splits.node"), nodes, key="split_node", index=None,
+                               placeholder=t("splits.node_root"),
+                               format_func=state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root)))
     st.session_state["node"] = st.session_state["_split_node_seen"] = node
     node = 0 if node is None else int(node)
     fig = tree_overview_figure(tree, [node_short_label(est, i) for i in nodes], colors=node_colors(est),
@@ -150,15 +151,28 @@ def node_summary(res, rep, nd, node):
 
 
 def feature_picker(rep, node):
+    """The charted feature's index. The widget (and the URL, ``split_feature``) hold its name;
+    another node or algorithm starts at the algorithm's choice, except on a session's first view,
+    which keeps the feature a shared link names."""
     feats = rep["features"]
     order = list(rep["ranking"]) + [j for j in range(len(feats)) if j not in rep["ranking"]]
+    index = {feats[j]["name"]: j for j in order}
+    names = list(index)
+    key = state.FEATURE_KEY
     ctx = (node, rep["algorithm"])
-    if st.session_state.get("_split_feature_ctx") != ctx or st.session_state.get("split_feature") not in order:
-        st.session_state["split_feature"] = rep["chosen"] if rep["chosen"] is not None else order[0]
-        st.session_state["_split_feature_ctx"] = ctx
-    return st.selectbox(t("splits.feature"), order, key="split_feature",
-                        format_func=lambda j: feats[j]["name"] + (f" · {feats[j]['gain']:.4f}"
-                                                                  if feats[j].get("usable") else ""))
+    seen = st.session_state.get("_split_feature_ctx")
+    keep = seen is None and st.session_state.get(key) in index  # first view: the URL's feature
+    if (seen != ctx and not keep) or st.session_state.get(key) not in index:
+        st.session_state[key] = names[order.index(rep["chosen"])] if rep["chosen"] is not None else names[0]
+    st.session_state["_split_feature_ctx"] = ctx
+
+    def label(name):
+        rec = feats[index[name]]
+        return name + (f" · {num(rec['gain'], 4)}" if rec.get("usable") else "")
+
+    name = report_mode.control(st.selectbox, t("splits.feature"), names, key=key,
+                               format_func=state.fixed_labels(names, label), **state.KEEP)
+    return index[name]
 
 
 def feature_chart(res, rep, nd, j):
@@ -241,9 +255,10 @@ def candidate_picker(rep, nd, j):
         order.append(int(cur))
     if cur not in order:
         st.session_state["split_candidate"] = order[0]
-    k = st.selectbox(t("splits.candidate"), order, key="split_candidate",
-                     format_func=lambda k: candidate_label(rec, k, s, rep["algorithm"])
-                     + (f" · {t('splits.mark.ineligible')}" if not cand["eligible"][k] else ""))
+    ineligible = t("splits.mark.ineligible")
+    k = report_mode.control(st.selectbox, t("splits.candidate"), order, key="split_candidate",
+                            format_func=state.fixed_labels(order, lambda k: candidate_label(rec, k, s, rep["algorithm"])
+                                                           + (f" · {ineligible}" if not cand["eligible"][k] else "")))
     return explain.candidate_test(nd, rep, j, int(k))
 
 
@@ -280,6 +295,8 @@ def preview(res, rep, nd, node, test):
 
 
 def forcing_controls(res, rep, nd, node, test, kids):
+    if report_mode.active():  # a report shows the model, not the buttons that change it
+        return
     same = explain.same_test(test, rep["tree_test"])
     n_nonempty = sum(1 for k in kids if k["weight"] > 0)
     c1, c2 = st.columns([2, 2])
@@ -302,17 +319,22 @@ def forcing_controls(res, rep, nd, node, test, kids):
         c2.caption(t("splits.forced_list", nodes=", ".join(f"#{i}" for i in state.forced_nodes())))
 
 
+def data_link():
+    if not report_mode.active():
+        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+
+
 def page():
     st.title(t("splits.title"))
     st.caption(t("splits.intro"))
     data = state.data()
     if data is None:
         st.info(t("train.no_data"))
-        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+        data_link()
         return
     if R.errors(data.df, state.roles(), state.task()):
         st.error(t("train.fix_roles"))
-        st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
+        data_link()
         return
     res = current_result()
     if res is None:
@@ -343,3 +365,6 @@ def page():
 
 state.require_frame("pages/splits.py")
 page()
+# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
+# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
+state.write_url()

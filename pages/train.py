@@ -26,7 +26,8 @@ def param_widget(algo, p, lang):
     opts = dict(state.KEEP, help=t(f"help.{p.name}"))
     if p.kind == "select":
         return st.selectbox(label, p.options, key=key,
-                            format_func=lambda v, k=p.name: option_label(k, v, lang), **opts)
+                            format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
+                            **opts)
     if p.kind == "bool":
         return st.checkbox(label, key=key, **opts)
     if p.kind == "int":
@@ -47,7 +48,8 @@ def settings_panel(task):
         return algo, state.setting(state.criterion_key(algo, task)), values, False
     # the algorithm sits outside the form: changing it must redraw the parameters it has
     left, right = st.columns([1, 3], vertical_alignment="bottom")
-    algo = left.selectbox(t("train.algorithm"), algos, key="algo", format_func=lambda a: t("algo." + a),
+    algo = left.selectbox(t("train.algorithm"), algos, key="algo",
+                          format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
                           help=t("train.algorithm_help"), **state.KEEP)
     right.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
     params = supported_params(algo, task)
@@ -58,8 +60,8 @@ def settings_panel(task):
         ckey = state.criterion_key(algo, task)
         state.default(ckey)
         with next(cells):
-            criterion = st.selectbox(t("train.criterion"), crits, key=ckey,
-                                     format_func=lambda c: option_label("criterion", c, lang), **state.KEEP)
+            criterion = st.selectbox(t("train.criterion"), crits, key=ckey, **state.KEEP,
+                                     format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang)))
         values = {}
         for p in params:
             with next(cells):
@@ -121,18 +123,19 @@ def tree_section(res):
     if st.session_state["node"] not in nodes:
         st.session_state["node"] = None
     levels = report_mode.control(c1.selectbox, t("tree.depth_window"), level_options, key="levels",
-                                 help=t("tree.depth_help"), format_func=lambda v: level_label(v, auto),
+                                 help=t("tree.depth_help"),
+                                 format_func=state.fixed_labels(level_options, lambda v: level_label(v, auto)),
                                  **state.KEEP)
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
     layout = report_mode.control(c0.selectbox, t("tree.layout"), LAYOUTS, key="layout",
-                                 format_func=lambda v: t("tree.layout." + v), **state.KEEP)
+                                 format_func=state.fixed_labels(LAYOUTS, lambda v: t("tree.layout." + v)),
+                                 **state.KEEP)
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
+    node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root))
     collapsed = report_mode.control(c2.multiselect, t("tree.collapse"), inner, key="collapse",
-                                    placeholder=t("tree.collapse_none"),
-                                    format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+                                    placeholder=t("tree.collapse_none"), format_func=node_labels, **state.KEEP)
     selected = report_mode.control(c3.selectbox, t("tree.node"), nodes, index=None, key="node",
-                                   placeholder=t("tree.node_none"),
-                                   format_func=lambda i: treeview.node_label(est, i, root), **state.KEEP)
+                                   placeholder=t("tree.node_none"), format_func=node_labels, **state.KEEP)
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = state.forced_nodes()
@@ -187,7 +190,8 @@ def scores_section(res):
             names = [s for s in SPLITS if s in res.scores]
             which = report_mode.control(st.radio, t("metrics.confusion_split"), names, horizontal=True,
                                         key="cm_split", fallback=names[-1],
-                                        format_func=lambda s: t("metrics." + s), index=len(names) - 1)
+                                        format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
+                                        index=len(names) - 1)
             sc = res.scores[which]
             st.markdown(f"**{t('metrics.confusion', split=t('metrics.' + which))}**")
             st.plotly_chart(confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
@@ -256,3 +260,6 @@ def page():
 
 state.require_frame("pages/train.py")
 page()
+# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
+# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
+state.write_url()

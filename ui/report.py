@@ -104,7 +104,7 @@ def feature_figure(nd, rep: dict, j: int, lang: str = "en"):
         labels = explain.branch_labels(s, rec["test"])
         counts = np.asarray(rec["branch_counts"])
         return sf.value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
-                                    entropies=np.maximum(entropy(counts), 0.0))  # no "-0.000"
+                                    entropies=entropy(counts))
     return None
 
 

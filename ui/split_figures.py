@@ -16,6 +16,8 @@ from plotly.subplots import make_subplots
 
 from dtcore.export import PALETTE, REGRESSION_COLOR
 
+from .split_views import num
+
 FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
 LINE = "#4e79a7"
 INELIGIBLE = "#b8b8b8"
@@ -122,7 +124,7 @@ def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, t
             continue
         fig.add_trace(go.Scatter(
             x=[x[k]], y=[s[k]], customdata=[int(k)], mode="markers+text", name=name,
-            text=[f"{x[k]:.4g} · {s[k]:.3f}"], textposition="top center", textfont=dict(color=color),
+            text=[f"{x[k]:.4g} · {num(s[k], 3)}"], textposition="top center", textfont=dict(color=color),
             marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
             unselected=dict(marker=dict(opacity=1.0), textfont=dict(color=color)),
             hovertemplate=f"{esc(name)}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>"), row=1, col=1)
@@ -162,7 +164,7 @@ def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dic
               for k in order]
     fig = go.Figure(go.Bar(
         x=s[order], y=[f"{esc(labels[k])}" for k in order], orientation="h", marker_color=colors,
-        customdata=order, text=[f"{s[k]:.4f}" for k in order], textposition="auto",
+        customdata=order, text=[num(s[k], 4) for k in order], textposition="auto",
         hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>"))
     fig.update_xaxes(title_text=esc(texts["score"]), gridcolor="#eeeeee")
     fig.update_yaxes(automargin=True, type="category")
@@ -182,7 +184,7 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
     if entropies is not None:
         tot = counts.sum(axis=1)
         fig.add_trace(go.Scatter(x=names, y=tot, mode="text", showlegend=False, hoverinfo="skip",
-                                 text=[f"{texts['entropy']} {abs(e):.3f}" for e in entropies],
+                                 text=[f"{texts['entropy']} {num(e, 3)}" for e in entropies],  # a pure branch: 0.000
                                  textposition="top center"))
         fig.update_yaxes(range=[0, float(tot.max()) * 1.25 if tot.size else 1])
     fig.update_layout(barmode="stack")

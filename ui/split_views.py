@@ -24,7 +24,8 @@ def latex_text(s) -> str:
 
 
 def num(x, digits: int = 3) -> str:
-    """A result to ``digits`` decimals (−0 shown as 0)."""
+    """A result to ``digits`` decimals; "–" when not finite. A value that rounds to zero is "0…"
+    whatever its sign (a pure node's entropy comes out as −1e-17 in floating point)."""
     x = float(x)
     if not math.isfinite(x):
         return "–"
@@ -92,7 +93,7 @@ def ranking_rows(report: dict, schema, t) -> list[dict]:
             status = ""
         row[t("splits.col.status")] = status
         # numbers as text to 4 decimals, "–" where a feature has no usable test (no "None" cells)
-        rows.append({k: "–" if v is None else f"{float(v):.4f}" if isinstance(v, (float, np.floating)) else v
+        rows.append({k: "–" if v is None else num(v, 4) if isinstance(v, (float, np.floating)) else v
                      for k, v in row.items()})
     return rows
 
@@ -255,10 +256,10 @@ def candidate_label(rec: dict, k: int, schema, algorithm: str) -> str:
     s = float(cand["score"][k])
     if "threshold" in cand:
         x = float(cand["threshold"][k])
-        return f"≤ {x:.6g} · {s:.4f}"
+        return f"≤ {x:.6g} · {num(s, 4)}"
     if "left_mask" in cand:
         f = schema.features[rec["feature"]]
         mask = np.asarray(cand["left_mask"][k], dtype=bool)
         left = [f.categories[i] for i in np.nonzero(mask[:-1])[0]]
-        return "{" + ", ".join(left) + "}" + f" · {s:.4f}"
-    return f"{describe_test(schema, rec['test'])} · {s:.4f}"
+        return "{" + ", ".join(left) + "}" + f" · {num(s, 4)}"
+    return f"{describe_test(schema, rec['test'])} · {num(s, 4)}"

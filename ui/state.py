@@ -26,6 +26,8 @@ DEFAULT_ALGORITHM = "c45"
 
 #: widgets that define a view keep their value across page switches (see module docstring)
 KEEP = {"persist_state": "session"}
+#: the Splits page's feature selector; its URL value is a feature name, taken as text
+FEATURE_KEY = "split_feature"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -46,9 +48,11 @@ def url_defaults() -> dict:
     """Every URL-bound key with its default value (the type of the default is the key's type)."""
     d = {"lang": i18n.DEFAULT_LANG, "sample": DEFAULT_SAMPLE, "valid": 0, "test": 0, "seed": 0,
          "algo": DEFAULT_ALGORITHM, "levels": "auto", "layout": "auto", "collapse": [], "node": None}
-    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor
+    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, the trees' layout
     d.update({"prune_method": "ebp", "prune_alpha": 0.0, "prune_cv": 10, "prune_one_se": True,
-              "prune_cf": 0.25})
+              "prune_cf": 0.25, "prune_arrange": "side", "prune_levels": "auto"})
+    # Splits page: the charted feature by name ("" = the algorithm's choice at the node)
+    d[FEATURE_KEY] = ""
     for algo in ALGORITHMS:
         for task_name in (R.CLASSIFICATION, R.REGRESSION):
             crits = criteria(algo, task_name)
@@ -68,7 +72,10 @@ def encode_url_value(value) -> str:
 
 
 def decode_url_value(text: str, default):
-    """URL text → a value of the default's type; ValueError when it does not parse."""
+    """URL text → a value of the default's type; ValueError when it does not parse.
+    A default of "" marks free text (a feature name, which may look like a number)."""
+    if default == "":
+        return text
     if isinstance(default, bool):
         if text not in ("1", "0", "true", "false"):
             raise ValueError(text)
@@ -122,6 +129,17 @@ def write_url() -> None:
     for key, text in want.items():
         if current.get(key) != text:
             st.query_params[key] = text
+
+
+def fixed_labels(options, label):
+    """A widget's ``format_func`` whose labels are computed now, during the run.
+
+    Streamlit (and AppTest, between runs) may call ``format_func`` outside the script run, where
+    session state, and so the language, cannot be read: a label computed lazily then comes out
+    English while the widget drew Chinese options (AppTest: "'auto (all)' is not in list").
+    Options stay stable ids; only their labels are frozen in this run's language."""
+    table = {o: label(o) for o in options}
+    return lambda v: table[v] if v in table else str(v)
 
 
 def default(key: str) -> None:

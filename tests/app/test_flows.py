@@ -190,3 +190,17 @@ def test_changed_settings_travel_in_the_url():
     assert dot_of(reopened) == dot_of(at)
     line = [x for x in dot_of(at).splitlines() if x.startswith("node2 [")][0]
     assert "penwidth=3" in line                                # the selected node is drawn bold
+
+
+@pytest.mark.parametrize("page", [None, DATA, "pages/splits.py", "pages/prune.py"])
+def test_chinese_pages_survive_their_next_run(page):
+    """Widget labels are computed during the run: AppTest formats the options between runs,
+    outside the session, where the language would read as the default English ("'auto (all)' is
+    not in list" on the second run of a fresh zh session)."""
+    at = start(lang="zh")
+    if page:
+        at.switch_page(page).run()
+    no_exception(at)
+    at.run()
+    no_exception(at)
+    assert at.session_state["lang"] == "zh"

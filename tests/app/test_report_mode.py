@@ -62,3 +62,28 @@ def test_data_page_report_is_read_only():
     assert not at.get("arrow_data_editor") and not at.get("file_uploader")
     assert len(at.dataframe) == 2          # the preview and the role table
     assert any("17" in c.value for c in at.caption)  # the split counts stay
+
+
+def test_splits_page_report_draws_the_feature_the_url_names_without_controls():
+    at = start("pages/splits.py", report="1", lang="zh", sample="watermelon_3.0", split_feature="密度")
+    assert inputs(at) == {}                                      # no selectors, no force/undo buttons
+    assert not at.get("page_link")
+    assert at.session_state["split_feature"] == "密度"
+    assert r"\frac{\log_2 14}{17}" in "\n".join(m.value for m in at.latex)  # 密度's C4.5 arithmetic
+    assert at.get("plotly_chart")                                # the tree overview and the curve
+
+
+def test_prune_page_report_takes_arrangement_and_levels_from_the_url():
+    query = dict(lang="zh", sample="watermelon_2.0", c45_prune="0", prune_method="ccp",
+                 prune_arrange="stacked", prune_levels="1")
+    at = start("pages/prune.py", report="1", **query)
+    assert inputs(at) == {}                                      # no method/α/CV/1-SE, no "use α" buttons
+    assert not at.get("page_link")
+    dots = [c.proto.spec for c in at.get("graphviz_chart")]
+    assert len(dots) == 2
+    assert any("1" in i.value and "层" in i.value for i in at.info)  # "shown to depth 1" (URL's levels)
+    normal = start("pages/prune.py", **query)                    # the same URL with its controls
+    assert normal.radio(key="prune_arrange").value == "stacked"
+    assert normal.selectbox(key="prune_levels").value == 1
+    assert normal.button(key="prune_use_cv") is not None
+    assert [c.proto.spec for c in normal.get("graphviz_chart")] == dots

@@ -48,7 +48,7 @@ def test_buys_computer_id3_root_prints_the_spec_arithmetic():
 def test_watermelon_c45_density_curve_and_cart_in_chinese():
     at = start(sample="watermelon_3.0", algo="c45")
     ok(at)
-    select(at, "Feature").set_value(6).run()  # 密度
+    select(at, "Feature").set_value("密度").run()
     ok(at)
     cand = select(at, "Candidate to preview (or click the chart)")
     assert "0.3815" in cand.format_func(cand.value)
@@ -63,8 +63,7 @@ def test_forcing_a_split_shows_on_the_train_page_and_undo_restores_the_tree():
     at = start(sample="buys_computer", algo="id3")
     ok(at)
     est, X, y = fit("buys_computer", "id3")
-    student = est.schema_.index("student")
-    select(at, "Feature").set_value(student).run()
+    select(at, "Feature").set_value("student").run()
     ok(at)
     force = next(b for b in at.button if b.key == "split_force")
     assert not force.disabled
@@ -102,3 +101,35 @@ def test_node_from_the_url_and_the_report_it_shows():
     assert f"**{explain.jsonable(rep['weighted_n']):g}**" in md or f"**{int(rep['weighted_n'])}**" in md
     table = at.dataframe[0].value
     assert table.iloc[0, 1] == rep["features"][rep["chosen"]]["name"]
+
+
+def test_picked_node_and_feature_are_in_the_url_at_the_end_of_the_same_run():
+    """The address bar names the view the run drew (not the previous one): node and feature."""
+    at = start(sample="watermelon_3.0", algo="c45")
+    ok(at)
+    at.selectbox(key="split_node").set_value(1).run()
+    ok(at)
+    assert at.query_params.get("node") == "1"
+    assert at.query_params.get("split_feature") == at.session_state["split_feature"]
+    select(at, "Feature").set_value("密度").run()
+    ok(at)
+    assert at.query_params.get("split_feature") == "密度" and at.query_params.get("node") == "1"
+    # the Train page's node selector too
+    at.switch_page(TRAIN).run()
+    at.selectbox(key="node").set_value(2).run()
+    ok(at)
+    assert at.query_params.get("node") == "2"
+
+
+def test_a_link_naming_a_feature_opens_its_chart():
+    est, X, y = fit("watermelon_3.0", "c45")
+    rep = explain.split_report(est, X, y, None, 0)
+    assert rep["features"][rep["chosen"]]["name"] != "密度"  # not what the page shows by itself
+    at = start(sample="watermelon_3.0", algo="c45", split_feature="密度")
+    ok(at)
+    assert select(at, "Feature").value == "密度"
+    assert r"\frac{\log_2 14}{17}" in latex(at)  # 密度's C4.5 cut: MDL penalty over 14 eligible cuts
+    at.selectbox(key="split_node").set_value(1).run()  # another node: the algorithm's choice there
+    ok(at)
+    rep1 = explain.split_report(est, X, y, None, 1)
+    assert select(at, "Feature").value == rep1["features"][rep1["chosen"]]["name"]

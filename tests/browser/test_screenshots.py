@@ -11,8 +11,9 @@ consecutive screenshots agree. Most sets are Chinese (watermelon): the CJK glyph
 from __future__ import annotations
 
 import time
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
 
 from tests.snapshots import assert_image_snapshot
 
@@ -84,21 +85,36 @@ def test_data_page_chinese(page, app_url):
 
 
 def test_gain_curve_chinese(page, app_url):
-    """The split explorer's score curve of 密度 at the root of the watermelon 3.0 C4.5 tree."""
-    open_page(page, app_url, "splits", lang="zh", sample="watermelon_3.0")
-    script_done(page)
-    picker = page.locator('.st-key-split_feature input[role="combobox"]')
-    picker.wait_for(state="visible", timeout=30_000)
-    picker.click()
-    picker.fill("密度")
-    page.keyboard.press("ArrowDown")  # the filtered list holds 密度 alone; the mouse may miss the popover
-    page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('.st-key-split_feature input').value.startsWith('密度')")
-    script_done(page)
+    """The split explorer's score curve of 密度 at the root of the watermelon 3.0 C4.5 tree (the
+    URL names the feature: the algorithm itself would chart 纹理)."""
+    open_page(page, app_url, "splits", report=1, lang="zh", sample="watermelon_3.0", split_feature="密度")
     # the page keys its chart by node and feature index (密度 is feature 6)
     chart = page.locator('[class*="st-key-split_curve_0_6"]').first
     png = settled_png(page, chart, inner=".main-svg")
     assert_image_snapshot(LAYER, "splits-curve-watermelon3-c45-density-zh.png", png)
+
+
+def pick_option(page, key: str, index: int) -> str:
+    """Open selectbox ``key`` and click its option ``index``; returns the option's text."""
+    page.locator(f'.st-key-{key} input[role="combobox"]').click()
+    option = page.locator('[role="option"]').nth(index)
+    text = option.inner_text()
+    option.click()
+    return text
+
+
+@pytest.mark.parametrize("path, key", [("", "node"), ("splits", "split_node")])
+def test_picked_node_is_in_the_address_bar_when_the_run_ends(page, app_url, path, key):
+    """The URL names the node the run just drew, not the one before (Train and Splits pages)."""
+    open_page(page, app_url, path, sample="iris", algo="cart")
+    script_done(page)
+    for index in (2, 1, 4):
+        text = pick_option(page, key, index)
+        # the run that drew this node is over (both pages write "Path to node #i" for it)
+        page.get_by_text(f"Path to node #{index}:").first.wait_for(state="visible", timeout=30_000)
+        script_done(page)
+        assert text.startswith(f"#{index} ")
+        assert parse_qs(urlsplit(page.url).query).get("node") == [str(index)], page.url
 
 
 def test_prune_before_after_chinese(page, app_url):

@@ -151,3 +151,27 @@ def test_arithmetic_with_missing_values_and_mdl():
 def test_latex_text_escapes_user_labels():
     assert latex_text(r"a_b{c}$%#&~^\x") == (r"a\_b\{c\}\$\%\#\&\textasciitilde{}\textasciicircum{}"
                                              r"\textbackslash{}x")
+
+
+def test_numbers_that_round_to_zero_never_print_a_minus_sign():
+    """A pure branch's entropy and a useless cut's gain come out of floating point as −1e-17:
+    shown as 0, while a real negative number keeps its sign."""
+    from ui.split_views import candidate_label, num
+    tiny = -1e-17
+    fig = F.value_bars_figure(["青绿", "乌黑"], [[4, 0], [2, 2]], classes=["是", "否"], texts=TEXTS,
+                              entropies=[tiny, 1.0])
+    assert list(fig.data[2].text) == ["Ent 0.000", "Ent 1.000"]
+    fig = F.candidate_bars_figure(["{a}", "{b}"], [tiny, 0.25], [True, True], 1, 0, texts=TEXTS)
+    assert sorted(fig.data[0].text) == ["0.0000", "0.2500"]
+    fig = F.curve_figure([0.5, 1.5], [tiny, tiny], [True, True], 0, None,
+                         F.class_histogram(np.array([0.0, 1.0, 2.0]), np.array([0, 1, 0]), None, 2),
+                         classes=["a", "b"], texts=TEXTS)
+    assert [tr.text[0] for tr in fig.data if tr.name == TEXTS["chosen"]] == ["0.5 · 0.000"]
+    rec = {"candidates": {"score": [tiny], "threshold": [0.5]}}
+    assert candidate_label(rec, 0, None, "cart") == "≤ 0.5 · 0.0000"
+    assert num(-0.25, 2) == "-0.25" and num(tiny, 3) == "0.000"
+    est, X, y = fit("buys_computer", "id3")
+    rep = explain.split_report(est, X, y, None, 0)
+    rep["features"][rep["chosen"]]["gain"] = tiny
+    rows = ranking_rows(rep, est.schema_, tr)
+    assert not any(str(v).startswith("-0") for row in rows for v in row.values())
