@@ -25,6 +25,8 @@ GRAPHVIZ = '[data-testid="stGraphVizChart"]'
 
 
 def open_page(page, app_url, path: str = "", **params):
+    """Open a page by its path ("" is the default page, Train & tree: Streamlit serves the default
+    page at / only, and answers /train with a "Page not found" dialog)."""
     page.goto(f"{app_url}/{path}?{urlencode(params)}", wait_until="domcontentloaded")
     page.add_style_tag(content=STILL)
 
@@ -56,7 +58,7 @@ def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.
 
 def test_train_tree_chinese(page, app_url):
     """Watermelon 3.0 with C4.5 (the default view): categorical and continuous tests, CJK labels."""
-    open_page(page, app_url, "train", report=1, lang="zh", sample="watermelon_3.0")
+    open_page(page, app_url, "", report=1, lang="zh", sample="watermelon_3.0")
     tree = page.locator(GRAPHVIZ).first
     png = settled_png(page, tree, inner="svg .node")
     assert page.locator('[data-testid="stHeader"]').first.is_hidden()  # report mode is on
@@ -65,7 +67,7 @@ def test_train_tree_chinese(page, app_url):
 
 def test_train_tree_cart_english(page, app_url):
     """buys_computer with CART: binary subset tests, English labels, a fixed layout from the URL."""
-    open_page(page, app_url, "train", report=1, lang="en", sample="buys_computer", algo="cart", layout="TB")
+    open_page(page, app_url, "", report=1, lang="en", sample="buys_computer", algo="cart", layout="TB")
     png = settled_png(page, page.locator(GRAPHVIZ).first, inner="svg .node")
     assert_image_snapshot(LAYER, "train-tree-buys_computer-cart-en.png", png)
 
