@@ -33,6 +33,7 @@ def open_page(page, app_url, path: str = "", **params):
 
 def script_done(page, timeout=30_000):
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
+    assert page.get_by_text("Page not found").count() == 0, f"{page.url} is not a page of the app"
 
 
 def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.0) -> bytes:
