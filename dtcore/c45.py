@@ -24,11 +24,13 @@ tests run) and say so:
 
 Release 8 computes in single precision; we use float64 throughout.
 
-Speed: the rows are sorted once per continuous feature at the root; a node keeps its rows'
-positions in that order, children filter them (no re-sorting).  Growth is level by level: all
-nodes of a depth are scored in one ``score_cuts_batch`` call (cumulative class counts over the
-concatenated blocks, per-node maxima with ``reduceat``).  Pruning without missing values adds
-the other branches' rows to the largest branch's leaf counts instead of re-routing all rows.
+Speed: the rows are sorted once per continuous feature at the root; a node keeps its rows in
+that order, children filter them (no re-sorting).  Growth is level by level: all nodes of a
+depth are scored in one ``score_cuts_batch`` call (cumulative class counts over the
+concatenated blocks, per-node maxima with ``reduceat``) and, with unit weights and no missing
+values, their binary cuts are applied in one stable partition of the level's blocks
+(``_Grower._split_level``).  Pruning without missing values adds the other branches' rows to
+the largest branch's leaf counts instead of re-routing all rows.
 """
 from __future__ import annotations
 
@@ -179,9 +181,22 @@ class _Task:
     node: int
     rows: np.ndarray        # global row indices
     w: np.ndarray           # their weights at this node (fractional for unknown values)
-    order: np.ndarray       # (Fc, n) local positions sorted by each continuous feature
+    order: np.ndarray | None  # (Fc, n) local positions sorted by each continuous feature
     used: frozenset         # categorical features tested on the path
     unit: bool = False      # every weight is 1 (integer counts: the fast scoring path)
+    R: np.ndarray | None = None  # (Fc, n) the same as global row ids: rows[order]
+
+    # ``rows`` is ascending, so either of ``order`` and ``R`` gives the other: the fast split
+    # path filters ``R`` only and the rare general path recovers ``order`` by a search
+    def sorted_ids(self) -> np.ndarray:
+        if self.R is None:
+            self.R = self.rows[self.order]
+        return self.R
+
+    def local_order(self) -> np.ndarray:
+        if self.order is None:
+            self.order = np.searchsorted(self.rows, self.R)
+        return self.order
 
 
 @dataclass
@@ -191,7 +206,7 @@ class GrowthStats:
 
 
 class _Grower:
-    """Depth-first growth over presorted index blocks (sorted once at the root, then filtered)."""
+    """Level-wise growth over presorted index blocks (sorted once at the root, then filtered)."""
 
     def __init__(self, est: C45Classifier, X, y, w):
         self.est = est
@@ -214,6 +229,9 @@ class _Grower:
         self.Xt = np.ascontiguousarray(X[:, self.cont].T)
         self.table = xlog2x_table(n_all) if np.any(self.w == 1.0) else None
         self._sorted_all = {}
+        self.y8 = self.y.astype(np.int8) if self.C < 127 else self.y
+        self._side = np.zeros(n_all, dtype=bool)   # scratch: side of each row at a split
+        self._level = None                           # the last scored level's blocks
 
     # -- thresholds ------------------------------------------------------------------------
     def _snap(self, j: int, mid: float) -> float:
@@ -241,8 +259,9 @@ class _Grower:
         rows = keep
         w = self.w[keep]
         if self.cont.size:
-            Xc = self.X[np.ix_(rows, self.cont)]
-            order = np.argsort(Xc, axis=0, kind="stable").T.astype(np.int64)
+            # the order inside ties does not matter: counts are only read between distinct
+            # values (so the faster unstable sort gives the same tree)
+            order = np.argsort(self.Xt[:, rows], axis=1).astype(np.int64, copy=False)
         else:
             order = np.empty((0, rows.size), dtype=np.int64)
         counts = np.bincount(self.y[rows], weights=w, minlength=self.C)
@@ -259,27 +278,106 @@ class _Grower:
             if not todo:
                 break
             scores = self._score_level(todo)
+            if scores is not None:  # per node: Python lists of its valid features' numbers
+                cont = self.cont.tolist()
+                g, r, mid = (a.T.tolist() for a in (scores.gain, scores.gain_ratio,
+                                                     scores.midpoint))
+                scores = [[(cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
+                           for k in np.flatnonzero(v).tolist()]
+                          for s, v in enumerate(scores.valid.T)]
+            chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
+            kids = [None] * len(todo)
+            if self._level is not None and self._level[3]:
+                # unit weights and no missing value at this level: every continuous cut is
+                # split in one vectorised pass
+                fast = [s for s, b in enumerate(chosen) if b is not None and b[0] == "cont"]
+                if fast:
+                    for s, k in zip(fast, self._split_level(asm, todo, chosen, fast)):
+                        kids[s] = k
             level = []
             for s, (t, N) in enumerate(todo):
-                best = self._choose(t, N, scores, s)
-                if best is not None:
-                    level.extend(self._split(asm, t, best))
+                if kids[s] is None and chosen[s] is not None:
+                    kids[s] = self._split(asm, t, chosen[s])
+                if kids[s]:
+                    level.extend(kids[s])
         self.stats.nodes = len(asm)
         return asm
 
+    def _split_level(self, asm: TreeAssembler, todo, chosen, fast) -> list[list[_Task]]:
+        """Binary cuts of the nodes ``fast`` (indices into ``todo``) in one pass: unit weights
+        and no missing values, so every row goes to one side.  Each feature's sorted block of a
+        node is partitioned stably (left rows first), so the children's blocks are contiguous
+        column ranges, still sorted; the same tree as ``_split`` node by node."""
+        R, starts, lengths, _ = self._level
+        F = R.shape[0]
+        fast = np.asarray(fast)
+        thr = np.empty(fast.size)
+        feat = np.empty(fast.size, dtype=np.int64)
+        for i, s in enumerate(fast.tolist()):
+            _, j, info = chosen[s]
+            thr[i] = self._snap(j, info["midpoint"])
+            feat[i] = j
+            asm.set_split(todo[s][0].node, j, cuts=[thr[i]], missing_branch=DISTRIBUTE)
+            self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
+        # the columns of the chosen nodes, as one (F, T) block with segments 0..S-1
+        ln = lengths[fast]
+        cols = np.concatenate([np.arange(starts[s], starts[s] + lengths[s]) for s in fast.tolist()])
+        Rc = R[:, cols] if cols.size != R.shape[1] else R
+        T = Rc.shape[1]
+        seg = np.repeat(np.arange(fast.size), ln)
+        st = np.concatenate(([0], np.cumsum(ln)[:-1]))
+        rows0 = Rc[0]
+        right_row = ~(self.X[rows0, feat[seg]] <= thr[seg])   # as _split: x ≤ t goes left
+        self._side[rows0] = right_row
+        nl = np.bincount(seg, weights=~right_row, minlength=fast.size).astype(np.int64)
+        # I = lefts up to and including an entry (along its row); B = left rows of earlier
+        # nodes.  A left entry goes to st + (I − 1 − B), a right one to st + nl + (its rights
+        # before it in the node) = col + nl + B − I: both are I plus a per-column constant
+        B = np.repeat(np.cumsum(nl) - nl, ln)
+        P = np.repeat(st, ln) - B - 1
+        Q = np.arange(T) + np.repeat(nl, ln) + B
+        left = ~self._side[Rc]                                  # (F, T) side of each entry
+        I = np.cumsum(left, axis=1, dtype=np.int64)
+        newpos = np.where(left, I + P, Q - I)
+        out = np.empty_like(Rc)
+        np.put_along_axis(out, newpos, Rc, axis=1)
+        # children's rows in ascending order and their class counts
+        rows_asc = np.concatenate([todo[s][0].rows for s in fast.tolist()])
+        r_right = self._side[rows_asc]
+        key = 2 * seg + r_right
+        order = np.argsort(key, kind="stable")
+        rows_sorted = rows_asc[order]
+        counts = np.bincount(key * self.C + self.y[rows_asc], minlength=2 * fast.size * self.C)
+        counts = counts.reshape(2 * fast.size, self.C).astype(np.float64)
+        result = []
+        for i, s in enumerate(fast.tolist()):
+            t = todo[s][0]
+            a, m, b = int(st[i]), int(st[i] + nl[i]), int(st[i] + ln[i])
+            kids = []
+            for side, (lo, hi) in enumerate(((a, m), (m, b))):
+                cnt = hi - lo
+                child = asm.add_node(t.node, counts[2 * i + side], float(cnt), cnt, 0.0)
+                kids.append(_Task(child, rows_sorted[lo:hi], np.ones(cnt), None, t.used, True,
+                                  out[:, lo:hi]))
+            result.append(kids)
+        return result
+
     def _score_level(self, todo):
         """Continuous cuts of every node in ``todo`` (one batch); None without such features."""
+        self._level = None
         if not self.cont.size:
             return None
-        R = np.concatenate([t.rows[t.order] for t, _ in todo], axis=1)
+        R = np.concatenate([t.sorted_ids() for t, _ in todo], axis=1)
         lengths = np.array([t.rows.size for t, _ in todo])
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         V = self.Xt[np.arange(self.cont.size)[:, None], R]
-        Y = self.y[R]
+        Y = self.y8.take(R)
         N = np.array([n for _, n in todo])
         unit = (self.table is not None and all(t.unit for t, _ in todo)
                 and not np.isnan(V).any())
-        W = None if unit else np.concatenate([t.w[t.order] for t, _ in todo], axis=1)
+        self._level = (R, starts, lengths, unit)
+        W = None if unit else np.concatenate(
+            [np.ones(t.R.shape) if t.unit else t.w[t.local_order()] for t, _ in todo], axis=1)
         return score_cuts_batch(V, Y, W, starts, N, self.C, min_cases=self.m,
                                 mdl=bool(self.est.mdl_penalty),
                                 unit_table=self.table if unit else None)
@@ -303,26 +401,23 @@ class _Grower:
             used = t.used
         kids = []
         n = t.rows.size
-        o = t.order
         if kind == "cont" and t.unit and not np.isnan(x).any():
-            # fast path: a binary cut, unit weights, nothing missing
+            # fast path: a binary cut, unit weights, nothing missing; the children's sorted
+            # blocks are the parent's filtered by side (a boolean mask keeps each row's order)
             right = branch.astype(bool)
-            lab = right[o]                                       # (F, n) side of each entry
-            remap = np.empty(n, dtype=np.int64)
+            R = t.sorted_ids()
+            self._side[t.rows] = right
+            lab = self._side[R]                                  # (F, n) side of each entry
             nr = int(np.count_nonzero(right))
-            remap[~right] = np.arange(n - nr)
-            remap[right] = np.arange(nr)
             for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
                 pos = np.nonzero(sel)[0]
-                cw = t.w[pos]
                 ccounts = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
                 child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see _set_impurity
-                m = ~lab if side == 0 else lab
-                corder = remap[o[m].reshape(o.shape[0], cnt)] if o.shape[0] else np.empty(
-                    (0, cnt), dtype=np.int64)
-                kids.append(_Task(child, t.rows[pos], cw, corder, used, True))
+                cR = R[~lab if side == 0 else lab].reshape(R.shape[0], cnt)
+                kids.append(_Task(child, t.rows[pos], t.w[pos], None, used, True, cR))
             self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
             return kids
+        o = t.local_order()
         known = branch >= 0
         bw = np.bincount(branch[known], weights=t.w[known], minlength=V)
         parts = distribute(branch, t.w, bw)
@@ -349,12 +444,8 @@ class _Grower:
     def _choose(self, t: _Task, N, scores, s):
         """Release 8's selection rule over the node's scored features; None → leaf."""
         est = self.est
-        cands = []  # (feature, kind, gain, ratio, info)
-        if scores is not None:
-            for k in np.nonzero(scores.valid[:, s])[0]:
-                cands.append((int(self.cont[k]), "cont", float(scores.gain[k, s]),
-                              float(scores.gain_ratio[k, s]),
-                              {"midpoint": float(scores.midpoint[k, s])}))
+        # (feature, kind, gain, ratio, info); ``scores[s]``: the node's continuous candidates
+        cands = list(scores[s]) if scores is not None else []
         if self.cat:
             y_loc = self.y[t.rows]
             for j in self.cat:
@@ -539,9 +630,8 @@ def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raisi
         """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
         with no missing value: routing is then fixed and leaf counts add up."""
         if node.is_leaf:
-            old = node.counts
-            return estimated_errors(old + counts_of(idx, wl), cf, zmode) - estimated_errors(
-                old, cf, zmode)
+            # node.err is estimated_errors(node.counts) (set together when the leaf was made)
+            return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
         x = X[idx, node.feature]
         if node.cat_branch.size:
             b = node.cat_branch[x.astype(np.int64)]
@@ -551,16 +641,18 @@ def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raisi
                 if sel.any():
                     total += est_added(c, idx[sel], wl[sel])
             return total
-        b = np.searchsorted(node.cuts, x, side="left") if node.cuts.size > 1 else (
-            x > node.cuts[0])
-        if node.cuts.size == 1:
+        if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
+            left = x <= node.cuts[0]
+            nl = int(np.count_nonzero(left))
             total = 0.0
-            if not b.all():
-                left = ~b
-                total += est_added(node.children[0], idx[left], wl[left])
-            if b.any():
-                total += est_added(node.children[1], idx[b], wl[b])
+            if nl:
+                total += (est_added(node.children[0], idx, wl) if nl == idx.size
+                          else est_added(node.children[0], idx[left], wl[left]))
+            if nl < idx.size:
+                right = ~left if nl else slice(None)
+                total += est_added(node.children[1], idx[right], wl[right])
             return total
+        b = np.searchsorted(node.cuts, x, side="left")
         total = 0.0
         for v, c in enumerate(node.children):
             sel = b == v

@@ -87,13 +87,21 @@ EPSILON = float(np.finfo(np.float64).eps)
 def _class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
     """Gini or entropy (bits) from channels [w, c_0..c_{K-1}], class loop in sklearn's order."""
     w = stats[..., 0]
-    safe = np.where(w > 0, w, 1.0)
     if criterion == "gini":
-        sq = np.zeros(w.shape)
-        for k in range(1, stats.shape[-1]):
+        K = stats.shape[-1] - 1
+        if K == 0:
+            return np.zeros(w.shape)
+        c = stats[..., 1]
+        sq = c * c                       # = 0 + c·c: the same bits as summing from zero
+        for k in range(2, K + 1):
             c = stats[..., k]
-            sq = sq + c * c
+            sq += c * c
+        if np.ndim(w) and np.all(w > 0):  # the usual case: no masking passes
+            sq /= w * w
+            return np.subtract(1.0, sq, out=sq)
+        safe = np.where(w > 0, w, 1.0)
         return np.where(w > 0, 1.0 - sq / (safe * safe), 0.0)
+    safe = np.where(w > 0, w, 1.0)
     ent = np.zeros(w.shape)
     for k in range(1, stats.shape[-1]):
         p = stats[..., k] / safe

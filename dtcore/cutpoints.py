@@ -114,6 +114,61 @@ def _min_split(K, n_classes, min_cases):
     return np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
 
 
+@dataclass
+class CutGains:
+    """Every cut position of every feature of one node, before the best is picked: (F, n−1)
+    arrays over sorted positions i (cut between i and i+1).  What ``score_cuts`` scores and
+    the split explorer (``explain.cut_gains``) shows: one computation for both."""
+
+    left_weight: np.ndarray   # known weight left of the cut
+    right_weight: np.ndarray  # known weight right of the cut
+    known_weight: np.ndarray  # (F,) K
+    distinct: np.ndarray      # the two neighbours are different values (a cut can lie there)
+    eligible: np.ndarray      # distinct and both sides hold the minimum weight
+    gain: np.ndarray          # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
+    min_split: np.ndarray     # (F,) the minimum side weight used (MinSplit or min_leaf floor)
+
+
+def cut_gain_arrays(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: float = 2.0,
+                    min_leaf: float = 0.0, gains: bool = True) -> CutGains:
+    """Gain of every cut of every feature of one node (the general, weighted path of
+    ``score_cuts``; arguments as there).  ``gains=False`` skips the gain arithmetic when no
+    cut is eligible (``gain`` is then None)."""
+    V = np.asarray(V, dtype=np.float64)
+    known = ~np.isnan(V)
+    Wk = np.where(known, W, 0.0)
+    cumw = np.cumsum(Wk, axis=1)
+    K = cumw[:, -1].copy() if V.shape[1] else np.zeros(V.shape[0])
+    Lw = cumw[:, :-1]
+    Rw = K[:, None] - Lw
+    if rules == "c45":
+        ms = _min_split(K, n_classes, min_cases)
+        distinct = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
+        ok = (Lw >= ms[:, None] - SMALL) & (Rw >= ms[:, None] - SMALL)
+    elif rules == "textbook":
+        floor = max(min_leaf, 1e-12)
+        ms = np.full(V.shape[0], float(floor))
+        distinct = V[:, :-1] < V[:, 1:]
+        ok = (Lw >= floor - 1e-12) & (Rw >= floor - 1e-12)
+    else:
+        raise ValueError(f"unknown cut rules {rules!r}")
+    eligible = distinct & ok
+    out = CutGains(Lw, Rw, K, distinct, eligible, None, ms)
+    if not gains and not eligible.any():
+        return out
+    # information in Σ n log n form (weight × bits), as C4.5 and J48 compute it
+    new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
+    old = _xlog2x(K)
+    for c in range(n_classes):  # loop over classes, not rows
+        Lc = np.cumsum(np.where(Y == c, Wk, 0.0), axis=1)
+        Kc = Lc[:, -1:]
+        old = old - _xlog2x(Kc[:, 0])
+        new -= _xlog2x(Lc[:, :-1]) + _xlog2x(np.maximum(Kc - Lc[:, :-1], 0.0))
+    numer = (old[:, None] - new) * (1.0 - (N - K) / N)[:, None]
+    out.gain = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(K > 0, K, 1.0)[:, None])
+    return out
+
+
 def score_cuts(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: float = 2.0,
                mdl: bool = True, min_leaf: float = 0.0, unit_table=None) -> CutScores:
     """Score every cut of every feature of one node.
@@ -128,38 +183,18 @@ def score_cuts(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: flo
     F, n = V.shape
     if unit_table is not None and rules == "c45":
         return _score_unit(V, Y, n_classes, min_cases, mdl, unit_table)
-    known = ~np.isnan(V)
-    Wk = np.where(known, W, 0.0)
-    cumw = np.cumsum(Wk, axis=1)
-    K = cumw[:, -1].copy()
-    out = _empty(F, K)
-    if n < 2 or N <= 0:
-        return out
-    Lw = cumw[:, :-1]
-    Rw = K[:, None] - Lw
-    if rules == "c45":
-        ms = _min_split(K, n_classes, min_cases)[:, None]
-        cand = (V[:, :-1] + DISTINCT_TOL < V[:, 1:]) & (Lw >= ms - SMALL) & (Rw >= ms - SMALL)
-    elif rules == "textbook":
-        floor = max(min_leaf, 1e-12)
-        cand = (V[:, :-1] < V[:, 1:]) & (Lw >= floor - 1e-12) & (Rw >= floor - 1e-12)
-    else:
+    if rules not in ("c45", "textbook"):
         raise ValueError(f"unknown cut rules {rules!r}")
-    out.n_candidates = cand.sum(axis=1)
+    if n < 2 or N <= 0:
+        return _empty(F, np.cumsum(np.where(np.isnan(V), 0.0, W), axis=1)[:, -1].copy())
+    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases,
+                         min_leaf=min_leaf, gains=False)
+    out = _empty(F, cg.known_weight)
+    out.n_candidates = cg.eligible.sum(axis=1)
     if not out.n_candidates.any():
         return out
-    # information in Σ n log n form (weight × bits), as C4.5 and J48 compute it
-    new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
-    old = _xlog2x(K)
-    for c in range(n_classes):  # loop over classes, not rows
-        Lc = np.cumsum(np.where(Y == c, Wk, 0.0), axis=1)
-        Kc = Lc[:, -1:]
-        old = old - _xlog2x(Kc[:, 0])
-        new -= _xlog2x(Lc[:, :-1]) + _xlog2x(np.maximum(Kc - Lc[:, :-1], 0.0))
-    numer = (old[:, None] - new) * (1.0 - (N - K) / N)[:, None]
-    g = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(K > 0, K, 1.0)[:, None])
-    D = np.where(cand, g, -np.inf)
-    return _finish(out, D, V, Lw, K, N, 0, rules, mdl)
+    D = np.where(cg.eligible, cg.gain, -np.inf)
+    return _finish(out, D, V, cg.left_weight, cg.known_weight, N, 0, rules, mdl)
 
 
 def _score_unit(V, Y, C, min_cases, mdl, table) -> CutScores:
@@ -287,13 +322,12 @@ def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2
 
     def local_cumsum(A, dtype=np.float64):
         """Per-node cumulative sums (F, T) and node totals (F, S)."""
-        c0 = np.empty((F, T + 1), dtype=dtype)
-        c0[:, 0] = 0
-        np.cumsum(A, axis=1, out=c0[:, 1:])
-        before = c0[:, starts]                              # (F, S) sum before each node
-        total = c0[:, ends] - before
-        c = c0[:, 1:]
-        c -= before[:, seg]
+        c = np.cumsum(A, axis=1, dtype=dtype)               # contiguous: fast gathers later
+        before = np.zeros((F, S), dtype=dtype)              # (F, S) sum before each node
+        nz = starts > 0
+        before[:, nz] = c[:, starts[nz] - 1]
+        total = c[:, ends - 1] - before
+        c -= np.repeat(before, lengths, axis=1)  # = before[:, seg], without a fancy gather
         return c, total
 
     if unit_table is not None:
@@ -306,11 +340,11 @@ def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2
     Wk = np.where(known, W, 0.0)
 
     Lw, K = local_cumsum(Wk)
-    Ks = K[:, seg]
+    Ks = np.repeat(K, lengths, axis=1)
     Rw = Ks - Lw
     ms = 0.1 * K / n_classes
     ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
-    mss = ms[:, seg] - SMALL
+    mss = np.repeat(ms, lengths, axis=1) - SMALL
     last = np.zeros(T, dtype=bool)
     last[np.append(starts[1:], T) - 1] = True               # no cut after a node's last column
     cand = np.zeros((F, T), dtype=bool)
@@ -324,9 +358,9 @@ def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2
     for c in range(n_classes):  # loop over classes, not rows
         Lc, Kc = local_cumsum(np.where(Y == c, Wk, 0.0))
         old = old - _xlog2x(Kc)
-        new -= _xlog2x(Lc) + _xlog2x(np.maximum(Kc[:, seg] - Lc, 0.0))
+        new -= _xlog2x(Lc) + _xlog2x(np.maximum(np.repeat(Kc, lengths, axis=1) - Lc, 0.0))
     Ns = N[seg]
-    numer = (old[:, seg] - new) * (1.0 - (Ns - Ks) / Ns)
+    numer = (np.repeat(old, lengths, axis=1) - new) * (1.0 - (Ns - Ks) / Ns)
     g = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(Ks > 0, Ks, 1.0))
     D = np.where(cand, g, -np.inf)
     return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
@@ -349,25 +383,40 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     out.n_candidates = np.add.reduceat(cand, starts, axis=1).astype(np.int64)
     if not out.n_candidates.any():
         return None, None, None
-    acc = np.zeros((F, T))
+    # Σ_c k·log2 k over the class counts left and right of every cut, summed in class order
+    # (acc starts from the first term: 0 + x is x, so the bits are those of a zero start)
+    acc = None
     old = table[n].copy()                                    # (S,)
-    left_sum = np.zeros((F, T), dtype=np.int32)
+    left_sum = None
     kc_sum = np.zeros(n.size, dtype=np.int64)
+    idt = np.intp  # table.take is fastest with native indices (int32 ones are converted)
     for c in range(C):  # loop over classes, not rows
         if c < C - 1:
-            Lc, Kc = local_cumsum(Y == c, np.int32)
+            Lc, Kc = local_cumsum(Y == c, idt)
             kc = Kc[0].astype(np.int64)                      # same for every feature
-            left_sum += Lc
+            if left_sum is None:
+                left_sum = Lc.copy() if C > 2 else Lc
+            else:
+                left_sum += Lc
             kc_sum += kc
         else:  # the last class is what the others leave
-            Lc = Lw[None, :].astype(np.int32) - left_sum
+            Lc = (np.subtract(Lw.astype(idt)[None, :], left_sum) if left_sum is not None
+                  else np.repeat(Lw.astype(idt)[None, :], F, axis=0))
             kc = n - kc_sum
         old -= table[kc]
-        acc += table[Lc]
-        acc += table[kc[seg].astype(np.int32)[None, :] - Lc]
-    numer = old[seg][None, :] - (table[Lw] + table[Rw])[None, :] + acc
-    g = np.where(np.abs(numer) < SMALL, 0.0, numer / n[seg][None, :])
-    D = np.where(cand, g, -np.inf)
+        t = table.take(Lc)
+        if acc is None:
+            acc = t
+        else:
+            acc += t
+        Rc = np.subtract(kc[seg].astype(idt)[None, :], Lc, out=Lc if c == C - 1 else None)
+        acc += table.take(Rc)
+    numer = acc
+    numer += (old[seg] - (table[Lw] + table[Rw]))[None, :]
+    g = np.divide(numer, n[seg][None, :])
+    g[np.abs(numer) < SMALL] = 0.0
+    g[~cand] = -np.inf
+    D = g
     K = np.broadcast_to(n.astype(np.float64), (F, n.size))
     return D, np.broadcast_to(Lw.astype(np.float64), (F, T)), K
 
@@ -377,10 +426,12 @@ def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
     T = D.shape[1]
     gmax = np.maximum.reduceat(D, starts, axis=1)           # (F, S)
     col = np.arange(T)
-    first = np.where(D == gmax[:, seg], col, T)
+    lengths = ends - starts
+    first = np.where(D == np.repeat(gmax, lengths, axis=1), col, T)
     best = np.minimum.reduceat(first, starts, axis=1)       # first maximum per node
     ok = gmax > SMALL
-    before = np.maximum.reduceat(np.where(col < best[:, seg], D, -np.inf), starts, axis=1)
+    before = np.maximum.reduceat(np.where(col < np.repeat(best, lengths, axis=1), D, -np.inf),
+                                 starts, axis=1)
     with np.errstate(invalid="ignore"):
         slow = ok & (before > SMALL) & (gmax - before <= SMALL)
     for f, s in zip(*np.nonzero(slow)):  # loop over (rare) near-tied features, not cuts

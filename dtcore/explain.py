@@ -7,10 +7,9 @@ The scores come from the builders' own kernels, not from a re-derivation:
   the builder takes the first maximum of ``proxy``; features tie to the lowest index.
 * ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's selection rule (average gain,
   ratio) as ``c45._Grower._choose``; ID3's as ``id3.ID3Classifier._find``.
-* ID3 / C4.5 continuous cuts: ``cutpoints.score_cuts`` only returns each feature's best cut, so
-  :func:`cut_gains` recomputes the gain of *every* cut with the same formula, the same
-  operations in the same order (Σ n·log2 n form, ρ factor, J48's 1e-6 rounding to 0) and the same
-  candidate rules (C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
+* ID3 / C4.5 continuous cuts: :func:`cut_gains` shows the gain of *every* cut from
+  ``cutpoints.cut_gain_arrays``, the very pass ``score_cuts`` picks its best cut from (same
+  candidate rules: C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
   midpoint); the tests check that its best cut and gain equal ``score_cuts``'.
 
 A report is computed on the rows that reach the node in the *final* tree (``Tree.reach``, with
@@ -30,7 +29,7 @@ import numpy as np
 
 from . import splitting
 from .criteria import EPSILON, entropy, gini, split_information
-from .cutpoints import DISTINCT_TOL, _min_split, _xlog2x, pick_j48
+from .cutpoints import cut_gain_arrays, pick_j48
 from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from .tree import DISTRIBUTE
 
@@ -121,58 +120,37 @@ def cut_gains(x, y, w, N: float, n_classes: int, *, rules: str = "c45", min_case
               min_leaf: float = 0.0) -> dict:
     """Gain of every cut between adjacent sorted values of one feature at one node.
 
-    The same computation as ``cutpoints.score_cuts`` (general path) before it keeps the best:
-    returns arrays over the sorted positions i (cut between i and i+1) that separate distinct
-    known values — ``pos``, ``lo``, ``hi`` (the two values), ``midpoint``, ``gain`` (ρ-weighted,
-    raw: no MDL penalty), ``eligible`` (C4.5: both sides hold MinSplit weight; textbook: both
-    sides ≥ ``min_leaf``), ``weight_left``/``weight_right`` (known weight), plus ``known_weight``
-    K, ``min_split`` and ``n_candidates`` (eligible cuts: what the MDL penalty counts).
+    The numbers are ``cutpoints.cut_gain_arrays``' (the pass ``score_cuts`` picks its best cut
+    from): returns arrays over the sorted positions i (cut between i and i+1) that separate
+    distinct known values — ``pos``, ``lo``, ``hi`` (the two values), ``midpoint``, ``gain``
+    (ρ-weighted, raw: no MDL penalty), ``eligible`` (C4.5: both sides hold MinSplit weight;
+    textbook: both sides ≥ ``min_leaf``), ``weight_left``/``weight_right`` (known weight), plus
+    ``known_weight`` K, ``min_split`` and ``n_candidates`` (eligible cuts: what the MDL penalty
+    counts).
     """
+    if rules not in ("c45", "textbook"):
+        raise ValueError(f"unknown cut rules {rules!r}")
     x = np.asarray(x, dtype=np.float64)
     order = np.argsort(x, kind="stable")
     V, Y, W = x[order][None, :], np.asarray(y)[order][None, :], np.asarray(w, np.float64)[order][None, :]
     n = V.shape[1]
-    known = ~np.isnan(V)
-    Wk = np.where(known, W, 0.0)
-    cumw = np.cumsum(Wk, axis=1)
-    K = cumw[:, -1].copy()
-    empty = dict(pos=np.zeros(0, np.int64), lo=np.zeros(0), hi=np.zeros(0), midpoint=np.zeros(0),
-                 gain=np.zeros(0), eligible=np.zeros(0, bool), weight_left=np.zeros(0),
-                 weight_right=np.zeros(0), known_weight=float(K[0]) if n else 0.0,
-                 min_split=float("nan"), n_candidates=0)
     if n < 2 or N <= 0:
-        return empty
-    Lw = cumw[:, :-1]
-    Rw = K[:, None] - Lw
-    if rules == "c45":
-        ms = _min_split(K, n_classes, min_cases)[:, None]
-        distinct = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
-        ok = (Lw >= ms - SMALL) & (Rw >= ms - SMALL)
-        min_split = float(ms[0, 0])
-    elif rules == "textbook":
-        floor = max(min_leaf, 1e-12)
-        distinct = V[:, :-1] < V[:, 1:]
-        ok = (Lw >= floor - 1e-12) & (Rw >= floor - 1e-12)
-        min_split = float(floor)
-    else:
-        raise ValueError(f"unknown cut rules {rules!r}")
-    new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
-    old = _xlog2x(K)
-    for c in range(n_classes):  # loop over classes, not rows (score_cuts' order of operations)
-        Lc = np.cumsum(np.where(Y == c, Wk, 0.0), axis=1)
-        Kc = Lc[:, -1:]
-        old = old - _xlog2x(Kc[:, 0])
-        new -= _xlog2x(Lc[:, :-1]) + _xlog2x(np.maximum(Kc - Lc[:, :-1], 0.0))
-    numer = (old[:, None] - new) * (1.0 - (N - K) / N)[:, None]
-    g = np.where(np.abs(numer) < SMALL, 0.0, numer / np.where(K > 0, K, 1.0)[:, None])
-    pos = np.flatnonzero(distinct[0])
+        K = float(np.cumsum(np.where(np.isnan(V), 0.0, W), axis=1)[0, -1]) if n else 0.0
+        return dict(pos=np.zeros(0, np.int64), lo=np.zeros(0), hi=np.zeros(0),
+                    midpoint=np.zeros(0), gain=np.zeros(0), eligible=np.zeros(0, bool),
+                    weight_left=np.zeros(0), weight_right=np.zeros(0), known_weight=K,
+                    min_split=float("nan"), n_candidates=0)
+    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases,
+                         min_leaf=min_leaf)
+    pos = np.flatnonzero(cg.distinct[0])
     lo, hi = V[0, pos], V[0, pos + 1]
     mid = (lo + hi) / 2.0
     mid = np.where(mid == hi, lo, mid)  # as cutpoints._finish
-    eligible = (distinct & ok)[0, pos]
-    return dict(pos=pos, lo=lo, hi=hi, midpoint=mid, gain=g[0, pos], eligible=eligible,
-                weight_left=Lw[0, pos], weight_right=Rw[0, pos], known_weight=float(K[0]),
-                min_split=min_split, n_candidates=int(eligible.sum()))
+    eligible = cg.eligible[0, pos]
+    return dict(pos=pos, lo=lo, hi=hi, midpoint=mid, gain=cg.gain[0, pos], eligible=eligible,
+                weight_left=cg.left_weight[0, pos], weight_right=cg.right_weight[0, pos],
+                known_weight=float(cg.known_weight[0]), min_split=float(cg.min_split[0]),
+                n_candidates=int(eligible.sum()))
 
 
 def _snap(nd: NodeData, j: int, mid: float) -> float:

@@ -103,10 +103,18 @@ class Grower:
             R = np.zeros((K + 1, n))  # channel-first: gathers and cumsums run on contiguous rows
             R[0] = self.w
             R[1 + self.y, np.arange(n)] = self.w
+            # unit weights: the cumulative channels are integer counts, built from the class
+            # codes with integer cumsums (exact, so the same proxies bit for bit)
+            self.unit = bool(np.all(self.w == 1.0)) and K < 127
+            self.ycode = self.y.astype(np.int8) if self.unit else None
+            self.unit_reg = False
         else:
             self.y = np.asarray(y, dtype=np.float64)
             # absolute_error scans ranks of y itself, the others cumulative Σw·y
             R = np.stack([self.w, self.y if self.crit == "absolute_error" else self.w * self.y])
+            self.unit = False
+            # unit weights: the cumulative weight is the position (absolute_error reads G itself)
+            self.unit_reg = self.crit != "absolute_error" and bool(np.all(self.w == 1.0))
         self.R = R
         self.nodes = _Nodes()
 
@@ -180,8 +188,17 @@ class Grower:
             starts = (offs[:, None] * m + seg_start[None, :]).ravel()
             lens = np.tile(seg_len, nF)
             sid = (offs[:, None] * n_seg + seg_id[None, :]).ravel() if nF > 1 else seg_id
-            c = scan_sorted(xs, np.take(self.R, flat, axis=1), starts, lens, self.crit, sid, msl,
-                            mwl, has_missing=any(self.has_nan[j] for j in F))
+            if self.unit:
+                G, cum = None, self._unit_cumulative(flat)
+            elif self.unit_reg:
+                cum = np.empty((2, flat.size))
+                cum[0] = np.arange(1, flat.size + 1)  # Σ of ones, exactly as cumsum gives it
+                np.cumsum(self.R[1].take(flat), out=cum[1])
+                G = None
+            else:
+                G, cum = np.take(self.R, flat, axis=1), None
+            c = scan_sorted(xs, G, starts, lens, self.crit, sid, msl, mwl,
+                            has_missing=any(self.has_nan[j] for j in F), cumulative=cum)
             b_all, where_all = best_per_segment_blocks(c, nF * n_seg)
             b_all = b_all.reshape(nF, n_seg)
             fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
@@ -229,6 +246,23 @@ class Grower:
             nomiss = counts[better, nc] == 0
             ch.missing_left[better] = np.where(nomiss, nl > seg_len[better] - nl, mk[:, nc])
         return ch
+
+    def _unit_cumulative(self, flat):
+        """Running channel sums [rows, class 0 … K−1 counts] over the gathered rows (unit
+        weights): integer cumsums of class indicators; the last class is what the others leave."""
+        K = self.p.n_classes
+        M = flat.size
+        dt = np.int32 if M < 2**31 - 1 else np.int64
+        C = np.empty((K + 1, M), dt)
+        C[0] = np.arange(1, M + 1, dtype=dt)
+        yl = self.ycode.take(flat)
+        for c in range(K - 1):
+            np.cumsum(yl == c, dtype=dt, out=C[1 + c])
+        if K >= 2:
+            np.subtract(C[0], C[1:K].sum(axis=0, dtype=dt), out=C[K])
+        else:
+            C[K] = C[0]
+        return C
 
     def route(self, rows, seg_id, ch: _Choice, found):
         """True where a row goes left under its node's chosen split (rows of unsplit nodes: True)."""

@@ -81,18 +81,21 @@ def _block(idx, seg, variant, n_left, n_right, left, right):
 
 def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
                 criterion: str, seg_id: np.ndarray | None = None, min_samples_leaf: int = 1,
-                min_weight_leaf: float = 0.0, has_missing: bool | None = None) -> Candidates:
+                min_weight_leaf: float = 0.0, has_missing: bool | None = None,
+                cumulative: np.ndarray | None = None) -> Candidates:
     """Every valid cut of one feature in every segment.
 
     ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
     same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
+    ``cumulative``: the running sums of ``G`` along the array when the caller has them already
+    (G is then not read; integer sums are fine: unit-weight class counts are exact either way).
     Candidates come in variant blocks, each ordered by segment then position:
     MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
     """
-    d, m = G.shape
+    C = np.cumsum(G, axis=1) if cumulative is None else cumulative
+    d, m = C.shape
     if seg_id is None:
         seg_id = segment_ids(seg_start, seg_len)
-    C = np.cumsum(G, axis=1)
     seg_end = seg_start + seg_len
     base = np.zeros((d, seg_start.size))
     nz = seg_start > 0
@@ -117,7 +120,7 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
     idx = np.flatnonzero(ok)
     seg = seg_id[idx]
     n_left = idx - seg_start[seg] + 1
-    left = np.take(C, idx, axis=1)
+    left = np.take(C, idx, axis=1).astype(np.float64, copy=False)
     left -= np.take(base, seg, axis=1)
     blocks = [_block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left,
                      np.take(tot, seg, axis=1) - left)]
@@ -142,10 +145,15 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
         cols = blocks[0]
     idx, seg, variant, n_left, n_right, left, right = cols
     left, right = left.T, right.T  # (k, d) views: channel j is a contiguous row of the base
-    keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
-    if min_weight_leaf > 0:
-        keep &= (left[:, 0] >= min_weight_leaf) & (right[:, 0] >= min_weight_leaf)
-    if not keep.all():
+    # every side of a cut holds ≥ 1 row by construction: with min_samples_leaf ≤ 1 and no
+    # weight floor there is nothing to filter (saves passes over all candidates)
+    if min_samples_leaf > 1 or min_weight_leaf > 0:
+        keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
+        if min_weight_leaf > 0:
+            keep &= (left[:, 0] >= min_weight_leaf) & (right[:, 0] >= min_weight_leaf)
+    else:
+        keep = None
+    if keep is not None and not keep.all():
         idx, seg, variant, n_left, n_right, left, right = (
             a[keep] for a in (idx, seg, variant, n_left, n_right, left, right))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -159,8 +167,9 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
             proxy = -wr * (ae_suf[idx + 1] / wr) - wl * (ae_pre[idx] / wl)
         else:
             proxy = proxy_improvement(criterion, left, right)
-    fin = np.isfinite(proxy)
-    if not fin.all():
+    # class impurities are finite by construction; regression proxies can be -inf/NaN
+    fin = None if criterion in CLASSIFICATION_CRITERIA else np.isfinite(proxy)
+    if fin is not None and not fin.all():
         idx, seg, variant, n_left, n_right, left, right, proxy = (
             a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy))
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
