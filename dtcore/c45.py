@@ -309,7 +309,6 @@ class _Grower:
         node is partitioned stably (left rows first), so the children's blocks are contiguous
         column ranges, still sorted; the same tree as ``_split`` node by node."""
         R, starts, lengths, _ = self._level
-        F = R.shape[0]
         fast = np.asarray(fast)
         thr = np.empty(fast.size)
         feat = np.empty(fast.size, dtype=np.int64)

@@ -9,8 +9,7 @@ from dtcore.export import PALETTE, REGRESSION_COLOR, node_prediction_index
 from ui import roles as R
 from ui import report_mode, state, treeview
 from ui.forced import training_arrays
-from ui.split_figures import (candidate_bars_figure, children_figure, class_histogram, curve_figure,
-                              tree_overview_figure, value_bars_figure)
+from ui.split_figures import children_figure, feature_figure, tree_overview_figure
 from ui.split_views import arithmetic_latex, candidate_label, count, num, ranking_rows, describe_test
 from ui.state import t
 from ui.text import md_escape
@@ -175,65 +174,29 @@ def feature_picker(rep, node):
     return index[name]
 
 
-def feature_chart(res, rep, nd, j):
-    """The score chart of feature j; returns the chart key (clicks select a candidate)."""
+def feature_chart(rep, nd, j):
+    """The chart of feature j (``ui.split_figures.feature_figure``, as the report command draws
+    it); clicks on a curve point or subset bar select that candidate."""
     rec = rep["features"][j]
-    s = res.estimator.schema_
-    classes = list(s.classes) if s.classes is not None else None
-    texts = {"score": t("splits.score." + rep["score_name"] if rep["algorithm"] == "cart" else "splits.score.gain"),
-             "threshold": rec["name"], "count": t("splits.weight"), "chosen": t("splits.mark.chosen"),
-             "runner": t("splits.mark.runner_up"), "ineligible": t("splits.mark.ineligible"),
-             "candidates": t("splits.mark.candidates"), "entropy": "Ent", "value": rec["name"]}
-    key = f"split_curve_{node_key(rep)}_{j}_{len(state.forced_ops())}"  # a new tree: a fresh chart
-    if rec.get("mode") == "threshold" and "candidates" in rec:
-        cand = rec["candidates"]
-        sc = np.asarray(cand["score"], dtype=float)
-        finite = np.isfinite(sc)
-        runner = second_best(sc, cand["eligible"], rec.get("best"))
-        hist = class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
-        stored = rec["test"]["cuts"][0] if rec.get("test") else None
-        fig = curve_figure(cand["threshold"], np.where(finite, sc, np.nan), cand["eligible"], rec.get("best"),
-                           runner, hist, classes=classes, texts=texts, stored=stored)
-        if rep["algorithm"] == "c45":
-            st.caption(t("splits.c45_cuts", min_split=num(rec.get("min_split", float("nan")), 2),
-                         n=rec.get("n_candidates", 0), penalty=num(rec.get("mdl_penalty", 0.0), 4)))
-        st.plotly_chart(fig, key=key, on_select=lambda: on_curve_click(key), selection_mode="points",
-                        config=PLOT_CONFIG)
-        st.caption(t("splits.curve_hint"))
-    elif rec.get("mode") == "subset" and "candidates" in rec:
-        cand = rec["candidates"]
-        labels = [candidate_label(rec, k, s, rep["algorithm"]).rsplit(" · ", 1)[0]
-                  for k in range(len(cand["score"]))]
-        runner = second_best(np.asarray(cand["score"], float), cand["eligible"], rec.get("best"))
-        fig = candidate_bars_figure(labels, cand["score"], cand["eligible"], rec.get("best"), runner, texts=texts)
-        st.plotly_chart(fig, key=key, on_select=lambda: on_curve_click(key), selection_mode="points",
-                        config=PLOT_CONFIG)
-        st.caption(t("splits.subset_hint"))
-    elif rec.get("mode") in ("multiway", "intervals") and "branch_counts" in rec:
-        from dtcore.explain import branch_labels
-        labels = branch_labels(s, rec["test"])
-        from dtcore.criteria import entropy
-        counts = np.asarray(rec["branch_counts"])
-        fig = value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
-                                entropies=entropy(counts))
-        st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
-    else:
+    fig = feature_figure(nd, rep, j, state.lang())
+    if fig is None:
         st.info(t("splits.reason." + (rec.get("reason") or "no_test")))
+        return
+    key = f"split_curve_{node_key(rep)}_{j}_{len(state.forced_ops())}"  # a new tree: a fresh chart
+    mode = rec.get("mode")
+    if mode == "threshold" and rep["algorithm"] == "c45":
+        st.caption(t("splits.c45_cuts", min_split=num(rec.get("min_split", float("nan")), 2),
+                     n=rec.get("n_candidates", 0), penalty=num(rec.get("mdl_penalty", 0.0), 4)))
+    if mode in ("threshold", "subset"):
+        st.plotly_chart(fig, key=key, on_select=lambda: on_curve_click(key), selection_mode="points",
+                        config=PLOT_CONFIG)
+        st.caption(t("splits.curve_hint" if mode == "threshold" else "splits.subset_hint"))
+    else:
+        st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
 
 
 def node_key(rep):
     return f"{rep['node']}"
-
-
-def second_best(score, eligible, best):
-    """Index of the best candidate other than ``best`` (the curve's runner-up mark)."""
-    s = np.where(np.asarray(eligible, bool) & np.isfinite(score), score, -np.inf)
-    if best is not None and 0 <= best < s.size:
-        s = s.copy()
-        s[best] = -np.inf
-    if s.size == 0 or not np.isfinite(s).any():
-        return None
-    return int(np.argmax(s))
 
 
 def candidate_picker(rep, nd, j):
@@ -355,7 +318,7 @@ def page():
         return
     st.subheader(t("splits.candidates"))
     j = feature_picker(rep, node)
-    feature_chart(res, rep, nd, j)
+    feature_chart(rep, nd, j)
     test = candidate_picker(rep, nd, j)
     if test is None:
         return

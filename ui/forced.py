@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pandas as pd
 
 from dtcore.forcing import replay

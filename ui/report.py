@@ -21,15 +21,13 @@ import shutil
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from dtcore import explain, export
 from dtcore.cli import _add_picture_args, _add_training_args, _dot_options, _fit_from_args, _read_training
-from dtcore.criteria import entropy
 from dtcore.schema import DataError, encode_classes, encode_regression_target
 
 from . import split_figures as sf
-from .i18n import LANGS, translate
+from .i18n import LANGS
 
 CHROMIUM = "/usr/bin/chromium"
 CURVE_WIDTH = 900
@@ -56,56 +54,6 @@ def file_stem(name: str, taken: set) -> str:
     return out
 
 
-def second_best(score, eligible, best):
-    """Index of the best eligible candidate other than ``best`` (the runner-up mark)."""
-    s = np.where(np.asarray(eligible, bool) & np.isfinite(score), score, -np.inf)
-    if best is not None and 0 <= best < s.size:
-        s = s.copy()
-        s[best] = -np.inf
-    if s.size == 0 or not np.isfinite(s).any():
-        return None
-    return int(np.argmax(s))
-
-
-def curve_texts(rep: dict, rec: dict, lang: str) -> dict:
-    def t(key):
-        return translate(key, lang)
-    score = "splits.score." + rep["score_name"] if rep["algorithm"] == "cart" else "splits.score.gain"
-    return {"score": t(score), "threshold": rec["name"], "count": t("splits.weight"),
-            "chosen": t("splits.mark.chosen"), "runner": t("splits.mark.runner_up"),
-            "ineligible": t("splits.mark.ineligible"), "candidates": t("splits.mark.candidates"),
-            "entropy": "Ent", "value": rec["name"]}
-
-
-def feature_figure(nd, rep: dict, j: int, lang: str = "en"):
-    """The Splits page's chart of feature j at the report's node (None: no candidate test)."""
-    rec = rep["features"][j]
-    s = nd.schema
-    classes = list(s.classes) if s.classes is not None else None
-    texts = curve_texts(rep, rec, lang)
-    mode = rec.get("mode")
-    if mode == "threshold" and "candidates" in rec:
-        cand = rec["candidates"]
-        sc = np.asarray(cand["score"], dtype=float)
-        runner = second_best(sc, cand["eligible"], rec.get("best"))
-        hist = sf.class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
-        stored = rec["test"]["cuts"][0] if rec.get("test") else None
-        return sf.curve_figure(cand["threshold"], np.where(np.isfinite(sc), sc, np.nan), cand["eligible"],
-                               rec.get("best"), runner, hist, classes=classes, texts=texts, stored=stored)
-    if mode == "subset" and "candidates" in rec:
-        from .split_views import candidate_label
-        cand = rec["candidates"]
-        labels = [candidate_label(rec, k, s, rep["algorithm"]).rsplit(" · ", 1)[0]
-                  for k in range(len(cand["score"]))]
-        runner = second_best(np.asarray(cand["score"], float), cand["eligible"], rec.get("best"))
-        return sf.candidate_bars_figure(labels, cand["score"], cand["eligible"], rec.get("best"), runner,
-                                        texts=texts)
-    if mode in ("multiway", "intervals") and "branch_counts" in rec and classes is not None:
-        labels = explain.branch_labels(s, rec["test"])
-        counts = np.asarray(rec["branch_counts"])
-        return sf.value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
-                                    entropies=entropy(counts))
-    return None
 
 
 def node_report(est, X_raw, y_raw, node: int = 0):
@@ -125,7 +73,7 @@ def curve_figures(est, X_raw, y_raw, node: int = 0, lang: str = "en") -> dict:
     nd, rep = node_report(est, X_raw, y_raw, node)
     out = {}
     for j, rec in enumerate(rep["features"]):
-        fig = feature_figure(nd, rep, j, lang)
+        fig = sf.feature_figure(nd, rep, j, lang)
         if fig is not None:
             out[rec["name"]] = fig
     return out

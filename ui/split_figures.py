@@ -14,9 +14,12 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from dtcore.criteria import entropy
+from dtcore.explain import branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
 
-from .split_views import num
+from . import i18n
+from .split_views import candidate_label, num
 
 FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
 LINE = "#4e79a7"
@@ -269,3 +272,59 @@ def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), text
     fig.update_yaxes(visible=False, range=[float(y.min()) - 0.6, 0.6])
     fig.update_layout(title=dict(text=esc(texts["title"]), font=dict(size=13)))
     return _layout(fig, int(min(120 + 80 * (tree.get_depth() + 1), 560)))
+
+
+# ---------------------------------------------------------------------------------------------
+# one feature's chart at a node, as the Splits page and the report command draw it
+
+def second_best(score, eligible, best):
+    """Index of the best eligible candidate other than ``best`` (the runner-up mark)."""
+    s = np.where(np.asarray(eligible, bool) & np.isfinite(score), score, -np.inf)
+    if best is not None and 0 <= best < s.size:
+        s = s.copy()
+        s[best] = -np.inf
+    if s.size == 0 or not np.isfinite(s).any():
+        return None
+    return int(np.argmax(s))
+
+
+def curve_texts(rep: dict, rec: dict, lang: str) -> dict:
+    def t(key):
+        return i18n.translate(key, lang)
+    score = "splits.score." + rep["score_name"] if rep["algorithm"] == "cart" else "splits.score.gain"
+    return {"score": t(score), "threshold": rec["name"], "count": t("splits.weight"),
+            "chosen": t("splits.mark.chosen"), "runner": t("splits.mark.runner_up"),
+            "ineligible": t("splits.mark.ineligible"), "candidates": t("splits.mark.candidates"),
+            "entropy": "Ent", "value": rec["name"]}
+
+
+def feature_figure(nd, rep: dict, j: int, lang: str = "en"):
+    """The chart of feature j at the report's node: a score curve over a continuous feature's
+    thresholds, CART's subset bars, or the class counts per branch of a multiway test (None: the
+    feature has no candidate test here). ``nd``/``rep`` come from ``dtcore.explain``."""
+    rec = rep["features"][j]
+    s = nd.schema
+    classes = list(s.classes) if s.classes is not None else None
+    texts = curve_texts(rep, rec, lang)
+    mode = rec.get("mode")
+    if mode == "threshold" and "candidates" in rec:
+        cand = rec["candidates"]
+        sc = np.asarray(cand["score"], dtype=float)
+        runner = second_best(sc, cand["eligible"], rec.get("best"))
+        hist = class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
+        stored = rec["test"]["cuts"][0] if rec.get("test") else None
+        return curve_figure(cand["threshold"], np.where(np.isfinite(sc), sc, np.nan), cand["eligible"],
+                            rec.get("best"), runner, hist, classes=classes, texts=texts, stored=stored)
+    if mode == "subset" and "candidates" in rec:
+        cand = rec["candidates"]
+        labels = [candidate_label(rec, k, s, rep["algorithm"]).rsplit(" · ", 1)[0]
+                  for k in range(len(cand["score"]))]
+        runner = second_best(np.asarray(cand["score"], float), cand["eligible"], rec.get("best"))
+        return candidate_bars_figure(labels, cand["score"], cand["eligible"], rec.get("best"), runner,
+                                     texts=texts)
+    if mode in ("multiway", "intervals") and "branch_counts" in rec and classes is not None:
+        labels = branch_labels(s, rec["test"])
+        counts = np.asarray(rec["branch_counts"])
+        return value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
+                                 entropies=entropy(counts))
+    return None

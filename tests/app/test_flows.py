@@ -5,7 +5,6 @@ Expected trees and scores are computed here through ``dtcore`` directly (not thr
 so the tests check that the page shows the model the data and settings define."""
 from pathlib import Path
 
-import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 

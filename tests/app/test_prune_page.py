@@ -5,7 +5,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from dtcore import export

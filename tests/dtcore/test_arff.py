@@ -1,5 +1,4 @@
 """ARFF reading and writing: declared order kept, quoting, missing values, errors that help."""
-from pathlib import Path
 
 import numpy as np
 import pytest

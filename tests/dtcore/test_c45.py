@@ -292,7 +292,7 @@ def test_z_c45_vs_normal_differ_only_in_estimates():
 # -- the fast paths agree with the general ones ---------------------------------------------------
 
 def _random_level(rng, n_nodes=6, F=4, C=3, missing=False):
-    blocks, starts, N = [], [], []
+    starts, N = [], []
     pos = 0
     Vs, Ys, Ws = [], [], []
     for _ in range(n_nodes):

@@ -1,5 +1,4 @@
 """dtcore.readers: encodings, delimiters, raw missing tokens, and clear errors on bad files."""
-from pathlib import Path
 
 import pytest
 
