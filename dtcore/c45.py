@@ -725,6 +725,14 @@ def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raisi
                           before=before, after=after, cf=float(cf), z=float(zz))
 
 
+def _copy_test(asm: TreeAssembler, i: int, node: _PNode):
+    """Give assembler node i the test of pruned node ``node``."""
+    if node.cat_branch.size:
+        asm.set_split(i, node.feature, cat_branch=node.cat_branch, missing_branch=node.missing_branch)
+    else:
+        asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
+
+
 def _rebuild(root: _PNode, X, y, w, idx, C):
     """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
     asm = TreeAssembler(C, C)
@@ -741,11 +749,7 @@ def _rebuild(root: _PNode, X, y, w, idx, C):
         kept.append(node.orig)
         if node.is_leaf:
             return
-        if node.cat_branch.size:
-            asm.set_split(i, node.feature, cat_branch=node.cat_branch,
-                          missing_branch=node.missing_branch)
-        else:
-            asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
+        _copy_test(asm, i, node)
         if idx.size:
             parts, _ = _split_rows(node, X, idx, wl)
         else:
@@ -785,11 +789,7 @@ def _rebuild_from_leaves(root: _PNode, C):
         kept.append(node.orig)
         if node.is_leaf:
             return
-        if node.cat_branch.size:
-            asm.set_split(i, node.feature, cat_branch=node.cat_branch,
-                          missing_branch=node.missing_branch)
-        else:
-            asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
+        _copy_test(asm, i, node)
         for c in node.children:
             add(c, i, parent_counts)
 

@@ -277,17 +277,27 @@ def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
         raise DataError(f"target {target!r} is missing in {len(missing)} row(s) (first: row "
                         f"{missing[0] + 1}); drop those rows or fill in the target")
     labels = [label_of(v) for v in col]
+    classes = _class_order(labels, classes)
+    return _class_codes(labels, classes, target), classes
+
+
+def _class_order(labels_in_row_order, classes=None) -> tuple[str, ...]:
+    """The declared classes, else the labels sorted as numbers when all are numbers, else in
+    order of first appearance."""
     if classes is None:
-        classes = categories_of(col, tokens)
+        classes = tuple(dict.fromkeys(labels_in_row_order))
         nums = [_to_float(c) for c in classes]
         if all(x is not None for x in nums):
             classes = tuple(c for _, c in sorted(zip(nums, classes)))
-    classes = tuple(classes)
+    return tuple(classes)
+
+
+def _class_codes(labels, classes, target) -> np.ndarray:
     index = {c: i for i, c in enumerate(classes)}
     unknown = sorted({lab for lab in labels if lab not in index})
     if unknown:
         raise DataError(f"target {target!r} has labels {unknown} not among the classes {list(classes)}")
-    return np.fromiter((index[lab] for lab in labels), dtype=np.int64, count=len(labels)), classes
+    return np.fromiter((index[lab] for lab in labels), dtype=np.int64, count=len(labels))
 
 
 def _encode_string_classes(col, classes, tokens, target):
@@ -301,21 +311,9 @@ def _encode_string_classes(col, classes, tokens, target):
         raise DataError(f"target {target!r} is missing in {int(cnt[miss].sum())} row(s) (first: "
                         f"row {int(first[miss].min()) + 1}); drop those rows or fill in the target")
     labels = [label_of(v) for v in ulist]
-    if classes is None:
-        seen: dict[str, None] = {}
-        for k in np.argsort(first, kind="stable").tolist():  # first appearance, as categories_of
-            seen.setdefault(labels[k], None)
-        classes = tuple(seen)
-        nums = [_to_float(c) for c in classes]
-        if all(x is not None for x in nums):
-            classes = tuple(c for _, c in sorted(zip(nums, classes)))
-    classes = tuple(classes)
-    index = {c: i for i, c in enumerate(classes)}
-    unknown = sorted({lab for lab in labels if lab not in index})
-    if unknown:
-        raise DataError(f"target {target!r} has labels {unknown} not among the classes {list(classes)}")
-    code = np.array([index[lab] for lab in labels], dtype=np.int64)
-    return code[inv.ravel()], classes
+    by_first_row = [labels[k] for k in np.argsort(first, kind="stable").tolist()]
+    classes = _class_order(by_first_row, classes)
+    return _class_codes(labels, classes, target)[inv.ravel()], classes
 
 
 def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.ndarray:
