@@ -185,7 +185,7 @@ def _arithmetic_lines(ar: dict, t) -> list[tuple[str, str]]:
             lines.append((caption,
                           rf"{head} = {_ent_terms(cnt)} = {num(ar['branch_entropy'][v])}"))
         weights = ar["branch_weights"]
-        parts = _join([rf"{_frac(w, ar['K'])}\cdot {num(e)}" for w, e in zip(weights, ar["branch_entropy"]) if w > 0], 3)
+        parts = _join([rf"{_frac(w, ar['K'])}\cdot {num(e)}" for w, e in zip(weights, ar["branch_entropy"]) if w > 0], 2)
         if tilde:
             lines.append((t("splits.ar.gain"),
                           rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \rho\big(\mathrm{{Ent}}(\tilde D) - \sum_v \tilde r_v"
@@ -226,7 +226,7 @@ def _arithmetic_lines(ar: dict, t) -> list[tuple[str, str]]:
             cnt = ar["branch_counts"][v]
             lines.append((t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt)),
                           rf"{sym}({_set(lab)}) = {terms(cnt)} = {num(ar['branch_impurity'][v])}"))
-        parts = _join([rf"{_frac(w, ar['N'])}\cdot {num(g)}" for w, g in zip(ar["branch_weights"], ar["branch_impurity"])], 3)
+        parts = _join([rf"{_frac(w, ar['N'])}\cdot {num(g)}" for w, g in zip(ar["branch_weights"], ar["branch_impurity"])], 2)
         lines.append((t("splits.ar.weighted"), rf"{sym}(D,\text{{{name}}}) = \sum_v \frac{{|D^v|}}{{|D|}}{sym}(D^v) = "
                       rf"{parts} = {num(ar['weighted'])}"))
         lines.append((t("splits.ar.decrease"), rf"\Delta = {sym}(D) - {sym}(D,\text{{{name}}}) = {num(ar['impurity'])} - "
