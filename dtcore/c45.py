@@ -633,13 +633,7 @@ def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raisi
             return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
         x = X[idx, node.feature]
         if node.cat_branch.size:
-            b = node.cat_branch[x.astype(np.int64)]
-            total = 0.0
-            for v, c in enumerate(node.children):
-                sel = b == v
-                if sel.any():
-                    total += est_added(c, idx[sel], wl[sel])
-            return total
+            return by_branch(node, node.cat_branch[x.astype(np.int64)], idx, wl)
         if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
             left = x <= node.cuts[0]
             nl = int(np.count_nonzero(left))
@@ -651,7 +645,10 @@ def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raisi
                 right = ~left if nl else slice(None)
                 total += est_added(node.children[1], idx[right], wl[right])
             return total
-        b = np.searchsorted(node.cuts, x, side="left")
+        return by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl)
+
+    def by_branch(node, b, idx, wl):
+        """est_added summed over the children, each given the rows of its branch b."""
         total = 0.0
         for v, c in enumerate(node.children):
             sel = b == v

@@ -3,25 +3,19 @@ algorithms, uploads (GBK, broken files), errors as messages, language and URL se
 
 Expected trees and scores are computed here through ``dtcore`` directly (not through ``ui``),
 so the tests check that the page shows the model the data and settings define."""
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
+
+from tests.app.apptest import start
 
 from dtcore import export
 from dtcore.estimators import make_estimator
 from ui.loading import load_sample
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 DATA = "pages/data.py"
 TRAIN = "pages/train.py"
 
 
-def start(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in query.items():
-        at.query_params[k] = v
-    return at.run()
 
 
 def dot_of(at) -> str:

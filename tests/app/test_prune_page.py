@@ -2,25 +2,19 @@
 choose each method and its parameter; the before/after DOT and the metrics table are checked
 against a pruning run made here with ``dtcore`` alone on the model the app trained."""
 import re
-from pathlib import Path
 
 import numpy as np
-from streamlit.testing.v1 import AppTest
+
+from tests.app.apptest import start
 
 from dtcore import export
 from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PRUNE = "pages/prune.py"
 DATA = "pages/data.py"
 
 
-def start(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in query.items():
-        at.query_params[k] = v
-    return at.run()
 
 
 def no_exception(at):

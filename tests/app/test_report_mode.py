@@ -1,23 +1,18 @@
 """Report mode (``?report=1``) through Streamlit's AppTest: the pages draw their output without
 their controls, from the URL's settings, and the parameter survives the frame's URL rewriting."""
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from tests.app import apptest
 
 from dtcore.estimators import make_estimator
 from ui.loading import load_sample
 from ui.report_mode import CSS
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def start(page=None, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    if page:
-        at.switch_page(page).run()
+    at = apptest.start(page, **query)
     assert not at.exception, [e.value for e in at.exception]
     return at
 

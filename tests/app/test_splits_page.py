@@ -1,25 +1,21 @@
 """The Splits page as a user drives it (streamlit AppTest): the report of a node, the worked
 arithmetic with the SPEC numbers, forcing an alternative split, seeing it on the Train page, and
 undoing it. Expected values come from dtcore directly or from the SPEC."""
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from tests.app import apptest
 
 from dtcore import explain
 from tests.dtcore.test_explain import fit
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SPLITS = "pages/splits.py"
 TRAIN = "pages/train.py"
 
 
 def start(**query) -> AppTest:
     """Open the Splits page first (a shared link to /splits): it trains the model itself."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.switch_page(SPLITS)
-    return at.run()
+    return apptest.start(SPLITS, direct=True, **query)
 
 
 def ok(at):

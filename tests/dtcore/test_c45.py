@@ -1,7 +1,5 @@
 """C4.5 release 8: SPEC §9/§10 numbers, missing values, options, pruning, J48 text form."""
-import importlib.util
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,11 +12,8 @@ from dtcore.estimators import make_estimator
 from dtcore.multiway import branch_class_counts, distribute, score_multiway
 from dtcore.tree import Tree
 
-ROOT = Path(__file__).resolve().parents[2]
 from tests.datasets import DATA
-_spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
-cj = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cj)
+from scripts import compare_j48 as cj
 TOL = 0.002
 
 

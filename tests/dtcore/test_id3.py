@@ -1,6 +1,4 @@
 """ID3 and the shared split scoring against SPEC §10 (numbers from the seeds and textbooks)."""
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +10,8 @@ from dtcore.discretize import (equal_frequency_edges, equal_width_edges, interva
 from dtcore.id3 import ID3Classifier
 from dtcore.multiway import branch_class_counts, score_multiway
 
-ROOT = Path(__file__).resolve().parents[2]
 from tests.datasets import DATA
-_spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
-cj = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cj)
+from scripts import compare_j48 as cj
 
 TOL = 0.002
 
