@@ -265,7 +265,7 @@ class _Grower:
         else:
             order = np.empty((0, rows.size), dtype=np.int64)
         counts = np.bincount(self.y[rows], weights=w, minlength=self.C)
-        root = asm.add_node(-1, counts, counts.sum(), rows.size, _entropy(counts))
+        root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
         level = [_Task(root, rows, w, order, frozenset(), bool((w == 1.0).all()))]
         while level:
             todo = []
@@ -482,15 +482,6 @@ def _set_impurity(tree: Tree) -> Tree:
     (0 for empty leaves, whose counts are the parent's)."""
     tree.impurity = np.where(tree.weighted_n > 0, entropy(tree.value), 0.0)
     return tree
-
-
-def _entropy(counts) -> float:
-    """Entropy in bits of one count vector (scalar fast path for node records)."""
-    tot = counts.sum()
-    if tot <= 0:
-        return 0.0
-    p = counts[counts > 0] / tot
-    return float(-(p * np.log2(p)).sum())
 
 
 def _collapse(asm: TreeAssembler):

@@ -234,27 +234,37 @@ def encode_features(X, schema: Schema) -> np.ndarray:
         col = arr[:, j]
         if feat.is_categorical:
             code = {c: float(i) for i, c in enumerate(feat.categories)}
-            out[:, j] = [np.nan if is_missing(v, tokens) else code.get(label_of(v), np.nan)
-                         for v in col]
+            out[:, j] = _per_cell(col, lambda v: np.nan if is_missing(v, tokens)
+                                  else code.get(label_of(v), np.nan))
         elif col.dtype.kind in "fiu":
             out[:, j] = col
         else:
-            vals = []
-            for i, v in enumerate(col):
-                if is_missing(v, tokens):
-                    vals.append(np.nan)
-                    continue
-                x = _to_float(v)
-                if x is None:
-                    raise DataError(
-                        f"column {feat.name!r} is continuous but row {i + 1} holds {v!r}; "
-                        "mark the column categorical, or fix or blank that cell")
-                vals.append(x)
-            out[:, j] = vals
+            vals = _per_cell(col, lambda v: np.nan if is_missing(v, tokens) else _to_float(v))
+            bad = np.flatnonzero(np.equal(vals, None))
+            if bad.size:
+                i = int(bad[0])
+                raise DataError(
+                    f"column {feat.name!r} is continuous but row {i + 1} holds {col[i]!r}; "
+                    "mark the column categorical, or fix or blank that cell")
+            out[:, j] = vals.astype(np.float64)
         if np.isinf(out[:, j]).any():
             i = int(np.nonzero(np.isinf(out[:, j]))[0][0])
             raise DataError(f"column {feat.name!r} row {i + 1} is infinite; "
                             "replace it with a finite number or leave the cell empty")
+    return out
+
+
+def _per_cell(col: np.ndarray, fn) -> np.ndarray:
+    """``fn`` of every cell, as an object array. A column of strings (what files give) is mapped
+    once per distinct string, so the Python work grows with the labels, not the rows."""
+    cells = col.tolist()
+    if len(cells) > 64 and all(type(v) is str for v in cells):
+        uniq, inv = np.unique(col.astype(str), return_inverse=True)
+        mapped = np.empty(uniq.size, dtype=object)
+        mapped[:] = [fn(u) for u in uniq.tolist()]
+        return mapped[inv.ravel()]
+    out = np.empty(len(cells), dtype=object)
+    out[:] = [fn(v) for v in cells]
     return out
 
 

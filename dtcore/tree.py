@@ -235,25 +235,27 @@ class Tree:
     def decision_path(self, X):
         """CSR indicator (indptr, indices) of the nodes each row visits, like scikit-learn's."""
         leaves = self.apply(X)
-        paths = []
-        for leaf in leaves:  # a path is at most depth+1 long: a loop over rows is fine here
-            p = [int(leaf)]
-            while self.parent[p[-1]] >= 0:
-                p.append(int(self.parent[p[-1]]))
-            paths.append(p[::-1])
-        indptr = np.zeros(len(paths) + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum([len(p) for p in paths])
-        indices = np.fromiter((i for p in paths for i in p), dtype=np.int64, count=int(indptr[-1]))
+        length = self.depth[leaves].astype(np.int64) + 1
+        indptr = np.zeros(leaves.size + 1, dtype=np.int64)
+        indptr[1:] = np.cumsum(length)
+        indices = np.empty(int(indptr[-1]), dtype=np.int64)
+        node, pos = leaves.astype(np.int64), indptr[1:] - 1
+        live = np.ones(leaves.size, dtype=bool)
+        while live.any():  # one step up per tree level, all rows at once; paths come root first
+            indices[pos[live]] = node[live]
+            node = np.where(live, self.parent[node], -1)
+            pos = pos - 1
+            live = node >= 0
         return indptr, indices
 
     def feature_importances(self, n_features: int) -> np.ndarray:
         """Weighted impurity decrease summed per feature and normalised (scikit-learn's rule)."""
-        imp = np.zeros(n_features)
-        internal = np.nonzero(self.feature >= 0)[0]
-        for i in internal:
-            kids = self.children_of(i)
-            dec = self.weighted_n[i] * self.impurity[i] - np.sum(self.weighted_n[kids] * self.impurity[kids])
-            imp[self.feature[i]] += dec
+        own = self.weighted_n * self.impurity
+        dec = np.where(self.feature >= 0, own, 0.0)
+        child = np.flatnonzero(self.parent >= 0)
+        np.subtract.at(dec, self.parent[child], own[child])
+        internal = self.feature >= 0
+        imp = np.bincount(self.feature[internal], weights=dec[internal], minlength=n_features)
         total = imp.sum()
         return imp / total if total > 0 else imp
 

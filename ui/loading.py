@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from dtcore import readers
-from dtcore.schema import MISSING_TOKENS, DataError
+from dtcore.schema import DataError, is_missing, label_of
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "assets" / "samples"
 MAX_ROWS = 200_000
@@ -162,12 +161,9 @@ def _read_arff(data: bytes, filename: str):
 # cells → typed columns
 
 def _is_missing(v) -> bool:
-    if v is None:
+    """dtcore's missing cells, plus pandas' own markers (pd.NA, NaT) from Excel/Parquet."""
+    if is_missing(v):
         return True
-    if isinstance(v, float) and math.isnan(v):
-        return True
-    if isinstance(v, str):
-        return v.strip() in MISSING_TOKENS
     try:
         return bool(pd.isna(v))
     except (TypeError, ValueError):
@@ -185,16 +181,8 @@ def typed_column(values) -> pd.Series:
             if len(known) == len(cells) and np.all(np.mod(arr, 1) == 0) and np.all(np.abs(arr) < 2**53):
                 return pd.Series(arr.astype(np.int64))
             return pd.Series(arr)
-    labels = [None if v is None else (v if isinstance(v, str) else _label(v)) for v in cells]
+    labels = [None if v is None else (v if isinstance(v, str) else label_of(v)) for v in cells]
     return pd.Series(labels, dtype=object)
-
-
-def _label(v) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 def _check_names(names) -> list[str]:

@@ -311,3 +311,16 @@ def test_ccp_alpha_regression_like_sklearn():
     ours = CARTRegressor(ccp_alpha=50.0, min_samples_leaf=3).fit(X, y)
     sk = DecisionTreeRegressor(random_state=0, ccp_alpha=50.0, min_samples_leaf=3).fit(X, y)
     check_same(ours, sk, X, classification=False)
+
+
+def test_decision_path_is_sklearns_csr():
+    """Same CSR arrays as scikit-learn's decision_path: paths root first, pre-order ids."""
+    X, y = datasets.load_breast_cancer(return_X_y=True)
+    X = f32(X)
+    ours = CARTClassifier(max_depth=3).fit(X, y)
+    sk = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    check_same(ours, sk, X, expect_no_ties=True)
+    indptr, indices = ours.decision_path(X)
+    dp = sk.decision_path(X).tocsr()
+    np.testing.assert_array_equal(indptr, dp.indptr)
+    np.testing.assert_array_equal(indices, dp.indices)
