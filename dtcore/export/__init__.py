@@ -1,0 +1,23 @@
+"""A fitted tree out of Python, one module per format: the versioned JSON model (``model_json``),
+Graphviz DOT (``dot``), text rules (``rules_text``), J48's text form (``j48``) and pictures
+through Graphviz (``render``); ``labels`` holds what every format says about a node.
+
+Every output is deterministic (pre-order node ids, fixed number formats), so the same model gives
+byte-identical files, and every piece of user text (column names, category labels, class names)
+is escaped for the format it lands in: models are JSON, never pickle.
+"""
+from .dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
+from .labels import (Branch, branches, condition_text, fmt_num, fmt_weight, html_escape, impurity_name,
+                     is_empty, node_prediction_index, plain_text, unassigned_categories)
+from .model_json import (FORMAT, VERSION, describe_nodes, dumps_model, load_model, model_from_dict,
+                         model_to_dict, save_model, tree_summary)
+from .render import GraphvizError, GraphvizMissing, render, write_tree_file
+from .rules_text import to_text
+
+__all__ = [
+    "Branch", "DOT_WORDS", "FONTNAME", "FORMAT", "GraphvizError", "GraphvizMissing", "PALETTE",
+    "REGRESSION_COLOR", "VERSION", "branches", "class_palette", "condition_text", "describe_nodes",
+    "dumps_model", "fmt_num", "fmt_weight", "html_escape", "impurity_name", "is_empty", "load_model",
+    "model_from_dict", "model_to_dict", "node_prediction_index", "plain_text", "render",
+    "save_model", "tree_summary", "to_dot", "to_text", "unassigned_categories", "write_tree_file",
+]

@@ -1,0 +1,270 @@
+"""Graphviz DOT of a fitted tree: HTML-like labels with escaped user text, a fixed palette and
+fonts, pre-order node ids and stable element ids, so the same model gives byte-identical DOT."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..schema import Schema
+from ..tree import Tree
+from .labels import (branches, condition_text, fmt_num, fmt_weight, html_escape, impurity_name, is_empty,
+                     node_prediction_index, unwrap_model)
+
+#: First choice renders Chinese with the installed fonts-noto-cjk; the rest are fallbacks for
+#: other systems (a comma list works for pango/fontconfig and as a CSS font-family in SVG).
+FONTNAME = ("Noto Sans CJK SC,Noto Sans CJK JP,Source Han Sans SC,Microsoft YaHei,PingFang SC,"
+            "WenQuanYi Micro Hei,Noto Sans,DejaVu Sans,sans-serif")
+
+#: Fixed class palette (Tableau 10): class k gets colour k, so pictures are stable across runs.
+PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
+           "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac")
+REGRESSION_COLOR = "#e58139"
+
+
+_COLOR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
+
+
+def class_palette(classes, class_colors: dict | None = None) -> list[str]:
+    """One colour per class: the fixed palette by class index, overridden by ``class_colors``."""
+    out = []
+    for k, c in enumerate(classes):
+        col = (class_colors or {}).get(c, PALETTE[k % len(PALETTE)])
+        if not _COLOR_RE.match(str(col)):
+            raise ValueError(f"colour {col!r} for class {c!r} must be #rrggbb or a colour name")
+        out.append(str(col))
+    return out
+
+
+def _mix_white(color: str, strength: float) -> str:
+    """``color`` blended with white (strength 0 = white, 1 = color); needs #rrggbb."""
+    if not color.startswith("#"):
+        return color
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    mixed = [round(255 + (c - 255) * strength) for c in rgb]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _bar_widths(counts: np.ndarray, total_width: int) -> list[tuple[int, int]]:
+    """(class index, width) for the proportional colour bar; widths sum to total_width exactly."""
+    pos = [k for k in range(len(counts)) if counts[k] > 0]
+    if not pos:
+        return []
+    share = np.array([counts[k] for k in pos], dtype=float)
+    exact = share / share.sum() * total_width
+    w = np.maximum(np.floor(exact).astype(int), 1)
+    extra = total_width - int(w.sum())
+    order = sorted(range(len(pos)), key=lambda i: (-(exact[i] - np.floor(exact[i])), i))
+    i = 0
+    while extra > 0:
+        w[order[i % len(order)]] += 1
+        extra -= 1
+        i += 1
+    while extra < 0:  # minimum widths overshot: take from the widest
+        j = int(np.argmax(w))
+        w[j] -= 1
+        extra += 1
+    return [(k, int(x)) for k, x in zip(pos, w)]
+
+
+#: The words inside a DOT picture; pass ``words=`` to ``to_dot`` to draw it in another language
+#: (every key is needed; ``{n}`` and ``{leaves}`` are filled in for "more").
+DOT_WORDS = {
+    "samples": "samples", "class": "class", "value": "value", "empty": "empty",
+    "parents_majority": "parent's majority", "parents_value": "(parent's)",
+    "more": "{n} more nodes<BR/>({leaves} leaves)", "missing": "missing",
+}
+
+
+@dataclass
+class _DotStyle:
+    precision: int
+    impurity: str
+    colors: list[str]
+    show_ids: bool
+    value_range: tuple[float, float]
+    words: dict
+
+
+def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
+           collapsed=(), highlight=(), ghost=(), class_colors: dict | None = None,
+           rankdir: str = "TB", precision: int = 3, criterion: str | None = None,
+           show_ids: bool = True, legend: bool = True, fontname: str = FONTNAME,
+           graph_name: str = "tree", words: dict | None = None) -> str:
+    """Graphviz DOT of a fitted tree with HTML-like labels.
+
+    ``model`` is a fitted estimator or a ``Tree`` (then ``schema`` is required). ``max_depth``
+    shows nodes to that depth and folds each deeper subtree into one summary box, as does
+    ``collapsed`` (node ids) below the named nodes; ``ghost`` nodes get a dashed grey outline, a
+    grey fill and dashed edges into them (what a pruning removes), ``highlight`` nodes a bold
+    outline (new leaves, forced splits).
+    ``precision`` is the significant digits of thresholds and impurities; ``words`` replaces
+    ``DOT_WORDS`` (the app's language; the words are escaped like user text, except the ``<BR/>``
+    of "more").
+
+    The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
+    ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
+    below a folded node i) and ``dtlegend``.
+    """
+    tree, schema, est = unwrap_model(model, schema)
+    if rankdir not in ("TB", "LR", "BT", "RL"):
+        raise ValueError(f"rankdir must be TB, LR, BT or RL, not {rankdir!r}")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", graph_name):
+        raise ValueError(f"graph_name must be a plain identifier, not {graph_name!r}")
+    if max_depth is not None and max_depth < 0:
+        raise ValueError("max_depth must be ≥ 0")
+    collapsed, highlight, ghost = ({int(i) for i in s} for s in (collapsed, highlight, ghost))
+    classes = schema.classes
+    vals = tree.value[:, 0] if tree.node_count else np.zeros(1)
+    style = _DotStyle(
+        precision=int(precision),
+        impurity=impurity_name(est, criterion),
+        colors=class_palette(classes, class_colors) if classes is not None else [],
+        show_ids=show_ids,
+        value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
+        words=_dot_words(words),
+    )
+    font = fontname.replace("\\", "").replace('"', "")
+    lines = [
+        f"digraph {graph_name} {{",
+        f'graph [rankdir={rankdir}, fontname="{font}", bgcolor="white", pad="0.2", '
+        'nodesep="0.3", ranksep="0.5", ordering="out"];',
+        f'node [shape=box, style="rounded,filled", fontname="{font}", fontsize=11, '
+        'color="#555555", penwidth=1, margin="0.06,0.04"];',
+        f'edge [fontname="{font}", fontsize=10, color="#666666", fontcolor="#333333", arrowsize=0.7];',
+    ]
+    if legend and classes is not None and tree.node_count:
+        rows = "".join(
+            f'<TR><TD WIDTH="12" HEIGHT="12" FIXEDSIZE="TRUE" BGCOLOR="{style.colors[k]}"></TD>'
+            f'<TD ALIGN="LEFT">{html_escape(c)}</TD></TR>' for k, c in enumerate(classes))
+        lines.append(
+            f'legend [id="dtlegend", shape=plaintext, style="", label=<<TABLE BORDER="0" CELLBORDER="0" '
+            f'CELLSPACING="2" CELLPADDING="1"><TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
+            f'{html_escape(schema.target)}</B></TD></TR>{rows}</TABLE>>];')
+        lines.append("{rank=same; legend; node0;}")
+    stack = [0] if tree.node_count else []
+    while stack:  # pre-order walk (ids ascend) so the output order is fixed
+        i = stack.pop()
+        folded = tree.feature[i] >= 0 and (i in collapsed or (max_depth is not None
+                                                              and tree.depth[i] >= max_depth))
+        lines.append(_dot_node(tree, schema, i, style, i in highlight, i in ghost))
+        if tree.feature[i] < 0:
+            continue
+        if folded:
+            sub = tree.subtree(i)[1:]
+            n_leaves = int(tree.is_leaf[sub].sum())
+            lines.append(
+                f'node{i}_more [id="dtmore{i}", style="rounded,dashed", fillcolor="white", color="#888888", '
+                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}>];')
+            lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
+            continue
+        for b in branches(tree, schema, i, style.precision):
+            label = html_escape(condition_text(b))
+            if b.missing and b.op != "missing":
+                also = "".join(", " + html_escape(c) for c in b.also)
+                label += f'<BR/><FONT POINT-SIZE="9"><I>{style.words["missing"]}{also} →</I></FONT>'
+            faded = ', style=dashed, color="#9e9e9e", fontcolor="#757575"' if b.child in ghost else ""
+            lines.append(f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}"{faded}, label=<{label}>];')
+        stack.extend(reversed(tree.children_of(i).tolist()))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_words(words: dict | None) -> dict:
+    """DOT_WORDS with the caller's words, escaped (they may come from an editable catalogue)."""
+    if words is None:
+        return DOT_WORDS
+    missing = sorted(set(DOT_WORDS) - set(words))
+    if missing:
+        raise ValueError(f"words= lacks {missing}")
+    out = {k: html_escape(str(words[k])) for k in DOT_WORDS}
+    more = "<BR/>".join(html_escape(part) for part in str(words["more"]).split("<BR/>"))
+    for key in ("n", "leaves"):  # the placeholders survive escaping
+        more = more.replace(f"&#123;{key}&#125;", "{" + key + "}")
+    out["more"] = more
+    return out
+
+
+def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghosted: bool) -> str:
+    classes = schema.classes
+    rows = []
+    prefix = f'<FONT POINT-SIZE="8" COLOR="#555555">#{i}</FONT> ' if s.show_ids else ""
+    empty = is_empty(tree, i)
+    leaf = tree.feature[i] < 0
+    if not leaf:
+        title = f"<B>{html_escape(_node_test(tree, schema, i, s.precision))}</B>"
+    elif empty:
+        title = f"<B><I>{s.words['empty']}</I></B>"
+    elif classes is not None:
+        title = f"<B>{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}</B>"
+    else:
+        title = f"<B>{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}</B>"
+    rows.append(prefix + title)
+    if empty:
+        if classes is not None:
+            rows.append(f"{s.words['parents_majority']}: {html_escape(classes[node_prediction_index(tree, i)])}")
+        else:
+            rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}")
+    else:
+        rows.append(f"{s.words['samples']} = {fmt_weight(tree.weighted_n[i])}")
+        if classes is not None:
+            counts = tree.value[i]
+            if len(classes) <= 4:
+                rows.append(" · ".join(f"{html_escape(c)} {fmt_weight(v)}" for c, v in zip(classes, counts)))
+            else:
+                rows.append("value = &#91;" + ", ".join(fmt_weight(v) for v in counts) + "&#93;")
+            bar = "".join(f'<TD WIDTH="{w}" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="{s.colors[k]}"></TD>'
+                          for k, w in _bar_widths(counts, 100))
+            rows.append(f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
+                        f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
+                        f"<TR>{bar}</TR></TABLE>")
+        rows.append(f"{html_escape(s.impurity)} = {fmt_num(tree.impurity[i], s.precision)}")
+        if not leaf:
+            if classes is not None:
+                rows.append(f"{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}")
+            else:
+                rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}")
+    body = "".join(f"<TR><TD>{r}</TD></TR>" for r in rows)
+    label = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{body}</TABLE>'
+    # a ghost (removed by pruning) keeps its outline but loses its class colour
+    fill = "#f7f7f7" if ghosted else _node_fill(tree, i, s, classes)
+    attrs = [f'id="dtnode{i}"', f'fillcolor="{fill}"']
+    styles = ["rounded", "filled"]
+    if ghosted:
+        styles.append("dashed")
+        attrs += ['color="#9e9e9e"', 'fontcolor="#757575"', "penwidth=1.5"]
+    elif empty:
+        styles.append("dashed")
+    if bold:
+        attrs.append("penwidth=3")
+        if not ghosted:
+            attrs.append('color="#111111"')
+    attrs.insert(1, f'style="{",".join(styles)}"')
+    return f"node{i} [{', '.join(attrs)}, label=<{label}>];"
+
+
+def _node_fill(tree: Tree, i: int, s: _DotStyle, classes) -> str:
+    """Majority-class colour, stronger the purer the node (white at a uniform distribution)."""
+    if is_empty(tree, i):
+        return "#f5f5f5"
+    if classes is None:
+        lo, hi = s.value_range
+        t = 0.5 if hi <= lo else (float(tree.value[i, 0]) - lo) / (hi - lo)
+        return _mix_white(REGRESSION_COLOR, 0.08 + 0.6 * t)
+    counts = tree.value[i]
+    tot = counts.sum()
+    k = node_prediction_index(tree, i)
+    n = len(classes)
+    p = counts[k] / tot if tot > 0 else 1.0 / n
+    purity = 1.0 if n <= 1 else max(0.0, (p - 1.0 / n) / (1.0 - 1.0 / n))
+    return _mix_white(s.colors[k], 0.1 + 0.55 * purity)
+
+
+def _node_test(tree: Tree, schema: Schema, i: int, precision: int) -> str:
+    """The question a node asks: ``密度 ≤ 0.381`` for a binary test, the feature name otherwise."""
+    name = schema.features[int(tree.feature[i])].name
+    bs = branches(tree, schema, i, precision)
+    if len(bs) == 2 and bs[0].op in ("le", "eq", "in"):
+        return f"{name} {condition_text(bs[0])}"
+    return name

@@ -1,0 +1,159 @@
+"""What each node of a fitted tree says, written for people: numbers, escaped user text, branch
+conditions and predictions, shared by every export format (JSON, DOT, text rules, J48)."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..schema import Schema
+from ..tree import Tree
+
+_IMPURITY_NAMES = {"gini": "gini", "entropy": "entropy", "log_loss": "entropy",
+                   "gain_ratio": "entropy", "gain": "entropy", "information_gain": "entropy",
+                   "squared_error": "squared_error", "friedman_mse": "friedman_mse",
+                   "absolute_error": "absolute_error", "poisson": "poisson"}
+
+
+def fmt_num(x: float, precision: int | None = None) -> str:
+    """A number for people: ``%.{precision}g`` without exponents for large values; exact when
+    precision is None (shortest repr that round-trips, ``3`` for 3.0)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return str(x)
+    if precision is None:
+        s = repr(x)
+        return s[:-2] if s.endswith(".0") else s
+    if x != 0 and abs(x) >= 10 ** precision and abs(x) < 1e16:
+        return f"{x:.0f}"
+    s = f"{x:.{precision}g}"
+    return "0" if s == "-0" else s
+
+
+def fmt_weight(w: float) -> str:
+    """Sample weights: whole numbers as integers, fractional ones (C4.5) with 2 decimals."""
+    w = float(w)
+    r = round(w)
+    return str(int(r)) if abs(w - r) < 1e-9 else f"{w:.2f}"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_HTML_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+                 "[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;", "|": "&#124;",
+                 "\\": "&#92;"}
+_HTML_RE = re.compile("[" + re.escape("".join(_HTML_ESCAPES)) + "]")
+
+
+def html_escape(text) -> str:
+    """Text safe inside a Graphviz HTML-like label: markup characters become entities, and so do
+    the record/escString characters ``[ ] { } | \\``; control characters become spaces."""
+    text = _CONTROL.sub(" ", str(text))
+    return _HTML_RE.sub(lambda m: _HTML_ESCAPES[m.group(0)], text)
+
+
+def plain_text(text) -> str:
+    """User text on one line (text rules): newlines and control characters become spaces."""
+    return _CONTROL.sub(" ", str(text))
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One outgoing branch: ``op`` is le/gt/interval/eq/in, ``operand`` plain (unescaped) text."""
+
+    index: int
+    child: int
+    op: str
+    operand: str
+    values: tuple  # the cut(s) or category labels, exact, for JSON
+    missing: bool  # missing values (and categories without a branch) go this way
+    also: tuple = ()  # categories with no branch of their own, routed here like missing values
+
+
+_SYMBOLS = {"le": "≤", "gt": ">", "interval": "∈", "eq": "=", "in": "∈",
+            "known": "is known", "missing": "is missing"}
+_ASCII = {"le": "<=", "gt": "> ", "interval": "in", "eq": "=", "in": "in",
+          "known": "is known", "missing": "is missing"}
+
+
+def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None) -> list[Branch]:
+    """The branches of an internal node, with conditions written at ``precision``."""
+    kids = tree.children_of(node)
+    mb = int(tree.missing_branch[node])
+    out = []
+    if tree.is_categorical_test(node):
+        cats = schema.features[int(tree.feature[node])].categories
+        cb = tree.cat_branch_of(node)
+        orphans = unassigned_categories(tree, schema, node) if mb >= 0 else ()
+        for k, child in enumerate(kids):
+            labels = tuple(cats[c] if c < len(cats) else f"#{c}" for c in np.nonzero(cb == k)[0])
+            if len(labels) == 1:
+                op, operand = "eq", labels[0]
+            else:
+                op, operand = "in", "{" + ", ".join(labels) + "}"
+            out.append(Branch(k, int(child), op, operand, labels, mb == k, orphans if mb == k else ()))
+        return out
+    cuts = tree.cuts_of(node)
+    if len(cuts) == 1 and cuts[0] == np.inf and len(kids) == 2:
+        # CART's "missing values alone" split: every known value left, missing ones right
+        return [Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
+                Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1)]
+    s = [fmt_num(c, precision) for c in cuts]
+    for k, child in enumerate(kids):
+        if k == 0:
+            op, operand, vals = "le", s[0], (float(cuts[0]),)
+        elif k == len(cuts):
+            op, operand, vals = "gt", s[-1], (float(cuts[-1]),)
+        else:
+            op, operand, vals = "interval", f"({s[k - 1]}, {s[k]}]", (float(cuts[k - 1]), float(cuts[k]))
+        out.append(Branch(k, int(child), op, operand, vals, mb == k))
+    return out
+
+
+def condition_text(b: Branch, ascii_ops: bool = False) -> str:
+    return f"{(_ASCII if ascii_ops else _SYMBOLS)[b.op]} {b.operand}".rstrip()
+
+
+def unassigned_categories(tree: Tree, schema: Schema, node: int) -> tuple[str, ...]:
+    """Categories with no branch at a categorical test (they are routed like missing values)."""
+    if not tree.is_categorical_test(node):
+        return ()
+    cats = schema.features[int(tree.feature[node])].categories
+    cb = tree.cat_branch_of(node)
+    return tuple(cats[c] for c in np.nonzero(cb < 0)[0] if c < len(cats))
+
+
+def node_prediction_index(tree: Tree, node: int) -> int:
+    """Majority class of a node (ties: the class declared first); an empty node (weight 0)
+    predicts its nearest non-empty ancestor's majority, as ID3/C4.5 label empty branches."""
+    i = node
+    while tree.value[i].sum() <= 0 and tree.parent[i] >= 0:
+        i = int(tree.parent[i])
+    return int(np.argmax(tree.value[i]))
+
+
+def is_empty(tree: Tree, node: int) -> bool:
+    return bool(tree.weighted_n[node] <= 0)
+
+
+def unwrap_model(model, schema):
+    """(tree, schema, estimator or None) from an estimator or a bare Tree plus its Schema."""
+    if isinstance(model, Tree):
+        if schema is None:
+            raise ValueError("a bare Tree needs its Schema: pass schema=...")
+        return model, schema, None
+    if not hasattr(model, "tree_"):
+        raise ValueError(f"{type(model).__name__} is not fitted: call fit first")
+    return model.tree_, schema or model.schema_, model
+
+
+def impurity_name(estimator=None, criterion: str | None = None) -> str:
+    """The name to print next to node impurity (the criterion the node impurity is measured by)."""
+    if criterion is None and estimator is not None:
+        criterion = estimator.get_params().get("criterion")
+        if criterion is None and getattr(estimator, "algorithm", "") in ("id3", "c45"):
+            criterion = "entropy"
+    if criterion is None:
+        return "impurity"
+    return _IMPURITY_NAMES.get(str(criterion), str(criterion))

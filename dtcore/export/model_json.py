@@ -1,0 +1,166 @@
+"""The versioned JSON model (format ``dtcore-model``, docs/model-json.md): models are JSON, never
+pickle; the ``tree`` arrays are the truth, ``nodes`` and ``summary`` are for readers."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from ..schema import Schema
+from ..tree import Tree
+from .labels import branches, condition_text, is_empty, node_prediction_index, unassigned_categories, unwrap_model
+
+FORMAT = "dtcore-model"
+VERSION = 1
+
+
+def tree_summary(tree: Tree) -> dict:
+    return {"n_nodes": tree.node_count, "n_leaves": tree.get_n_leaves(), "depth": tree.get_depth()}
+
+
+def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
+    """The readable node list of the JSON model (derived from the arrays; ignored when loading)."""
+    classes = schema.classes
+    out = []
+    for i in range(tree.node_count):
+        rec = {"id": i, "parent": int(tree.parent[i]), "depth": int(tree.depth[i]),
+               "leaf": bool(tree.feature[i] < 0)}
+        if tree.feature[i] >= 0:
+            j = int(tree.feature[i])
+            feat = schema.features[j]
+            rec["feature"] = feat.name
+            rec["feature_index"] = j
+            bs = branches(tree, schema, i)
+            if tree.is_categorical_test(i):
+                rec["test"] = {"kind": "categorical", "branches": [list(b.values) for b in bs],
+                               "no_branch": list(unassigned_categories(tree, schema, i))}
+            else:
+                rec["test"] = {"kind": "continuous",
+                               "cuts": _finite_json([float(c) for c in tree.cuts_of(i)])}
+            mb = int(tree.missing_branch[i])
+            rec["missing"] = "distribute" if mb < 0 else {"branch": mb}
+            rec["children"] = [{"node": b.child, "branch": b.index,
+                                "condition": f"{feat.name} {condition_text(b)}"} for b in bs]
+        rec["weighted_n"] = float(tree.weighted_n[i])
+        rec["n_samples"] = int(tree.n_samples[i])
+        rec["impurity"] = _finite_json(float(tree.impurity[i]))
+        if classes is not None:
+            rec["distribution"] = {c: float(v) for c, v in zip(classes, tree.value[i])}
+            rec["prediction"] = classes[node_prediction_index(tree, i)]
+            if is_empty(tree, i):
+                rec["empty"] = True
+        else:
+            rec["value"] = [float(v) for v in tree.value[i]]
+            rec["prediction"] = float(tree.value[i, 0])
+        out.append(rec)
+    return out
+
+
+def _jsonable_param(name, value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (list, tuple)):
+        return [_jsonable_param(name, v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable_param(name, v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"parameter {name}={value!r} is not finite and cannot be saved as JSON")
+        return value
+    raise ValueError(f"parameter {name}={value!r} ({type(value).__name__}) cannot be saved as JSON")
+
+
+_NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
+
+
+def _finite_json(values):
+    """Float lists with ±inf/NaN written as the strings "Infinity", "-Infinity", "NaN" (strict
+    JSON has no such numbers; CART's "missing values alone" test stores the cut +inf)."""
+    if isinstance(values, list):
+        return [_finite_json(v) for v in values]
+    if isinstance(values, float) and not math.isfinite(values):
+        return "NaN" if math.isnan(values) else ("Infinity" if values > 0 else "-Infinity")
+    return values
+
+
+def _from_finite_json(values):
+    if isinstance(values, list):
+        return [_from_finite_json(v) for v in values]
+    if isinstance(values, str):
+        try:
+            return _NONFINITE[values]
+        except KeyError:
+            raise ValueError(f"model file holds {values!r} where a number belongs") from None
+    return values
+
+
+def _tree_json(tree: Tree) -> dict:
+    return {k: _finite_json(v) for k, v in tree.to_dict().items()}
+
+
+def model_to_dict(estimator) -> dict:
+    """A fitted estimator as plain JSON data (format ``dtcore-model`` version 1, docs/model-json.md)."""
+    tree, schema, _ = unwrap_model(estimator, None)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "algorithm": getattr(estimator, "algorithm", "?"),
+        "task": estimator._task,
+        "estimator": type(estimator).__name__,
+        "params": {k: _jsonable_param(k, v) for k, v in estimator.get_params().items()},
+        "schema": schema.to_dict(),
+        "summary": tree_summary(tree),
+        "tree": _tree_json(tree),
+        "nodes": describe_nodes(tree, schema),
+    }
+
+
+def model_from_dict(d: dict, estimator_class=None):
+    """Rebuild a fitted estimator from ``model_to_dict`` output (the ``tree`` arrays are the truth;
+    ``nodes`` and ``summary`` are for readers and ignored). ``estimator_class`` overrides the
+    class looked up from ``algorithm`` and ``task``."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise ValueError("not a dtcore model: the JSON has no \"format\": \"dtcore-model\"")
+    version = d.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise ValueError(f"model file has an invalid version {version!r}")
+    if version > VERSION:
+        raise ValueError(f"model file has version {version}; this dtcore reads up to version "
+                         f"{VERSION}: upgrade dtcore")
+    for key in ("algorithm", "task", "params", "schema", "tree"):
+        if key not in d:
+            raise ValueError(f"model file lacks the {key!r} entry")
+    if estimator_class is None:
+        from ..estimators import estimator_class as lookup
+        estimator_class = lookup(d["algorithm"], d["task"])
+    est = estimator_class()
+    est.set_params(**d["params"])
+    schema = Schema.from_dict(d["schema"])
+    tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
+    if tree.node_count and int(tree.feature.max()) >= len(schema.features):
+        raise ValueError("model file is inconsistent: a node tests a feature the schema lacks")
+    est._set_schema(schema)
+    est.tree_ = tree
+    return est
+
+
+def dumps_model(estimator) -> str:
+    """The JSON text of a model (UTF-8, labels kept readable, strict JSON: no NaN)."""
+    return json.dumps(model_to_dict(estimator), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+
+def save_model(estimator, path) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(dumps_model(estimator))
+
+
+def load_model(path, estimator_class=None):
+    with open(path, encoding="utf-8") as f:
+        try:
+            d = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return model_from_dict(d, estimator_class)

@@ -1,0 +1,52 @@
+"""Indented text rules in the style of scikit-learn's ``export_text``."""
+from __future__ import annotations
+
+from ..schema import Schema
+from .labels import branches, condition_text, fmt_num, fmt_weight, is_empty, node_prediction_index, plain_text, unwrap_model
+
+def to_text(model, schema: Schema | None = None, *, max_depth: int = 10, precision: int = 4,
+            show_weights: bool = False, spacing: int = 3) -> str:
+    """Indented rules in the style of scikit-learn's ``export_text`` (ASCII operators so the
+    rules paste into code; numbers at ``precision`` significant digits)."""
+    tree, schema, _ = unwrap_model(model, schema)
+    if spacing < 1:
+        raise ValueError("spacing must be ≥ 1")
+    classes = schema.classes
+    right = "|" + "-" * spacing + " "
+    pad = "|" + " " * spacing
+    out: list[str] = []
+
+    def leaf_text(i):
+        if classes is not None:
+            text = f"class: {plain_text(classes[node_prediction_index(tree, i)])}"
+            if show_weights:
+                text = "weights: [" + ", ".join(fmt_weight(v) for v in tree.value[i]) + "] " + text
+        else:
+            text = "value: [" + ", ".join(fmt_num(v, precision) for v in tree.value[i]) + "]"
+        if is_empty(tree, i):
+            text += " (empty: parent's majority)" if classes is not None else " (empty)"
+        return text
+
+    def walk(i, level):
+        indent = pad * level
+        if tree.feature[i] < 0:
+            out.append(indent + right + leaf_text(i))
+            return
+        if level >= max_depth:
+            sub = tree.subtree(i)
+            depth = int(tree.depth[sub].max() - tree.depth[i])
+            out.append(indent + right + f"truncated branch of depth {depth}")
+            return
+        name = plain_text(schema.features[int(tree.feature[i])].name)
+        for b in branches(tree, schema, i, precision):
+            line = f"{name} {condition_text(b, ascii_ops=True)}"
+            if b.missing and b.op != "missing":
+                line += " or missing"
+                if b.also:
+                    line += " (also " + ", ".join(plain_text(c) for c in b.also) + ")"
+            out.append(indent + right + line)
+            walk(b.child, level + 1)
+
+    if tree.node_count:
+        walk(0, 0)
+    return "\n".join(out) + "\n"
