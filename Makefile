@@ -1,20 +1,22 @@
-# Two commands for a newcomer: `make run` starts the app, `make test` runs every test.
+# Two commands for a newcomer: `make run` starts the app, `make test` runs every check.
 # Each creates the virtual environment and installs what it needs (Python packages from
-# requirements*.txt, Debian packages through scripts/apt-ensure).
+# requirements*.txt, dtcore itself as an editable package, Debian packages through
+# scripts/apt-ensure).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 APP_DEBS  := graphviz fonts-noto-cjk
 TEST_DEBS := graphviz fonts-noto-cjk chromium weka
 
-.PHONY: run test bench venv clean
+.PHONY: run test lint format bench venv clean
 
-$(VENV)/.runtime: requirements.txt
+$(VENV)/.runtime: requirements.txt pyproject.toml
 	@command -v python3 >/dev/null || scripts/apt-ensure python3
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || scripts/apt-ensure python3-venv
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q -e .
 	touch $@
 
 $(VENV)/.test: $(VENV)/.runtime requirements-test.txt
@@ -27,13 +29,23 @@ run: $(VENV)/.runtime
 	@scripts/apt-ensure --optional $(APP_DEBS)
 	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
-test: $(VENV)/.test
+# lint and types first: they take seconds and fail on any finding
+lint: $(VENV)/.test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: lint
 	@scripts/apt-ensure $(TEST_DEBS)
 	$(PY) -m pytest -n 2 -q
+
+format: $(VENV)/.test
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
 
 bench: $(VENV)/.test
 	$(PY) bench/bench_cart.py
 	$(PY) bench/bench_c45.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
