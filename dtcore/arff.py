@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -226,27 +227,28 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
                 item = item.strip()
                 if not item:
                     continue
-                idx, _, val = item.partition(" ")
+                idx, _, raw = item.partition(" ")
                 try:
                     j = int(idx)
-                    row[j], quoted[j] = _unquote(val, where)
+                    row[j], quoted[j] = _unquote(raw, where)
                 except (ValueError, IndexError):
                     raise DataError(f"{where}: bad sparse entry {item!r}") from None
-            fields = [(v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)]
+            fields: Sequence[tuple[object, bool]] = [
+                (v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)]
         else:
             fields = _split_fields(line, where)
         if len(fields) != len(names):
             raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
-        out = []
-        for (val, quoted), aname, kind in zip(fields, names, kinds):
-            if val is None or (not quoted and isinstance(val, str) and val == "?"):
+        out: list[object] = []
+        for (val, is_quoted), aname, kind in zip(fields, names, kinds):
+            if val is None or (not is_quoted and isinstance(val, str) and val == "?"):
                 out.append(None)
             elif kind == CONTINUOUS:
                 if isinstance(val, float):
                     out.append(val)
                     continue
                 try:
-                    out.append(float(val))
+                    out.append(float(str(val)))
                 except ValueError:
                     raise DataError(f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
                                     "fix the value or declare the attribute nominal") from None
@@ -304,7 +306,7 @@ def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data"
         raise DataError(f"rows must be a table with {len(names)} columns")
     categories = dict(categories or {})
     lines = [f"@relation {quote(relation)}", ""]
-    decl = []
+    decl: list[tuple[str, ...] | None] = []
     for j, (n, k) in enumerate(zip(names, kinds)):
         if k == CATEGORICAL:
             cats = tuple(categories[n]) if n in categories else categories_of(arr[:, j], tokens)
@@ -330,9 +332,10 @@ def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data"
                 cells.append(_number(v))
             else:
                 lab = label_of(v)
-                if lab not in decl[j]:
+                allowed = decl[j] or ()
+                if lab not in allowed:
                     raise DataError(f"column {names[j]!r} row {i + 1}: {lab!r} is not among the "
-                                    f"categories {list(decl[j])}")
+                                    f"categories {list(allowed)}")
                 cells.append(quote(lab))
         lines.append(",".join(cells))
     text = "\n".join(lines) + "\n"

@@ -129,9 +129,9 @@ def parse_delimited(text: str, delimiter: str | None = None, *, encoding: str = 
             rows.append(record)
     except csv.Error as exc:
         raise DataError(f"{source} line {reader.line_num}: {exc}") from None
-    if not rows:
+    if header is None or not rows:
         raise DataError(f"{source} has a header row but no data rows")
-    arr = np.empty((len(rows), len(header)), dtype=object)
+    arr: np.ndarray = np.empty((len(rows), len(header)), dtype=object)
     arr[:] = rows
     return Table(header, arr, encoding, delimiter)
 

@@ -101,6 +101,7 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
                 Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1)]
     s = [fmt_num(c, precision) for c in cuts]
     for k, child in enumerate(kids):
+        vals: tuple[float, ...]
         if k == 0:
             op, operand, vals = "le", s[0], (float(cuts[0]),)
         elif k == len(cuts):

@@ -24,7 +24,7 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
     classes = schema.classes
     out = []
     for i in range(tree.node_count):
-        rec = {"id": i, "parent": int(tree.parent[i]), "depth": int(tree.depth[i]),
+        rec: dict[str, object] = {"id": i, "parent": int(tree.parent[i]), "depth": int(tree.depth[i]),
                "leaf": bool(tree.feature[i] < 0)}
         if tree.feature[i] >= 0:
             j = int(tree.feature[i])
