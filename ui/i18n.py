@@ -127,7 +127,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                 "目标 **{column}** 含有标签：回归树需要数值目标。请选择分类。"),
     "roles.single_class": ("The target **{column}** has only {count} distinct value(s): there is nothing to learn.",
                            "目标 **{column}** 只有 {count} 个不同取值：没有可学习的内容。"),
-    # load errors (ui.loading LoadError keys)
+    # load errors (ui.services.loading LoadError keys)
     "load.unknown_sample": ("there is no bundled sample called {name}.", "没有名为 {name} 的内置样例。"),
     "load.xls": ("old Excel .xls files are not supported; save as .xlsx or CSV.",
                  "不支持旧版 Excel .xls 文件；请另存为 .xlsx 或 CSV。"),

@@ -2,7 +2,7 @@
 as LaTeX with the numbers filled in (the way seed 003 computes Gain(age) = 0.247 by hand).
 
 Pure functions over ``dtcore.explain`` records. Labels are user text: escaped for LaTeX's
-``\\text{}`` here (Markdown escaping is the page's job, via ``ui.text.md_escape``).
+``\\text{}`` here (Markdown escaping is the page's job, via ``ui.views.text.md_escape``).
 """
 from __future__ import annotations
 
