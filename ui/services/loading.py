@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dtcore import readers
+from dtcore import arff, readers
 from dtcore.schema import DataError, is_missing, label_of
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
@@ -141,20 +141,9 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
 
 
 def _read_arff(data: bytes, filename: str):
-    try:
-        from dtcore import arff
-    except ImportError:
-        raise LoadError("load.arff_unavailable") from None
     text, _ = readers.decode(data)
     parsed = arff.read_arff(text)
-    names = list(parsed.names)
-    rows = np.asarray(parsed.rows, dtype=object)
-    if rows.ndim != 2:
-        rows = rows.reshape(0, len(names))
-    kinds = getattr(parsed, "kinds", None)
-    if kinds is not None and not isinstance(kinds, dict):
-        kinds = {n: k for n, k in zip(names, kinds) if k}
-    return frame_from_cells(names, rows), dict(kinds or {})
+    return frame_from_cells(parsed.names, parsed.rows), {n: k for n, k in zip(parsed.names, parsed.kinds) if k}
 
 
 # ---------------------------------------------------------------------------------------------
