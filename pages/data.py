@@ -1,14 +1,13 @@
 """Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
-import numpy as np
 import streamlit as st
 
 from ui import roles as R
 from ui.i18n import translate
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
+from ui.services.split import split_counts
 from ui.session import report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
-from ui.training import split_rows
 from ui.views.tables import role_edits, role_table
 from ui.views.text import md_escape
 
@@ -117,14 +116,10 @@ def split_section(data):
         c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **url.KEEP)
         c2.slider(t("data.test"), 0, 50, step=5, key="test", **url.KEEP)
         c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **url.KEEP)
-    df = data.df
     target = state.target()
     if target:
-        keep = np.nonzero(df[target].notna().to_numpy())[0]
-        strata = df[target].to_numpy(dtype=object)[keep] if state.task() == R.CLASSIFICATION else None
-        rows = split_rows(keep, state.split(), strata)
-        st.caption(t("data.split_counts", train=rows["train"].size, valid=rows["valid"].size,
-                     test=rows["test"].size))
+        counts = split_counts(data.df, target, state.task(), state.split())
+        st.caption(t("data.split_counts", train=counts["train"], valid=counts["valid"], test=counts["test"]))
 
 
 def page():

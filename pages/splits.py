@@ -1,6 +1,5 @@
 """Splits page: why the tree chose the test at a node, what every alternative would have
 scored, the worked arithmetic, and manual tree building (force an alternative, undo it)."""
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -13,7 +12,8 @@ from ui.session.frame import run_page
 from ui.session.state import t
 from ui.training import TrainingError
 from ui.views import tree as treeview
-from ui.views.splits import arithmetic_latex, candidate_label, count, num, ranking_rows, describe_test
+from ui.views.splits import (arithmetic_latex, candidate_label, candidate_order, children_table, children_values,
+                             count, describe_test, num, ranking_rows)
 from ui.views.text import md_escape, training_error
 
 PLOT_CONFIG = {"displayModeBar": False}
@@ -117,11 +117,10 @@ def candidate_picker(rep, nd, j):
     if "candidates" not in rec or rec.get("mode") in ("multiway", "intervals"):
         return rec.get("test")
     cand = rec["candidates"]
-    sc = np.asarray(cand["score"], dtype=float)
-    if sc.size == 0:
+    order = candidate_order(cand["score"], MAX_OPTIONS)
+    if not order:
         return None
-    order = [int(k) for k in np.argsort(-np.where(np.isfinite(sc), sc, -np.inf), kind="stable")[:MAX_OPTIONS]]
-    order = explorer.prepare_candidate_widget(rep, j, rec, order, sc.size)
+    order = explorer.prepare_candidate_widget(rep, j, rec, order, len(cand["score"]))
     ineligible = t("splits.mark.ineligible")
     k = report_mode.control(st.selectbox, t("splits.candidate"), order, key="split_candidate",
                             format_func=state.fixed_labels(order, lambda k: candidate_label(rec, k, s, rep["algorithm"])
@@ -134,21 +133,13 @@ def preview(res, rep, nd, node, test):
     st.markdown(f"#### {t('splits.preview', test=md_escape(describe_test(s, test)))}")
     kids = explain.children_summary(nd, test)
     classes = list(s.classes) if s.classes is not None else None
-    labels = [k["label"] for k in kids]
-    if classes is not None:
-        vals = np.array([k["class_counts"] for k in kids])
-    else:
-        vals = np.array([[k["weight"]] for k in kids])
+    labels, vals = children_values(kids, classes)
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.plotly_chart(children_figure(labels, vals, classes=classes, texts={"count": t("splits.weight")}),
                         key=f"split_children_{node}", config=PLOT_CONFIG)
     with right:
-        table = pd.DataFrame({t("splits.col.branch"): labels, t("splits.weight"): [k["weight"] for k in kids],
-                              t("splits.col.rows"): [k["n_rows"] for k in kids]})
-        if classes is None:
-            table[t("splits.col.mean")] = [k["mean"] for k in kids]
-        st.dataframe(table, hide_index=True)
+        st.dataframe(children_table(kids, classes, t), hide_index=True)
     st.markdown(f"**{t('splits.arithmetic')}**")
     ar = explain.arithmetic(nd, test, rep)
     lines = arithmetic_latex(ar, t)
