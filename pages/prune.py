@@ -140,10 +140,7 @@ def alpha_section(res, alpha):
                       disabled=v["alpha"] == alpha, key="prune_use_valid")
         note.caption(t("prune.valid_result", rule=rule, alpha=fmt_alpha(v["alpha"]), leaves=v["n_leaves"][i],
                        error=fmt_error(v["errors"][i], curves.metric)))
-    labels = {s: t("metrics." + s) for s in pv.SETS}
-    labels.update({k: t("prune.label." + k) for k in ("band", "rule", "alpha", "chosen", "leaves")})
-    labels["cv"] = t("prune.label.cv", k=cv)
-    labels["error"] = t("prune.error_rate" if curves.metric == "error_rate" else "prune.mse")
+    labels = pviews.alpha_chart_labels(t, cv, curves.metric)
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**" + t("prune.chart.error_alpha") + "**")
@@ -156,7 +153,7 @@ def alpha_section(res, alpha):
 def cf_section(res, cf):
     with st.spinner(t("prune.running"), show_time=True):
         curves = cached_cf_curves(model_key(res), res, state.data().df)
-    labels = {k: t("prune.label." + k) for k in ("nodes", "leaves", "size", "estimate", "cf", "chosen")}
+    labels = pviews.cf_chart_labels(t)
     st.markdown("**" + t("prune.chart.cf") + "**")
     st.plotly_chart(pf.cf_figure(curves, cf, labels), config=CHART, key="prune_cf_chart")
 

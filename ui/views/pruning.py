@@ -77,3 +77,17 @@ def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
                      fmt_error(e["after"], report.metric), fmt_change(e["before"], e["after"], report.metric)))
     cols = [tr("prune.measure"), tr("prune.before"), tr("prune.after"), tr("prune.change")]
     return pd.DataFrame(rows, columns=cols)
+
+
+def alpha_chart_labels(t, cv: int, metric: str) -> dict:
+    """The words of the α charts (``ui.figures.pruning``) in the user's language (``t``)."""
+    labels = {s: t("metrics." + s) for s in SETS}
+    labels.update({k: t("prune.label." + k) for k in ("band", "rule", "alpha", "chosen", "leaves")})
+    labels["cv"] = t("prune.label.cv", k=cv)
+    labels["error"] = t("prune.error_rate" if metric == "error_rate" else "prune.mse")
+    return labels
+
+
+def cf_chart_labels(t) -> dict:
+    """The words of the CF chart in the user's language (``t``)."""
+    return {k: t("prune.label." + k) for k in ("nodes", "leaves", "size", "estimate", "cf", "chosen")}
