@@ -6,9 +6,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import i18n, report_mode, state
-from ui.state import t
-from ui.text import md_escape
+from ui import i18n
+from ui.session import frame, model, report_mode, state, url
+from ui.session.state import t
+from ui.views.text import md_escape
 
 #: (page file, catalogue key of its title, icon, default page?)
 PAGES = [
@@ -19,23 +20,20 @@ PAGES = [
 ]
 
 st.set_page_config(page_title=t("app.title"), page_icon="🌳", layout="wide")
-css = Path(__file__).parent / "assets" / "style.css"
-if css.exists():
-    st.html(f"<style>{css.read_text(encoding='utf-8')}</style>")
-report_mode.apply()  # ?report=1: no chrome, no controls (ui/report_mode.py)
+report_mode.apply()  # ?report=1: no chrome, no controls (ui/session/report_mode.py)
 
-state.seed_from_url()
+url.seed_from_url()
 state.ensure_data()
 
 pages = {path: st.Page(path, title=t(key), icon=icon, default=default, url_path=Path(path).stem)
          for path, key, icon, default in PAGES}
 nav = st.navigation(list(pages.values()))
-state.enter_frame(pages)
+frame.enter_frame(pages)  # back to the page a link opened first (ui/session/frame.py)
 
 with st.sidebar:
-    state.default("lang")
+    url.default("lang")
     st.radio(t("side.language"), i18n.LANGS, format_func=i18n.LANG_NAMES.get, key="lang",
-             horizontal=True, on_change=state.on_language_change, **state.KEEP)
+             horizontal=True, on_change=state.on_language_change, **url.KEEP)
     summary = st.container()
 
 # pages return instead of calling st.stop(), so the summary below always reflects this run
@@ -53,7 +51,7 @@ with summary:
         if target:
             st.markdown(t("side.target", target=md_escape(target), task=t("task." + state.task())))
     st.subheader(t("side.model"))
-    res = state.result()
+    res = model.result()
     if res is None:
         st.caption(t("side.no_model"))
     else:
@@ -65,4 +63,4 @@ with summary:
     if data is not None and data.source == "upload":
         st.caption(t("side.upload_url_note"))
 
-state.write_url()
+url.write_url()

@@ -1,72 +1,38 @@
 """Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
-import numpy as np
 import streamlit as st
 
 from ui import roles as R
-from ui import report_mode, state
 from ui.i18n import translate
-from ui.loading import UPLOAD_TYPES, LoadError, read_bytes, sample_catalogue
-from ui.state import t
-from ui.tables import role_edits, role_table
-from ui.text import md_escape
-from ui.training import split_rows
+from ui.services.loading import UPLOAD_TYPES, sample_catalogue
+from ui.services.split import split_counts
+from ui.session import report_mode, state, url
+from ui.session.frame import run_page
+from ui.session.state import t
+from ui.views.tables import role_edits, role_table
+from ui.views.text import md_escape
 
 PREVIEW_ROWS = 50
-
-
-def on_sample_change():
-    state.load_sample_into_state(st.session_state["sample"])
-    st.session_state.pop("load_error", None)
-
-
-def on_reload_sample():
-    state.load_sample_into_state(state.setting("sample"))
-    st.session_state.pop("load_error", None)
-
-
-def handle_upload(uploaded):
-    """Read a newly uploaded file once; on failure keep the previous data and remember why."""
-    if uploaded is None or st.session_state.get("upload_id") == uploaded.file_id:
-        return
-    st.session_state["upload_id"] = uploaded.file_id
-    try:
-        loaded = read_bytes(uploaded.getvalue(), uploaded.name)
-    except LoadError as exc:
-        st.session_state["load_error"] = (uploaded.name, exc.key, exc.params)
-        return
-    st.session_state.pop("load_error", None)
-    state.set_data(loaded)
-
-
-def on_target_change(key):
-    df = state.data().df
-    state.set_roles(R.apply_edits(state.roles(), {st.session_state[key]: R.TARGET}, df))
-    st.session_state["roles_version"] = st.session_state.get("roles_version", 0) + 1
-
-
-def on_task_change(key):
-    st.session_state["task"] = st.session_state[key]
 
 
 def source_section():
     catalogue = sample_catalogue()
     left, right = st.columns(2, gap="large")
     with left:
-        state.default("sample")
+        url.default("sample")
         lang = state.lang()
         st.selectbox(t("data.sample"), list(catalogue),
                      format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
-                     key="sample", help=t("data.sample_help"), on_change=on_sample_change,
-                     **state.KEEP)
+                     key="sample", help=t("data.sample_help"), on_change=state.on_sample_change,
+                     **url.KEEP)
         data = state.data()
         if data is not None and data.source == "upload":
-            st.button(t("data.reload_sample"), on_click=on_reload_sample)
+            st.button(t("data.reload_sample"), on_click=state.on_reload_sample)
             st.caption(t("side.upload_url_note"))
     with right:
         uploaded = st.file_uploader(t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"),
                                     key="upload")
-        handle_upload(uploaded)
-    err = st.session_state.get("load_error")
+        state.take_upload(uploaded)
+    err = state.load_error()
     if err:
         name, key, params = err
         st.error(t("data.load_failed", name=md_escape(name), message=md_escape(t(key, **params))))
@@ -88,7 +54,7 @@ def roles_section(data):
     df = data.df
     roles = state.roles()
     lang = state.lang()
-    version = st.session_state.get("roles_version", 0)
+    version = state.roles_version()
     st.subheader(t("data.roles"))
     st.caption(t("data.roles_help"))
     target = R.target_of(roles)
@@ -98,12 +64,12 @@ def roles_section(data):
         c1, c2 = st.columns(2)
         key = f"target_{version}"
         c1.selectbox(t("data.target"), columns, index=columns.index(target) if target in columns else None,
-                     key=key, on_change=on_target_change, args=(key,))
+                     key=key, on_change=state.on_target_change, args=(key,))
         key = f"task_{version}"
         tasks = [R.CLASSIFICATION, R.REGRESSION]
         c2.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
                  format_func=state.fixed_labels(tasks, lambda v: t("task." + v)), help=t("data.task_help"),
-                 on_change=on_task_change, args=(key,))
+                 on_change=state.on_task_change, args=(key,))
     issues = R.warnings(df, roles)
     errors = R.errors(df, roles, state.task())
     table = role_table(df, roles, issues + errors, lang)
@@ -127,7 +93,7 @@ def roles_section(data):
     edits = role_edits(table, edited) if not report else None
     if edits:  # apply, then redraw a fresh editor (its edit state would otherwise pile up)
         state.set_roles(R.apply_edits(roles, edits, df))
-        st.session_state["roles_version"] = version + 1
+        state.renew_role_widgets()
         st.rerun()
     for e in errors:
         st.error(t("roles." + e.code, column=md_escape(e.column or ""), count=e.count))
@@ -144,20 +110,16 @@ def split_section(data):
     st.subheader(t("data.split"))
     st.caption(t("data.split_help"))
     for key in ("valid", "test", "seed"):
-        state.default(key)
+        url.default(key)
     if not report_mode.active():  # in a report the counts below are the picture
         c1, c2, c3 = st.columns(3)
-        c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **state.KEEP)
-        c2.slider(t("data.test"), 0, 50, step=5, key="test", **state.KEEP)
-        c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **state.KEEP)
-    df = data.df
+        c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **url.KEEP)
+        c2.slider(t("data.test"), 0, 50, step=5, key="test", **url.KEEP)
+        c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **url.KEEP)
     target = state.target()
     if target:
-        keep = np.nonzero(df[target].notna().to_numpy())[0]
-        strata = df[target].to_numpy(dtype=object)[keep] if state.task() == R.CLASSIFICATION else None
-        rows = split_rows(keep, state.split(), strata)
-        st.caption(t("data.split_counts", train=rows["train"].size, valid=rows["valid"].size,
-                     test=rows["test"].size))
+        counts = split_counts(data.df, target, state.task(), state.split())
+        st.caption(t("data.split_counts", train=counts["train"], valid=counts["valid"], test=counts["test"]))
 
 
 def page():
@@ -175,8 +137,4 @@ def page():
         st.page_link("pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:")
 
 
-state.require_frame("pages/data.py")
-page()
-# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
-# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
-state.write_url()
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)

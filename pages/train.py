@@ -1,18 +1,19 @@
 """Train page: algorithm and settings (a form, so a slider tick does not retrain), the tree,
 scores, importances and downloads."""
-import math
 import shutil
 
 import streamlit as st
 
 from dtcore import export
 from ui import roles as R
-from ui import report_mode, state, treeview
-from ui.figures import confusion_figure, importances_figure
+from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
-from ui.state import t
-from ui.text import md_escape
+from ui.session import model, report_mode, state, url
+from ui.session.frame import run_page
+from ui.session.state import t
 from ui.training import TrainingError, algorithms_for, criteria, supported_params
+from ui.views import tree as treeview
+from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 
 SPLITS = ("train", "valid", "test")
 LAYOUTS = ("auto", "TB", "LR")
@@ -20,10 +21,10 @@ GRID = 6  # settings per row
 
 
 def param_widget(algo, p, lang):
-    key = state.param_key(algo, p.name)
-    state.default(key)
+    key = url.param_key(algo, p.name)
+    url.default(key)
     label = t(f"param.{p.name}")
-    opts = dict(state.KEEP, help=t(f"help.{p.name}"))
+    opts = dict(url.KEEP, help=t(f"help.{p.name}"))
     if p.kind == "select":
         return st.selectbox(label, p.options, key=key,
                             format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
@@ -39,28 +40,26 @@ def settings_panel(task):
     """Draw the settings; return (algorithm, criterion, values, submitted)."""
     lang = state.lang()
     algos = algorithms_for(task)
-    state.default("algo")
-    if st.session_state["algo"] not in algos:
-        st.session_state["algo"] = algos[0]
+    url.keep_valid("algo", algos, algos[0])
     if report_mode.active():  # no controls: the settings come from the URL (or their defaults)
-        algo = st.session_state["algo"]
-        values = {p.name: state.setting(state.param_key(algo, p.name)) for p in supported_params(algo, task)}
-        return algo, state.setting(state.criterion_key(algo, task)), values, False
+        algo = url.setting("algo")
+        values = {p.name: url.setting(url.param_key(algo, p.name)) for p in supported_params(algo, task)}
+        return algo, url.setting(url.criterion_key(algo, task)), values, False
     # the algorithm sits outside the form: changing it must redraw the parameters it has
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     algo = left.selectbox(t("train.algorithm"), algos, key="algo",
                           format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
-                          help=t("train.algorithm_help"), **state.KEEP)
+                          help=t("train.algorithm_help"), **url.KEEP)
     right.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
     params = supported_params(algo, task)
     n_rows = -(-(len(params) + 2) // GRID)   # criterion + parameters + the Train button
     with st.form("train_form", border=True):
         cells = iter([c for _ in range(n_rows) for c in st.columns(GRID, vertical_alignment="bottom")])
         crits = criteria(algo, task)
-        ckey = state.criterion_key(algo, task)
-        state.default(ckey)
+        ckey = url.criterion_key(algo, task)
+        url.default(ckey)
         with next(cells):
-            criterion = st.selectbox(t("train.criterion"), crits, key=ckey, **state.KEEP,
+            criterion = st.selectbox(t("train.criterion"), crits, key=ckey, **url.KEEP,
                                      format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang)))
         values = {}
         for p in params:
@@ -73,34 +72,12 @@ def settings_panel(task):
 
 
 def ensure_model(algo, criterion, values, submitted):
-    """Train when the current settings have no model yet (first visit, new data, Train pressed)."""
-    res = state.result()
-    key = state.training_key(algo, criterion, values)
-    if submitted:
-        st.session_state["user_trained"] = True
-    if res is not None and res.key == key:
-        return res
+    """The model of the current settings (trained when they have none yet); None after an error."""
     try:
-        with st.spinner(t("train.running"), show_time=True):
-            return state.train_current(algo, criterion, values)
+        return model.settled_model(algo, criterion, values, submitted)
     except TrainingError as exc:
-        st.session_state.pop("result", None)
-        params = {k: md_escape(v) if isinstance(v, str) else v for k, v in exc.params.items()}
-        if "algorithm" in params:
-            params["algorithm"] = t("algo." + exc.params["algorithm"])
-        if "task" in params:
-            params["task"] = t("task." + exc.params["task"])
-        st.error(t("train.failed", message=t(exc.key, **params)))
-    except ImportError as exc:
-        st.session_state.pop("result", None)
-        st.error(t("train.failed", message=t("train.err.missing_module", algorithm=md_escape(str(exc)))))
+        st.error(t("train.failed", message=training_error(exc, t)))
     return None
-
-
-def level_label(value, auto):
-    if value == "auto":
-        return t("tree.depth_auto", depth=auto) if auto is not None else t("tree.depth_auto_all")
-    return t("tree.depth_all") if value == "all" else str(value)
 
 
 def tree_section(res):
@@ -112,33 +89,31 @@ def tree_section(res):
     # in report mode nothing is drawn in these (report_mode.control): no empty row either
     c1, c0, c2, c3 = st.columns([1, 1, 2, 2]) if not report_mode.active() else [st] * 4
     for key in ("levels", "layout", "collapse", "node"):
-        state.default(key)
+        url.default(key)
     level_options = ["auto", "all"] + list(range(1, max(depth, 1) + 1))
     inner = treeview.internal_nodes(est)
     nodes = list(range(tree.node_count))
     # settings from the URL or an earlier tree may not fit this tree: drop what does not
-    if st.session_state["levels"] not in level_options:
-        st.session_state["levels"] = "auto"
-    st.session_state["collapse"] = [i for i in st.session_state["collapse"] if i in inner]
-    if st.session_state["node"] not in nodes:
-        st.session_state["node"] = None
+    url.keep_valid("levels", level_options, "auto")
+    url.keep_only("collapse", inner)
+    url.keep_valid("node", nodes, None)
     levels = report_mode.control(c1.selectbox, t("tree.depth_window"), level_options, key="levels",
                                  help=t("tree.depth_help"),
-                                 format_func=state.fixed_labels(level_options, lambda v: level_label(v, auto)),
-                                 **state.KEEP)
+                                 format_func=state.fixed_labels(level_options, lambda v: treeview.level_label(v, auto, t)),
+                                 **url.KEEP)
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
     layout = report_mode.control(c0.selectbox, t("tree.layout"), LAYOUTS, key="layout",
                                  format_func=state.fixed_labels(LAYOUTS, lambda v: t("tree.layout." + v)),
-                                 **state.KEEP)
+                                 **url.KEEP)
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
     node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root))
     collapsed = report_mode.control(c2.multiselect, t("tree.collapse"), inner, key="collapse",
-                                    placeholder=t("tree.collapse_none"), format_func=node_labels, **state.KEEP)
+                                    placeholder=t("tree.collapse_none"), format_func=node_labels, **url.KEEP)
     selected = report_mode.control(c3.selectbox, t("tree.node"), nodes, index=None, key="node",
-                                   placeholder=t("tree.node_none"), format_func=node_labels, **state.KEEP)
+                                   placeholder=t("tree.node_none"), format_func=node_labels, **url.KEEP)
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
-    forced = state.forced_nodes()
+    forced = model.forced_nodes()
     dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
     st.graphviz_chart(dot, width="content")
     if forced:
@@ -149,14 +124,6 @@ def tree_section(res):
         st.markdown(f"**{t('tree.node_path', node=selected)}:** " +
                     (" → ".join(md_escape(p) for p in path) if path else root))
     return dot
-
-
-def fmt_pct(x):
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
-
-
-def fmt_num(x):
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
 
 
 def scores_section(res):
@@ -243,8 +210,8 @@ def page():
     if res is None:
         return
     with notice:
-        if (not st.session_state.get("user_trained") and not report_mode.active() and data.source == "sample"
-                and data.name == state.DEFAULT_SAMPLE and res.algorithm == state.DEFAULT_ALGORITHM):
+        if (not model.user_trained() and not report_mode.active() and data.source == "sample"
+                and data.name == url.DEFAULT_SAMPLE and res.algorithm == url.DEFAULT_ALGORITHM):
             st.info(t("train.welcome"), icon=":material/lightbulb:")
     msg = t("train.trained", algorithm=t("algo." + res.algorithm), rows=res.rows["train"].size,
             seconds=f"{res.seconds:.2f}")
@@ -258,8 +225,4 @@ def page():
         downloads_section(res)
 
 
-state.require_frame("pages/train.py")
-page()
-# the URL shows this run's settings as soon as the page has drawn them; the frame writes it again
-# after the sidebar, but a page can also run without the frame (AppTest reruns only the page)
-state.write_url()
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)

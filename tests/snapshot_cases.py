@@ -127,8 +127,8 @@ def training_table(case: str):
 
 
 def gain_figures(case: str) -> dict:
-    """feature name → the Splits page's chart of it at the root (``ui.report.curve_figures``)."""
-    from ui.report import curve_figures
+    """feature name → the Splits page's chart of it at the root (``ui.commands.report.curve_figures``)."""
+    from ui.commands.report import curve_figures
 
     X, y = training_table(case)
     return curve_figures(fit_case(case), X, y, node=0, lang=GAIN_CASES[case])
@@ -136,7 +136,7 @@ def gain_figures(case: str) -> dict:
 
 def _sample_result(sample_id: str, algo: str, criterion: str, **values):
     from ui import roles as R
-    from ui.loading import load_sample, sample_catalogue
+    from ui.services.loading import load_sample, sample_catalogue
     from ui.training import Split, train
 
     s = sample_catalogue()[sample_id]
@@ -149,8 +149,8 @@ def _sample_result(sample_id: str, algo: str, criterion: str, **values):
 def pruning_figures(lang: str = "en") -> dict:
     """name → figure: the α charts of CART on breast cancer (5-fold CV, 1-SE rule, α of the CV
     choice) and the CF chart of C4.5 on watermelon 2.0 (CF 0.25), labelled as the Pruning page does."""
-    from ui import pruning_figures as pf
-    from ui import pruning_views as pv
+    from ui.figures import pruning as pf
+    from ui.services import pruning as pv
     from ui.i18n import translate
 
     def t(key, **kw):

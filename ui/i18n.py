@@ -127,7 +127,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                 "目标 **{column}** 含有标签：回归树需要数值目标。请选择分类。"),
     "roles.single_class": ("The target **{column}** has only {count} distinct value(s): there is nothing to learn.",
                            "目标 **{column}** 只有 {count} 个不同取值：没有可学习的内容。"),
-    # load errors (ui.loading LoadError keys)
+    # load errors (ui.services.loading LoadError keys)
     "load.unknown_sample": ("there is no bundled sample called {name}.", "没有名为 {name} 的内置样例。"),
     "load.xls": ("old Excel .xls files are not supported; save as .xlsx or CSV.",
                  "不支持旧版 Excel .xls 文件；请另存为 .xlsx 或 CSV。"),
@@ -141,7 +141,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "load.one_column": ("the file has a single column: a tree needs at least one feature and a target (wrong delimiter?).",
                         "文件只有一列：决策树至少需要一个特征和一个目标（分隔符不对？）。"),
     "load.too_many_rows": ("{rows} rows is more than this app handles ({limit}).", "{rows} 行超出了本应用的处理上限（{limit}）。"),
-    "load.arff_unavailable": ("ARFF reading is not available in this installation.", "当前安装不支持读取 ARFF。"),
     "load.unnamed_column": ("column {position} has no name in the header row.", "表头第 {position} 列没有名称。"),
     "load.duplicate_columns": ("duplicate column names: {names}. Rename them so each is unique.",
                                "列名重复：{names}。请重命名使每列唯一。"),
@@ -175,7 +174,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                "训练数据中 **{column}** 只有一个类别：没有可学习的内容。请使用更多数据或更换目标。"),
     "train.err.params": ("the settings are not valid: {detail}", "参数无效：{detail}"),
     "train.err.data": ("the data cannot be used as typed: {detail}", "数据无法按当前类型使用：{detail}"),
-    "train.err.missing_module": ("the {algorithm} learner is not installed yet.", "{algorithm} 学习器尚未安装。"),
     "tree.title": ("Tree", "决策树"),
     "tree.depth_window": ("Show levels", "显示层数"),
     "tree.depth_all": ("all", "全部"),

@@ -10,7 +10,7 @@ from tests.app.apptest import start
 
 from dtcore import export
 from dtcore.estimators import make_estimator
-from ui.loading import load_sample
+from ui.services.loading import load_sample
 
 DATA = "pages/data.py"
 TRAIN = "pages/train.py"
@@ -172,7 +172,7 @@ def test_chinese_ui_and_settings_from_the_url():
 def test_changed_settings_travel_in_the_url():
     # (AppTest re-sends its own query parameters on every run, and formats options outside the
     # session: the address bar itself and language round trips are checked in a browser)
-    from ui.state import url_params
+    from ui.session.url import url_params
     at = start(sample="iris")
     at.selectbox(key="algo").select("cart").run()
     at.selectbox(key="node").select(2).run()

@@ -6,8 +6,8 @@ from streamlit.testing.v1 import AppTest
 from tests.app import apptest
 
 from dtcore.estimators import make_estimator
-from ui.loading import load_sample
-from ui.report_mode import CSS
+from ui.services.loading import load_sample
+from ui.session.report_mode import CSS
 
 
 

@@ -8,7 +8,7 @@ textbook's, so the stored pictures are the right ones, not just stable ones.
 """
 import pytest
 
-from ui.report import file_stem
+from ui.commands.report import file_stem
 from tests.snapshot_cases import GAIN_CASES, figure_json, gain_figures, pruning_figures
 from tests.snapshots import assert_text_snapshot
 

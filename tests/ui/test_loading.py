@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ui.loading import LoadError, load_sample, read_bytes, sample_catalogue
+from ui.services.loading import LoadError, load_sample, read_bytes, sample_catalogue
 
 WATERMELON_HEAD = "编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,是\n3,乌黑,,否\n"
 

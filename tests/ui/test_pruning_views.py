@@ -9,10 +9,11 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtcore import export
 from dtcore.pruning import choose_alpha_cv
-from ui import pruning_figures as pf
-from ui import pruning_views as pv
+from ui.figures import pruning as pf
+from ui.services import pruning as pv
+from ui.views import pruning as pviews
 from ui import roles as R
-from ui.loading import load_sample, raw_rows, sample_catalogue
+from ui.services.loading import load_sample, raw_rows, sample_catalogue
 from ui.training import Split, train
 
 NODE = re.compile(r"^node(\d+) \[(.*)$")
@@ -55,7 +56,7 @@ def descendants(tree, node):
 
 
 def check_before_after(est, outcome):
-    before_dot, after_dot = pv.before_after_dot(est, outcome)
+    before_dot, after_dot = pviews.before_after_dot(est, outcome)
     b, a = styles(before_dot), styles(after_dot)
     tree, pruned, rep = outcome.before, outcome.after, outcome.report
     assert sorted(b) == list(range(tree.node_count)) and sorted(a) == list(range(pruned.node_count))
@@ -108,7 +109,7 @@ def test_metrics_table_agrees_with_the_estimators_own_scores(cancer):
     res, df, sets = cancer
     est = res.estimator
     outcome = pv.run_prune(res, sets, "rep")
-    table = pv.metrics_table(outcome.report, "en")
+    table = pviews.metrics_table(outcome.report, "en")
     rows = {r[0]: r[1:] for r in table.itertuples(index=False)}
     assert rows["Nodes"][:2] == (str(est.node_count), str(outcome.after.node_count))
     assert rows["Leaves"][:2] == (str(est.get_n_leaves()), str(outcome.after.get_n_leaves()))
@@ -124,7 +125,7 @@ def test_metrics_table_agrees_with_the_estimators_own_scores(cancer):
     # REP never raises the validation error
     assert 1 - after.score(X[res.rows["valid"]], y[res.rows["valid"]]) <= \
         1 - est.score(X[res.rows["valid"]], y[res.rows["valid"]])
-    zh = pv.metrics_table(outcome.report, "zh")
+    zh = pviews.metrics_table(outcome.report, "zh")
     assert list(zh.columns) == ["指标", "剪枝前", "剪枝后", "变化"] and zh.iloc[0, 0] == "节点数"
 
 
@@ -166,7 +167,7 @@ def test_regression_tree_offers_rep_and_ccp_only():
     sets = pv.encoded_sets(res, df)
     outcome = pv.run_prune(res, sets, "rep")
     assert outcome.report.metric == "mse"
-    table = pv.metrics_table(outcome.report, "en")
+    table = pviews.metrics_table(outcome.report, "en")
     X = raw_rows(df, res.features)
     y = df[res.target].to_numpy(dtype=float)
     idx = res.rows["test"]

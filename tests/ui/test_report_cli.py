@@ -1,4 +1,4 @@
-"""``python -m ui.report``: the tree (DOT/SVG/PNG, rules) and the gain curves (PNG through Plotly's
+"""``python -m ui.commands.report``: the tree (DOT/SVG/PNG, rules) and the gain curves (PNG through Plotly's
 Kaleido and the system Chromium), run as users run it, twice with different hash seeds."""
 import os
 import shutil
@@ -12,7 +12,7 @@ from PIL import Image
 from dtcore import export
 from tests.snapshot_cases import CASES, SAMPLES, fit_case
 from tests.snapshots import assert_image_snapshot
-from ui.report import file_stem
+from ui.commands.report import file_stem
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -27,7 +27,7 @@ FEATURES = ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度"
 def report(out_dir, *extra, seed="0"):
     data, flags = CASES[CASE]
     env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "ui.report", str(SAMPLES / data), *flags, "--out-dir", str(out_dir),
+    return subprocess.run([sys.executable, "-m", "ui.commands.report", str(SAMPLES / data), *flags, "--out-dir", str(out_dir),
                            *extra], cwd=ROOT, env=env, capture_output=True, encoding="utf-8", timeout=180)
 
 
@@ -76,7 +76,7 @@ def test_report_pictures_match_snapshots(two_runs):
 def test_user_errors_are_one_line(tmp_path):
     proc = report(tmp_path, "--target", "nope", "--no-curves")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip().startswith("ui.report: error:") and "nope" in proc.stderr
+    assert proc.stderr.strip().startswith("ui.commands.report: error:") and "nope" in proc.stderr
 
 
 def test_file_stems_are_safe_and_unique():

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 
 from ui import roles as R
-from ui.loading import load_sample
+from ui.services.loading import load_sample
 
 
 def test_watermelon_defaults():

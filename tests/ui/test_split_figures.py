@@ -8,8 +8,8 @@ import pytest
 
 from dtcore import explain
 from tests.dtcore.test_explain import fit
-from ui import split_figures as F
-from ui.split_views import arithmetic_latex, latex_text, ranking_rows, describe_test
+from ui.figures import splits as F
+from ui.views.splits import arithmetic_latex, latex_text, ranking_rows, describe_test
 
 TEXTS = {"score": "gain", "threshold": "x", "count": "rows", "chosen": "best", "runner": "second",
          "ineligible": "not eligible", "candidates": "cuts", "entropy": "Ent", "value": "v", "title": "tree"}
@@ -156,7 +156,7 @@ def test_latex_text_escapes_user_labels():
 def test_numbers_that_round_to_zero_never_print_a_minus_sign():
     """A pure branch's entropy and a useless cut's gain come out of floating point as −1e-17:
     shown as 0, while a real negative number keeps its sign."""
-    from ui.split_views import candidate_label, num
+    from ui.views.splits import candidate_label, num
     tiny = -1e-17
     fig = F.value_bars_figure(["青绿", "乌黑"], [[4, 0], [2, 2]], classes=["是", "否"], texts=TEXTS,
                               entropies=[tiny, 1.0])

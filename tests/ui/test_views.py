@@ -11,12 +11,13 @@ import pytest
 from sklearn.metrics import confusion_matrix, mean_absolute_error, mean_squared_error, r2_score
 
 from dtcore import export
-from ui import i18n, roles as R, treeview
-from ui.figures import confusion_figure, importances_figure
-from ui.loading import load_sample, sample_catalogue
-from ui.metrics import classification_scores, regression_scores
-from ui.tables import role_edits, role_table
-from ui.text import md_escape
+from ui import i18n, roles as R
+from ui.figures.scores import confusion_figure, importances_figure
+from ui.services.loading import load_sample, sample_catalogue
+from ui.services.metrics import classification_scores, regression_scores
+from ui.views import tree as treeview
+from ui.views.tables import role_edits, role_table
+from ui.views.text import md_escape
 from ui.training import PARAMS, Split, algorithms_for, criteria, split_rows, train
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,7 +251,7 @@ def test_very_wide_first_level_folds_to_the_root():
 
 
 def test_url_values_round_trip():
-    from ui.state import decode_url_value, encode_url_value, url_defaults
+    from ui.session.url import decode_url_value, encode_url_value, url_defaults
     d = url_defaults()
     assert d["algo"] == "c45" and d["cart_criterion"] == "gini" and d["cart_reg_criterion"] == "squared_error"
     for value, default in [(True, True), (False, True), (3, 0), (0.25, 0.25), ([3, 7], []), (5, None),
@@ -265,7 +266,7 @@ def test_url_values_round_trip():
 def test_tree_picture_speaks_the_ui_language():
     import numpy as np
     from dtcore.cart import CARTClassifier
-    from ui import treeview
+    from ui.views import tree as treeview
 
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     est = CARTClassifier().fit(X, ["是", "是", "否", "否"], feature_names=["密度"])

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from dtcore.export import PALETTE
 
-from .figures import FONT
+from .style import GRID, base_layout
 
 COLORS = {"train": PALETTE[0], "valid": PALETTE[1], "test": PALETTE[2], "cv": PALETTE[3],
           "leaves": PALETTE[4], "size": PALETTE[0], "estimate": PALETTE[3]}
@@ -23,11 +23,9 @@ RULE = PALETTE[6]
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=dict(family=FONT, size=13),
-                      plot_bgcolor="white", paper_bgcolor="white", transition={"duration": 0},
-                      hovermode="closest", legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
-    fig.update_xaxes(gridcolor="#eeeeee", zeroline=False)
-    fig.update_yaxes(gridcolor="#eeeeee", zeroline=False)
+    base_layout(fig, height, hovermode="closest", legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    fig.update_xaxes(gridcolor=GRID, zeroline=False)
+    fig.update_yaxes(gridcolor=GRID, zeroline=False)
     return fig
 
 
@@ -65,7 +63,7 @@ def alpha_error_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
     band (scored at Breiman's β midpoints, drawn at the candidate α it stands for), the CV rule's
     choice as a star and the chosen α as a dashed line. x = path step, ticks = its α.
 
-    ``curves``: :class:`ui.pruning_views.AlphaCurves`; ``labels``: split names, ``cv``, ``band``,
+    ``curves``: :class:`ui.services.pruning.AlphaCurves`; ``labels``: split names, ``cv``, ``band``,
     ``rule``, ``alpha``, ``error``, ``chosen``.
     """
     alphas = _r(curves.alphas)

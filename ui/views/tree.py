@@ -1,4 +1,4 @@
-"""How the Train page shows a tree: which levels, which node is selected, how nodes are named.
+"""How the pages show a tree: which levels, which node is selected, how nodes are named.
 
 The DOT itself comes from ``dtcore.export.to_dot`` (one renderer for app, CLI and files); this
 module only decides its options and writes the short node names used in selectors and paths.
@@ -97,3 +97,29 @@ def tree_dot(est, depth: int | None, collapsed=(), selected: int | None = None,
     highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
     return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir,
                          words=dot_words(lang))
+
+
+def level_label(value, auto: int | None, t) -> str:
+    """A "levels shown" option as text: "auto (…)", "all" or the number. ``t``: translation."""
+    if value == "auto":
+        return t("tree.depth_auto", depth=auto) if auto is not None else t("tree.depth_auto_all")
+    return t("tree.depth_all") if value == "all" else str(value)
+
+
+def node_colors(est) -> list[str]:
+    """Each node's colour: its predicted class's in the export palette (one colour for regression)."""
+    tree = est.tree_
+    if est.schema_.classes is None:
+        return [export.REGRESSION_COLOR] * tree.node_count
+    return [export.PALETTE[export.node_prediction_index(tree, i) % len(export.PALETTE)]
+            for i in range(tree.node_count)]
+
+
+def node_short_label(est, i: int) -> str:
+    """A node in a word: its feature, else its predicted class or value."""
+    tree, s = est.tree_, est.schema_
+    if tree.feature[i] >= 0:
+        return s.features[int(tree.feature[i])].name
+    if s.classes is not None:
+        return str(s.classes[export.node_prediction_index(tree, i)])
+    return f"{tree.value[i, 0]:.3g}"

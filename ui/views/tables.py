@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from . import roles as R
-from .i18n import translate
+from ui import roles as R
+from ui.i18n import translate
 
 ISSUE_ICONS = {"identifier": "⚠️", "constant": "⚠️", "many_categories": "⚠️", "missing": "◌",
                "target_missing": "◌", "not_numeric": "⛔", "regression_labels": "⛔", "single_class": "⛔"}

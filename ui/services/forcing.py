@@ -1,6 +1,6 @@
 """Forced splits (manual tree building) applied to a training result, without Streamlit.
 
-The app keeps a list of forced tests per trained model (``ui.state``); this module replays them
+The app keeps a list of forced tests per trained model (``ui.session.model``); this module replays them
 on the trained estimator (``dtcore.forcing.replay``) and rescores the new tree on the same row
 split, so every page (tree, scores, downloads) shows the tree with the user's choices in it.
 """
@@ -13,7 +13,8 @@ import pandas as pd
 from dtcore.forcing import replay
 from dtcore.schema import encode_classes, encode_regression_target
 
-from . import roles as R
+from ui import roles as R
+
 from .loading import raw_rows
 from .metrics import classification_scores, regression_scores
 

@@ -18,10 +18,11 @@ from dtcore.criteria import entropy
 from dtcore.explain import branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
 
-from . import i18n
-from .split_views import candidate_label, num
+from ui import i18n
+from ui.views.splits import candidate_label, num
 
-FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
+from .style import GRID, base_layout
+
 LINE = "#4e79a7"
 INELIGIBLE = "#b8b8b8"
 CHOSEN = "#d62728"
@@ -44,11 +45,8 @@ def esc(text) -> str:
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(family=FONT, size=13),
-                      plot_bgcolor="white", paper_bgcolor="white", transition={"duration": 0},
-                      hovermode="closest", clickmode="event+select", dragmode=False,
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, font=dict(size=12)))
-    return fig
+    return base_layout(fig, height, top=40, hovermode="closest", clickmode="event+select", dragmode=False,
+                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, font=dict(size=12)))
 
 
 def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep=()) -> np.ndarray:
@@ -150,10 +148,10 @@ def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, t
     bottom = float(np.nanmin(s)) if s.size else 0.0
     span = max(top - min(bottom, 0.0), 1e-9)
     fig.update_yaxes(title_text=esc(texts["score"]), range=[min(bottom, 0.0) - 0.02 * span, top + 0.18 * span],
-                     gridcolor="#eeeeee", zeroline=True, zerolinecolor="#cccccc", row=1, col=1)
-    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee", row=2, col=1)
-    fig.update_xaxes(gridcolor="#eeeeee", row=1, col=1)
-    fig.update_xaxes(title_text=esc(texts["threshold"]), gridcolor="#eeeeee", row=2, col=1)
+                     gridcolor=GRID, zeroline=True, zerolinecolor="#cccccc", row=1, col=1)
+    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID, row=2, col=1)
+    fig.update_xaxes(gridcolor=GRID, row=1, col=1)
+    fig.update_xaxes(title_text=esc(texts["threshold"]), gridcolor=GRID, row=2, col=1)
     return _layout(fig, 460)
 
 
@@ -169,7 +167,7 @@ def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dic
         x=s[order], y=[f"{esc(labels[k])}" for k in order], orientation="h", marker_color=colors,
         customdata=order, text=[num(s[k], 4) for k in order], textposition="auto",
         hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>"))
-    fig.update_xaxes(title_text=esc(texts["score"]), gridcolor="#eeeeee")
+    fig.update_xaxes(title_text=esc(texts["score"]), gridcolor=GRID)
     fig.update_yaxes(automargin=True, type="category")
     return _layout(fig, 120 + 30 * order.size)
 
@@ -192,7 +190,7 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
         fig.update_yaxes(range=[0, float(tot.max()) * 1.25 if tot.size else 1])
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="category", title_text=esc(texts["value"]))
-    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee")
+    fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID)
     return _layout(fig, 320)
 
 
@@ -212,7 +210,7 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
         fig.add_trace(go.Bar(y=names, x=values[::-1, 0], orientation="h", marker_color=REGRESSION_COLOR,
                              showlegend=False, text=[f"{v:.4g}" for v in values[::-1, 0]]))
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(title_text=esc(texts["count"]), gridcolor="#eeeeee")
+    fig.update_xaxes(title_text=esc(texts["count"]), gridcolor=GRID)
     fig.update_yaxes(type="category", automargin=True)
     return _layout(fig, 110 + 36 * len(labels))
 

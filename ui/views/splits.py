@@ -2,13 +2,14 @@
 as LaTeX with the numbers filled in (the way seed 003 computes Gain(age) = 0.247 by hand).
 
 Pure functions over ``dtcore.explain`` records. Labels are user text: escaped for LaTeX's
-``\\text{}`` here (Markdown escaping is the page's job, via ``ui.text.md_escape``).
+``\\text{}`` here (Markdown escaping is the page's job, via ``ui.views.text.md_escape``).
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import pandas as pd
 
 from dtcore.explain import branch_labels
 
@@ -263,3 +264,28 @@ def candidate_label(rec: dict, k: int, schema, algorithm: str) -> str:
         left = [f.categories[i] for i in np.nonzero(mask[:-1])[0]]
         return "{" + ", ".join(left) + "}" + f" · {num(s, 4)}"
     return f"{describe_test(schema, rec['test'])} · {num(s, 4)}"
+
+
+def candidate_order(scores, limit: int) -> list[int]:
+    """Candidate indices best first (ties in order, non-finite scores last), at most ``limit``."""
+    sc = np.asarray(scores, dtype=float)
+    return [int(k) for k in np.argsort(-np.where(np.isfinite(sc), sc, -np.inf), kind="stable")[:limit]]
+
+
+def children_values(kids, classes) -> tuple[list, np.ndarray]:
+    """(branch labels, per branch its class counts, or its weight for regression) of
+    ``dtcore.explain.children_summary`` records, as the children chart takes them."""
+    labels = [k["label"] for k in kids]
+    if classes is not None:
+        return labels, np.array([k["class_counts"] for k in kids])
+    return labels, np.array([[k["weight"]] for k in kids])
+
+
+def children_table(kids, classes, t) -> pd.DataFrame:
+    """Branch, weight, rows (and the mean for regression) per child. ``t``: translation."""
+    table = pd.DataFrame({t("splits.col.branch"): [k["label"] for k in kids],
+                          t("splits.weight"): [k["weight"] for k in kids],
+                          t("splits.col.rows"): [k["n_rows"] for k in kids]})
+    if classes is None:
+        table[t("splits.col.mean")] = [k["mean"] for k in kids]
+    return table

@@ -1,4 +1,4 @@
-"""Plotly figures for the Train page: feature importances and the confusion matrix.
+"""Plotly figures of a model's scores (Train page): feature importances and the confusion matrix.
 
 Fixed colours (the class palette of ``dtcore.export``), no animation, text labels on the marks so
 the numbers are readable without hovering; axis titles come in translated by the caller.
@@ -10,15 +10,13 @@ import plotly.graph_objects as go
 
 from dtcore.export import PALETTE
 
+from .style import GRID, base_layout
+
 BAR_COLOR = PALETTE[0]
-FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=dict(family=FONT, size=13),
-                      plot_bgcolor="white", paper_bgcolor="white", transition={"duration": 0},
-                      showlegend=False)
-    return fig
+    return base_layout(fig, height, showlegend=False)
 
 
 def importances_figure(names, importances, axis_title: str, top: int = 20) -> go.Figure:
@@ -31,7 +29,7 @@ def importances_figure(names, importances, axis_title: str, top: int = 20) -> go
         marker_color=BAR_COLOR, text=[f"{imp[i]:.3f}" for i in order], textposition="auto",
         hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
     fig.update_xaxes(title_text=axis_title, range=[0, max(1e-9, float(imp.max()) * 1.05)] if imp.size else None,
-                     gridcolor="#eeeeee")
+                     gridcolor=GRID)
     fig.update_yaxes(automargin=True)
     return _layout(fig, 120 + 28 * len(order))
 

@@ -2,12 +2,12 @@
 curves (PNG) for given data and settings, the same pictures the app draws, for people's own
 screenshot tests and documents.
 
-    python -m ui.report DATA.csv --target COL --algorithm c45 --out-dir DIR [--node N] [--lang zh]
+    python -m ui.commands.report DATA.csv --target COL --algorithm c45 --out-dir DIR [--node N] [--lang zh]
 
 writes ``DIR/tree.dot``, ``tree.svg``, ``tree.png`` (Graphviz), ``rules.txt`` and
 ``curves/<feature>.png``: one chart per feature at the node (a score curve over the thresholds of
 a continuous feature, CART's subset bars, or the class counts per value of a multiway test), drawn
-by ``ui.split_figures`` and exported by Plotly's Kaleido through the system Chromium
+by ``ui.figures.splits`` and exported by Plotly's Kaleido through the system Chromium
 (``BROWSER_PATH``, default /usr/bin/chromium). It lives in ``ui`` because dtcore imports numpy
 only; the data flags and the fitting are ``python -m dtcore train``'s own.
 Same data and settings → byte-identical DOT, SVG and rules (the tests check it).
@@ -26,8 +26,8 @@ from dtcore import explain, export
 from dtcore.cli import _add_picture_args, _add_training_args, _dot_options, _fit_from_args, _read_training
 from dtcore.schema import DataError, encode_classes, encode_regression_target
 
-from . import split_figures as sf
-from .i18n import LANGS
+from ui.figures import splits as sf
+from ui.i18n import LANGS
 
 CHROMIUM = "/usr/bin/chromium"
 CURVE_WIDTH = 900
@@ -123,7 +123,7 @@ def write_report(args) -> list[Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m ui.report",
+    p = argparse.ArgumentParser(prog="python -m ui.commands.report",
                                 description="Write the tree (DOT/SVG/PNG, rules) and the gain curves (PNG) "
                                             "for given data and settings.")
     _add_training_args(p)
@@ -143,10 +143,10 @@ def main(argv=None) -> int:
     try:
         written = write_report(args)
     except FileNotFoundError as exc:
-        print(f"ui.report: error: no such file: {exc.filename}", file=sys.stderr)
+        print(f"ui.commands.report: error: no such file: {exc.filename}", file=sys.stderr)
         return EXIT_USER_ERROR
     except (DataError, ValueError, RuntimeError, export.GraphvizMissing, export.GraphvizError) as exc:
-        print(f"ui.report: error: {exc}", file=sys.stderr)
+        print(f"ui.commands.report: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
     for p in written:
         print(p)

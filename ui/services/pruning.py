@@ -1,5 +1,5 @@
-"""What the Pruning page shows, as plain data: pruning runs on the current model, the before/after
-DOT and the metrics table (no Streamlit here, so tests drive it directly).
+"""Pruning runs on the current model for the Pruning page: encoded sets, the prune itself, the α
+and CF curves (no Streamlit here, so tests drive it directly; the pictures are ``ui.views.pruning``).
 
 The "before" tree is the tree as grown: C4.5 prunes itself while fitting (``prune=True``), so
 its grown tree ``unpruned_tree_`` is what every method starts from; CART and ID3 grow unpruned
@@ -8,13 +8,11 @@ validation and test mean the same rows on every page.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from dtcore import export
 from dtcore.c45 import ebp_prune
 from dtcore.pruning import (AlphaChoice, PruneReport, choose_alpha_cv, choose_alpha_validation,
                            cost_complexity_path, prune)
@@ -24,8 +22,8 @@ from dtcore.pruning.collapse import collapse
 from dtcore.pruning.losses import error
 from dtcore.schema import encode_regression_target, label_of
 
-from . import roles as R
-from .i18n import translate
+from ui import roles as R
+
 from .loading import raw_rows
 
 METHODS = ("rep", "pep", "ebp", "ccp")
@@ -210,66 +208,3 @@ def cf_curves(res, sets: EncodedSets, grid=CF_GRID, forced: bool = False) -> CFC
         leaves.append(int(pruned.get_n_leaves()))
         est_err.append(float(info.after["estimated_errors"]))
     return CFCurves([float(c) for c in grid], nodes, leaves, est_err)
-
-
-# ---------------------------------------------------------------------------------------------
-# the pictures
-
-def new_leaves(report: PruneReport) -> list[int]:
-    """Ids in the pruned tree of the leaves pruning made (tests of the original that are leaves)."""
-    collapsed = set(report.collapsed)
-    return [new for new, old in enumerate(report.kept) if old in collapsed]
-
-
-def before_after_dot(est, outcome: PruneOutcome, max_depth: int | None = None,
-                     rankdir: str = "TB", words: dict | None = None) -> tuple[str, str]:
-    """The grown tree with what pruning removes ghosted (dashed grey) and the nodes that become
-    leaves in bold; the pruned tree with its new leaves in bold."""
-    schema = est.schema_
-    crit = est.get_params().get("criterion")
-    rep = outcome.report
-    before = export.to_dot(outcome.before, schema, max_depth=max_depth, ghost=rep.removed,
-                           highlight=rep.collapsed, criterion=crit, rankdir=rankdir, graph_name="before", words=words)
-    after = export.to_dot(outcome.after, schema, max_depth=max_depth, highlight=new_leaves(rep),
-                          criterion=crit, rankdir=rankdir, graph_name="after", words=words)
-    return before, after
-
-
-# ---------------------------------------------------------------------------------------------
-# the table
-
-def fmt_error(value, metric: str) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:.1%}" if metric == "error_rate" else export.fmt_num(value, 4)
-
-
-def fmt_change(before, after, metric: str | None = None) -> str:
-    if before is None or after is None or any(isinstance(v, float) and math.isnan(v) for v in (before, after)):
-        return "–"
-    d = after - before
-    if metric == "error_rate":
-        return f"{d * 100:+.1f} pt" if d else "0"
-    if metric == "mse":
-        return export.fmt_num(d, 4) if d <= 0 else "+" + export.fmt_num(d, 4)
-    return f"{int(d):+d}" if d else "0"
-
-
-def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
-    """Size, leaves, depth and the error on every split, before / after / change."""
-    def tr(key, **v):
-        return translate(key, lang, **v)
-
-    rows = []
-    for key, field in (("nodes", "nodes"), ("leaves", "leaves"), ("depth", "depth")):
-        b, a = report.before[field], report.after[field]
-        rows.append((tr(f"metrics.{key}"), str(b), str(a), fmt_change(b, a)))
-    name = tr("prune.error_rate" if report.metric == "error_rate" else "prune.mse")
-    for split in SETS:
-        e = report.errors.get(REPORT_SET[split])
-        if e is None:
-            continue
-        rows.append((f"{name} · {tr('metrics.' + split)}", fmt_error(e["before"], report.metric),
-                     fmt_error(e["after"], report.metric), fmt_change(e["before"], e["after"], report.metric)))
-    cols = [tr("prune.measure"), tr("prune.before"), tr("prune.after"), tr("prune.change")]
-    return pd.DataFrame(rows, columns=cols)

@@ -1,0 +1,1 @@
+"""Plotly figure builders, pure functions from plain arrays, sharing one style (``style``)."""

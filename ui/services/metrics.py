@@ -1,0 +1,53 @@
+"""Scores of a fitted tree on a set of rows: accuracy and confusion matrix, or RMSE / MAE / R².
+
+Plain numpy over label arrays so the numbers can be checked against scikit-learn in tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcore.schema import label_of
+
+
+@dataclass(frozen=True)
+class ClassificationScores:
+    n: int
+    accuracy: float
+    labels: tuple[str, ...]          # row/column order of the confusion matrix
+    confusion: np.ndarray            # confusion[i, j]: true labels[i] predicted labels[j]
+
+
+@dataclass(frozen=True)
+class RegressionScores:
+    n: int
+    rmse: float
+    mae: float
+    r2: float
+
+
+def classification_scores(truth, predicted, classes) -> ClassificationScores:
+    """Labels compare as text (``label_of``), so 1, 1.0 and "1" are the same class."""
+    t = np.array([label_of(v) for v in np.asarray(truth, dtype=object).ravel()], dtype=object)
+    p = np.array([label_of(v) for v in np.asarray(predicted, dtype=object).ravel()], dtype=object)
+    labels = [str(c) for c in classes]
+    labels += sorted({str(v) for v in t} - set(labels))  # classes only seen outside training
+    index = {c: i for i, c in enumerate(labels)}
+    cm = np.zeros((len(labels), len(labels)), dtype=np.int64)
+    if t.size:
+        np.add.at(cm, (np.fromiter((index[v] for v in t), np.int64, t.size),
+                       np.fromiter((index[v] for v in p), np.int64, p.size)), 1)
+    acc = float(np.mean(t == p)) if t.size else float("nan")
+    return ClassificationScores(int(t.size), acc, tuple(labels), cm)
+
+
+def regression_scores(truth, predicted) -> RegressionScores:
+    t = np.asarray(truth, dtype=np.float64).ravel()
+    p = np.asarray(predicted, dtype=np.float64).ravel()
+    if not t.size:
+        return RegressionScores(0, float("nan"), float("nan"), float("nan"))
+    err = t - p
+    ss_tot = float(np.sum((t - t.mean()) ** 2))
+    r2 = 1.0 - float(np.sum(err ** 2)) / ss_tot if ss_tot > 0 else float("nan")
+    return RegressionScores(int(t.size), float(np.sqrt(np.mean(err ** 2))), float(np.mean(np.abs(err))), r2)

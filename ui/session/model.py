@@ -1,0 +1,126 @@
+"""The current model in session state: training (cached), the splits forced on it, and the
+model a page opened straight from a link trains from the URL's settings."""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import roles as R
+from ui.services.forcing import apply_forced
+from ui.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
+
+from .state import data, roles, split, t, task
+from .url import criterion_key, param_key, setting
+
+
+def result() -> TrainResult | None:
+    """The current model, with the user's forced splits (Splits page) applied when there are."""
+    res = st.session_state.get("result")
+    ops = forced_ops(res)
+    if res is None or not ops:
+        return res
+    sig = (res.key, repr(ops))
+    cached = st.session_state.get("_forced_result")
+    if cached is None or cached[0] != sig:
+        out, nodes = apply_forced(res, data().df, ops)
+        cached = st.session_state["_forced_result"] = (sig, out, nodes)
+    return cached[1]
+
+
+def base_result() -> TrainResult | None:
+    """The trained model without forced splits."""
+    return st.session_state.get("result")
+
+
+# forced splits: [(node, test), …] for the trained model whose key they carry (another model,
+# e.g. after retraining with new settings, starts with none)
+
+def forced_ops(res=None) -> list:
+    res = st.session_state.get("result") if res is None else res
+    forced = st.session_state.get("forced")
+    if res is None or not forced or forced.get("key") != res.key:
+        return []
+    return list(forced["ops"])
+
+
+def forced_nodes() -> list[int]:
+    """Node ids of the forced tests in the current tree (to highlight them)."""
+    if not forced_ops():
+        return []
+    result()
+    return list(st.session_state["_forced_result"][2])
+
+
+def push_forced(node: int, test: dict) -> None:
+    res = st.session_state.get("result")
+    st.session_state["forced"] = {"key": res.key, "ops": forced_ops(res) + [(int(node), test)]}
+
+
+def pop_forced() -> None:
+    res = st.session_state.get("result")
+    ops = forced_ops(res)
+    st.session_state["forced"] = {"key": res.key, "ops": ops[:-1]}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _train_cached(digest: str, roles_key: tuple, task: str, algorithm: str, criterion: str,
+                  values_key: tuple, split_key: tuple, _df) -> TrainResult:
+    # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later
+    res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
+    res.key = (digest, roles_key, task, algorithm, criterion, values_key, split_key)
+    return res
+
+
+def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
+    d = data()
+    sp = split()
+    return (d.digest, tuple(roles().items()), task(), algorithm, criterion,
+            tuple(sorted(values.items())), (sp.valid, sp.test, sp.seed))
+
+
+def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
+    """Train (or fetch from the cache) and remember the result; TrainingError propagates."""
+    key = training_key(algorithm, criterion, values)
+    res = _train_cached(*key, _df=data().df)
+    st.session_state["result"] = res
+    st.session_state.pop("train_error", None)
+    return res
+
+
+def user_trained() -> bool:
+    """Whether the user pressed Train in this session (the welcome notice goes away then)."""
+    return bool(st.session_state.get("user_trained"))
+
+
+def settled_model(algorithm: str, criterion: str, values: dict, submitted: bool = False) -> TrainResult:
+    """The model of these settings: the current one when it was trained with them, else trained
+    now (first visit, new data, Train pressed). TrainingError propagates; the old model is then
+    forgotten."""
+    if submitted:
+        st.session_state["user_trained"] = True
+    res = result()
+    if res is not None and res.key == training_key(algorithm, criterion, values):
+        return res
+    try:
+        with st.spinner(t("train.running"), show_time=True):
+            return train_current(algorithm, criterion, values)
+    except TrainingError:
+        st.session_state.pop("result", None)
+        raise
+
+
+def current_model() -> TrainResult | None:
+    """The current model; a link opened straight on a page that needs one (the Train page not
+    visited) trains it from the URL's settings. None without data or with role errors;
+    TrainingError propagates."""
+    res = result()
+    d = data()
+    if res is not None or d is None or R.errors(d.df, roles(), task()):
+        return res
+    tk = task()
+    algos = algorithms_for(tk)
+    algo = setting("algo") if setting("algo") in algos else algos[0]
+    criterion = setting(criterion_key(algo, tk))
+    values = {p.name: setting(param_key(algo, p.name)) for p in supported_params(algo, tk)}
+    with st.spinner(t("train.running"), show_time=True):
+        train_current(algo, criterion, values)
+    return result()

@@ -1,0 +1,44 @@
+"""The Pruning page's session side: its Streamlit caches of pruning runs and curves (keyed on the
+model's training key and the splits forced on it) and the α setting its buttons and path snap."""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.services import pruning as pv
+
+from .model import forced_ops
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cached_prune(key, method, alpha, cf, _res, _df):
+    return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_alpha_values(key, _res):
+    return pv.alpha_values(pv.grown_tree(_res.estimator, forced=bool(key[1])))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_alpha_curves(key, cv, one_se, _res, _df):
+    return pv.alpha_curves(_res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1]))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_cf_curves(key, _res, _df):
+    return pv.cf_curves(_res, pv.encoded_sets(_res, _df), forced=bool(key[1]))
+
+
+def model_key(res):
+    """Cache key of the current model: its training key and the splits forced on it."""
+    ops = forced_ops()
+    return (res.key, bool(ops), repr(ops))
+
+
+def set_alpha(value):
+    st.session_state["prune_alpha"] = value
+
+
+def snap_alpha_setting(values) -> None:
+    """The α setting (from the URL or another model) moved onto a value of this tree's path."""
+    st.session_state["prune_alpha"] = pv.snap_alpha(float(st.session_state["prune_alpha"]), values)

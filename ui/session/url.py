@@ -1,0 +1,151 @@
+"""The settings that travel in the URL: their defaults, their text form, and the binding.
+
+URL-bound widget keys (:func:`url_defaults`) define a view: language, sample, split, algorithm,
+criterion, limits, shown levels, selected node. The frame seeds them from the URL once per session
+(:func:`seed_from_url`) and writes them back after every run (:func:`write_url`), so the address
+bar can be copied and reopened. Their widgets keep their value across page switches
+(``persist_state="session"``, :data:`KEEP`); a page that needs one whose widget is on another
+page reads it with :func:`setting`.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import i18n
+from ui import roles as R
+from ui.training import ALGORITHMS, PARAMS, criteria
+
+DEFAULT_SAMPLE = "watermelon_3.0"
+DEFAULT_ALGORITHM = "c45"
+
+#: widgets that define a view keep their value across page switches (see module docstring)
+KEEP = {"persist_state": "session"}
+#: the Splits page's feature selector; its URL value is a feature name, taken as text
+FEATURE_KEY = "split_feature"
+
+# ---------------------------------------------------------------------------------------------
+# URL binding
+#
+# Streamlit's own ``bind="query-params"`` stores a selectbox's *displayed* text in the URL, which
+# changes with the language; here the URL holds stable ids ("c45", "iris", "gini") instead.
+
+def criterion_key(algorithm: str, task: str) -> str:
+    return f"{algorithm}_criterion" if task == R.CLASSIFICATION else f"{algorithm}_reg_criterion"
+
+
+def param_key(algorithm: str, name: str) -> str:
+    return f"{algorithm}_{name}"
+
+
+def url_defaults() -> dict:
+    """Every URL-bound key with its default value (the type of the default is the key's type)."""
+    d = {"lang": i18n.DEFAULT_LANG, "sample": DEFAULT_SAMPLE, "valid": 0, "test": 0, "seed": 0,
+         "algo": DEFAULT_ALGORITHM, "levels": "auto", "layout": "auto", "collapse": [], "node": None}
+    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, the trees' layout
+    d.update({"prune_method": "ebp", "prune_alpha": 0.0, "prune_cv": 10, "prune_one_se": True,
+              "prune_cf": 0.25, "prune_arrange": "side", "prune_levels": "auto"})
+    # Splits page: the charted feature by name ("" = the algorithm's choice at the node)
+    d[FEATURE_KEY] = ""
+    for algo in ALGORITHMS:
+        for task_name in (R.CLASSIFICATION, R.REGRESSION):
+            crits = criteria(algo, task_name)
+            if crits:
+                d[criterion_key(algo, task_name)] = crits[0]
+        for p in PARAMS[algo]:
+            d[param_key(algo, p.name)] = p.default
+    return d
+
+
+def encode_url_value(value) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def decode_url_value(text: str, default):
+    """URL text → a value of the default's type; ValueError when it does not parse.
+    A default of "" marks free text (a feature name, which may look like a number)."""
+    if default == "":
+        return text
+    if isinstance(default, bool):
+        if text not in ("1", "0", "true", "false"):
+            raise ValueError(text)
+        return text in ("1", "true")
+    if isinstance(default, int):
+        return int(text)
+    if isinstance(default, float):
+        return float(text)
+    if isinstance(default, list):
+        return [int(v) for v in text.split(",") if v.strip()]
+    if default is None:          # node id
+        return int(text)
+    if text.isdigit():           # levels: "auto", "all" or a number
+        return int(text)
+    return text
+
+
+def seed_from_url() -> None:
+    """Once per session, before any widget: copy the URL's settings into session state."""
+    if st.session_state.get("_url_seeded"):
+        return
+    st.session_state["_url_seeded"] = True
+    defaults = url_defaults()
+    for key in st.query_params:
+        if key not in defaults:
+            continue
+        try:
+            st.session_state[key] = decode_url_value(st.query_params[key], defaults[key])
+        except ValueError:
+            continue
+
+
+def url_params(session) -> dict[str, str]:
+    """The query parameters for a session's settings: those that differ from their defaults."""
+    want = {}
+    for key, default in url_defaults().items():
+        if key in session:
+            value = session[key]
+            if value != default and value is not None and value != []:
+                want[key] = encode_url_value(value)
+    return want
+
+
+def write_url() -> None:
+    """After the page ran: the URL shows every bound setting that differs from its default."""
+    defaults = url_defaults()
+    want = url_params(st.session_state)
+    current = {k: st.query_params[k] for k in st.query_params}
+    for key in [k for k in current if k in defaults and k not in want]:
+        del st.query_params[key]
+    for key, text in want.items():
+        if current.get(key) != text:
+            st.query_params[key] = text
+
+def default(key: str) -> None:
+    """Give a URL-bound widget its default before it is drawn (widgets take no value= argument,
+    so a value from the URL or an earlier page never clashes with a default)."""
+    if key not in st.session_state:
+        st.session_state[key] = url_defaults()[key]
+
+
+def setting(key: str):
+    """A URL-bound setting wherever its widget is drawn: session state, else the default."""
+    value = st.session_state.get(key)
+    return url_defaults()[key] if value is None else value
+
+
+def keep_valid(key: str, options, fallback):
+    """Give URL-bound widget ``key`` its default, then ``fallback`` when its value (from the URL,
+    another model or another tree) is not among ``options``. Returns the value."""
+    default(key)
+    if st.session_state[key] not in options:
+        st.session_state[key] = fallback
+    return st.session_state[key]
+
+
+def keep_only(key: str, options) -> list:
+    """A list-valued URL-bound setting (folded nodes) without the items not among ``options``."""
+    st.session_state[key] = [i for i in st.session_state[key] if i in options]
+    return st.session_state[key]

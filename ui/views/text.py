@@ -1,0 +1,37 @@
+"""Text the pages write: user text made safe for Markdown, scores and training errors as text.
+
+User text (file names, column names, labels): Streamlit Markdown also reads ``:color[...]`` directives, ``$`` maths and emoji shortcodes, so
+every punctuation character Markdown could act on is backslash-escaped and ``<`` becomes an entity.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:$>=])")
+
+
+def md_escape(text) -> str:
+    """``text`` shown literally inside Markdown (newlines become spaces)."""
+    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    return _SPECIAL.sub(r"\\\1", s)
+
+
+def fmt_pct(x) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
+
+
+def fmt_num(x) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
+
+
+def training_error(exc, t) -> str:
+    """A ``TrainingError`` in the user's language (``t``: translation): its values escaped, an
+    algorithm or task named by its title."""
+    params = {k: md_escape(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+    if "algorithm" in params:
+        params["algorithm"] = t("algo." + exc.params["algorithm"])
+    if "task" in params:
+        params["task"] = t("task." + exc.params["task"])
+    return t(exc.key, **params)
