@@ -5,8 +5,9 @@ The scores come from the builders' own kernels, not from a re-derivation:
 
 * CART: ``splitting.continuous_candidates`` / ``categorical_candidates`` (the builder's scan);
   the builder takes the first maximum of ``proxy``; features tie to the lowest index.
-* ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's selection rule (average gain,
-  ratio) as ``c45._Grower._choose``; ID3's as ``id3.ID3Classifier._find``.
+* ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's stop rule, selection rule
+  (average gain, ratio) and stored threshold are ``c45.rules``' (the functions the builder
+  calls); ID3's selection as ``id3.ID3Classifier._find``.
 * ID3 / C4.5 continuous cuts: :func:`cut_gains` shows the gain of *every* cut from
   ``cutpoints.cut_gain_arrays``, the very pass ``score_cuts`` picks its best cut from (same
   candidate rules: C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
@@ -30,12 +31,11 @@ import numpy as np
 from . import splitting
 from .criteria import EPSILON, entropy, gini, split_information
 from .cutpoints import cut_gain_arrays, pick_j48
+from .c45 import rules as c45_rules
 from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from .tree import DISTRIBUTE
 
 ID3_POSITIVE = 1e-12      # id3._POSITIVE
-C45_AVERAGE_EPS = 1e-3    # c45.AVERAGE_EPS
-C45_SNAP_TOL = 1e-6       # c45.SNAP_TOL
 
 
 # =============================================================================================
@@ -154,13 +154,10 @@ def cut_gains(x, y, w, N: float, n_classes: int, *, rules: str = "c45", min_case
 
 
 def _snap(nd: NodeData, j: int, mid: float) -> float:
-    """C4.5's stored threshold: the largest training value ≤ the midpoint (c45._Grower._snap)."""
+    """C4.5's stored threshold (``c45.rules.snap_threshold``, as the builder)."""
     if nd.est.threshold == "midpoint":
         return mid
-    col = nd.X_all[:, j]
-    s = np.sort(col[~np.isnan(col)])
-    k = np.searchsorted(s, mid + C45_SNAP_TOL, side="right")
-    return float(s[k - 1]) if k > 0 else mid
+    return c45_rules.snap_threshold(c45_rules.sorted_known(nd.X_all[:, j]), mid, nd.est.threshold)
 
 
 # =============================================================================================
@@ -357,28 +354,25 @@ def _select(nd: NodeData, feats: list[dict]):
         chosen = ranked[0] if ranked else None
     elif algo == "c45":
         est = nd.est
+        n_all = nd.X_all.shape[0]
+        schema_feats = nd.schema.features
+        many = {j: (schema_feats[j].is_categorical
+                    and c45_rules.many_values(len(schema_feats[j].categories), n_all))
+                for j in usable}
+        multi_val = all(f.is_categorical for f in schema_feats) and all(
+            c45_rules.many_values(len(f.categories), n_all) for f in schema_feats)
+        pool = [j for j in usable if not many[j] or multi_val]
+        sel = c45_rules.select_test([feats[j]["gain"] for j in usable],
+                                    [feats[j]["gain_ratio"] for j in usable],
+                                    [j in pool for j in usable], est.criterion)
+        chosen = None if sel.best is None else usable[sel.best]
         if est.criterion == "gain":
-            chosen, best_val = None, 0.0
-            for j in usable:
-                if feats[j]["gain"] - best_val > SMALL:
-                    chosen, best_val = j, feats[j]["gain"]
             ranked = sorted(usable, key=lambda j: (feats[j]["gain"], -j), reverse=True)
         else:
-            n_all = nd.X_all.shape[0]
-            many = {j: (nd.schema.features[j].is_categorical
-                        and len(nd.schema.features[j].categories) >= 0.3 * n_all)
-                    for j in usable}
-            multi_val = all(nd.schema.features[j].is_categorical for j in range(len(feats))) and all(
-                len(f.categories) >= 0.3 * n_all for f in nd.schema.features)
-            pool = [j for j in usable if not many[j] or multi_val]
-            avg = sum(feats[j]["gain"] for j in pool) / len(pool) if pool else 1e6
-            info["average_gain"] = avg
-            chosen, best_val = None, 0.0
-            for j in usable:
-                feats[j]["above_average"] = bool(feats[j]["gain"] >= avg - C45_AVERAGE_EPS)
+            info["average_gain"] = sel.average
+            for k, j in enumerate(usable):
+                feats[j]["above_average"] = bool(sel.above_average[k])
                 feats[j]["in_average"] = j in pool
-                if feats[j]["above_average"] and feats[j]["gain_ratio"] - best_val > SMALL:
-                    chosen, best_val = j, feats[j]["gain_ratio"]
             ranked = sorted(usable, key=lambda j: (feats[j]["above_average"], feats[j]["gain_ratio"], -j),
                             reverse=True)
     else:  # id3
@@ -399,11 +393,9 @@ def _leaf_reason(nd: NodeData, feats, chosen) -> str | None:
     if nd.N <= 0:
         return "empty"
     if algo == "c45":
-        m = float(est.min_cases)
-        if nd.N < 2 * m - SMALL:
-            return "min_cases"
-        if abs(nd.N - nd.counts.max()) < SMALL:
-            return "pure"
+        reason = c45_rules.leaf_reason(nd.N, nd.counts, float(est.min_cases))
+        if reason is not None:
+            return reason
     elif algo == "id3":
         if np.count_nonzero(nd.counts > 0) <= 1:
             return "pure"
