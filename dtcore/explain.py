@@ -7,7 +7,8 @@ The scores come from the builders' own kernels, not from a re-derivation:
   the builder takes the first maximum of ``proxy``; features tie to the lowest index.
 * ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's stop rule, selection rule
   (average gain, ratio) and stored threshold are ``c45.rules``' (the functions the builder
-  calls); ID3's selection as ``id3.ID3Classifier._find``.
+  calls); ID3's stop, positive-gain and tie rules are ``id3``'s (``leaf_reason``,
+  ``is_positive``, ``better``, ``branches_ok``), its feature plan the estimator's ``plan_``.
 * ID3 / C4.5 continuous cuts: :func:`cut_gains` shows the gain of *every* cut from
   ``cutpoints.cut_gain_arrays``, the very pass ``score_cuts`` picks its best cut from (same
   candidate rules: C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
@@ -31,11 +32,11 @@ import numpy as np
 from . import splitting
 from .criteria import EPSILON, entropy, gini, split_information
 from .cutpoints import cut_gain_arrays, pick_j48
+from . import id3 as id3_rules
 from .c45 import rules as c45_rules
 from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from .tree import DISTRIBUTE
 
-ID3_POSITIVE = 1e-12      # id3._POSITIVE
 
 
 # =============================================================================================
@@ -94,22 +95,16 @@ class NodeData:
 
 
 def _id3_plan(nd: NodeData) -> dict:
-    """ID3's per-feature plan ("cat", n) | ("bins", cuts) | ("thr", None), as it trained."""
+    """ID3's per-feature plan ("cat", n) | ("bins", cuts) | ("thr", None): the fitted ``plan_``,
+    or for an unfitted estimator (root report) the plan ``fit`` would make from these data."""
     est = nd.est
-    plan = getattr(est, "_plan", None)
-    if plan is not None:
-        return plan
-    from .discretize import edges_for, inner_edges
-    plan = {}
-    for j, f in enumerate(nd.schema.features):
-        if f.is_categorical:
-            plan[j] = ("cat", len(f.categories))
-        elif est.continuous == "threshold":
-            plan[j] = ("thr", None)
-        else:
-            plan[j] = ("bins", inner_edges(edges_for(nd.X_all[:, j], est.continuous, est.n_bins,
-                                                      est.random_state)))
-    est._plan = plan
+    plan = getattr(est, "plan_", None)
+    if plan is None:
+        plan = getattr(nd, "_id3_plan", None)
+    if plan is None:
+        plan = id3_rules.feature_plan(nd.schema, nd.X_all, est.continuous, est.n_bins,
+                                      est.random_state)[0]
+        nd._id3_plan = plan
     return plan
 
 
@@ -190,7 +185,7 @@ def _entropy_continuous(nd: NodeData, j: int, rules: str) -> dict:
             best = None if k < 0 else k
         else:
             k = int(np.argmax(D))
-            best = k if D[k] > ID3_POSITIVE else None
+            best = k if id3_rules.is_positive(D[k]) else None
     if best is None:
         rec.update(best=None, usable=False, reason="no_cut" if not cg["n_candidates"] else "no_gain")
         return rec
@@ -232,11 +227,10 @@ def _entropy_multiway(nd: NodeData, j: int, n_branches: int, branch=None, cuts=N
         ok = reasonable_branches(bw, float(nd.est.min_cases)) >= 2
         rec.update(usable=ok, reason=None if ok else "min_cases")
     else:
-        nonempty = bw[bw > 0]
-        ok = nonempty.size >= 2 and nonempty.min() >= nd.est.min_samples_leaf - 1e-12
+        ok = id3_rules.branches_ok(bw, nd.est.min_samples_leaf)
         rec["gain_ratio"] = s.gain / s.iv if s.iv > 0 else 0.0  # id3: plain IV
         rec["candidates"]["gain_ratio"] = np.array([rec["gain_ratio"]])
-        if ok and s.gain <= ID3_POSITIVE:
+        if ok and not id3_rules.is_positive(s.gain):
             rec.update(usable=False, reason="no_gain")
         else:
             rec.update(usable=ok, reason=None if ok else "min_leaf")
@@ -380,7 +374,7 @@ def _select(nd: NodeData, feats: list[dict]):
         sc = (lambda j: feats[j]["gain"]) if crit == "gain" else (lambda j: feats[j]["gain_ratio"])
         chosen, best = None, None
         for j in usable:
-            if best is None or sc(j) > best + 1e-12:
+            if id3_rules.better(sc(j), best):
                 chosen, best = j, sc(j)
         ranked = sorted(usable, key=lambda j: (sc(j), -j), reverse=True)
     runner = next((j for j in ranked if j != chosen), None)
@@ -397,12 +391,10 @@ def _leaf_reason(nd: NodeData, feats, chosen) -> str | None:
         if reason is not None:
             return reason
     elif algo == "id3":
-        if np.count_nonzero(nd.counts > 0) <= 1:
-            return "pure"
-        if nd.N < est.min_samples_split:
-            return "min_samples_split"
-        if est.max_depth is not None and nd.depth >= est.max_depth:
-            return "max_depth"
+        reason = id3_rules.leaf_reason(nd.counts, nd.N, nd.depth, est.min_samples_split,
+                                       est.max_depth)
+        if reason is not None:
+            return reason
     else:
         gp = _cart_params(nd)
         imp = feats_impurity(nd)
@@ -417,7 +409,7 @@ def _leaf_reason(nd: NodeData, feats, chosen) -> str | None:
     if chosen is None:
         return "no_test"
     if algo == "id3":
-        if nd.N / nd.W_root * feats[chosen]["gain"] < est.min_impurity_decrease:
+        if id3_rules.weighted_gain(nd.N, nd.W_root, feats[chosen]["gain"]) < est.min_impurity_decrease:
             return "min_impurity_decrease"
     if algo == "cart":
         if feats[chosen]["improvement"] + EPSILON < _cart_params(nd).min_impurity_decrease:
