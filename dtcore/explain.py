@@ -30,8 +30,9 @@ import math
 import numpy as np
 
 from . import splitting
-from .criteria import EPSILON, entropy, gini, split_information
+from .criteria import entropy, gini, split_information
 from .cutpoints import cut_gain_arrays, pick_j48
+from .growing import decrease_ok, pretest_reason
 from . import id3 as id3_rules
 from .c45 import rules as c45_rules
 from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
@@ -396,23 +397,16 @@ def _leaf_reason(nd: NodeData, feats, chosen) -> str | None:
         if reason is not None:
             return reason
     else:
-        gp = _cart_params(nd)
-        imp = feats_impurity(nd)
-        if nd.depth >= gp.max_depth:
-            return "max_depth"
-        if nd.rows.size < gp.min_samples_split or nd.rows.size < 2 * gp.min_samples_leaf:
-            return "min_samples_split"
-        if nd.N < 2 * gp.min_weight_leaf:
-            return "min_weight_leaf"
-        if imp <= EPSILON:
-            return "pure"
+        reason = pretest_reason(_cart_params(nd), nd.depth, nd.rows.size, nd.N, feats_impurity(nd))
+        if reason is not None:
+            return reason
     if chosen is None:
         return "no_test"
     if algo == "id3":
         if id3_rules.weighted_gain(nd.N, nd.W_root, feats[chosen]["gain"]) < est.min_impurity_decrease:
             return "min_impurity_decrease"
     if algo == "cart":
-        if feats[chosen]["improvement"] + EPSILON < _cart_params(nd).min_impurity_decrease:
+        if not decrease_ok(_cart_params(nd), feats[chosen]["improvement"]):
             return "min_impurity_decrease"
     return None
 
