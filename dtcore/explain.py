@@ -35,8 +35,8 @@ from .cutpoints import cut_gain_arrays, pick_j48
 from .growing import decrease_ok, pretest_reason
 from . import id3 as id3_rules
 from .c45 import rules as c45_rules
-from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
-from .tree import DISTRIBUTE
+from .multiway import SMALL, branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from .tree import DISTRIBUTE, branch_index
 
 
 
@@ -513,43 +513,31 @@ def explainer_data(est, X, y, sample_weight=None, node: int = 0, tree="fitted") 
 # one test: its children, the arithmetic
 
 def route_test(nd: NodeData, test: dict):
-    """Branch of each node row under ``test`` (-1: missing / no branch) and the branch count."""
+    """Branch of each node row under ``test`` (-1: missing / no branch; ``tree.branch_index``)
+    and the branch count."""
     x = nd.X[:, test["feature"]]
-    known = ~np.isnan(x)
-    b = np.full(x.shape, -1, np.int64)
     if test.get("cat_branch") is not None:
         table = np.asarray(test["cat_branch"], np.int64)
-        code = np.where(known, x, -1).astype(np.int64)
-        ok = known & (code >= 0) & (code < table.size)
-        b[ok] = table[code[ok]]
+        b = branch_index(x, cat_branch=table)
         V = int(table.max()) + 1 if table.size else 0
         if test["missing_branch"] >= 0:
             V = max(V, int(test["missing_branch"]) + 1)
     else:
         cuts = np.asarray(test["cuts"], np.float64)
-        b[known] = np.searchsorted(cuts, x[known], side="left")
+        b = branch_index(x, cuts=cuts)
         V = cuts.size + 1
     return b, V
 
 
 def children_rows(nd: NodeData, test: dict):
     """Per branch (row positions within the node, weights): unknown rows go to the fixed missing
-    branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0)."""
+    branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0:
+    ``multiway.distribute_rows``)."""
     b, V = route_test(nd, test)
     mb = int(test.get("missing_branch", DISTRIBUTE))
     if mb >= 0:
         b = np.where(b < 0, mb, b)
-    known = b >= 0
-    bw = np.bincount(b[known], weights=nd.w[known], minlength=V)
-    K = bw.sum()
-    share = bw / K if K > SMALL else np.full(V, 1.0 / max(V, 1))
-    out = []
-    for v in range(V):  # loop over branches (a handful)
-        cw = np.where(b < 0, nd.w * share[v], nd.w)
-        keep = (b == v) | ((b < 0) & (cw > 0))
-        pos = np.flatnonzero(keep)
-        out.append((pos, cw[pos]))
-    return out
+    return distribute_rows(b, nd.w, V)[0]
 
 
 def branch_labels(schema, test: dict, precision: int = 4) -> list[str]:

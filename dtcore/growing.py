@@ -297,7 +297,13 @@ class Grower:
         return C
 
     def route(self, rows, seg_id, ch: _Choice, found):
-        """True where a row goes left under its node's chosen split (rows of unsplit nodes: True)."""
+        """True where a row goes left under its node's chosen split (rows of unsplit nodes: True).
+
+        The branch rule is ``tree.branch_index``'s (x ≤ t left; a category by its subset; a
+        missing value by the learned direction) but vectorised over every node of the level at
+        once, each row under its own node's split, with the splits still held as the step's
+        per-segment arrays (threshold, subset mask, missing direction), not as stored tests:
+        one pass per level instead of one call per node keeps growth O(n) per level."""
         left = np.ones(rows.size, dtype=bool)
         sel = np.flatnonzero(found[seg_id])
         if sel.size == 0:

@@ -31,8 +31,8 @@ from .criteria import entropy
 from .cutpoints import score_cuts
 from .discretize import METHODS as BIN_METHODS
 from .discretize import edges_for, inner_edges
-from .multiway import branch_class_counts, distribute, score_multiway
-from .tree import DISTRIBUTE, Tree, TreeAssembler
+from .multiway import branch_class_counts, distribute_rows, score_multiway
+from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
 
@@ -186,13 +186,9 @@ class ID3Classifier(BaseTreeEstimator):
     def _branches(self, j, x):
         """Branch index of each value for feature j (-1 = missing)."""
         kind, arg = self.plan_[j]
-        known = ~np.isnan(x)
-        b = np.full(x.shape, -1, dtype=np.int64)
         if kind == "cat":
-            b[known] = x[known].astype(np.int64)
-            return b, arg
-        b[known] = np.searchsorted(arg, x[known], side="left")
-        return b, arg.size + 1
+            return branch_index(x, cat_branch=np.arange(arg)), arg
+        return branch_index(x, cuts=arg), arg.size + 1
 
     def _find(self, asm, X, y, node, rows, wl, used):
         """The best test at a node, or None when a stop rule makes it a leaf."""
@@ -247,9 +243,7 @@ class ID3Classifier(BaseTreeEstimator):
         y_loc = y[rows]
         x = X[rows, j]
         if kind == "thr":
-            known = ~np.isnan(x)
-            b = np.full(x.shape, -1, dtype=np.int64)
-            b[known] = (x[known] > payload).astype(np.int64)
+            b = branch_index(x, cuts=[payload])
             V = 2
             asm.set_split(node, j, cuts=[payload], missing_branch=DISTRIBUTE)
             child_used = used
@@ -260,10 +254,8 @@ class ID3Classifier(BaseTreeEstimator):
             else:
                 asm.set_split(node, j, cuts=self.plan_[j][1], missing_branch=DISTRIBUTE)
             child_used = used | {j}
-        known = b >= 0
-        bw = np.bincount(b[known], weights=wl[known], minlength=V)
         kids = []
-        for pos, cw in distribute(b, wl, bw):
+        for pos, cw in distribute_rows(b, wl, V)[0]:
             if pos.size == 0:
                 asm.add_node(node, counts, 0.0, 0, 0.0)  # empty branch: parent's distribution
                 continue

@@ -21,8 +21,8 @@ import numpy as np
 
 from ..criteria import entropy
 from ..cutpoints import score_cuts_batch, xlog2x_table
-from ..multiway import branch_class_counts, distribute, reasonable_branches, score_multiway
-from ..tree import DISTRIBUTE, Tree, TreeAssembler
+from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_threshold, sorted_known
 
 
@@ -230,13 +230,13 @@ class _Grower:
         y_loc = self.y[t.rows]
         x = self.X[t.rows, j]
         if kind == "cat":
-            branch = np.where(np.isnan(x), -1, x).astype(np.int64)
             V = self.n_cats[j]
+            branch = branch_index(x, cat_branch=np.arange(V))
             asm.set_split(t.node, j, cat_branch=np.arange(V), missing_branch=DISTRIBUTE)
             used = t.used | {j}
         else:
             thr = self._snap(j, info["midpoint"])
-            branch = np.where(np.isnan(x), -1, np.where(x <= thr, 0, 1)).astype(np.int64)
+            branch = branch_index(x, cuts=[thr])
             V = 2
             asm.set_split(t.node, j, cuts=[thr], missing_branch=DISTRIBUTE)
             used = t.used
@@ -259,9 +259,7 @@ class _Grower:
             self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
             return kids
         o = t.local_order()
-        known = branch >= 0
-        bw = np.bincount(branch[known], weights=t.w[known], minlength=V)
-        parts = distribute(branch, t.w, bw)
+        parts, _ = distribute_rows(branch, t.w, V)
         for v, (pos, cw) in enumerate(parts):
             if pos.size == 0:
                 # empty branch: a leaf predicting the parent's class distribution (weight 0)

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..c45.growth import _set_impurity
 from ..criteria import entropy
-from ..multiway import SMALL, distribute
-from ..tree import Tree, TreeAssembler
+from ..multiway import SMALL, distribute_rows
+from ..tree import Tree, TreeAssembler, branch_index
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
 _R8_VAL = (0.0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00)
@@ -131,7 +131,9 @@ def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
 
 
 def _split_rows(node: _PNode, X, idx, w):
-    """Rows (and weights) of each branch of ``node``, unknown values shared as in training."""
+    """Rows (and weights) of each branch of ``node``, unknown values shared as in training
+    (``tree.branch_index`` + ``multiway.distribute_rows``; a binary cut with nothing missing
+    takes a shortcut with the same partition)."""
     x = X[idx, node.feature]
     V = len(node.children)
     known = ~np.isnan(x)
@@ -140,18 +142,11 @@ def _split_rows(node: _PNode, X, idx, w):
         right = ~left
         parts = [(idx[left], w[left]), (idx[right], w[right])]
         return parts, np.array([parts[0][1].sum(), parts[1][1].sum()])
-    branch = np.full(idx.size, -1, dtype=np.int64)
-    if node.cat_branch.size:
-        code = np.where(known, x, -1).astype(np.int64)
-        ok = known & (code >= 0) & (code < node.cat_branch.size)
-        branch[ok] = node.cat_branch[code[ok]]
-    else:
-        branch[known] = np.searchsorted(node.cuts, x[known], side="left")
-    if node.missing_branch >= 0:
-        branch[branch < 0] = node.missing_branch
-    ok = branch >= 0
-    bw = np.bincount(branch[ok], weights=w[ok], minlength=V)
-    return [(idx[p], cw) for p, cw in distribute(branch, w, bw)], bw
+    branch = branch_index(x, cuts=None if node.cat_branch.size else node.cuts,
+                          cat_branch=node.cat_branch if node.cat_branch.size else None,
+                          missing_branch=node.missing_branch)
+    parts, bw = distribute_rows(branch, w, V)
+    return [(idx[p], cw) for p, cw in parts], bw
 
 
 @dataclass
