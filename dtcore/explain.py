@@ -5,8 +5,10 @@ The scores come from the builders' own kernels, not from a re-derivation:
 
 * CART: ``splitting.continuous_candidates`` / ``categorical_candidates`` (the builder's scan);
   the builder takes the first maximum of ``proxy``; features tie to the lowest index.
-* ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's selection rule (average gain,
-  ratio) as ``c45._Grower._choose``; ID3's as ``id3.ID3Classifier._find``.
+* ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's stop rule, selection rule
+  (average gain, ratio) and stored threshold are ``c45.rules``' (the functions the builder
+  calls); ID3's stop, positive-gain and tie rules are ``id3``'s (``leaf_reason``,
+  ``is_positive``, ``better``, ``branches_ok``), its feature plan the estimator's ``plan_``.
 * ID3 / C4.5 continuous cuts: :func:`cut_gains` shows the gain of *every* cut from
   ``cutpoints.cut_gain_arrays``, the very pass ``score_cuts`` picks its best cut from (same
   candidate rules: C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
@@ -28,14 +30,14 @@ import math
 import numpy as np
 
 from . import splitting
-from .criteria import EPSILON, entropy, gini, split_information
+from .criteria import entropy, gini, split_information
 from .cutpoints import cut_gain_arrays, pick_j48
-from .multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
-from .tree import DISTRIBUTE
+from .growing import decrease_ok, pretest_reason
+from . import id3 as id3_rules
+from .c45 import rules as c45_rules
+from .multiway import SMALL, branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from .tree import DISTRIBUTE, branch_index
 
-ID3_POSITIVE = 1e-12      # id3._POSITIVE
-C45_AVERAGE_EPS = 1e-3    # c45.AVERAGE_EPS
-C45_SNAP_TOL = 1e-6       # c45.SNAP_TOL
 
 
 # =============================================================================================
@@ -94,22 +96,16 @@ class NodeData:
 
 
 def _id3_plan(nd: NodeData) -> dict:
-    """ID3's per-feature plan ("cat", n) | ("bins", cuts) | ("thr", None), as it trained."""
+    """ID3's per-feature plan ("cat", n) | ("bins", cuts) | ("thr", None): the fitted ``plan_``,
+    or for an unfitted estimator (root report) the plan ``fit`` would make from these data."""
     est = nd.est
-    plan = getattr(est, "_plan", None)
-    if plan is not None:
-        return plan
-    from .discretize import edges_for, inner_edges
-    plan = {}
-    for j, f in enumerate(nd.schema.features):
-        if f.is_categorical:
-            plan[j] = ("cat", len(f.categories))
-        elif est.continuous == "threshold":
-            plan[j] = ("thr", None)
-        else:
-            plan[j] = ("bins", inner_edges(edges_for(nd.X_all[:, j], est.continuous, est.n_bins,
-                                                      est.random_state)))
-    est._plan = plan
+    plan = getattr(est, "plan_", None)
+    if plan is None:
+        plan = getattr(nd, "_id3_plan", None)
+    if plan is None:
+        plan = id3_rules.feature_plan(nd.schema, nd.X_all, est.continuous, est.n_bins,
+                                      est.random_state)[0]
+        nd._id3_plan = plan
     return plan
 
 
@@ -154,13 +150,10 @@ def cut_gains(x, y, w, N: float, n_classes: int, *, rules: str = "c45", min_case
 
 
 def _snap(nd: NodeData, j: int, mid: float) -> float:
-    """C4.5's stored threshold: the largest training value ≤ the midpoint (c45._Grower._snap)."""
+    """C4.5's stored threshold (``c45.rules.snap_threshold``, as the builder)."""
     if nd.est.threshold == "midpoint":
         return mid
-    col = nd.X_all[:, j]
-    s = np.sort(col[~np.isnan(col)])
-    k = np.searchsorted(s, mid + C45_SNAP_TOL, side="right")
-    return float(s[k - 1]) if k > 0 else mid
+    return c45_rules.snap_threshold(c45_rules.sorted_known(nd.X_all[:, j]), mid, nd.est.threshold)
 
 
 # =============================================================================================
@@ -193,7 +186,7 @@ def _entropy_continuous(nd: NodeData, j: int, rules: str) -> dict:
             best = None if k < 0 else k
         else:
             k = int(np.argmax(D))
-            best = k if D[k] > ID3_POSITIVE else None
+            best = k if id3_rules.is_positive(D[k]) else None
     if best is None:
         rec.update(best=None, usable=False, reason="no_cut" if not cg["n_candidates"] else "no_gain")
         return rec
@@ -235,11 +228,10 @@ def _entropy_multiway(nd: NodeData, j: int, n_branches: int, branch=None, cuts=N
         ok = reasonable_branches(bw, float(nd.est.min_cases)) >= 2
         rec.update(usable=ok, reason=None if ok else "min_cases")
     else:
-        nonempty = bw[bw > 0]
-        ok = nonempty.size >= 2 and nonempty.min() >= nd.est.min_samples_leaf - 1e-12
+        ok = id3_rules.branches_ok(bw, nd.est.min_samples_leaf)
         rec["gain_ratio"] = s.gain / s.iv if s.iv > 0 else 0.0  # id3: plain IV
         rec["candidates"]["gain_ratio"] = np.array([rec["gain_ratio"]])
-        if ok and s.gain <= ID3_POSITIVE:
+        if ok and not id3_rules.is_positive(s.gain):
             rec.update(usable=False, reason="no_gain")
         else:
             rec.update(usable=ok, reason=None if ok else "min_leaf")
@@ -357,28 +349,25 @@ def _select(nd: NodeData, feats: list[dict]):
         chosen = ranked[0] if ranked else None
     elif algo == "c45":
         est = nd.est
+        n_all = nd.X_all.shape[0]
+        schema_feats = nd.schema.features
+        many = {j: (schema_feats[j].is_categorical
+                    and c45_rules.many_values(len(schema_feats[j].categories), n_all))
+                for j in usable}
+        multi_val = all(f.is_categorical for f in schema_feats) and all(
+            c45_rules.many_values(len(f.categories), n_all) for f in schema_feats)
+        pool = [j for j in usable if not many[j] or multi_val]
+        sel = c45_rules.select_test([feats[j]["gain"] for j in usable],
+                                    [feats[j]["gain_ratio"] for j in usable],
+                                    [j in pool for j in usable], est.criterion)
+        chosen = None if sel.best is None else usable[sel.best]
         if est.criterion == "gain":
-            chosen, best_val = None, 0.0
-            for j in usable:
-                if feats[j]["gain"] - best_val > SMALL:
-                    chosen, best_val = j, feats[j]["gain"]
             ranked = sorted(usable, key=lambda j: (feats[j]["gain"], -j), reverse=True)
         else:
-            n_all = nd.X_all.shape[0]
-            many = {j: (nd.schema.features[j].is_categorical
-                        and len(nd.schema.features[j].categories) >= 0.3 * n_all)
-                    for j in usable}
-            multi_val = all(nd.schema.features[j].is_categorical for j in range(len(feats))) and all(
-                len(f.categories) >= 0.3 * n_all for f in nd.schema.features)
-            pool = [j for j in usable if not many[j] or multi_val]
-            avg = sum(feats[j]["gain"] for j in pool) / len(pool) if pool else 1e6
-            info["average_gain"] = avg
-            chosen, best_val = None, 0.0
-            for j in usable:
-                feats[j]["above_average"] = bool(feats[j]["gain"] >= avg - C45_AVERAGE_EPS)
+            info["average_gain"] = sel.average
+            for k, j in enumerate(usable):
+                feats[j]["above_average"] = bool(sel.above_average[k])
                 feats[j]["in_average"] = j in pool
-                if feats[j]["above_average"] and feats[j]["gain_ratio"] - best_val > SMALL:
-                    chosen, best_val = j, feats[j]["gain_ratio"]
             ranked = sorted(usable, key=lambda j: (feats[j]["above_average"], feats[j]["gain_ratio"], -j),
                             reverse=True)
     else:  # id3
@@ -386,7 +375,7 @@ def _select(nd: NodeData, feats: list[dict]):
         sc = (lambda j: feats[j]["gain"]) if crit == "gain" else (lambda j: feats[j]["gain_ratio"])
         chosen, best = None, None
         for j in usable:
-            if best is None or sc(j) > best + 1e-12:
+            if id3_rules.better(sc(j), best):
                 chosen, best = j, sc(j)
         ranked = sorted(usable, key=lambda j: (sc(j), -j), reverse=True)
     runner = next((j for j in ranked if j != chosen), None)
@@ -399,36 +388,25 @@ def _leaf_reason(nd: NodeData, feats, chosen) -> str | None:
     if nd.N <= 0:
         return "empty"
     if algo == "c45":
-        m = float(est.min_cases)
-        if nd.N < 2 * m - SMALL:
-            return "min_cases"
-        if abs(nd.N - nd.counts.max()) < SMALL:
-            return "pure"
+        reason = c45_rules.leaf_reason(nd.N, nd.counts, float(est.min_cases))
+        if reason is not None:
+            return reason
     elif algo == "id3":
-        if np.count_nonzero(nd.counts > 0) <= 1:
-            return "pure"
-        if nd.N < est.min_samples_split:
-            return "min_samples_split"
-        if est.max_depth is not None and nd.depth >= est.max_depth:
-            return "max_depth"
+        reason = id3_rules.leaf_reason(nd.counts, nd.N, nd.depth, est.min_samples_split,
+                                       est.max_depth)
+        if reason is not None:
+            return reason
     else:
-        gp = _cart_params(nd)
-        imp = feats_impurity(nd)
-        if nd.depth >= gp.max_depth:
-            return "max_depth"
-        if nd.rows.size < gp.min_samples_split or nd.rows.size < 2 * gp.min_samples_leaf:
-            return "min_samples_split"
-        if nd.N < 2 * gp.min_weight_leaf:
-            return "min_weight_leaf"
-        if imp <= EPSILON:
-            return "pure"
+        reason = pretest_reason(_cart_params(nd), nd.depth, nd.rows.size, nd.N, feats_impurity(nd))
+        if reason is not None:
+            return reason
     if chosen is None:
         return "no_test"
     if algo == "id3":
-        if nd.N / nd.W_root * feats[chosen]["gain"] < est.min_impurity_decrease:
+        if id3_rules.weighted_gain(nd.N, nd.W_root, feats[chosen]["gain"]) < est.min_impurity_decrease:
             return "min_impurity_decrease"
     if algo == "cart":
-        if feats[chosen]["improvement"] + EPSILON < _cart_params(nd).min_impurity_decrease:
+        if not decrease_ok(_cart_params(nd), feats[chosen]["improvement"]):
             return "min_impurity_decrease"
     return None
 
@@ -535,43 +513,31 @@ def explainer_data(est, X, y, sample_weight=None, node: int = 0, tree="fitted") 
 # one test: its children, the arithmetic
 
 def route_test(nd: NodeData, test: dict):
-    """Branch of each node row under ``test`` (-1: missing / no branch) and the branch count."""
+    """Branch of each node row under ``test`` (-1: missing / no branch; ``tree.branch_index``)
+    and the branch count."""
     x = nd.X[:, test["feature"]]
-    known = ~np.isnan(x)
-    b = np.full(x.shape, -1, np.int64)
     if test.get("cat_branch") is not None:
         table = np.asarray(test["cat_branch"], np.int64)
-        code = np.where(known, x, -1).astype(np.int64)
-        ok = known & (code >= 0) & (code < table.size)
-        b[ok] = table[code[ok]]
+        b = branch_index(x, cat_branch=table)
         V = int(table.max()) + 1 if table.size else 0
         if test["missing_branch"] >= 0:
             V = max(V, int(test["missing_branch"]) + 1)
     else:
         cuts = np.asarray(test["cuts"], np.float64)
-        b[known] = np.searchsorted(cuts, x[known], side="left")
+        b = branch_index(x, cuts=cuts)
         V = cuts.size + 1
     return b, V
 
 
 def children_rows(nd: NodeData, test: dict):
     """Per branch (row positions within the node, weights): unknown rows go to the fixed missing
-    branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0)."""
+    branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0:
+    ``multiway.distribute_rows``)."""
     b, V = route_test(nd, test)
     mb = int(test.get("missing_branch", DISTRIBUTE))
     if mb >= 0:
         b = np.where(b < 0, mb, b)
-    known = b >= 0
-    bw = np.bincount(b[known], weights=nd.w[known], minlength=V)
-    K = bw.sum()
-    share = bw / K if K > SMALL else np.full(V, 1.0 / max(V, 1))
-    out = []
-    for v in range(V):  # loop over branches (a handful)
-        cw = np.where(b < 0, nd.w * share[v], nd.w)
-        keep = (b == v) | ((b < 0) & (cw > 0))
-        pos = np.flatnonzero(keep)
-        out.append((pos, cw[pos]))
-    return out
+    return distribute_rows(b, nd.w, V)[0]
 
 
 def branch_labels(schema, test: dict, precision: int = 4) -> list[str]:

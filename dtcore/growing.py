@@ -38,6 +38,41 @@ class GrowParams:
     max_leaf_nodes: int | None = None
 
 
+# =============================================================================================
+# stop rules: the one home the builders (vectorised over a level's nodes) and the split
+# explorer (``dtcore.explain``, one node) call
+
+def pretest_rules(p: GrowParams, depth, n_rows, weighted_n, impurity):
+    """scikit-learn's tests made before searching a split, as (reason, hit) pairs in the order a
+    report names them.  Arguments are arrays over nodes (the builders) or one node's numbers."""
+    return (("max_depth", depth >= p.max_depth),
+            ("min_samples_split", (n_rows < p.min_samples_split) | (n_rows < 2 * p.min_samples_leaf)),
+            ("min_weight_leaf", weighted_n < 2 * p.min_weight_leaf),
+            ("pure", impurity <= EPSILON))
+
+
+def leaf_by_pretest(p: GrowParams, depth, n_rows, weighted_n, impurity):
+    """True where a pre-split test (:func:`pretest_rules`) makes the node a leaf."""
+    hit = False
+    for _, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
+        hit = hit | h
+    return hit
+
+
+def pretest_reason(p: GrowParams, depth, n_rows, weighted_n, impurity) -> str | None:
+    """For one node: the first pre-split test that makes it a leaf, None if none does."""
+    for reason, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
+        if h:
+            return reason
+    return None
+
+
+def decrease_ok(p: GrowParams, improvement):
+    """The best split is made when its weighted impurity decrease + EPSILON ≥
+    min_impurity_decrease (a zero decrease still splits, as in scikit-learn)."""
+    return improvement + EPSILON >= p.min_impurity_decrease
+
+
 @dataclass
 class _Choice:
     """Best split per segment."""
@@ -154,11 +189,8 @@ class Grower:
                     wsum=s)
 
     def leaf_by_pretest(self, st, depth):
-        """scikit-learn's tests made before searching a split."""
-        p = self.p
-        return ((depth >= p.max_depth) | (st["n_rows"] < p.min_samples_split)
-                | (st["n_rows"] < 2 * p.min_samples_leaf) | (st["weighted_n"] < 2 * p.min_weight_leaf)
-                | (st["impurity"] <= EPSILON))
+        """scikit-learn's tests made before searching a split (:func:`leaf_by_pretest`)."""
+        return leaf_by_pretest(self.p, depth, st["n_rows"], st["weighted_n"], st["impurity"])
 
     # -- one step: best split of every segment --------------------------------------------------
     def best_splits(self, perm, seg_start, seg_len, seg_id, mean) -> _Choice:
@@ -265,7 +297,13 @@ class Grower:
         return C
 
     def route(self, rows, seg_id, ch: _Choice, found):
-        """True where a row goes left under its node's chosen split (rows of unsplit nodes: True)."""
+        """True where a row goes left under its node's chosen split (rows of unsplit nodes: True).
+
+        The branch rule is ``tree.branch_index``'s (x ≤ t left; a category by its subset; a
+        missing value by the learned direction) but vectorised over every node of the level at
+        once, each row under its own node's split, with the splits still held as the step's
+        per-segment arrays (threshold, subset mask, missing direction), not as stored tests:
+        one pass per level instead of one call per node keeps growth O(n) per level."""
         left = np.ones(rows.size, dtype=bool)
         sel = np.flatnonzero(found[seg_id])
         if sel.size == 0:
@@ -301,7 +339,7 @@ class Grower:
             impr = impurity_improvement(self.crit, self.w_total, node_stats["weighted_n"],
                                         node_stats["impurity"], L["weighted_n"], L["impurity"],
                                         Rt["weighted_n"], Rt["impurity"], L["wsum"], Rt["wsum"])
-        split = found & (impr + EPSILON >= self.p.min_impurity_decrease)
+        split = found & decrease_ok(self.p, impr)
         return ch, split, impr, left, kid, seg_id
 
     # -- partition ---------------------------------------------------------------------------------

@@ -31,14 +31,80 @@ from .criteria import entropy
 from .cutpoints import score_cuts
 from .discretize import METHODS as BIN_METHODS
 from .discretize import edges_for, inner_edges
-from .multiway import branch_class_counts, distribute, score_multiway
-from .tree import DISTRIBUTE, Tree, TreeAssembler
+from .multiway import branch_class_counts, distribute_rows, score_multiway
+from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
-_POSITIVE = 1e-12  # a gain must exceed this to count as positive (float rounding)
+
+#: ID3's float-rounding tolerance: a gain must exceed it to count as positive, a later feature
+#: must beat the best score by more than it, a branch may hold it less than min_samples_leaf
+POSITIVE_GAIN = 1e-12
+
+
+# =============================================================================================
+# ID3's rules: the one home ``ID3Classifier`` and the split explorer (``dtcore.explain``) call
+
+def feature_plan(schema, X, continuous: str, n_bins: int, random_state) -> tuple[dict, dict]:
+    """How ID3 tests each feature, fixed before growth: (plan, bin edges by feature name).
+
+    ``plan[j]`` is ``("cat", n_branches)`` (one branch per category), ``("bins", inner cuts)``
+    (pre-binned continuous feature, one branch per bin) or ``("thr", None)`` (binary cut)."""
+    plan, bin_edges = {}, {}
+    for j, f in enumerate(schema.features):
+        if f.is_categorical:
+            plan[j] = ("cat", len(f.categories))
+        elif continuous == "threshold":
+            plan[j] = ("thr", None)
+        else:
+            edges = edges_for(X[:, j], continuous, n_bins, random_state)
+            bin_edges[f.name] = edges.tolist()
+            plan[j] = ("bins", inner_edges(edges))
+    return plan, bin_edges
+
+
+def leaf_reason(counts, N: float, depth: int, min_samples_split, max_depth) -> str | None:
+    """Why ID3 makes a node a leaf before scoring tests: ``"pure"`` (one class left),
+    ``"min_samples_split"`` (weight N below it), ``"max_depth"``; None: try to split."""
+    if np.count_nonzero(counts > 0) <= 1:
+        return "pure"
+    if N < min_samples_split:
+        return "min_samples_split"
+    if max_depth is not None and depth >= max_depth:
+        return "max_depth"
+    return None
+
+
+def branches_ok(branch_weights, min_samples_leaf) -> bool:
+    """A multiway test is usable with at least two non-empty branches, each holding
+    ``min_samples_leaf`` weight (empty branches become empty leaves)."""
+    nonempty = branch_weights[branch_weights > 0]
+    return nonempty.size >= 2 and nonempty.min() >= min_samples_leaf - POSITIVE_GAIN
+
+
+def is_positive(gain: float) -> bool:
+    """A gain that counts (exceeds float rounding)."""
+    return gain > POSITIVE_GAIN
+
+
+def better(score: float, best: float | None) -> bool:
+    """Whether a feature's score beats the best so far (features in column order: ties keep the
+    first)."""
+    return best is None or score > best + POSITIVE_GAIN
+
+
+def weighted_gain(N: float, N_total: float, gain: float) -> float:
+    """N_t/N · gain: what ``min_impurity_decrease`` and best-first growth compare."""
+    return N / N_total * gain
 
 
 class ID3Classifier(BaseTreeEstimator):
+    """ID3 with the options above.
+
+    Fitted attributes besides the tree: ``plan_`` (per feature index, how it is tested:
+    :func:`feature_plan`'s ``("cat", n)`` / ``("bins", cuts)`` / ``("thr", None)``, fixed
+    before growth) and ``bin_edges_`` (pre-binned features' edges by name).
+    """
+
     _task = "classification"
     algorithm = "id3"
 
@@ -79,18 +145,9 @@ class ID3Classifier(BaseTreeEstimator):
         y = np.asarray(y, dtype=np.int64)
         w = np.asarray(sample_weight, dtype=np.float64)
         # per feature: ("cat", n_branches) | ("bins", cuts) | ("thr", None)
-        plan = {}
-        self.bin_edges_ = {}
-        for j, f in enumerate(schema.features):
-            if f.is_categorical:
-                plan[j] = ("cat", len(f.categories))
-            elif self.continuous == "threshold":
-                plan[j] = ("thr", None)
-            else:
-                edges = edges_for(X[:, j], self.continuous, self.n_bins, self.random_state)
-                self.bin_edges_[f.name] = edges.tolist()
-                plan[j] = ("bins", inner_edges(edges))
-        self._plan, self._C, self._N_total = plan, C, float(w[w > 0].sum())
+        self.plan_, self.bin_edges_ = feature_plan(schema, X, self.continuous, self.n_bins,
+                                                   self.random_state)
+        self._C, self._N_total = C, float(w[w > 0].sum())
         asm = TreeAssembler(C, C)
         rows = np.nonzero(w > 0)[0]
         counts = np.bincount(y[rows], weights=w[rows], minlength=C)
@@ -123,19 +180,15 @@ class ID3Classifier(BaseTreeEstimator):
         return asm.build()
 
     def _n_branches(self, j) -> int:
-        kind, arg = self._plan[j]
+        kind, arg = self.plan_[j]
         return arg if kind == "cat" else (2 if kind == "thr" else arg.size + 1)
 
     def _branches(self, j, x):
         """Branch index of each value for feature j (-1 = missing)."""
-        kind, arg = self._plan[j]
-        known = ~np.isnan(x)
-        b = np.full(x.shape, -1, dtype=np.int64)
+        kind, arg = self.plan_[j]
         if kind == "cat":
-            b[known] = x[known].astype(np.int64)
-            return b, arg
-        b[known] = np.searchsorted(arg, x[known], side="left")
-        return b, arg.size + 1
+            return branch_index(x, cat_branch=np.arange(arg)), arg
+        return branch_index(x, cuts=arg), arg.size + 1
 
     def _find(self, asm, X, y, node, rows, wl, used):
         """The best test at a node, or None when a stop rule makes it a leaf."""
@@ -143,12 +196,11 @@ class ID3Classifier(BaseTreeEstimator):
         counts = rec["value"]
         N = float(counts.sum())
         C = self._C
-        if (np.count_nonzero(counts > 0) <= 1 or N < self.min_samples_split
-                or (self.max_depth is not None and rec["depth"] >= self.max_depth)):
+        if leaf_reason(counts, N, rec["depth"], self.min_samples_split, self.max_depth):
             return None
         y_loc = y[rows]
         best = None  # (score, gain, j, kind, payload)
-        for j, (kind, arg) in self._plan.items():
+        for j, (kind, arg) in self.plan_.items():
             if j in used:
                 continue
             x = X[rows, j]
@@ -166,20 +218,19 @@ class ID3Classifier(BaseTreeEstimator):
                 b, V = self._branches(j, x)
                 bc, unk = branch_class_counts(b, y_loc, wl, V, C)
                 bw = bc.sum(axis=1)
-                nonempty = bw[bw > 0]
-                if nonempty.size < 2 or nonempty.min() < self.min_samples_leaf - 1e-12:
+                if not branches_ok(bw, self.min_samples_leaf):
                     continue
                 s = score_multiway(bc, unk)
                 gain = s.gain
                 score = gain if self.criterion == "gain" else (gain / s.iv if s.iv > 0 else 0.0)
                 payload = None
-            if gain <= _POSITIVE:
+            if not is_positive(gain):
                 continue
-            if best is None or score > best[0] + 1e-12:  # ties: first in column order
+            if better(score, None if best is None else best[0]):  # ties: first in column order
                 best = (score, gain, j, kind, payload)
         if best is None:
             return None
-        weighted = N / self._N_total * best[1]
+        weighted = weighted_gain(N, self._N_total, best[1])
         if weighted < self.min_impurity_decrease:
             return None
         return best + (weighted,)
@@ -192,9 +243,7 @@ class ID3Classifier(BaseTreeEstimator):
         y_loc = y[rows]
         x = X[rows, j]
         if kind == "thr":
-            known = ~np.isnan(x)
-            b = np.full(x.shape, -1, dtype=np.int64)
-            b[known] = (x[known] > payload).astype(np.int64)
+            b = branch_index(x, cuts=[payload])
             V = 2
             asm.set_split(node, j, cuts=[payload], missing_branch=DISTRIBUTE)
             child_used = used
@@ -203,12 +252,10 @@ class ID3Classifier(BaseTreeEstimator):
             if kind == "cat":
                 asm.set_split(node, j, cat_branch=np.arange(V), missing_branch=DISTRIBUTE)
             else:
-                asm.set_split(node, j, cuts=self._plan[j][1], missing_branch=DISTRIBUTE)
+                asm.set_split(node, j, cuts=self.plan_[j][1], missing_branch=DISTRIBUTE)
             child_used = used | {j}
-        known = b >= 0
-        bw = np.bincount(b[known], weights=wl[known], minlength=V)
         kids = []
-        for pos, cw in distribute(b, wl, bw):
+        for pos, cw in distribute_rows(b, wl, V)[0]:
             if pos.size == 0:
                 asm.add_node(node, counts, 0.0, 0, 0.0)  # empty branch: parent's distribution
                 continue

@@ -103,7 +103,7 @@ def distribute(branch, w, branch_weights):
     bw = np.asarray(branch_weights, dtype=np.float64)
     V = bw.size
     K = bw.sum()
-    share = bw / K if K > SMALL else np.full(V, 1.0 / V)
+    share = bw / K if K > SMALL else np.full(V, 1.0 / max(V, 1))
     unknown = branch < 0
     out = []
     for v in range(V):
@@ -112,3 +112,14 @@ def distribute(branch, w, branch_weights):
         pos = np.nonzero(keep)[0]
         out.append((pos, cw[pos]))
     return out
+
+
+def distribute_rows(branch, w, n_branches: int):
+    """Per branch (row positions, weights) and the branch weights K_v: rows with a branch
+    (``tree.branch_index``) go to it, rows with -1 to every branch as in :func:`distribute`.
+    With ``tree.branch_index`` this is the one implementation of routing a node's rows."""
+    branch = np.asarray(branch, dtype=np.int64)
+    w = np.asarray(w, dtype=np.float64)
+    known = branch >= 0
+    bw = np.bincount(branch[known], weights=w[known], minlength=n_branches)
+    return distribute(branch, w, bw), bw

@@ -26,6 +26,32 @@ import numpy as np
 LEAF = -1
 DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
 
+def branch_index(x, cuts=None, cat_branch=None, missing_branch: int = DISTRIBUTE) -> np.ndarray:
+    """Branch taken by each value ``x`` under one test: the single home of this rule (the
+    builders' grow steps, ``Tree.branch_of``/``reach``, error-based pruning and the split
+    explorer call it; ``Tree.route`` and CART's level-wise ``growing.Grower.route`` are the
+    vectorised-over-nodes forms).
+
+    ``cat_branch`` given: a categorical test, code c goes to ``cat_branch[c]`` (-1 or a code
+    outside the table: no branch).  Else a continuous test: ``searchsorted(cuts, x, "left")``
+    (``x ≤ t`` is branch 0).  Missing values and values with no branch get ``missing_branch``
+    when it is ≥ 0, else -1 (the caller shares them out: ``multiway.distribute_rows``).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    out = np.full(x.shape, -1, dtype=np.int64)
+    known = ~np.isnan(x)
+    if cat_branch is not None:
+        table = np.asarray(cat_branch, dtype=np.int64)
+        code = np.where(known, x, -1).astype(np.int64)
+        ok = known & (code >= 0) & (code < table.size)
+        out[ok] = table[code[ok]]
+    else:
+        out[known] = np.searchsorted(np.asarray(cuts, dtype=np.float64), x[known], side="left")
+    if missing_branch >= 0:
+        out[out < 0] = missing_branch
+    return out
+
+
 _INT_FIELDS = ("feature", "parent", "depth", "missing_branch", "n_samples")
 _PTR_FIELDS = ("child_ptr", "cut_ptr", "cat_ptr")
 
@@ -91,7 +117,13 @@ class Tree:
     # -- prediction ----------------------------------------------------------------------------
     def route(self, X: np.ndarray):
         """Where each row ends: arrays (row, leaf, weight); a row split by missing values appears
-        once per leaf it reaches, its weights summing to 1."""
+        once per leaf it reaches, its weights summing to 1.
+
+        The same branch rule as :func:`branch_index`, vectorised over rows standing at
+        *different* nodes: each step moves every row one level down at once, whatever test
+        its node holds (one pass per depth, not per node), which prediction on many rows
+        needs.  Missing values use the stored children's training weights as shares (the
+        prediction-time counterpart of ``multiway.distribute``'s K_v/K)."""
         X = np.asarray(X, dtype=np.float64)
         n = X.shape[0]
         rows = np.arange(n)
@@ -158,18 +190,11 @@ class Tree:
         return np.concatenate(out_r), np.concatenate(out_n), np.concatenate(out_w)
 
     def branch_of(self, node: int, x: np.ndarray) -> np.ndarray:
-        """Branch index of values x at a test node; -1 for missing / unroutable values."""
-        x = np.asarray(x, dtype=np.float64)
-        out = np.full(x.shape, -1, dtype=np.int64)
-        known = ~np.isnan(x)
+        """Branch index of values x at a test node; -1 for missing / unroutable values
+        (:func:`branch_index` with the node's test)."""
         if self.is_categorical_test(node):
-            table = self.cat_branch_of(node)
-            code = np.where(known, x, -1).astype(np.int64)
-            ok = known & (code >= 0) & (code < table.size)
-            out[ok] = table[code[ok]]
-        else:
-            out[known] = np.searchsorted(self.cuts_of(node), x[known], side="left")
-        return out
+            return branch_index(x, cat_branch=self.cat_branch_of(node))
+        return branch_index(x, cuts=self.cuts_of(node))
 
     def path_to(self, node: int) -> list[int]:
         path = [int(node)]

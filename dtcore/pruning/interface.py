@@ -11,6 +11,7 @@ from ..tree import Tree
 from .alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
 from .ccp import cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
+from .ebp import ebp_prune
 from .pep import pep_nodes
 from .report import PruneReport, make_report
 from .rep import rep_nodes
@@ -28,7 +29,7 @@ def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
 
     - ``rep``: needs the validation set.
     - ``pep``: uses the training counts stored in the tree (classification only).
-    - ``ebp``: C4.5's error-based pruning (``dtcore.c45.ebp_prune``) with ``cf``, ``z`` ("c45"
+    - ``ebp``: C4.5's error-based pruning (``dtcore.pruning.ebp.ebp_prune``) with ``cf``, ``z`` ("c45"
       by default, "normal" for Weka's, or a number) and ``subtree_raising``; needs the training
       set: raised branches are re-fitted to it and the pruned tree's counts recomputed from it.
     - ``ccp``: ``alpha`` if given; else α chosen by ``cv``-fold cross-validation (needs the
@@ -80,13 +81,7 @@ def _require(X, y, message):
 
 
 def _ebp(tree, X, y, w, cf, z, subtree_raising):
-    """Delegate to C4.5's own pruner (one implementation, shared with C4.5's default)."""
-    try:
-        from ..c45 import ebp_prune
-    except ImportError as exc:
-        raise NotImplementedError(
-            "error-based pruning is C4.5's pruner, dtcore.c45.ebp_prune, which is not available "
-            f"yet ({exc})") from None
+    """C4.5's own pruner (one implementation, shared with C4.5's default)."""
     kwargs = {"cf": cf, "subtree_raising": subtree_raising}
     if z is not None:
         kwargs["z"] = z

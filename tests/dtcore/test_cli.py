@@ -290,7 +290,7 @@ def test_splits_at_a_node_agree_with_the_grown_tree(tmp_path):
     assert_user_error(dtcore("splits", *MELON_ARGS, "--node", len(nodes)), "--node")
 
 
-@pytest.mark.skipif(not (ROOT / "dtcore" / "c45.py").exists(), reason="dtcore.c45 not written yet")
+@pytest.mark.skipif(not (ROOT / "dtcore" / "c45").exists(), reason="dtcore.c45 not written yet")
 def test_c45_splits_at_a_node_follow_the_average_gain_rule(tmp_path):
     args = [str(DATA / "watermelon_2.0_missing.csv"), "--target", "好瓜", "--ignore", "编号",
             "--algorithm", "c45", "--option", "prune=false", "--option", "min_cases=1"]

@@ -449,8 +449,8 @@ def test_ebp_is_c45s_pruner():
     tree = _pep_tree()
     X = np.array([[-1.0, 0.0]] * 12 + [[1.0, -1.0]] * 5 + [[1.0, 1.0]] * 3)
     y = np.array([0] * 10 + [1] * 2 + [1] * 5 + [0, 0, 1])
-    has_c45 = importlib.util.find_spec("dtcore.c45") is not None
-    if not has_c45 or not hasattr(importlib.import_module("dtcore.c45"), "ebp_prune"):
+    has_c45 = importlib.util.find_spec("dtcore.pruning.ebp") is not None
+    if not has_c45 or not hasattr(importlib.import_module("dtcore.pruning.ebp"), "ebp_prune"):
         with pytest.raises(NotImplementedError, match="dtcore.c45.ebp_prune"):
             prune(tree, "ebp", X_train=X, y_train=y)
         return

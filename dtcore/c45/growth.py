@@ -1,0 +1,343 @@
+"""C4.5 release 8's growth (Quinlan), as Weka's J48 does it, and the collapse that follows.
+
+The decision rules (stop, selection, threshold) are ``dtcore.c45.rules``'; this module applies
+them to every node.  Where J48 and release 8 differ we follow J48 (the package docstring lists
+the deviations); here: collapse is applied top-down after growth (J48) rather than bottom-up
+during growth (release 8); both compare the subtree's leaf errors with the node's errors −
+``COLLAPSE_EPS``.
+
+Speed: the rows are sorted once per continuous feature at the root; a node keeps its rows in
+that order, children filter them (no re-sorting).  Growth is level by level: all nodes of a
+depth are scored in one ``score_cuts_batch`` call (cumulative class counts over the
+concatenated blocks, per-node maxima with ``reduceat``) and, with unit weights and no missing
+values, their binary cuts are applied in one stable partition of the level's blocks
+(``_Grower._split_level``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..criteria import entropy
+from ..cutpoints import score_cuts_batch, xlog2x_table
+from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
+from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_threshold, sorted_known
+
+
+@dataclass
+class _Task:
+    node: int
+    rows: np.ndarray        # global row indices
+    w: np.ndarray           # their weights at this node (fractional for unknown values)
+    order: np.ndarray | None  # (Fc, n) local positions sorted by each continuous feature
+    used: frozenset         # categorical features tested on the path
+    unit: bool = False      # every weight is 1 (integer counts: the fast scoring path)
+    R: np.ndarray | None = None  # (Fc, n) the same as global row ids: rows[order]
+
+    # ``rows`` is ascending, so either of ``order`` and ``R`` gives the other: the fast split
+    # path filters ``R`` only and the rare general path recovers ``order`` by a search
+    def sorted_ids(self) -> np.ndarray:
+        if self.R is None:
+            self.R = self.rows[self.order]
+        return self.R
+
+    def local_order(self) -> np.ndarray:
+        if self.order is None:
+            self.order = np.searchsorted(self.rows, self.R)
+        return self.order
+
+
+@dataclass
+class GrowthStats:
+    nodes: int = 0
+    splits: dict = field(default_factory=dict)
+
+
+class _Grower:
+    """Level-wise growth over presorted index blocks (sorted once at the root, then filtered)."""
+
+    def __init__(self, est, X, y, w):
+        self.est = est
+        self.X = X
+        self.y = np.asarray(y, dtype=np.int64)
+        self.w = np.asarray(w, dtype=np.float64)
+        schema = est.schema_
+        self.C = len(schema.classes)
+        self.cat = [j for j, f in enumerate(schema.features) if f.is_categorical]
+        self.n_cats = {j: len(schema.features[j].categories) for j in self.cat}
+        self.cont = np.array([j for j, f in enumerate(schema.features) if not f.is_categorical],
+                             dtype=np.int64)
+        self.m = float(est.min_cases)
+        n_all = X.shape[0]
+        # attributes with many values (≥ 0.3 × rows) stay out of the average gain unless all are
+        self.many_values = {j: many_values(self.n_cats[j], n_all) for j in self.cat}
+        self.multi_val = len(self.cont) == 0 and all(self.many_values.values())
+        self.stats = GrowthStats()
+        # continuous columns stored feature-major: a node's sorted values are one gather
+        self.Xt = np.ascontiguousarray(X[:, self.cont].T)
+        self.table = xlog2x_table(n_all) if np.any(self.w == 1.0) else None
+        self._sorted_all = {}
+        self.y8 = self.y.astype(np.int8) if self.C < 127 else self.y
+        self._side = np.zeros(n_all, dtype=bool)   # scratch: side of each row at a split
+        self._level = None                           # the last scored level's blocks
+
+    # -- thresholds ------------------------------------------------------------------------
+    def _snap(self, j: int, mid: float) -> float:
+        """The stored threshold of a cut of feature j at ``mid`` (``rules.snap_threshold``)."""
+        if self.est.threshold == "midpoint":
+            return mid
+        if j not in self._sorted_all:
+            self._sorted_all[j] = sorted_known(self.X[:, j])
+        return snap_threshold(self._sorted_all[j], mid, self.est.threshold)
+
+    # -- main loop -------------------------------------------------------------------------
+    def grow(self) -> TreeAssembler:
+        """Level by level: every node of a depth is scored in one batch (``score_cuts_batch``),
+        then split one by one (the result does not depend on the order nodes are grown in)."""
+        asm = TreeAssembler(self.C, self.C)
+        keep = np.nonzero(self.w > 0)[0]
+        rows = keep
+        w = self.w[keep]
+        if self.cont.size:
+            # the order inside ties does not matter: counts are only read between distinct
+            # values (so the faster unstable sort gives the same tree)
+            order = np.argsort(self.Xt[:, rows], axis=1).astype(np.int64, copy=False)
+        else:
+            order = np.empty((0, rows.size), dtype=np.int64)
+        counts = np.bincount(self.y[rows], weights=w, minlength=self.C)
+        root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
+        level = [_Task(root, rows, w, order, frozenset(), bool((w == 1.0).all()))]
+        while level:
+            todo = []
+            for t in level:
+                counts = asm.node(t.node)["value"]
+                N = float(counts.sum())
+                if is_leaf(N, counts, self.m):
+                    continue  # too few cases, or one class: a leaf
+                todo.append((t, N))
+            if not todo:
+                break
+            scores = self._score_level(todo)
+            if scores is not None:  # per node: Python lists of its valid features' numbers
+                cont = self.cont.tolist()
+                g, r, mid = (a.T.tolist() for a in (scores.gain, scores.gain_ratio,
+                                                     scores.midpoint))
+                scores = [[(cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
+                           for k in np.flatnonzero(v).tolist()]
+                          for s, v in enumerate(scores.valid.T)]
+            chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
+            kids = [None] * len(todo)
+            if self._level is not None and self._level[3]:
+                # unit weights and no missing value at this level: every continuous cut is
+                # split in one vectorised pass
+                fast = [s for s, b in enumerate(chosen) if b is not None and b[0] == "cont"]
+                if fast:
+                    for s, k in zip(fast, self._split_level(asm, todo, chosen, fast)):
+                        kids[s] = k
+            level = []
+            for s, (t, N) in enumerate(todo):
+                if kids[s] is None and chosen[s] is not None:
+                    kids[s] = self._split(asm, t, chosen[s])
+                if kids[s]:
+                    level.extend(kids[s])
+        self.stats.nodes = len(asm)
+        return asm
+
+    def _split_level(self, asm: TreeAssembler, todo, chosen, fast) -> list[list[_Task]]:
+        """Binary cuts of the nodes ``fast`` (indices into ``todo``) in one pass: unit weights
+        and no missing values, so every row goes to one side.  Each feature's sorted block of a
+        node is partitioned stably (left rows first), so the children's blocks are contiguous
+        column ranges, still sorted; the same tree as ``_split`` node by node."""
+        R, starts, lengths, _ = self._level
+        fast = np.asarray(fast)
+        thr = np.empty(fast.size)
+        feat = np.empty(fast.size, dtype=np.int64)
+        for i, s in enumerate(fast.tolist()):
+            _, j, info = chosen[s]
+            thr[i] = self._snap(j, info["midpoint"])
+            feat[i] = j
+            asm.set_split(todo[s][0].node, j, cuts=[thr[i]], missing_branch=DISTRIBUTE)
+            self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
+        # the columns of the chosen nodes, as one (F, T) block with segments 0..S-1
+        ln = lengths[fast]
+        cols = np.concatenate([np.arange(starts[s], starts[s] + lengths[s]) for s in fast.tolist()])
+        Rc = R[:, cols] if cols.size != R.shape[1] else R
+        T = Rc.shape[1]
+        seg = np.repeat(np.arange(fast.size), ln)
+        st = np.concatenate(([0], np.cumsum(ln)[:-1]))
+        rows0 = Rc[0]
+        right_row = ~(self.X[rows0, feat[seg]] <= thr[seg])   # as _split: x ≤ t goes left
+        self._side[rows0] = right_row
+        nl = np.bincount(seg, weights=~right_row, minlength=fast.size).astype(np.int64)
+        # I = lefts up to and including an entry (along its row); B = left rows of earlier
+        # nodes.  A left entry goes to st + (I − 1 − B), a right one to st + nl + (its rights
+        # before it in the node) = col + nl + B − I: both are I plus a per-column constant
+        B = np.repeat(np.cumsum(nl) - nl, ln)
+        P = np.repeat(st, ln) - B - 1
+        Q = np.arange(T) + np.repeat(nl, ln) + B
+        left = ~self._side[Rc]                                  # (F, T) side of each entry
+        I = np.cumsum(left, axis=1, dtype=np.int64)
+        newpos = np.where(left, I + P, Q - I)
+        out = np.empty_like(Rc)
+        np.put_along_axis(out, newpos, Rc, axis=1)
+        # children's rows in ascending order and their class counts
+        rows_asc = np.concatenate([todo[s][0].rows for s in fast.tolist()])
+        r_right = self._side[rows_asc]
+        key = 2 * seg + r_right
+        order = np.argsort(key, kind="stable")
+        rows_sorted = rows_asc[order]
+        counts = np.bincount(key * self.C + self.y[rows_asc], minlength=2 * fast.size * self.C)
+        counts = counts.reshape(2 * fast.size, self.C).astype(np.float64)
+        result = []
+        for i, s in enumerate(fast.tolist()):
+            t = todo[s][0]
+            a, m, b = int(st[i]), int(st[i] + nl[i]), int(st[i] + ln[i])
+            kids = []
+            for side, (lo, hi) in enumerate(((a, m), (m, b))):
+                cnt = hi - lo
+                child = asm.add_node(t.node, counts[2 * i + side], float(cnt), cnt, 0.0)
+                kids.append(_Task(child, rows_sorted[lo:hi], np.ones(cnt), None, t.used, True,
+                                  out[:, lo:hi]))
+            result.append(kids)
+        return result
+
+    def _score_level(self, todo):
+        """Continuous cuts of every node in ``todo`` (one batch); None without such features."""
+        self._level = None
+        if not self.cont.size:
+            return None
+        R = np.concatenate([t.sorted_ids() for t, _ in todo], axis=1)
+        lengths = np.array([t.rows.size for t, _ in todo])
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        V = self.Xt[np.arange(self.cont.size)[:, None], R]
+        Y = self.y8.take(R)
+        N = np.array([n for _, n in todo])
+        unit = (self.table is not None and all(t.unit for t, _ in todo)
+                and not np.isnan(V).any())
+        self._level = (R, starts, lengths, unit)
+        W = None if unit else np.concatenate(
+            [np.ones(t.R.shape) if t.unit else t.w[t.local_order()] for t, _ in todo], axis=1)
+        return score_cuts_batch(V, Y, W, starts, N, self.C, min_cases=self.m,
+                                mdl=bool(self.est.mdl_penalty),
+                                unit_table=self.table if unit else None)
+
+    def _split(self, asm: TreeAssembler, t: _Task, best) -> list[_Task]:
+        kind, j, info = best
+        rec = asm.node(t.node)
+        counts = rec["value"]
+        y_loc = self.y[t.rows]
+        x = self.X[t.rows, j]
+        if kind == "cat":
+            V = self.n_cats[j]
+            branch = branch_index(x, cat_branch=np.arange(V))
+            asm.set_split(t.node, j, cat_branch=np.arange(V), missing_branch=DISTRIBUTE)
+            used = t.used | {j}
+        else:
+            thr = self._snap(j, info["midpoint"])
+            branch = branch_index(x, cuts=[thr])
+            V = 2
+            asm.set_split(t.node, j, cuts=[thr], missing_branch=DISTRIBUTE)
+            used = t.used
+        kids = []
+        n = t.rows.size
+        if kind == "cont" and t.unit and not np.isnan(x).any():
+            # fast path: a binary cut, unit weights, nothing missing; the children's sorted
+            # blocks are the parent's filtered by side (a boolean mask keeps each row's order)
+            right = branch.astype(bool)
+            R = t.sorted_ids()
+            self._side[t.rows] = right
+            lab = self._side[R]                                  # (F, n) side of each entry
+            nr = int(np.count_nonzero(right))
+            for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
+                pos = np.nonzero(sel)[0]
+                ccounts = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
+                child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see _set_impurity
+                cR = R[~lab if side == 0 else lab].reshape(R.shape[0], cnt)
+                kids.append(_Task(child, t.rows[pos], t.w[pos], None, used, True, cR))
+            self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
+            return kids
+        o = t.local_order()
+        parts, _ = distribute_rows(branch, t.w, V)
+        for v, (pos, cw) in enumerate(parts):
+            if pos.size == 0:
+                # empty branch: a leaf predicting the parent's class distribution (weight 0)
+                asm.add_node(t.node, counts, 0.0, 0, 0.0)
+                continue
+            ccounts = np.bincount(y_loc[pos], weights=cw, minlength=self.C)
+            child = asm.add_node(t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)),
+                                 0.0)  # see _set_impurity
+            if o.shape[0]:
+                member = np.zeros(n, dtype=bool)
+                member[pos] = True
+                remap = np.full(n, -1, dtype=np.int64)
+                remap[pos] = np.arange(pos.size)
+                corder = remap[o[member[o]].reshape(o.shape[0], pos.size)]
+            else:
+                corder = np.empty((0, pos.size), dtype=np.int64)
+            kids.append(_Task(child, t.rows[pos], cw, corder, used, bool((cw == 1.0).all())))
+        self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
+        return kids
+
+    def _choose(self, t: _Task, N, scores, s):
+        """Release 8's selection rule over the node's scored features; None → leaf."""
+        est = self.est
+        # (feature, kind, gain, ratio, info); ``scores[s]``: the node's continuous candidates
+        cands = list(scores[s]) if scores is not None else []
+        if self.cat:
+            y_loc = self.y[t.rows]
+            for j in self.cat:
+                if j in t.used:
+                    continue
+                x = self.X[t.rows, j]
+                counts, unknown = branch_class_counts(x, y_loc, t.w, self.n_cats[j], self.C)
+                if reasonable_branches(counts.sum(axis=1), self.m) < 2:
+                    continue
+                sc = score_multiway(counts, unknown)
+                cands.append((j, "cat", sc.gain, sc.gain_ratio, {}))
+        if not cands:
+            return None
+        cands.sort(key=lambda c: c[0])  # column order decides ties
+        pick = select_test([c[2] for c in cands], [c[3] for c in cands],
+                           [c[1] == "cont" or self.multi_val or not self.many_values[c[0]]
+                            for c in cands], est.criterion).best
+        if pick is None:
+            return None
+        best = cands[pick]
+        return best[1], best[0], best[4]
+
+
+def _set_impurity(tree: Tree) -> Tree:
+    """Node impurity = entropy of the class counts, for all nodes in one vectorised call
+    (0 for empty leaves, whose counts are the parent's)."""
+    tree.impurity = np.where(tree.weighted_n > 0, entropy(tree.value), 0.0)
+    return tree
+
+
+def _collapse(asm: TreeAssembler):
+    """Undo splits whose leaves make no fewer training errors than the node itself (−0.001)."""
+    def own_errors(i):
+        rec = asm.node(i)
+        return 0.0 if rec["weighted_n"] <= 0 else rec["weighted_n"] - float(rec["value"].max())
+
+    leaf_err = {}
+    order, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(asm.node(i)["children"])
+    for i in reversed(order):
+        kids = asm.node(i)["children"]
+        leaf_err[i] = sum(leaf_err[k] for k in kids) if kids else own_errors(i)
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        kids = asm.node(i)["children"]
+        if not kids:
+            continue
+        if leaf_err[i] >= own_errors(i) - COLLAPSE_EPS:
+            asm.make_leaf(i)
+        else:
+            stack.extend(kids)
+

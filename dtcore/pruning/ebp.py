@@ -1,0 +1,372 @@
+"""C4.5's error-based pruning (release 8, as Weka's J48) on any classification Tree, and the
+error estimates it uses (SPEC §8, §9).
+
+* ``z="c45"`` (default) is release 8's AddErrs with its table-interpolated deviate (0.6925 at
+  CF 0.25);
+* ``z="normal"`` is Weka's ``Stats.addErrs`` as a whole: the exact normal quantile (0.6745 at
+  CF 0.25) and ``N − e`` (not release 8's ``0.67·(N − e)``) when ``e + 0.5 ≥ N``;
+* comparisons use Weka's tolerance 1e-6 (``SMALL``), release 8 compares single-precision floats
+  exactly; we compute in float64 throughout.
+
+Speed: pruning without missing values adds the other branches' rows to the largest branch's
+leaf counts instead of re-routing all rows.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
+
+import numpy as np
+
+from ..c45.growth import _set_impurity
+from ..criteria import entropy
+from ..multiway import SMALL, distribute_rows
+from ..tree import Tree, TreeAssembler, branch_index
+
+#: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
+_R8_VAL = (0.0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00)
+_R8_DEV = (100.0, 3.09, 2.58, 2.33, 1.65, 1.28, 0.84, 0.25, 0.00)
+
+
+# =============================================================================================
+# error estimates
+
+def z_value(cf: float = 0.25, z="c45") -> float:
+    """The normal deviate for confidence factor ``cf``: release 8's table interpolation
+    (``"c45"``), the exact quantile (``"normal"``, Weka), or a number given directly."""
+    if not isinstance(z, str):
+        return float(z)
+    if not 0 < cf < 1:
+        raise ValueError(f"confidence_factor must be in (0, 1), not {cf!r}")
+    if z == "normal":
+        return NormalDist().inv_cdf(1.0 - cf)
+    if z == "c45":
+        i = 0
+        while cf > _R8_VAL[i]:
+            i += 1
+        return _R8_DEV[i - 1] + (_R8_DEV[i] - _R8_DEV[i - 1]) * (cf - _R8_VAL[i - 1]) / (
+            _R8_VAL[i] - _R8_VAL[i - 1])
+    raise ValueError(f"z must be 'c45', 'normal' or a number, not {z!r}")
+
+
+def add_errs(N: float, e: float, cf: float = 0.25, z="c45") -> float:
+    """Extra errors so that ``e + add_errs`` is the upper confidence limit of the error count.
+
+    Release 8's AddErrs (``z="c45"``) or Weka's Stats.addErrs (``z="normal"``)."""
+    if z == "normal":  # Weka's Stats.addErrs
+        if e < 1:
+            base = N * (1.0 - cf ** (1.0 / N))
+            return base if e == 0 else base + e * (add_errs(N, 1.0, cf, z) - base)
+        if e + 0.5 >= N:
+            return max(N - e, 0.0)
+    else:  # release 8's AddErrs
+        if e < 1e-6:
+            return N * (1.0 - math.exp(math.log(cf) / N))
+        if e < 0.9999:
+            base = N * (1.0 - math.exp(math.log(cf) / N))
+            return base + e * (add_errs(N, 1.0, cf, z) - base)
+        if e + 0.5 >= N:
+            return 0.67 * (N - e)
+    coeff = _z2(cf, z)
+    pr = (e + 0.5 + coeff / 2 + math.sqrt(coeff * ((e + 0.5) * (1 - (e + 0.5) / N) + coeff / 4))
+          ) / (N + coeff)
+    return N * pr - e
+
+
+@lru_cache(maxsize=64)
+def _z2(cf, z) -> float:
+    return z_value(cf, z) ** 2
+
+
+def estimated_errors(counts, cf: float = 0.25, z="c45") -> float:
+    """Errors of a leaf holding ``counts`` plus AddErrs (0 for an empty leaf)."""
+    c = counts.tolist() if isinstance(counts, np.ndarray) else list(counts)
+    N = math.fsum(c)
+    if abs(N) < SMALL:
+        return 0.0
+    e = N - max(c)
+    return e + add_errs(N, e, cf, z)
+
+
+
+# =============================================================================================
+# error-based pruning
+
+class _PNode:
+    __slots__ = ("orig", "feature", "cuts", "cat_branch", "missing_branch", "children",
+                 "counts", "err", "nrows")
+
+    def __init__(self, orig, feature, cuts, cat_branch, missing_branch, children):
+        self.orig, self.feature, self.cuts = orig, feature, cuts
+        self.cat_branch, self.missing_branch, self.children = cat_branch, missing_branch, children
+        self.counts = None   # class counts at a leaf after pruning it
+        self.err = 0.0       # estimated errors of the pruned subtree
+        self.nrows = 0       # rows (positive weight) at a leaf after pruning it
+
+    @property
+    def is_leaf(self):
+        return self.feature < 0 or not self.children
+
+    def size(self):
+        return 1 + sum(c.size() for c in self.children)
+
+
+def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
+    """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
+    def make(i):
+        return _PNode(i, int(tree.feature[i]), tree.cuts_of(i).copy(),
+                      tree.cat_branch_of(i).copy(), int(tree.missing_branch[i]), [])
+
+    top = make(root)
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        for c in tree.children_of(node.orig):
+            child = make(int(c))
+            node.children.append(child)
+            stack.append(child)
+    return top
+
+
+def _split_rows(node: _PNode, X, idx, w):
+    """Rows (and weights) of each branch of ``node``, unknown values shared as in training
+    (``tree.branch_index`` + ``multiway.distribute_rows``; a binary cut with nothing missing
+    takes a shortcut with the same partition)."""
+    x = X[idx, node.feature]
+    V = len(node.children)
+    known = ~np.isnan(x)
+    if node.cuts.size == 1 and known.all():  # fast path: binary cut, nothing missing
+        left = x <= node.cuts[0]
+        right = ~left
+        parts = [(idx[left], w[left]), (idx[right], w[right])]
+        return parts, np.array([parts[0][1].sum(), parts[1][1].sum()])
+    branch = branch_index(x, cuts=None if node.cat_branch.size else node.cuts,
+                          cat_branch=node.cat_branch if node.cat_branch.size else None,
+                          missing_branch=node.missing_branch)
+    parts, bw = distribute_rows(branch, w, V)
+    return [(idx[p], cw) for p, cw in parts], bw
+
+
+@dataclass
+class EBPReport:
+    """What error-based pruning did; node ids are those of the tree given to ``ebp_prune``."""
+
+    kept: list            # kept[new id] = original id
+    collapsed: list       # original ids of tests replaced by a leaf
+    raised: list          # {"node": replaced test, "branch": raised child, ...}
+    events: list          # every decision in order, with sizes and estimated errors
+    before: dict          # {"nodes", "leaves", "estimated_errors"}
+    after: dict
+    cf: float
+    z: float
+
+    def to_dict(self) -> dict:
+        return {"kept": self.kept, "collapsed": self.collapsed, "raised": self.raised,
+                "events": self.events, "before": self.before, "after": self.after,
+                "cf": self.cf, "z": self.z}
+
+
+def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raising: bool = True):
+    """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
+
+    Bottom-up: at a test compare LeafErr (the node as a leaf), TreeErr (sum of the pruned
+    children's estimates) and BranchErr (all the node's rows through its largest branch); make
+    a leaf if LeafErr ≤ BranchErr + 0.1 and LeafErr ≤ TreeErr + 0.1, else raise the largest
+    branch if BranchErr ≤ TreeErr + 0.1 (it is re-fitted to all the node's rows and pruned
+    again).  Ties between equally large branches go to the last one, as in both release 8
+    and J48.  The input tree is not modified; class counts are recomputed from the data.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.int64)
+    w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    C = tree.n_classes or tree.value.shape[1]
+    zz = z_value(cf, z)
+    zmode = z if isinstance(z, str) else zz
+
+    clean_rows = ~np.isnan(X).any(axis=1)
+
+    def counts_of(idx, wl):
+        return np.bincount(y[idx], weights=wl, minlength=C)
+
+    def est_counts(idx, wl):
+        if idx.size == 0:
+            return 0.0
+        return estimated_errors(counts_of(idx, wl), cf, zmode)
+
+    def est_branch(node, idx, wl):
+        """J48's getEstimatedErrorsForBranch: all rows re-routed through ``node``."""
+        if node.is_leaf:
+            return est_counts(idx, wl)
+        parts, _ = _split_rows(node, X, idx, wl)
+        return sum(est_branch(c, *p) for c, p in zip(node.children, parts))
+
+    def est_added(node, idx, wl):
+        """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
+        with no missing value: routing is then fixed and leaf counts add up."""
+        if node.is_leaf:
+            # node.err is estimated_errors(node.counts) (set together when the leaf was made)
+            return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
+        x = X[idx, node.feature]
+        if node.cat_branch.size:
+            return by_branch(node, node.cat_branch[x.astype(np.int64)], idx, wl)
+        if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
+            left = x <= node.cuts[0]
+            nl = int(np.count_nonzero(left))
+            total = 0.0
+            if nl:
+                total += (est_added(node.children[0], idx, wl) if nl == idx.size
+                          else est_added(node.children[0], idx[left], wl[left]))
+            if nl < idx.size:
+                right = ~left if nl else slice(None)
+                total += est_added(node.children[1], idx[right], wl[right])
+            return total
+        return by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl)
+
+    def by_branch(node, b, idx, wl):
+        """est_added summed over the children, each given the rows of its branch b."""
+        total = 0.0
+        for v, c in enumerate(node.children):
+            sel = b == v
+            if sel.any():
+                total += est_added(c, idx[sel], wl[sel])
+        return total
+
+    collapsed, raised, events = [], [], []
+
+    def prune(node, idx, wl):
+        if node.is_leaf:
+            node.counts = counts_of(idx, wl)
+            node.nrows = int(np.count_nonzero(wl > 0))
+            node.err = estimated_errors(node.counts, cf, zmode) if idx.size else 0.0
+            return node.err
+        parts, bw = _split_rows(node, X, idx, wl)
+        tree_err = sum(prune(c, *p) for c, p in zip(node.children, parts))
+        big = int(np.nonzero(bw >= bw.max() - SMALL)[0][-1]) if bw.size else 0  # last largest
+        if not subtree_raising:
+            branch_err = math.inf
+        elif clean_rows[idx].all():
+            child = node.children[big]
+            others = [p for v, p in enumerate(parts) if v != big]
+            sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
+            sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
+            branch_err = child.err + (est_added(child, sib_idx, sib_w) if sib_idx.size else 0.0)
+        else:
+            branch_err = est_branch(node.children[big], idx, wl)
+        leaf_err = est_counts(idx, wl)
+        if leaf_err <= tree_err + 0.1 + SMALL and leaf_err <= branch_err + 0.1 + SMALL:
+            events.append({"action": "leaf", "node": node.orig, "size_before": node.size(),
+                           "size_after": 1, "estimated_errors_before": tree_err,
+                           "estimated_errors_after": leaf_err})
+            collapsed.append(node.orig)
+            node.feature, node.children = -1, []
+            node.cuts, node.cat_branch = np.empty(0), np.empty(0, np.int32)
+            node.counts, node.err = counts_of(idx, wl), leaf_err
+            node.nrows = int(np.count_nonzero(wl > 0))
+            return leaf_err
+        if branch_err <= tree_err + 0.1 + SMALL:
+            child = node.children[big]
+            raised.append({"node": node.orig, "branch": child.orig})
+            ev = {"action": "raise", "node": node.orig, "branch": child.orig,
+                  "size_before": node.size(), "estimated_errors_before": tree_err,
+                  "branch_estimated_errors": branch_err}
+            events.append(ev)
+            node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
+            node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
+            node.children = child.children
+            result = prune(node, idx, wl)
+            ev["size_after"] = node.size()
+            ev["estimated_errors_after"] = result
+            return result
+        node.err = tree_err
+        return tree_err
+
+    root = _to_pnodes(tree)
+    idx = np.nonzero(w > 0)[0]
+    # the grown tree's estimate, from its stored leaf counts (empty leaves count 0)
+    before_err = float(sum(estimated_errors(tree.value[i], cf, zmode)
+                           for i in np.nonzero(tree.is_leaf & (tree.weighted_n > 0))[0]))
+    before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(),
+              "estimated_errors": before_err}
+    after_err = prune(root, idx, w[idx])
+    if clean_rows[idx].all():
+        out, kept = _rebuild_from_leaves(root, C)
+    else:
+        out, kept = _rebuild(root, X, y, w[idx], idx, C)
+    after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
+    return out, EBPReport(kept=kept, collapsed=collapsed, raised=raised, events=events,
+                          before=before, after=after, cf=float(cf), z=float(zz))
+
+
+def _copy_test(asm: TreeAssembler, i: int, node: _PNode):
+    """Give assembler node i the test of pruned node ``node``."""
+    if node.cat_branch.size:
+        asm.set_split(i, node.feature, cat_branch=node.cat_branch, missing_branch=node.missing_branch)
+    else:
+        asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
+
+
+def _rebuild(root: _PNode, X, y, w, idx, C):
+    """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
+    asm = TreeAssembler(C, C)
+    kept = []
+
+    def add(node, parent, idx, wl, parent_counts):
+        if idx.size == 0 and parent >= 0:
+            i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
+        else:
+            counts = np.bincount(y[idx], weights=wl, minlength=C)
+            i = asm.add_node(parent, counts, counts.sum(), int(np.sum(wl > 0)),
+                             float(entropy(counts)))
+            parent_counts = counts
+        kept.append(node.orig)
+        if node.is_leaf:
+            return
+        _copy_test(asm, i, node)
+        if idx.size:
+            parts, _ = _split_rows(node, X, idx, wl)
+        else:
+            parts = [(idx, wl)] * len(node.children)
+        for c, p in zip(node.children, parts):
+            add(c, i, p[0], p[1], parent_counts)
+
+    add(root, -1, idx, w, None)
+    return asm.build(), kept
+
+
+def _rebuild_from_leaves(root: _PNode, C):
+    """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
+    test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
+    totals = {}
+
+    def up(node):
+        if node.is_leaf:
+            totals[id(node)] = (node.counts, node.nrows)
+        else:
+            parts = [up(c) for c in node.children]
+            totals[id(node)] = (sum(p[0] for p in parts), sum(p[1] for p in parts))
+        return totals[id(node)]
+
+    up(root)
+    asm = TreeAssembler(C, C)
+    kept = []
+
+    def add(node, parent, parent_counts):
+        counts, nrows = totals[id(node)]
+        wn = float(counts.sum())
+        if nrows == 0 and wn <= 0 and parent >= 0:
+            i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
+        else:
+            i = asm.add_node(parent, counts, wn, nrows, 0.0)
+            parent_counts = counts
+        kept.append(node.orig)
+        if node.is_leaf:
+            return
+        _copy_test(asm, i, node)
+        for c in node.children:
+            add(c, i, parent_counts)
+
+    add(root, -1, None)
+    return _set_impurity(asm.build()), kept
+
