@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from compare_j48 import compare_lines, java_available, run_j48  # noqa: E402
 from dtcore.arff import write_arff  # noqa: E402
 from dtcore.c45 import C45Classifier  # noqa: E402
-from dtcore.export_j48 import tree_to_j48_lines  # noqa: E402
+from dtcore.export.j48 import tree_to_j48_lines  # noqa: E402
 
 
 def make_data(n: int, p: int = 20, seed: int = 0):

@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:
 
 from dtcore.arff import read_arff, write_arff  # noqa: E402
 from dtcore.c45 import C45Classifier  # noqa: E402
-from dtcore.export_j48 import tree_to_j48_lines  # noqa: E402
+from dtcore.export.j48 import tree_to_j48_lines  # noqa: E402
 from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, infer_kind  # noqa: E402
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dtcore import export
-from dtcore.export_j48 import to_j48_text
+from dtcore.export.j48 import to_j48_text
 from tests.snapshot_cases import CASES, RAW_SUFFIXES, fit_case, gain_figures, pruning_figures, train_argv
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ Release 8 computes in single precision; we use float64 throughout.
 
 Modules: ``rules`` (the decision rules the builder and ``dtcore.explain`` share), ``growth``
 (the level-wise grower and collapse), ``estimator`` (``C45Classifier``).  Error estimates and
-error-based pruning are ``dtcore.pruning.ebp``; J48's text form is ``dtcore.export_j48``.
+error-based pruning are ``dtcore.pruning.ebp``; J48's text form is ``dtcore.export.j48``.
 """
 from .estimator import C45Classifier
 from .growth import GrowthStats
@@ -42,8 +42,8 @@ _MOVED = {
     "ebp_prune": "dtcore.pruning.ebp", "EBPReport": "dtcore.pruning.ebp",
     "z_value": "dtcore.pruning.ebp", "add_errs": "dtcore.pruning.ebp",
     "estimated_errors": "dtcore.pruning.ebp",
-    "to_j48_text": "dtcore.export_j48", "tree_to_j48_lines": "dtcore.export_j48",
-    "weka_double": "dtcore.export_j48",
+    "to_j48_text": "dtcore.export.j48", "tree_to_j48_lines": "dtcore.export.j48",
+    "weka_double": "dtcore.export.j48",
 }
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from dtcore.c45 import C45Classifier
-from dtcore.export_j48 import to_j48_text, tree_to_j48_lines
+from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
 from dtcore.criteria import entropy
 from dtcore.cutpoints import pick_j48, score_cuts

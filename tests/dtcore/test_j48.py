@@ -38,7 +38,7 @@ def test_options_map_to_j48_flags():
     """min_cases ↔ -M, confidence_factor ↔ -C, subtree_raising=False ↔ -S, mdl ↔ -J."""
     X, y, kw = cj.load(DATA / "credit-g.arff")
     from dtcore.c45 import C45Classifier
-    from dtcore.export_j48 import tree_to_j48_lines
+    from dtcore.export.j48 import tree_to_j48_lines
     for params, flags in (({"min_cases": 10}, ["-M", "10"]),
                           ({"confidence_factor": 0.1}, ["-C", "0.1"]),
                           ({"subtree_raising": False}, ["-S"])):

@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from dtcore import export
-from dtcore.export_j48 import to_j48_text
+from dtcore.export.j48 import to_j48_text
 from tests.snapshot_cases import CASES, fit_case, normalise_json, normalise_svg
 from tests.snapshots import assert_text_snapshot
 

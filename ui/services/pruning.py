@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dtcore.c45 import ebp_prune
+from dtcore.pruning.ebp import ebp_prune
 from dtcore.pruning import (AlphaChoice, PruneReport, choose_alpha_cv, choose_alpha_validation,
                            cost_complexity_path, prune)
 from dtcore.pruning.alpha_selection import candidate_alphas

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from .multiway import SMALL
-from .pruning.ebp import add_errs
-from .tree import Tree
+from ..multiway import SMALL
+from ..pruning.ebp import add_errs
+from ..tree import Tree
 
 
 def _java_double(x: float) -> str:
