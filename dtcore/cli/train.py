@@ -6,7 +6,7 @@ import argparse
 import csv
 import io
 import json
-import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +14,8 @@ import numpy as np
 from ..estimators import ALGORITHMS, estimator_class
 from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
 from ..readers import Table, read_table
-from ..schema import (CATEGORICAL, CONTINUOUS, MISSING_TOKENS, DataError, check_columns,
-                      identifier_like, infer_kind, is_missing, label_of, lacking_columns)
+from .. import roles as R
+from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 from .common import check_out, int_or_float, parse_option, stdout, warn
 
 
@@ -26,75 +26,92 @@ def _check_columns(table: Table, names, what: str) -> None:
 # =============================================================================================
 # roles: which columns are features, of which kind, and which task
 
-#: Column names that mean "row identifier" (compared case-insensitively, outer blanks dropped).
-_ID_NAME = re.compile(r"^(id|rid|uid|key|index|idx|row|row_?id|no\.?|nr|#|编号|序号|学号|工号|id号)$|[_ ]id$",
-                      re.IGNORECASE)
+@dataclass(frozen=True)
+class RolePlan:
+    """The CLI's flags applied to ``dtcore.roles``: every column's role, the task, and the
+    issues (columns the rules ignored) that become notes on stderr."""
+
+    roles: dict
+    task: str
+    issues: tuple = ()
+    task_inferred: bool = False
+    profiles: dict = field(default_factory=dict)   # column → dtcore.roles.ColumnProfile
 
 
-def id_named_distinct(name: str, column, tokens) -> bool:
-    """A column named like an identifier (ID, RID, 编号, …) whose values are all different.
-
-    Catches numeric IDs (编号 = 1..17 is numbers, so the schema's categorical rule misses it)
-    without flagging real numeric features that happen to be distinct (x = 1..5).
-    """
-    if not _ID_NAME.search(name.strip()):
-        return False
-    values = [label_of(v) for v in column if not is_missing(v, tokens)]
-    return len(values) > 2 and len(set(values)) == len(values)
-
-
-def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), continuous=(),
-                     task: str | None = None):
-    """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
-
-    Identifier columns (one distinct label per row, or an ID-like name with all values distinct)
-    are refused unless
-    the user names them with --categorical/--continuous: an ID fits the training data perfectly
-    and predicts nothing, so it must never be used silently (SPEC §1).
-    """
+def plan_roles(table: Table, target: str, *, ignore=(), categorical=(), continuous=(), keep=(),
+               task: str | None = None) -> RolePlan:
+    """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
+    ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
+    ``keep`` uses an identifier-like or constant column with its natural kind."""
     _check_columns(table, [target], "--target")
     _check_columns(table, ignore, "--ignore")
     _check_columns(table, categorical, "--categorical")
     _check_columns(table, continuous, "--continuous")
+    _check_columns(table, keep, "--keep")
     both = sorted(set(categorical) & set(continuous))
     if both:
         raise DataError(f"columns {both} are given as both --categorical and --continuous")
-    if target in ignore or target in categorical or target in continuous:
-        raise DataError(f"the target {target!r} cannot also be ignored or given a feature kind")
-    features = [n for n in table.names if n != target and n not in set(ignore)]
+    if target in ignore or target in categorical or target in continuous or target in keep:
+        raise DataError(f"the target {target!r} cannot also be ignored, kept or given a feature kind")
+    ignore = set(ignore)
+    explicit = {n: CATEGORICAL for n in categorical if n not in ignore}
+    explicit.update({n: CONTINUOUS for n in continuous if n not in ignore})
+    profiles = R.profile_columns((n, table.column(n)) for n in table.names)
+    declared = dict(table.kinds or {})
+    roles = R.infer_roles(profiles, target, ignore, declared, keep=set(keep) | set(explicit))
+    roles.update(explicit)
+    issues = tuple(R.ignored_issues(profiles, roles, ignore))
+    inferred = task is None
+    if inferred:
+        task = R.infer_task(profiles[target], declared.get(target))
+    return RolePlan(roles, task, issues, inferred, profiles)
+
+
+def _note_roles(plan: RolePlan, target: str) -> None:
+    """The CLI's words for what the rules decided on their own (stderr, training goes on)."""
+    for issue in plan.issues:
+        n = issue.column
+        if issue.code == "identifier":
+            warn(f"column {n!r} looks like an identifier (a different value in every row), so it "
+                 f"is ignored: a test on an ID fits the training rows perfectly and predicts "
+                 f"nothing. Add --keep {n} (or --categorical/--continuous {n}) to use it anyway")
+        elif issue.code == "constant":
+            warn(f"column {n!r} holds {'no value' if issue.count == 0 else 'a single value'}, so it "
+                 f"is ignored (--keep {n} uses it anyway)")
+    p = plan.profiles[target]
+    if plan.task_inferred and p.numeric and p.n_distinct <= R.CLASS_LIKE_MAX:
+        if plan.task == R.CLASSIFICATION:
+            warn(f"target {target!r} holds a few recurring whole numbers, so this is a "
+                 "classification tree; use --task regression if they are quantities")
+        else:
+            warn(f"target {target!r} is numeric, so this is a regression tree; "
+                 "use --task classification if its values are classes")
+
+
+def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), continuous=(),
+                     task: str | None = None, keep=()):
+    """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
+
+    The roles are the app's (``dtcore.roles``): identifier columns (a different label in every
+    row, or an ID-like name with all values distinct) and constant columns are ignored with a
+    note on stderr, unless ``keep`` names them or ``categorical``/``continuous`` give their kind:
+    an ID fits the training data perfectly and predicts nothing, so it must never be used
+    silently (SPEC §1).
+    """
+    plan = plan_roles(table, target, ignore=ignore, categorical=categorical,
+                                continuous=continuous, keep=keep, task=task)
+    features = R.features_of(plan.roles)
     if not features:
-        raise DataError("no feature columns are left: ignore fewer columns")
+        raise DataError("no feature columns are left: ignore fewer columns"
+                        + (" (or --keep the ones ignored as identifiers or constants)"
+                           if plan.issues else ""))
+    _note_roles(plan, target)
+    task = plan.task
     declared = dict(table.kinds or {})
     kinds = {n: declared[n] for n in features if n in declared}
-    kinds.update({n: CATEGORICAL for n in categorical})
-    kinds.update({n: CONTINUOUS for n in continuous})
-    tokens = MISSING_TOKENS
-    explicit = set(categorical) | set(continuous)
-    suspects = []
-    for n in features:
-        if n in explicit:
-            continue
-        col = table.column(n)
-        kind = kinds.get(n) or infer_kind(col, tokens)
-        if (kind == CATEGORICAL and identifier_like(col, tokens)) or id_named_distinct(n, col, tokens):
-            suspects.append(n)
-    if suspects:
-        flags = " ".join(f"--ignore {n}" for n in suspects)
-        raise DataError(
-            f"column(s) {suspects} look like identifiers (a different value in every row); a test on "
-            f"an ID fits the training rows perfectly and predicts nothing. Add {flags} "
-            "(or name the column with --categorical/--continuous to use it anyway)")
+    kinds.update({n: CATEGORICAL for n in categorical if n in features})
+    kinds.update({n: CONTINUOUS for n in continuous if n in features})
     y = table.column(target)
-    if task is None:
-        declared_target = declared.get(target)
-        if declared_target is None:
-            declared_target = infer_kind(y, tokens)
-        task = "classification" if declared_target == CATEGORICAL else "regression"
-        if task == "regression":
-            distinct = {str(v).strip() for v in y}
-            if len(distinct) <= 10:
-                warn(f"target {target!r} is numeric, so this is a regression tree; "
-                      "use --task classification if its values are classes")
     idx = [table.column_index(n) for n in features]
     X = table.rows[:, idx]
     categories = {n: c for n, c in (table.categories or {}).items() if n in features}
@@ -122,7 +139,8 @@ def read_training(args):
             raise DataError(f"the weight column {args.weight!r} cannot be the target")
         ignore.append(args.weight)
     prepared = prepare_training(table, args.target, ignore=ignore, categorical=args.categorical,
-                                continuous=args.continuous, task=args.task)
+                                continuous=args.continuous, task=args.task,
+                                keep=getattr(args, "keep", ()))
     weight = None
     if args.weight:
         try:
@@ -243,9 +261,13 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", required=True, help="the column to predict")
     p.add_argument("--algorithm", default="cart", choices=sorted(ALGORITHMS))
     p.add_argument("--task", choices=("classification", "regression"),
-                   help="default: regression when the target is numeric, else classification")
+                   help="default: classification when the target holds labels or a few recurring "
+                        "whole numbers, else regression")
     p.add_argument("--criterion", help="e.g. gini, entropy, squared_error (algorithm dependent)")
     p.add_argument("--ignore", nargs="+", default=[], metavar="COL", help="columns not to use")
+    p.add_argument("--keep", nargs="+", default=[], metavar="COL",
+                   help="use these columns as features even if they look like identifiers or "
+                        "hold a single value (ignored by default, with a note)")
     p.add_argument("--categorical", nargs="+", default=[], metavar="COL",
                    help="treat these columns as categorical (labels)")
     p.add_argument("--continuous", nargs="+", default=[], metavar="COL",
@@ -274,9 +296,11 @@ def add_parsers(sub) -> None:
         description="Fit a tree and write it; the --out suffix picks the format: .json model "
                     "(docs/model-json.md), .dot Graphviz source, .txt rules, .svg/.png/.pdf picture "
                     "(needs Graphviz). Identifier columns (a different label in every row, or an "
-                    "ID-like name such as ID, RID or 编号 with all values distinct) are refused: "
-                    "--ignore them, or name them with --categorical/--continuous to use them. "
-                    "The task is regression when the target is numeric, unless --task says otherwise.")
+                    "ID-like name such as ID, RID, idx or 编号 with all values distinct) and "
+                    "constant columns are ignored with a note, as in the app: --keep them, or name "
+                    "them with --categorical/--continuous, to use them. The task is classification "
+                    "when the target holds labels or a few recurring whole numbers, else "
+                    "regression, unless --task says otherwise.")
     add_training_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
