@@ -15,8 +15,8 @@ from ..schema import DataError
 from ..split_summary import node_splits
 from . import prune, splits, train
 from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
-from .train import (add_picture_args, add_training_args, dot_options, fit_from_args,
-                    prepare_training, read_training)
+from .train import (RolePlan, add_picture_args, add_training_args, dot_options, fit_from_args,
+                    fit_prepared, params_from_args, plan_roles, prepare_training, read_training)
 
 # the names ``ui.report`` and older callers import (kept until they move to the public ones)
 _add_picture_args = add_picture_args
@@ -25,9 +25,9 @@ _dot_options = dot_options
 _fit_from_args = fit_from_args
 _read_training = read_training
 
-__all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "add_picture_args", "add_training_args",
-           "build_parser", "dot_options", "fit_from_args", "main", "node_splits",
-           "prepare_training", "read_training"]
+__all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "RolePlan", "add_picture_args", "add_training_args",
+           "build_parser", "dot_options", "fit_from_args", "fit_prepared", "main", "node_splits",
+           "params_from_args", "plan_roles", "prepare_training", "read_training"]
 
 
 def build_parser() -> argparse.ArgumentParser:

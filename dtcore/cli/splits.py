@@ -5,17 +5,17 @@ import json
 
 from ..estimators import estimator_class
 from ..split_summary import node_splits
-from .common import parse_option, stdout
-from .train import _PARAM_FLAGS, add_training_args, fit_from_args, read_training
+from .common import stdout
+from .train import add_training_args, fit_prepared, params_from_args, read_training
 
 
 def cmd_splits(args) -> int:
-    (X, y, features, kinds, categories, classes, task), weight = read_training(args)
+    prepared, weight = read_training(args)
+    X, y, features, kinds, categories, classes, task = prepared
     if args.node != 0:  # node ids refer to the tree these settings grow
-        est = fit_from_args(args)
+        est = fit_prepared(args, prepared, weight)
     else:               # the root needs no tree: an unfitted estimator with these settings
-        params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
-        params.update(parse_option(o) for o in args.option)
+        params = params_from_args(args)
         est = estimator_class(args.algorithm, task)()
         if args.algorithm == "id3" and "continuous" not in params:
             params["continuous"] = "threshold"  # binary cuts at the root (SPEC §4), not intervals

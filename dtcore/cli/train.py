@@ -150,12 +150,23 @@ def read_training(args):
     return prepared, weight
 
 
-def fit_from_args(args):
-    (X, y, features, kinds, categories, classes, task), weight = read_training(args)
+def params_from_args(args) -> dict:
+    """The estimator parameters the flags give (``--max-depth`` …, then each ``--option``)."""
     params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
     params.update(parse_option(o) for o in args.option)
+    return params
+
+
+def fit_from_args(args):
+    """The estimator the flags describe, fitted on the data file they name."""
+    return fit_prepared(args, *read_training(args))
+
+
+def fit_prepared(args, prepared, weight=None):
+    """``fit_from_args`` on a ``read_training`` result already at hand."""
+    X, y, features, kinds, categories, classes, task = prepared
     est = estimator_class(args.algorithm, task)()
-    est.set_params(**params)
+    est.set_params(**params_from_args(args))
     est.fit(X, y, weight, feature_names=features, feature_kinds=kinds or None,
             categories=categories or None, classes=classes, target_name=args.target)
     return est
