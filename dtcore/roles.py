@@ -10,6 +10,7 @@ catalogue). numpy and the standard library only.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,9 +92,31 @@ class Issue:
 
 
 def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
-    """Profile one column from its raw cells (strings from a file, numbers, None/NaN)."""
-    cells = np.asarray(values, dtype=object).ravel().tolist()
+    """Profile one column from its raw cells (strings from a file, numbers, None/NaN).
+
+    A numeric array (a typed DataFrame column) is numeric by its type, NaN being missing; other
+    cells are looked at once per distinct cell, so the work grows with the labels, not the rows.
+    """
+    arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    arr = arr.ravel()
+    n = int(arr.size)
+    if arr.dtype.kind in "fiu":
+        a = arr.astype(np.float64)
+        known = a[~np.isnan(a)]
+        integer = bool(known.size and np.all(np.mod(known, 1) == 0))
+        example = label_of(float(known[0])) if known.size else ""
+        return ColumnProfile(str(name), True, integer, int(np.unique(known).size),
+                             n - int(known.size), n, example)
+    try:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
+        counts = Counter((type(v), v) for v in arr.tolist())
+        cells = [v for _, v in counts]
+    except TypeError:  # unhashable cells: one look per row
+        counts, cells = None, arr.tolist()
     known = [v for v in cells if not is_missing(v, tokens)]
+    if counts is None:
+        n_known = len(known)
+    else:
+        n_known = sum(counts[(type(v), v)] for v in known)
     numbers = None
     if known and not any(isinstance(v, (bool, np.bool_)) for v in known):
         nums = [_to_float(v) for v in known]
@@ -106,8 +129,7 @@ def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
         integer = False
         distinct = len({label_of(v) for v in known})
     example = label_of(known[0]) if known else ""
-    return ColumnProfile(str(name), numbers is not None, integer, distinct, len(cells) - len(known),
-                         len(cells), example)
+    return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example)
 
 
 def profile_columns(columns, tokens=MISSING_TOKENS) -> dict[str, ColumnProfile]:

@@ -9,6 +9,7 @@ only hands it DataFrame columns as raw cells.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from dtcore import roles as engine
@@ -18,7 +19,10 @@ from dtcore.roles import (CATEGORICAL, CLASS_LIKE_MAX, CLASSIFICATION, CONTINUOU
 
 
 def _cells(col: pd.Series):
-    """A DataFrame column as the raw cells dtcore profiles (None/NaN = missing)."""
+    """A DataFrame column as the cells dtcore profiles: numbers as a numeric array (NaN =
+    missing), anything else as an object array (None/NaN = missing)."""
+    if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+        return col.to_numpy(dtype=np.float64, na_value=np.nan)
     return col.to_numpy(dtype=object)
 
 
