@@ -1,4 +1,4 @@
-"""``python -m dtcore``: the command line (see dtcore/cli.py)."""
+"""``python -m dtcore``: the command line (see dtcore/cli/)."""
 import sys
 
 from .cli import main

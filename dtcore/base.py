@@ -11,8 +11,8 @@ import inspect
 
 import numpy as np
 
-from .schema import (CATEGORICAL, DataError, Schema, encode_classes, encode_features,
-                     encode_regression_target, infer_schema)
+from .schema import (CATEGORICAL, DataError, Schema, encode_features, encode_regression_target,
+                     infer_schema, target_encoding)
 from .tree import Tree
 
 
@@ -73,11 +73,9 @@ class BaseTreeEstimator:
             raise DataError(f"X has {n} rows but y has {y_arr.shape[0]}")
         schema = infer_schema(X_arr, feature_names, feature_kinds, categories, target=target_name)
         Xe = encode_features(X_arr, schema)
+        y_enc, cls = target_encoding(y_arr, self._task, classes, schema.missing_tokens, target_name)
         if self._task == "classification":
-            y_enc, cls = encode_classes(y_arr, classes, schema.missing_tokens, target_name)
             schema = Schema(schema.features, target_name, cls, schema.missing_tokens)
-        else:
-            y_enc = encode_regression_target(y_arr, schema.missing_tokens, target_name)
         w = self._check_weight(sample_weight, n)
         return self.fit_encoded(Xe, y_enc, schema, w)
 

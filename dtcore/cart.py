@@ -26,6 +26,7 @@ import numpy as np
 from .base import BaseTreeEstimator
 from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from .growing import GrowParams, grow
+from .params import GROWTH_LIMITS, Param
 from .schema import DataError
 from .tree import Tree
 
@@ -40,7 +41,10 @@ def _is_real(v) -> bool:
 
 class _CARTMixin:
     algorithm = "cart"
-    _criteria: tuple = ()
+    _criteria: tuple = ()   # the criteria of the class's task, the default first
+    #: the parameters the app shows, in display order (besides criterion)
+    ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
+        Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),)
 
     def _validate_params(self):
         name = type(self).__name__

@@ -344,3 +344,33 @@ def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.nd
         raise DataError(f"target {target!r} is missing or infinite in {int(bad.sum())} row(s) "
                         f"(first: row {i + 1}); drop those rows or fill in the target")
     return out
+
+
+def target_encoding(y, task: str, classes=None, tokens=MISSING_TOKENS, target="target"):
+    """The target encoded for ``task``: (class codes, classes) for classification (``classes``
+    fixed, or found from the labels when None), (float values, None) for regression."""
+    if task == "classification":
+        return encode_classes(y, classes, tokens, target)
+    return encode_regression_target(y, tokens, target), None
+
+
+def encode_target(schema: Schema, y_raw) -> np.ndarray:
+    """A raw target column encoded against a fitted model's schema: class codes (its classes) for
+    a classifier, float values for a regressor; the errors name ``schema.target``."""
+    task = "classification" if schema.is_classifier else "regression"
+    return target_encoding(y_raw, task, schema.classes, schema.missing_tokens, schema.target)[0]
+
+
+def check_columns(available, names, what: str) -> None:
+    """DataError naming ``what`` (a flag, a file) when some of ``names`` are not columns."""
+    available = list(available)
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise DataError(f"{what}: no column named {', '.join(map(repr, unknown))}; "
+                        f"the columns are {available}")
+
+
+def lacking_columns(available, needed) -> list[str]:
+    """The ``needed`` column names that ``available`` lacks, in the order needed."""
+    have = set(available)
+    return [n for n in needed if n not in have]

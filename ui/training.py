@@ -12,14 +12,17 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from dtcore import estimators as registry
 from dtcore.estimators import make_estimator
+from dtcore.params import Param  # noqa: F401  (re-exported: the Train page draws these)
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
 
 from . import roles as R
 from .loading import raw_rows
 from .metrics import classification_scores, regression_scores
 
-ALGORITHMS = ("c45", "cart", "id3")
+#: algorithm names in menu order, from dtcore's registry
+ALGORITHMS = tuple(sorted(registry.ALGORITHMS))
 
 
 class TrainingError(Exception):
@@ -29,56 +32,12 @@ class TrainingError(Exception):
         self.params = params
 
 
-@dataclass(frozen=True)
-class Param:
-    """One estimator parameter as a widget: ``kind`` select/int/float/bool.
-
-    ``zero_is_none``: an int widget where 0 means "no limit" (the estimator gets None).
-    """
-
-    name: str
-    kind: str
-    default: object
-    options: tuple = ()
-    lo: float | None = None
-    hi: float | None = None
-    step: float | None = None
-    zero_is_none: bool = False
-
-
-_CLS_CRITERIA = {"cart": ("gini", "entropy", "log_loss"), "id3": ("gain", "gain_ratio"),
-                 "c45": ("gain_ratio", "gain")}
-_REG_CRITERIA = {"cart": ("squared_error", "friedman_mse", "absolute_error", "poisson")}
-
-_LIMITS = (
-    Param("max_depth", "int", 0, lo=0, hi=64, step=1, zero_is_none=True),
-    Param("min_samples_split", "int", 2, lo=2, hi=10_000, step=1),
-    Param("min_samples_leaf", "int", 1, lo=1, hi=10_000, step=1),
-    Param("min_impurity_decrease", "float", 0.0, lo=0.0, hi=10.0, step=0.001),
-)
-
-#: parameters per algorithm (besides criterion), in display order
-PARAMS: dict[str, tuple[Param, ...]] = {
-    "cart": _LIMITS + (Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),),
-    # ID3 proper has no continuous features; the app's default is the binary threshold (SPEC §4)
-    # because "intervals" (one branch per distinct value) makes unreadably wide trees on real data
-    "id3": (Param("continuous", "select", "threshold", ("threshold", "intervals", "equal_width",
-                                                         "equal_frequency", "kmeans")),
-            Param("n_bins", "int", 5, lo=2, hi=20, step=1)) + _LIMITS,
-    "c45": (Param("threshold", "select", "c45", ("c45", "midpoint")),
-            Param("mdl_penalty", "bool", True),
-            Param("min_cases", "int", 2, lo=1, hi=1000, step=1),
-            Param("prune", "bool", True),
-            Param("confidence_factor", "float", 0.25, lo=0.001, hi=0.5, step=0.01),
-            Param("z", "select", "c45", ("c45", "normal")),
-            Param("subtree_raising", "bool", True),
-            Param("collapse", "bool", True)),
-}
+#: parameters per algorithm (besides criterion), in display order: dtcore's declarations
+PARAMS: dict[str, tuple[Param, ...]] = {a: registry.ui_params(a) for a in ALGORITHMS}
 
 
 def criteria(algorithm: str, task: str) -> tuple[str, ...]:
-    table = _CLS_CRITERIA if task == R.CLASSIFICATION else _REG_CRITERIA
-    return table.get(algorithm, ())
+    return registry.criteria(algorithm, task)
 
 
 def algorithms_for(task: str) -> tuple[str, ...]:
@@ -86,12 +45,11 @@ def algorithms_for(task: str) -> tuple[str, ...]:
 
 
 def supported_params(algorithm: str, task: str) -> tuple[Param, ...]:
-    """The parameters the installed estimator really has (modules land independently)."""
-    try:
-        from dtcore.estimators import estimator_class
-        names = set(estimator_class(algorithm, task)._param_names())
-    except Exception:  # module not there yet: show nothing rather than crash
+    """The parameters the estimator for this algorithm and task really has (none when the
+    algorithm does not grow trees for the task)."""
+    if not criteria(algorithm, task):
         return ()
+    names = set(registry.estimator_class(algorithm, task)._param_names())
     return tuple(p for p in PARAMS.get(algorithm, ()) if p.name in names)
 
 

@@ -82,16 +82,31 @@ def test_splits_cart_regression_root():
 # ---------------------------------------------------------------------------------------------
 # errors: one line on stderr, exit code 2, never a traceback
 
-def test_identifier_column_is_refused_with_the_fix():
-    proc = dtcore("train", MELON, "--target", "好瓜", "--out", "x.json")
-    assert_user_error(proc, "编号", "--ignore 编号")
+def test_identifier_column_is_ignored_with_a_note(tmp_path):
+    # was: refused with exit 2 ("--ignore 编号"); now ignored with a note, as the app does
+    model = tmp_path / "m.json"
+    proc = dtcore("train", MELON, "--target", "好瓜", "--out", model)
+    assert proc.returncode == 0, proc.stderr
+    assert "'编号'" in proc.stderr and "--keep 编号" in proc.stderr and "Traceback" not in proc.stderr
+    names = [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]]
+    assert "编号" not in names
 
 
-def test_identifier_refusal_for_categorical_ids(tmp_path):
+def test_identifier_note_for_categorical_ids_and_keep(tmp_path):
+    # was: refused with exit 2 ("'RID'", "--ignore RID"); now ignored with a note, --keep uses it
     p = tmp_path / "ids.csv"
     p.write_text("RID,age,buys\nr1,young,no\nr2,old,yes\nr3,young,no\nr4,old,yes\n", encoding="utf-8")
-    assert_user_error(dtcore("train", p, "--target", "buys", "--out", tmp_path / "m.json"),
-                      "'RID'", "--ignore RID")
+    model = tmp_path / "m.json"
+    proc = dtcore("train", p, "--target", "buys", "--out", model)
+    assert proc.returncode == 0, proc.stderr
+    assert "'RID'" in proc.stderr and "--keep RID" in proc.stderr
+    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == ["age"]
+    proc = dtcore("train", p, "--target", "buys", "--keep", "RID", "--out", model)
+    assert proc.returncode == 0, proc.stderr
+    assert "'RID'" not in proc.stderr
+    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == ["RID", "age"]
+    assert_user_error(dtcore("train", p, "--target", "buys", "--keep", "nope", "--out", model),
+                      "--keep", "'nope'")
 
 
 @pytest.mark.parametrize("args,phrases", [

@@ -10,24 +10,24 @@ re-grows on its folds).  The pruned model is written to ``--out`` and the report
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-from .alpha_selection import estimator_grower
-from .ccp import cost_complexity_path
-from .interface import METHODS, prune
+from ..pruning.alpha_selection import estimator_grower
+from ..pruning.ccp import cost_complexity_path
+from ..pruning.interface import prune
+from ..pruning.methods import PRUNING_METHODS
+from .common import print_json as _print_json
 
 
-def add_prune_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub) -> argparse.ArgumentParser:
     """Register the ``prune`` subcommand on the CLI's subparsers."""
     p = sub.add_parser("prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); "
                                      "prints the report as JSON")
     p.add_argument("model", help="model JSON written by train")
     p.add_argument("data", nargs="?", help="the training data (CSV/TSV/ARFF with the model's columns)")
-    p.add_argument("--method", choices=METHODS)
+    p.add_argument("--method", choices=tuple(PRUNING_METHODS))
     p.add_argument("--alpha", type=float, help="ccp: prune at this α (else chosen by --cv or on "
                                                "--validation)")
     p.add_argument("--cv", type=int, metavar="K", help="ccp: choose α by K-fold cross-validation")
@@ -59,21 +59,17 @@ def _z_arg(text: str):
 def encoded_rows(est, path, weight_column=None):
     """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
     from ..readers import read_table
-    from ..schema import DataError, encode_classes, encode_regression_target
+    from ..schema import DataError, encode_target, lacking_columns
 
     table = read_table(path)
     schema = est.schema_
     needed = schema.names + [schema.target]
-    missing = [n for n in needed if n not in table.names]
+    missing = lacking_columns(table.names, needed)
     if missing:
         raise DataError(f"{Path(path).name} lacks the column(s) {missing} that the model was "
                         f"trained on (it needs {needed})")
     X = est.encode(table.rows[:, [table.column_index(n) for n in schema.names]])
-    raw_y = table.column(schema.target)
-    if schema.is_classifier:
-        y, _ = encode_classes(raw_y, schema.classes, schema.missing_tokens, schema.target)
-    else:
-        y = encode_regression_target(raw_y, schema.missing_tokens, schema.target)
+    y = encode_target(schema, table.column(schema.target))
     w = None
     if weight_column:
         try:
@@ -111,9 +107,3 @@ def cmd_prune(args) -> int:
     _print_json(report.to_dict())
     return 0
 
-
-def _print_json(data) -> None:
-    text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-    sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.buffer.flush()

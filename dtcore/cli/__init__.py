@@ -1,0 +1,60 @@
+"""The command line: ``python -m dtcore train|predict|show|export|splits|prune``.
+
+It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
+exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
+never a traceback. This package only parses flags and calls dtcore: one module per command group
+(``train`` for train/predict/show/export, ``splits``, ``prune``), shared bits in ``common``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..export import GraphvizError, GraphvizMissing
+from ..schema import DataError
+from ..split_summary import node_splits
+from . import prune, splits, train
+from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
+from .train import (RolePlan, add_picture_args, add_training_args, dot_options, fit_from_args,
+                    fit_prepared, params_from_args, plan_roles, prepare_training, read_training)
+
+# the names ``ui.report`` and older callers import (kept until they move to the public ones)
+_add_picture_args = add_picture_args
+_add_training_args = add_training_args
+_dot_options = dot_options
+_fit_from_args = fit_from_args
+_read_training = read_training
+
+__all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "RolePlan", "add_picture_args", "add_training_args",
+           "build_parser", "dot_options", "fit_from_args", "fit_prepared", "main", "node_splits",
+           "params_from_args", "plan_roles", "prepare_training", "read_training"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m dtcore",
+                                     description="Grow, inspect and draw decision trees (ID3, C4.5, CART).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    train.add_parsers(sub)
+    splits.add_parser(sub)
+    prune.add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except FileNotFoundError as exc:
+        warn(f"error: no such file: {exc.filename}")
+    except IsADirectoryError as exc:
+        warn(f"error: {exc.filename} is a directory, not a file")
+    except PermissionError as exc:
+        warn(f"error: permission denied: {exc.filename}")
+    except (DataError, ValueError, GraphvizMissing, GraphvizError) as exc:
+        warn(f"error: {exc}")
+    return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""What every command shares: UTF-8 output, one-line warnings, option parsing, output suffixes."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+EXIT_USER_ERROR = 2
+OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf")
+
+
+def stdout(text: str) -> None:
+    """UTF-8 on stdout whatever the locale (labels are often Chinese)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+def warn(text: str) -> None:
+    sys.stderr.buffer.write(f"dtcore: {text}\n".encode("utf-8"))
+    sys.stderr.buffer.flush()
+
+
+def print_json(data) -> None:
+    stdout(json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` with VALUE read as JSON when it is JSON (numbers, true, null), else a string."""
+    if "=" not in text:
+        raise ValueError(f"--option {text!r} must look like KEY=VALUE")
+    key, raw = text.split("=", 1)
+    key = key.strip().replace("-", "_")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key, value
+
+
+def int_or_float(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def check_out(path: str) -> None:
+    if Path(path).suffix.lower() not in OUTPUT_SUFFIXES:
+        raise ValueError(f"--out {path!r}: the suffix must be one of {', '.join(OUTPUT_SUFFIXES)}")

@@ -1,0 +1,339 @@
+"""``train``, ``predict``, ``show`` and ``export``: the flags that describe a training run, the
+table → roles → estimator steps they share (``ui.report`` reuses them), and the four commands."""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..estimators import ALGORITHMS, estimator_class
+from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
+from ..readers import Table, read_table
+from .. import roles as R
+from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
+from .common import check_out, int_or_float, parse_option, stdout, warn
+
+
+def _check_columns(table: Table, names, what: str) -> None:
+    check_columns(table.names, names, what)
+
+
+# =============================================================================================
+# roles: which columns are features, of which kind, and which task
+
+@dataclass(frozen=True)
+class RolePlan:
+    """The CLI's flags applied to ``dtcore.roles``: every column's role, the task, and the
+    issues (columns the rules ignored) that become notes on stderr."""
+
+    roles: dict
+    task: str
+    issues: tuple = ()
+    task_inferred: bool = False
+    profiles: dict = field(default_factory=dict)   # column → dtcore.roles.ColumnProfile
+
+
+def plan_roles(table: Table, target: str, *, ignore=(), categorical=(), continuous=(), keep=(),
+               task: str | None = None) -> RolePlan:
+    """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
+    ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
+    ``keep`` uses an identifier-like or constant column with its natural kind."""
+    _check_columns(table, [target], "--target")
+    _check_columns(table, ignore, "--ignore")
+    _check_columns(table, categorical, "--categorical")
+    _check_columns(table, continuous, "--continuous")
+    _check_columns(table, keep, "--keep")
+    both = sorted(set(categorical) & set(continuous))
+    if both:
+        raise DataError(f"columns {both} are given as both --categorical and --continuous")
+    if target in ignore or target in categorical or target in continuous or target in keep:
+        raise DataError(f"the target {target!r} cannot also be ignored, kept or given a feature kind")
+    ignore = set(ignore)
+    explicit = {n: CATEGORICAL for n in categorical if n not in ignore}
+    explicit.update({n: CONTINUOUS for n in continuous if n not in ignore})
+    profiles = R.profile_columns((n, table.column(n)) for n in table.names)
+    declared = dict(table.kinds or {})
+    roles = R.infer_roles(profiles, target, ignore, declared, keep=set(keep) | set(explicit))
+    roles.update(explicit)
+    issues = tuple(R.ignored_issues(profiles, roles, ignore))
+    inferred = task is None
+    if inferred:
+        task = R.infer_task(profiles[target], declared.get(target))
+    return RolePlan(roles, task, issues, inferred, profiles)
+
+
+def _note_roles(plan: RolePlan, target: str) -> None:
+    """The CLI's words for what the rules decided on their own (stderr, training goes on)."""
+    for issue in plan.issues:
+        n = issue.column
+        if issue.code == "identifier":
+            warn(f"column {n!r} looks like an identifier (a different value in every row), so it "
+                 f"is ignored: a test on an ID fits the training rows perfectly and predicts "
+                 f"nothing. Add --keep {n} (or --categorical/--continuous {n}) to use it anyway")
+        elif issue.code == "constant":
+            warn(f"column {n!r} holds {'no value' if issue.count == 0 else 'a single value'}, so it "
+                 f"is ignored (--keep {n} uses it anyway)")
+    p = plan.profiles[target]
+    if plan.task_inferred and p.numeric and p.n_distinct <= R.CLASS_LIKE_MAX:
+        if plan.task == R.CLASSIFICATION:
+            warn(f"target {target!r} holds a few recurring whole numbers, so this is a "
+                 "classification tree; use --task regression if they are quantities")
+        else:
+            warn(f"target {target!r} is numeric, so this is a regression tree; "
+                 "use --task classification if its values are classes")
+
+
+def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), continuous=(),
+                     task: str | None = None, keep=()):
+    """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
+
+    The roles are the app's (``dtcore.roles``): identifier columns (a different label in every
+    row, or an ID-like name with all values distinct) and constant columns are ignored with a
+    note on stderr, unless ``keep`` names them or ``categorical``/``continuous`` give their kind:
+    an ID fits the training data perfectly and predicts nothing, so it must never be used
+    silently (SPEC §1).
+    """
+    plan = plan_roles(table, target, ignore=ignore, categorical=categorical,
+                                continuous=continuous, keep=keep, task=task)
+    features = R.features_of(plan.roles)
+    if not features:
+        raise DataError("no feature columns are left: ignore fewer columns"
+                        + (" (or --keep the ones ignored as identifiers or constants)"
+                           if plan.issues else ""))
+    _note_roles(plan, target)
+    task = plan.task
+    declared = dict(table.kinds or {})
+    kinds = {n: declared[n] for n in features if n in declared}
+    kinds.update({n: CATEGORICAL for n in categorical if n in features})
+    kinds.update({n: CONTINUOUS for n in continuous if n in features})
+    y = table.column(target)
+    idx = [table.column_index(n) for n in features]
+    X = table.rows[:, idx]
+    categories = {n: c for n, c in (table.categories or {}).items() if n in features}
+    classes = (table.classes or {}).get(target)
+    if classes is None and table.categories and target in table.categories and task == "classification":
+        classes = table.categories[target]
+    return X, y, features, kinds, categories, classes, task
+
+
+# =============================================================================================
+# shared steps and flags
+
+_PARAM_FLAGS = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf",
+                "min_impurity_decrease", "max_leaf_nodes")
+
+
+def read_training(args):
+    """The table, the roles from the flags, and the sample weights (a --weight column is
+    never a feature)."""
+    table = read_table(args.data)
+    ignore = list(args.ignore)
+    if args.weight:
+        _check_columns(table, [args.weight], "--weight")
+        if args.weight == args.target:
+            raise DataError(f"the weight column {args.weight!r} cannot be the target")
+        ignore.append(args.weight)
+    prepared = prepare_training(table, args.target, ignore=ignore, categorical=args.categorical,
+                                continuous=args.continuous, task=args.task,
+                                keep=getattr(args, "keep", ()))
+    weight = None
+    if args.weight:
+        try:
+            weight = np.array([float(v) for v in table.column(args.weight)])
+        except (TypeError, ValueError):
+            raise DataError(f"weight column {args.weight!r} must hold a number in every row") from None
+    return prepared, weight
+
+
+def params_from_args(args) -> dict:
+    """The estimator parameters the flags give (``--max-depth`` …, then each ``--option``)."""
+    params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
+    params.update(parse_option(o) for o in args.option)
+    return params
+
+
+def fit_from_args(args):
+    """The estimator the flags describe, fitted on the data file they name."""
+    return fit_prepared(args, *read_training(args))
+
+
+def fit_prepared(args, prepared, weight=None):
+    """``fit_from_args`` on a ``read_training`` result already at hand."""
+    X, y, features, kinds, categories, classes, task = prepared
+    est = estimator_class(args.algorithm, task)()
+    est.set_params(**params_from_args(args))
+    est.fit(X, y, weight, feature_names=features, feature_kinds=kinds or None,
+            categories=categories or None, classes=classes, target_name=args.target)
+    return est
+
+
+def dot_options(args) -> dict:
+    opts = {"precision": args.precision, "rankdir": args.rankdir}
+    if args.show_depth is not None:
+        opts["max_depth"] = args.show_depth
+    return opts
+
+
+def cmd_train(args) -> int:
+    check_out(args.out)
+    est = fit_from_args(args)
+    write_tree_file(est, args.out, **dot_options(args))
+    s = tree_summary(est.tree_)
+    warn(f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
+          f"depth {s['depth']} → {args.out}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    check_out(args.out)
+    est = load_model(args.model)
+    write_tree_file(est, args.out, **dot_options(args))
+    return 0
+
+
+def cmd_predict(args) -> int:
+    est = load_model(args.model)
+    table = read_table(args.data)
+    names = est.schema_.names
+    missing = lacking_columns(table.names, names)
+    if missing:
+        raise DataError(f"{Path(args.data).name} lacks the column(s) {missing} that the model was "
+                        f"trained on (it needs {names})")
+    X = table.rows[:, [table.column_index(n) for n in names]]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    classifier = est.schema_.is_classifier
+    header = ["prediction"]
+    if args.proba:
+        if not classifier:
+            raise ValueError("--proba needs a classification model; this one is a regression tree")
+        header += [f"proba_{c}" for c in est.schema_.classes]
+    w.writerow(header)
+    Xe = est.encode(X)
+    if classifier:
+        proba = est.tree_.predict_proba(Xe)
+        pred = np.asarray(est.schema_.classes, dtype=object)[np.argmax(proba, axis=1)]
+        for i in range(len(pred)):
+            row = [pred[i]]
+            if args.proba:
+                row += [fmt_num(p) for p in proba[i]]
+            w.writerow(row)
+    else:
+        for v in est.tree_.predict_value(Xe):
+            w.writerow([fmt_num(v)])
+    text = buf.getvalue()
+    if args.out in (None, "-"):
+        stdout(text)
+    else:
+        with open(args.out, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return 0
+
+
+def cmd_show(args) -> int:
+    est = load_model(args.model)
+    if args.format == "text":
+        stdout(to_text(est, precision=args.precision))
+        return 0
+    if args.format == "j48":
+        if est.algorithm != "c45":
+            raise ValueError(f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
+                             f"{est.algorithm}: use --format text")
+        from ..c45 import to_j48_text
+        stdout(to_j48_text(est))
+        return 0
+    s = est.schema_
+    summary = tree_summary(est.tree_)
+    info = {
+        "algorithm": est.algorithm,
+        "task": est._task,
+        "target": s.target,
+        "nodes": summary["n_nodes"],
+        "leaves": summary["n_leaves"],
+        "depth": summary["depth"],
+        "features": [f.to_dict() for f in s.features],
+        "classes": None if s.classes is None else list(s.classes),
+        "params": est.get_params(),
+    }
+    stdout(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
+    return 0
+
+
+# =============================================================================================
+# parser
+
+def add_training_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("data", help="CSV/TSV (UTF-8 or GBK) or ARFF file with a header row")
+    p.add_argument("--target", required=True, help="the column to predict")
+    p.add_argument("--algorithm", default="cart", choices=sorted(ALGORITHMS))
+    p.add_argument("--task", choices=("classification", "regression"),
+                   help="default: classification when the target holds labels or a few recurring "
+                        "whole numbers, else regression")
+    p.add_argument("--criterion", help="e.g. gini, entropy, squared_error (algorithm dependent)")
+    p.add_argument("--ignore", nargs="+", default=[], metavar="COL", help="columns not to use")
+    p.add_argument("--keep", nargs="+", default=[], metavar="COL",
+                   help="use these columns as features even if they look like identifiers or "
+                        "hold a single value (ignored by default, with a note)")
+    p.add_argument("--categorical", nargs="+", default=[], metavar="COL",
+                   help="treat these columns as categorical (labels)")
+    p.add_argument("--continuous", nargs="+", default=[], metavar="COL",
+                   help="treat these columns as continuous (numbers)")
+    p.add_argument("--weight", metavar="COL", help="a column of sample weights (not used as a feature)")
+    p.add_argument("--max-depth", type=int)
+    p.add_argument("--min-samples-split", type=int_or_float)
+    p.add_argument("--min-samples-leaf", type=int_or_float)
+    p.add_argument("--min-impurity-decrease", type=float)
+    p.add_argument("--max-leaf-nodes", type=int)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other estimator parameter (repeatable), value read as JSON if it is")
+
+
+def add_picture_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--precision", type=int, default=3, help="significant digits in pictures")
+    p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"))
+    p.add_argument("--show-depth", type=int, metavar="N",
+                   help="draw N levels; deeper subtrees become summary boxes")
+
+
+def add_parsers(sub) -> None:
+    """Register ``train``, ``predict``, ``show`` and ``export`` on the CLI's subparsers."""
+    p = sub.add_parser(
+        "train", help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
+        description="Fit a tree and write it; the --out suffix picks the format: .json model "
+                    "(docs/model-json.md), .dot Graphviz source, .txt rules, .svg/.png/.pdf picture "
+                    "(needs Graphviz). Identifier columns (a different label in every row, or an "
+                    "ID-like name such as ID, RID, idx or 编号 with all values distinct) and "
+                    "constant columns are ignored with a note, as in the app: --keep them, or name "
+                    "them with --categorical/--continuous, to use them. The task is classification "
+                    "when the target holds labels or a few recurring whole numbers, else "
+                    "regression, unless --task says otherwise.")
+    add_training_args(p)
+    p.add_argument("--out", required=True, help="output file; its suffix picks the format")
+    add_picture_args(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("predict", help="predict with a saved model")
+    p.add_argument("model", help="model JSON written by train")
+    p.add_argument("data", help="data file with the model's feature columns (matched by name)")
+    p.add_argument("--proba", action="store_true", help="add one probability column per class")
+    p.add_argument("--out", help="output CSV (default: stdout)")
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("show", help="print a saved model")
+    p.add_argument("model")
+    p.add_argument("--format", choices=("text", "json", "j48"), default="text",
+                   help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
+                        "Weka's J48 print-out (C4.5 models)")
+    p.add_argument("--precision", type=int, default=4)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("export", help="convert a saved model to .dot .txt .svg .png .pdf")
+    p.add_argument("model")
+    p.add_argument("--out", required=True)
+    add_picture_args(p)
+    p.set_defaults(func=cmd_export)

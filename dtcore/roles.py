@@ -1,0 +1,240 @@
+"""Column roles and the task, as plain data: the one rule set the command line and the app share.
+
+A column is profiled from its raw cells (a list, or an object array: what a file reader or a
+DataFrame column gives); from the profiles come the default roles (the target, features of a
+natural kind, ignored identifier and constant columns), the task a target implies, and the
+warnings and errors about a set of roles. Issues are typed records (a ``code`` and the column),
+never English text, so each caller words them its own way (the CLI on stderr, the app from its
+catalogue). numpy and the standard library only.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from .schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, _to_float, is_missing, label_of
+
+IGNORE, TARGET = "ignore", "target"
+ROLES = (CONTINUOUS, CATEGORICAL, IGNORE, TARGET)
+FEATURE_ROLES = (CONTINUOUS, CATEGORICAL)
+CLASSIFICATION, REGRESSION = "classification", "regression"
+TASKS = (CLASSIFICATION, REGRESSION)
+
+MANY_CATEGORIES = 20        # more labels than this in a categorical feature deserves a warning
+CLASS_LIKE_MAX = 10         # an integer target with at most this many values may be classes
+
+#: Column names that mean "row identifier" (compared case-insensitively, outer blanks dropped).
+ID_NAME = re.compile(r"^(id|rid|uid|key|index|idx|no|no\.|nr|#|row|row_?id|编号|序号|学号|工号|id号)$"
+                     r"|([_ ]id|id_|编号)$", re.IGNORECASE)
+
+
+def id_name(name: str) -> bool:
+    """Whether a column name says "row identifier" (ID, RID, idx, 编号, customer_id, …)."""
+    return bool(ID_NAME.search(str(name).strip()))
+
+
+@dataclass(frozen=True)
+class ColumnProfile:
+    """What the role rules need to know about one column."""
+
+    name: str
+    numeric: bool       # every known cell is a number (and there is at least one)
+    integer: bool       # numeric and every known value is a whole number
+    n_distinct: int     # distinct known values (numbers compared as numbers, labels as text)
+    n_missing: int
+    n_rows: int
+    example: str        # the first known value as a label ("" when none)
+
+    @property
+    def constant(self) -> bool:
+        """At most one distinct known value (an all-missing column too): it can never split."""
+        return self.n_distinct <= 1
+
+    @property
+    def kind(self) -> str:
+        """The natural feature kind: continuous for numbers, categorical for labels."""
+        return CONTINUOUS if self.numeric else CATEGORICAL
+
+    @property
+    def identifier(self) -> bool:
+        """One distinct value per row: labels always, integers only when the name says ID.
+
+        Many numeric features are distinct per row too (areas, densities, Li Hang's x = 1…10),
+        so a number column counts only when its name is an ID name (编号, RID, idx, …).
+        """
+        if self.n_rows <= 2 or self.n_missing or self.n_distinct != self.n_rows:
+            return False
+        if not self.numeric:
+            return True
+        return self.integer and id_name(self.name)
+
+    @property
+    def class_like(self) -> bool:
+        """A target read as classes: labels, or a few whole numbers that each recur on average
+        (0/1, grades 1–5); a handful of distinct numbers on a handful of rows (1, 3, 3, 6, 6) is
+        read as values."""
+        if not self.numeric:
+            return True
+        known = self.n_rows - self.n_missing
+        return self.integer and self.n_distinct <= CLASS_LIKE_MAX and 2 * self.n_distinct <= known
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A warning or error about the roles: ``code`` is its catalogue key suffix."""
+
+    code: str
+    column: str | None = None
+    count: int = 0
+
+
+def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
+    """Profile one column from its raw cells (strings from a file, numbers, None/NaN).
+
+    A numeric array (a typed DataFrame column) is numeric by its type, NaN being missing; other
+    cells are looked at once per distinct cell, so the work grows with the labels, not the rows.
+    """
+    arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    arr = arr.ravel()
+    n = int(arr.size)
+    if arr.dtype.kind in "fiu":
+        a = arr.astype(np.float64)
+        known = a[~np.isnan(a)]
+        integer = bool(known.size and np.all(np.mod(known, 1) == 0))
+        example = label_of(float(known[0])) if known.size else ""
+        return ColumnProfile(str(name), True, integer, int(np.unique(known).size),
+                             n - int(known.size), n, example)
+    try:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
+        counts = Counter((type(v), v) for v in arr.tolist())
+        cells = [v for _, v in counts]
+    except TypeError:  # unhashable cells: one look per row
+        counts, cells = None, arr.tolist()
+    known = [v for v in cells if not is_missing(v, tokens)]
+    if counts is None:
+        n_known = len(known)
+    else:
+        n_known = sum(counts[(type(v), v)] for v in known)
+    numbers = None
+    if known and not any(isinstance(v, (bool, np.bool_)) for v in known):
+        nums = [_to_float(v) for v in known]
+        if all(x is not None for x in nums):
+            numbers = nums
+    if numbers is not None:
+        integer = all(float(x).is_integer() for x in numbers)
+        distinct = len(set(numbers))
+    else:
+        integer = False
+        distinct = len({label_of(v) for v in known})
+    example = label_of(known[0]) if known else ""
+    return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example)
+
+
+def profile_columns(columns, tokens=MISSING_TOKENS) -> dict[str, ColumnProfile]:
+    """``{name: cells}`` (or ``(name, cells)`` pairs) → ``{name: ColumnProfile}``, in order."""
+    items = columns.items() if hasattr(columns, "items") else columns
+    return {str(n): profile_column(n, v, tokens) for n, v in items}
+
+
+def infer_task(target: ColumnProfile, declared: str | None = None) -> str:
+    """Classification for labels and for a few recurring whole numbers, else regression.
+
+    ``declared``: the kind the file gives the target (an ARFF nominal target is classes).
+    """
+    if declared == CATEGORICAL:
+        return CLASSIFICATION
+    return CLASSIFICATION if target.class_like else REGRESSION
+
+
+def infer_roles(profiles: dict[str, ColumnProfile], target: str | None = None, ignore=(),
+                declared=None, keep=()) -> dict[str, str]:
+    """Default roles: target = the given column, else the last; identifiers and constants ignored.
+
+    ``declared``: column → kind a file declares (ARFF nominal {1,2,3} stays categorical).
+    ``keep``: columns used as features even when they look like identifiers or are constant.
+    """
+    declared = declared or {}
+    names = list(profiles)
+    if target not in names:
+        target = names[-1] if names else None
+    roles = {}
+    for name in names:
+        p = profiles[name]
+        if name == target:
+            roles[name] = TARGET
+        elif name in ignore or ((p.identifier or p.constant) and name not in keep):
+            roles[name] = IGNORE
+        else:
+            roles[name] = declared.get(name) or p.kind
+    return roles
+
+
+def ignored_issues(profiles: dict[str, ColumnProfile], roles: dict[str, str], ignore=()) -> list[Issue]:
+    """Why the rules (not the user, who named ``ignore``) left columns out: ``identifier`` or
+    ``constant``, one issue per column."""
+    out = []
+    for name, role in roles.items():
+        p = profiles.get(name)
+        if role != IGNORE or name in ignore or p is None:
+            continue
+        if p.identifier:
+            out.append(Issue("identifier", name, p.n_distinct))
+        elif p.constant:
+            out.append(Issue("constant", name, p.n_distinct))
+    return out
+
+
+def target_of(roles: dict[str, str]) -> str | None:
+    targets = [c for c, r in roles.items() if r == TARGET]
+    return targets[0] if len(targets) == 1 else None
+
+
+def features_of(roles: dict[str, str]) -> list[str]:
+    return [c for c, r in roles.items() if r in FEATURE_ROLES]
+
+
+def role_warnings(profiles: dict[str, ColumnProfile], roles: dict[str, str]) -> list[Issue]:
+    """Things worth a second look; training still works."""
+    out = []
+    for name, role in roles.items():
+        p = profiles.get(name)
+        if p is None:
+            continue
+        if role in FEATURE_ROLES:
+            if p.identifier:
+                out.append(Issue("identifier", name))
+            if p.constant:
+                out.append(Issue("constant", name))
+            if role == CATEGORICAL and p.n_distinct > MANY_CATEGORIES:
+                out.append(Issue("many_categories", name, p.n_distinct))
+            if p.n_missing:
+                out.append(Issue("missing", name, p.n_missing))
+        elif role == TARGET and p.n_missing:
+            out.append(Issue("target_missing", name, p.n_missing))
+    return out
+
+
+def role_errors(profiles: dict[str, ColumnProfile], roles: dict[str, str],
+                task: str | None = None) -> list[Issue]:
+    """Reasons the data cannot be trained as typed."""
+    out = []
+    targets = [c for c, r in roles.items() if r == TARGET]
+    if not targets:
+        out.append(Issue("no_target"))
+    elif len(targets) > 1:
+        out.append(Issue("many_targets", ", ".join(targets), len(targets)))
+    if not features_of(roles):
+        out.append(Issue("no_features"))
+    for name, role in roles.items():
+        p = profiles.get(name)
+        if p is not None and role == CONTINUOUS and not p.numeric:
+            out.append(Issue("not_numeric", name))
+    if len(targets) == 1:
+        p = profiles[targets[0]]
+        if task == REGRESSION and not p.numeric:
+            out.append(Issue("regression_labels", targets[0]))
+        if p.n_distinct < 2:
+            out.append(Issue("single_class", targets[0], p.n_distinct))
+    return out

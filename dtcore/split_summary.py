@@ -1,0 +1,112 @@
+"""The ``splits`` summary: per feature, the best test at one node and its score, as plain data
+(what ``python -m dtcore splits`` prints), condensed from ``dtcore.explain.split_report``."""
+from __future__ import annotations
+
+import numpy as np
+
+from .estimators import estimator_class as _cls
+from .export import fmt_num
+from .schema import Schema, encode_features, encode_target, infer_schema, target_encoding
+
+
+def node_splits(X, y, features, kinds, categories, classes, task, target, *, algorithm="cart",
+                criterion=None, node=0, estimator=None, min_samples_leaf=1,
+                sample_weight=None) -> dict:
+    """Per feature, the best test at one node and its score (what ``splits`` prints): a summary
+    of ``dtcore.explain.split_report``, whose numbers are the builder's own.
+
+    CART: the best binary test, scored by the weighted impurity decrease (scikit-learn's
+    ``min_impurity_decrease`` scale). ID3/C4.5: the multiway test of a categorical feature or the
+    best cut of a continuous one, scored by the information gain the algorithm compares (ρ-weighted,
+    SPEC §6; C4.5's after the MDL penalty, ``raw_gain`` before it), with the split information
+    and gain ratio the algorithm uses. ``threshold`` is the midpoint cut; C4.5 stores the largest
+    training value ≤ it (``stored_threshold``). ``best`` is the feature the algorithm's own rule
+    picks (C4.5: best ratio among tests with at least average gain).
+    ``estimator``: a fitted one for ``node`` > 0; at the root an unfitted one gives the settings.
+    """
+    from . import explain
+
+    if algorithm in ("id3", "c45") and task != "classification":
+        raise ValueError(f"{algorithm} builds classification trees only")
+    fitted = estimator is not None and hasattr(estimator, "tree_")
+    if estimator is None:
+        estimator = _cls(algorithm, task)()
+        if algorithm == "id3":
+            estimator.set_params(continuous="threshold")
+        if algorithm == "cart" and criterion:
+            estimator.set_params(criterion=criterion)
+        if "min_samples_leaf" in estimator.get_params():
+            estimator.set_params(min_samples_leaf=min_samples_leaf)
+    if fitted:
+        schema = estimator.schema_
+    else:
+        if node != 0:
+            raise ValueError("--node needs a trained tree")
+        schema = infer_schema(X, features, kinds or None, categories or None, target=target)
+    Xe = encode_features(X, schema)
+    if fitted:
+        ye = encode_target(schema, y)
+    else:
+        ye, cls = target_encoding(y, task, classes, schema.missing_tokens, target)
+        schema = Schema(schema.features, target, cls, schema.missing_tokens)
+        estimator.schema_ = schema
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    try:
+        rep = explain.split_report(estimator, Xe, ye, w, node, tree=estimator.tree_ if fitted else None)
+    except ValueError as exc:
+        if "node" in str(exc):
+            raise ValueError(f"--node {node}: {exc}") from None
+        raise
+    out = []
+    for r in rep["features"]:
+        feat = schema.features[r["feature"]]
+        rec = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
+        if "known_share" in r:
+            rec["known_share"] = float(r["known_share"])
+        test = r.get("test")
+        if r.get("usable") and test is not None:
+            if algorithm == "cart":
+                rec["score"] = float(r["improvement"])
+                rec["score_name"] = "impurity_decrease"
+                k = r["best"]
+                cand = r["candidates"]
+                rec["impurity_left"] = _finite(cand["impurity_left"][k])
+                rec["impurity_right"] = _finite(cand["impurity_right"][k])
+                if feat.is_categorical:
+                    left = [feat.categories[i] for i, b in enumerate(test["cat_branch"]) if b == 0]
+                    rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
+                    rec["left"] = left
+                    rec["missing_left"] = test["missing_branch"] == 0
+                else:
+                    t = float(test["cuts"][0])
+                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["threshold"] = t
+                    rec["missing_left"] = test["missing_branch"] == 0
+            else:
+                rec["score"] = float(r["gain"])
+                rec["score_name"] = "gain"
+                rec["raw_gain"] = float(r["raw_gain"])
+                if r["mode"] == "threshold":
+                    t = float(r["midpoint"])
+                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["threshold"] = t
+                    rec["stored_threshold"] = float(test["cuts"][0])
+                    si = float(r["split_info"])
+                else:
+                    rec["test"] = f"{feat.name} = ?"
+                    if r["mode"] == "multiway":
+                        present = np.asarray(r["branch_counts"]).sum(axis=1) > 0
+                        rec["branches"] = [feat.categories[c] for c in np.nonzero(present)[0]]
+                    si = float(r["split_info"] if algorithm == "c45" else r["iv"])
+                rec["split_information"] = si
+                rec["gain_ratio"] = float(r["gain_ratio"]) if si > 0 else None
+        out.append(rec)
+    best = rep["chosen"]
+    return {"node": node, "algorithm": algorithm, "criterion": rep["criterion"],
+            "weighted_n": float(rep["weighted_n"]), "n_samples": int(rep["n_samples"]),
+            "best": None if best is None else schema.features[best].name, "features": out}
+
+
+def _finite(x):
+    x = float(x)
+    return x if np.isfinite(x) else None
