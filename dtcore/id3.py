@@ -32,6 +32,7 @@ from .cutpoints import score_cuts
 from .discretize import METHODS as BIN_METHODS
 from .discretize import edges_for, inner_edges
 from .multiway import branch_class_counts, distribute_rows, score_multiway
+from .params import GROWTH_LIMITS, Param
 from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
@@ -107,6 +108,14 @@ class ID3Classifier(BaseTreeEstimator):
 
     _task = "classification"
     algorithm = "id3"
+    _criteria = ("gain", "gain_ratio")  # the default first
+    # ID3 proper has no continuous features; the app's default is the binary threshold (SPEC §4)
+    # because "intervals" (one branch per distinct value) makes unreadably wide trees on real data
+    ui_params: tuple[Param, ...] = (
+        Param("continuous", "select", "threshold",
+              ("threshold", "intervals", "equal_width", "equal_frequency", "kmeans")),
+        Param("n_bins", "int", 5, lo=2, hi=20, step=1),
+    ) + GROWTH_LIMITS
 
     def __init__(self, criterion="gain", continuous="intervals", n_bins=5, random_state=0,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
@@ -122,7 +131,7 @@ class ID3Classifier(BaseTreeEstimator):
         self.max_leaf_nodes = max_leaf_nodes
 
     def _validate_params(self):
-        if self.criterion not in ("gain", "gain_ratio"):
+        if self.criterion not in self._criteria:
             raise ValueError(f"criterion must be 'gain' or 'gain_ratio', not {self.criterion!r}")
         if self.continuous not in CONTINUOUS_MODES:
             raise ValueError(f"continuous must be one of {CONTINUOUS_MODES}, not {self.continuous!r}")

@@ -1,7 +1,7 @@
 """Parameters a user interface shows, as typed records (cf. scikit-learn's ``_parameter_constraints``).
 
-Each estimator class lists its own in ``ui_params`` (the registry in ``dtcore.estimators`` holds
-them for classes that do not yet); the app draws one widget per record and the CLI's ``--option``
+Each estimator class lists its own in ``ui_params`` (``dtcore.estimators`` finds the class for an
+algorithm name); the app draws one widget per record and the CLI's ``--option``
 takes the same names.
 """
 from __future__ import annotations

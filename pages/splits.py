@@ -4,13 +4,13 @@ import pandas as pd
 import streamlit as st
 
 from dtcore import explain
-from ui import roles as R
+from ui.services import roles as R
 from ui.figures.splits import children_figure, feature_figure, tree_overview_figure
 from ui.session import model, report_mode, state, url
 from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
-from ui.training import TrainingError
+from ui.services.training import TrainingError
 from ui.views import tree as treeview
 from ui.views.splits import (arithmetic_latex, candidate_label, candidate_order, children_table, children_values,
                              count, describe_test, num, ranking_rows)

@@ -41,9 +41,9 @@ def train_argv(case: str, out: str) -> list[str]:
 
 def fit_case(case: str):
     """The estimator ``python -m dtcore train`` fits for this case (same parser, same code)."""
-    from dtcore.cli import _fit_from_args, build_parser
+    from dtcore.cli import build_parser, fit_from_args
 
-    return _fit_from_args(build_parser().parse_args(train_argv(case, "unused.json")))
+    return fit_from_args(build_parser().parse_args(train_argv(case, "unused.json")))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,9 +120,9 @@ GAIN_CASES = {"watermelon3-id3": "zh", "watermelon3-c45": "zh", "watermelon3-car
 
 def training_table(case: str):
     """(raw X, raw y) as ``python -m dtcore train`` reads them for this case."""
-    from dtcore.cli import _read_training, build_parser
+    from dtcore.cli import build_parser, read_training
 
-    (X, y, *_), _w = _read_training(build_parser().parse_args(train_argv(case, "unused.json")))
+    (X, y, *_), _w = read_training(build_parser().parse_args(train_argv(case, "unused.json")))
     return X, y
 
 
@@ -135,9 +135,9 @@ def gain_figures(case: str) -> dict:
 
 
 def _sample_result(sample_id: str, algo: str, criterion: str, **values):
-    from ui import roles as R
+    from ui.services import roles as R
     from ui.services.loading import load_sample, sample_catalogue
-    from ui.training import Split, train
+    from ui.services.training import Split, train
 
     s = sample_catalogue()[sample_id]
     d = load_sample(sample_id)

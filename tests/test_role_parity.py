@@ -1,8 +1,8 @@
 """The command line and the app agree on roles and task (one engine: ``dtcore.roles``).
 
 Each bundled CSV sample, and a few edge tables, is read the way each path reads it (the CLI with
-``dtcore.readers.read_table``, the app with ``ui.loading``) and prepared by each path's own
-function: the CLI's ``prepare_training`` and the app's ``ui.roles.infer_roles``/``infer_task``.
+``dtcore.readers.read_table``, the app with ``ui.services.loading``) and prepared by each path's own
+function: the CLI's ``prepare_training`` and the app's ``ui.services.roles.infer_roles``/``infer_task``.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 from dtcore.cli import prepare_training
 from dtcore.readers import read_table
 from dtcore.schema import infer_kind
-from ui import roles as R
-from ui.loading import read_bytes
+from ui.services import roles as R
+from ui.services.loading import read_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assets" / "samples"

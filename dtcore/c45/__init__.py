@@ -34,21 +34,3 @@ from .rules import AVERAGE_EPS, COLLAPSE_EPS, SNAP_TOL, select_test, snap_thresh
 
 __all__ = ["AVERAGE_EPS", "COLLAPSE_EPS", "C45Classifier", "GrowthStats", "SNAP_TOL",
            "select_test", "snap_threshold"]
-
-# Names that moved out of this package, still importable from here until every importer follows
-# (dtcore/cli.py: to_j48_text; ui/pruning_views.py: ebp_prune).  Resolved on first use: the
-# modules they live in import dtcore.c45 themselves.
-_MOVED = {
-    "ebp_prune": "dtcore.pruning.ebp", "EBPReport": "dtcore.pruning.ebp",
-    "z_value": "dtcore.pruning.ebp", "add_errs": "dtcore.pruning.ebp",
-    "estimated_errors": "dtcore.pruning.ebp",
-    "to_j48_text": "dtcore.export.j48", "tree_to_j48_lines": "dtcore.export.j48",
-    "weka_double": "dtcore.export.j48",
-}
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        import importlib
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

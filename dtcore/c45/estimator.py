@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import BaseTreeEstimator
+from ..params import Param
 # the module, not its names: dtcore.pruning.ebp imports dtcore.c45.growth, so whichever of the
 # two packages is imported first, the other is then partly initialised
 from ..pruning import ebp
@@ -23,6 +24,17 @@ class C45Classifier(BaseTreeEstimator):
 
     _task = "classification"
     algorithm = "c45"
+    _criteria = ("gain_ratio", "gain")  # the default first
+    ui_params: tuple[Param, ...] = (
+        Param("threshold", "select", "c45", ("c45", "midpoint")),
+        Param("mdl_penalty", "bool", True),
+        Param("min_cases", "int", 2, lo=1, hi=1000, step=1),
+        Param("prune", "bool", True),
+        Param("confidence_factor", "float", 0.25, lo=0.001, hi=0.5, step=0.01),
+        Param("z", "select", "c45", ("c45", "normal")),
+        Param("subtree_raising", "bool", True),
+        Param("collapse", "bool", True),
+    )
 
     def __init__(self, criterion="gain_ratio", threshold="c45", mdl_penalty=True, min_cases=2,
                  confidence_factor=0.25, z="c45", subtree_raising=True, prune=True, collapse=True):

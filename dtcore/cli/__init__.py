@@ -18,20 +18,13 @@ from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from .train import (RolePlan, add_picture_args, add_training_args, dot_options, fit_from_args,
                     fit_prepared, params_from_args, plan_roles, prepare_training, read_training)
 
-# the names ``ui.report`` and older callers import (kept until they move to the public ones)
-_add_picture_args = add_picture_args
-_add_training_args = add_training_args
-_dot_options = dot_options
-_fit_from_args = fit_from_args
-_read_training = read_training
-
 __all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "RolePlan", "add_picture_args", "add_training_args",
            "build_parser", "dot_options", "fit_from_args", "fit_prepared", "main", "node_splits",
            "params_from_args", "plan_roles", "prepare_training", "read_training"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dtcore",
+    parser = argparse.ArgumentParser(prog="dtcore",
                                      description="Grow, inspect and draw decision trees (ID3, C4.5, CART).")
     sub = parser.add_subparsers(dest="command", required=True)
     train.add_parsers(sub)

@@ -19,10 +19,6 @@ from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_
 from .common import check_out, int_or_float, parse_option, stdout, warn
 
 
-def _check_columns(table: Table, names, what: str) -> None:
-    check_columns(table.names, names, what)
-
-
 # =============================================================================================
 # roles: which columns are features, of which kind, and which task
 
@@ -43,11 +39,11 @@ def plan_roles(table: Table, target: str, *, ignore=(), categorical=(), continuo
     """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
     ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
     ``keep`` uses an identifier-like or constant column with its natural kind."""
-    _check_columns(table, [target], "--target")
-    _check_columns(table, ignore, "--ignore")
-    _check_columns(table, categorical, "--categorical")
-    _check_columns(table, continuous, "--continuous")
-    _check_columns(table, keep, "--keep")
+    check_columns(table.names, [target], "--target")
+    check_columns(table.names, ignore, "--ignore")
+    check_columns(table.names, categorical, "--categorical")
+    check_columns(table.names, continuous, "--continuous")
+    check_columns(table.names, keep, "--keep")
     both = sorted(set(categorical) & set(continuous))
     if both:
         raise DataError(f"columns {both} are given as both --categorical and --continuous")
@@ -134,7 +130,7 @@ def read_training(args):
     table = read_table(args.data)
     ignore = list(args.ignore)
     if args.weight:
-        _check_columns(table, [args.weight], "--weight")
+        check_columns(table.names, [args.weight], "--weight")
         if args.weight == args.target:
             raise DataError(f"the weight column {args.weight!r} cannot be the target")
         ignore.append(args.weight)
@@ -244,7 +240,7 @@ def cmd_show(args) -> int:
         if est.algorithm != "c45":
             raise ValueError(f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
                              f"{est.algorithm}: use --format text")
-        from ..c45 import to_j48_text
+        from ..export.j48 import to_j48_text
         stdout(to_j48_text(est))
         return 0
     s = est.schema_

@@ -31,19 +31,27 @@ def test_tasks_and_algorithms():
     assert reg.ui_params("nope") == ()
 
 
-def test_pruning_methods_registry_matches_the_app():
-    from ui import pruning_views as pv
-    assert tuple(pm.PRUNING_METHODS) == METHODS == pv.METHODS
-    assert pm.CLASSIFICATION_ONLY == pv.CLASSIFICATION_ONLY
-    for task in ("classification", "regression"):
-        assert pm.methods_for(task) == pv.methods_for(task)
-        for algo in ("cart", "c45", "id3"):
-            assert pm.natural_method(algo, task) == pv.natural_method(algo, task)
-
-
 def test_cli_prune_offers_the_registry_methods():
     from dtcore.cli import build_parser
     args = build_parser().parse_args(["prune", "m.json", "--method", "ebp"])
     assert args.method == "ebp"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["prune", "m.json", "--method", "nope"])
+
+
+def test_the_regression_methods_are_the_ones_prune_accepts_for_a_regression_tree():
+    import numpy as np
+
+    from dtcore.cart import CARTRegressor
+    from dtcore.pruning import prune
+
+    X = np.arange(20.0).reshape(-1, 1)
+    y = X[:, 0] ** 2
+    tree = CARTRegressor(max_depth=3).fit(X, y).tree_
+    data = dict(X_train=X, y_train=y, X_valid=X, y_valid=y, alpha=0.0)
+    for method in METHODS:
+        if method in pm.methods_for("regression"):
+            assert prune(tree, method, **data)[0].node_count >= 1
+        else:
+            with pytest.raises(ValueError):
+                prune(tree, method, **data)

@@ -12,9 +12,9 @@ from dtcore.pruning import choose_alpha_cv
 from ui.figures import pruning as pf
 from ui.services import pruning as pv
 from ui.views import pruning as pviews
-from ui import roles as R
+from ui.services import roles as R
 from ui.services.loading import load_sample, raw_rows, sample_catalogue
-from ui.training import Split, train
+from ui.services.training import Split, train
 
 NODE = re.compile(r"^node(\d+) \[(.*)$")
 

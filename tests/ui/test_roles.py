@@ -2,7 +2,7 @@
 import numpy as np
 import pandas as pd
 
-from ui import roles as R
+from ui.services import roles as R
 from ui.services.loading import load_sample
 
 

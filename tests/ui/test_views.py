@@ -11,14 +11,15 @@ import pytest
 from sklearn.metrics import confusion_matrix, mean_absolute_error, mean_squared_error, r2_score
 
 from dtcore import export
-from ui import i18n, roles as R
+from ui import i18n
+from ui.services import roles as R
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.services.loading import load_sample, sample_catalogue
 from ui.services.metrics import classification_scores, regression_scores
 from ui.views import tree as treeview
 from ui.views.tables import role_edits, role_table
 from ui.views.text import md_escape
-from ui.training import PARAMS, Split, algorithms_for, criteria, split_rows, train
+from ui.services.training import PARAMS, Split, algorithms_for, criteria, split_rows, train
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,7 +133,7 @@ def test_split_is_seeded_stratified_and_disjoint():
 
 
 def test_train_reports_missing_targets_and_single_class():
-    from ui.training import TrainingError
+    from ui.services.training import TrainingError
     df = pd.DataFrame({"x": [1, 2, 3, 4], "y": ["a", None, "a", "a"]})
     with pytest.raises(TrainingError) as info:
         train(df, {"x": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION, "cart", "gini", {}, Split())

@@ -23,8 +23,8 @@ from pathlib import Path
 
 
 from dtcore import explain, export
-from dtcore.cli import _add_picture_args, _add_training_args, _dot_options, _fit_from_args, _read_training
-from dtcore.schema import DataError, encode_classes, encode_regression_target
+from dtcore.cli import add_picture_args, add_training_args, dot_options, fit_prepared, read_training
+from dtcore.schema import DataError, encode_target
 
 from ui.figures import splits as sf
 from ui.i18n import LANGS
@@ -60,10 +60,7 @@ def node_report(est, X_raw, y_raw, node: int = 0):
     """(NodeData, split report) at ``node`` of a fitted estimator, from the raw training table."""
     s = est.schema_
     X = est.encode(X_raw)
-    if s.is_classifier:
-        y, _ = encode_classes(y_raw, s.classes, s.missing_tokens, s.target)
-    else:
-        y = encode_regression_target(y_raw, s.missing_tokens, s.target)
+    y = encode_target(s, y_raw)
     nd = explain.explainer_data(est, X, y, None, node)
     return nd, explain.report_for(nd)
 
@@ -81,10 +78,11 @@ def curve_figures(est, X_raw, y_raw, node: int = 0, lang: str = "en") -> dict:
 
 def write_report(args) -> list[Path]:
     out = Path(args.out_dir)
-    est = _fit_from_args(args)
-    (X, y, *_), weight = _read_training(args)
+    prepared, weight = read_training(args)
     if weight is not None:
         raise DataError("--weight is not supported by the report (the curves use unit weights)")
+    est = fit_prepared(args, prepared, weight)
+    X, y = prepared[0], prepared[1]
     out.mkdir(parents=True, exist_ok=True)
     written = []
 
@@ -97,7 +95,7 @@ def write_report(args) -> list[Path]:
             p.write_bytes(data)
         written.append(p)
 
-    dot = export.to_dot(est, **_dot_options(args))
+    dot = export.to_dot(est, **dot_options(args))
     put("tree.dot", dot)
     put("rules.txt", export.to_text(est))
     put("tree.svg", export.render(dot, "svg"))
@@ -126,8 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m ui.commands.report",
                                 description="Write the tree (DOT/SVG/PNG, rules) and the gain curves (PNG) "
                                             "for given data and settings.")
-    _add_training_args(p)
-    _add_picture_args(p)
+    add_training_args(p)
+    add_picture_args(p)
     p.add_argument("--out-dir", required=True, help="folder for tree.* and curves/<feature>.png")
     p.add_argument("--node", type=int, default=0, help="node whose candidate splits are charted (pre-order id)")
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the chart labels")

@@ -11,9 +11,9 @@ import dataclasses
 import pandas as pd
 
 from dtcore.forcing import replay
-from dtcore.schema import encode_classes, encode_regression_target
+from dtcore.schema import encode_target
 
-from ui import roles as R
+from . import roles as R
 
 from .loading import raw_rows
 from .metrics import classification_scores, regression_scores
@@ -25,12 +25,7 @@ def training_arrays(res, df: pd.DataFrame):
     tr = res.rows["train"]
     X = est.encode(raw_rows(df, res.features)[tr])
     y_raw = df[res.target].to_numpy(dtype=object)[tr]
-    s = est.schema_
-    if res.task == R.CLASSIFICATION:
-        y, _ = encode_classes(y_raw, s.classes, s.missing_tokens, res.target)
-    else:
-        y = encode_regression_target(y_raw, s.missing_tokens, res.target)
-    return X, y
+    return X, encode_target(est.schema_, y_raw)
 
 
 def rescore(res, df: pd.DataFrame, est) -> dict:

@@ -149,7 +149,7 @@ def _read_arff(data: bytes, filename: str):
 # ---------------------------------------------------------------------------------------------
 # cells → typed columns
 
-def _is_missing(v) -> bool:
+def is_missing_cell(v) -> bool:
     """dtcore's missing cells, plus pandas' own markers (pd.NA, NaT) from Excel/Parquet."""
     if is_missing(v):
         return True
@@ -161,7 +161,7 @@ def _is_missing(v) -> bool:
 
 def typed_column(values) -> pd.Series:
     """Raw cells → a numeric Series when every known cell is a number, else labels (None = missing)."""
-    cells = [None if _is_missing(v) else (v.strip() if isinstance(v, str) else v) for v in values]
+    cells = [None if is_missing_cell(v) else (v.strip() if isinstance(v, str) else v) for v in values]
     known = [v for v in cells if v is not None]
     if known and not any(isinstance(v, (bool, np.bool_)) for v in known):
         nums = pd.to_numeric(pd.Series(known, dtype=object), errors="coerce")

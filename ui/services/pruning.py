@@ -20,31 +20,20 @@ from dtcore.pruning.alpha_selection import candidate_alphas
 from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.collapse import collapse
 from dtcore.pruning.losses import error
-from dtcore.schema import encode_regression_target, label_of
-
-from ui import roles as R
+# the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
+from dtcore.pruning import METHODS as METHODS
+from dtcore.pruning.methods import CLASSIFICATION_ONLY as CLASSIFICATION_ONLY
+from dtcore.pruning.methods import methods_for as methods_for
+from dtcore.pruning.methods import natural_method as natural_method
+from dtcore.schema import encode_target, label_of
 
 from .loading import raw_rows
 
-METHODS = ("rep", "pep", "ebp", "ccp")
-#: PEP and EBP count misclassifications: classification trees only
-CLASSIFICATION_ONLY = ("pep", "ebp")
 SETS = ("train", "valid", "test")
 #: report's data set names (dtcore.pruning.prune) for the app's split names
 REPORT_SET = {"train": "train", "valid": "validation", "test": "test"}
 #: confidence factors the CF chart samples (C4.5's default 0.25 among them)
 CF_GRID = tuple(round(0.01 * k, 2) for k in (1, 2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50))
-
-
-def methods_for(task: str) -> tuple[str, ...]:
-    return METHODS if task == R.CLASSIFICATION else tuple(m for m in METHODS if m not in CLASSIFICATION_ONLY)
-
-
-def natural_method(algorithm: str, task: str) -> str:
-    """The method an algorithm's authors use: EBP for C4.5, CCP for CART (and regression)."""
-    if task != R.CLASSIFICATION:
-        return "ccp"
-    return {"c45": "ebp", "cart": "ccp"}.get(algorithm, "pep")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -77,7 +66,7 @@ def encoded_sets(res, df: pd.DataFrame) -> EncodedSets:
             known = {c: k for k, c in enumerate(schema.classes)}
             y = np.array([known.get(v, -1) for v in labels], dtype=np.int64)
         else:
-            y = encode_regression_target(y_all[idx], schema.missing_tokens, schema.target)
+            y = encode_target(schema, y_all[idx])
         out[name] = (X, y)
     return EncodedSets(out)
 

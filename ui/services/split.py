@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ui import roles as R
-from ui.training import Split, split_rows
+from . import roles as R
+from .training import Split, split_rows
 
 
 def split_counts(df: pd.DataFrame, target: str, task: str, split: Split) -> dict[str, int]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import roles as R
+from ui.services import roles as R
 from ui.services.forcing import apply_forced
-from ui.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
+from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
 from .state import data, roles, split, t, task
 from .url import criterion_key, param_key, setting

@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import i18n
-from ui import roles as R
+from ui.services import roles as R
 from ui.services.loading import LoadedData, LoadError, load_sample, read_bytes, sample_catalogue
-from ui.training import Split
+from ui.services.training import Split
 
 from .url import DEFAULT_SAMPLE, setting, url_defaults
 

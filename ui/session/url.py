@@ -12,8 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import i18n
-from ui import roles as R
-from ui.training import ALGORITHMS, PARAMS, criteria
+from ui.services import roles as R
+from ui.services.training import ALGORITHMS, PARAMS, criteria
 
 DEFAULT_SAMPLE = "watermelon_3.0"
 DEFAULT_ALGORITHM = "c45"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ui import roles as R
+from ui.services import roles as R
 from ui.i18n import translate
 
 ISSUE_ICONS = {"identifier": "⚠️", "constant": "⚠️", "many_categories": "⚠️", "missing": "◌",

@@ -18,7 +18,7 @@ from dtcore.params import Param  # noqa: F401  (re-exported: the Train page draw
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
 
 from . import roles as R
-from .loading import raw_rows
+from .loading import is_missing_cell, raw_rows
 from .metrics import classification_scores, regression_scores
 
 #: algorithm names in menu order, from dtcore's registry
@@ -132,8 +132,7 @@ class TrainResult:
 
 
 def _target_missing(col: pd.Series) -> np.ndarray:
-    from .loading import _is_missing
-    return np.array([_is_missing(v) for v in col.to_numpy(dtype=object)], dtype=bool)
+    return np.array([is_missing_cell(v) for v in col.to_numpy(dtype=object)], dtype=bool)
 
 
 def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, criterion: str,
