@@ -94,7 +94,7 @@ class BaseTreeEstimator:
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         if schema.is_classifier:
             self.classes_ = np.array(schema.classes, dtype=object)
-            self.n_classes_ = len(schema.classes)
+            self.n_classes_ = len(schema.classes or ())
 
     @staticmethod
     def _check_weight(sample_weight, n):

@@ -39,8 +39,19 @@ def _is_real(v) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, bool)
 
 
-class _CARTMixin:
+class _CARTBase(BaseTreeEstimator):
+    """What the CART classifier and regressor share: validation, limits, growth."""
+
     algorithm = "cart"
+    criterion: str
+    max_depth: int | None
+    min_samples_split: int | float
+    min_samples_leaf: int | float
+    min_weight_fraction_leaf: float
+    min_impurity_decrease: float
+    max_leaf_nodes: int | None
+    random_state: object
+    ccp_alpha: float
     _criteria: tuple = ()   # the criteria of the class's task, the default first
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
@@ -91,8 +102,8 @@ class _CARTMixin:
             max_leaf_nodes=None if self.max_leaf_nodes is None else int(self.max_leaf_nodes))
 
     def _grow(self, X, y, sample_weight) -> Tree:
-        ncat = [len(f.categories) if f.is_categorical else 0 for f in self.schema_.features]
-        n_classes = len(self.schema_.classes) if self._task == "classification" else 0
+        ncat = [len(f.categories or ()) if f.is_categorical else 0 for f in self.schema_.features]
+        n_classes = len(self.schema_.classes or ()) if self._task == "classification" else 0
         if self._task == "classification":
             y = np.asarray(y, dtype=np.int64)
             if y.min() < 0 or y.max() >= n_classes:
@@ -114,8 +125,58 @@ class _CARTMixin:
         return tree
 
 
-class CARTClassifier(_CARTMixin, BaseTreeEstimator):
-    """Binary CART classification tree (Gini or entropy)."""
+class CARTClassifier(_CARTBase):
+    """Binary CART classification tree (Gini or entropy), grown as scikit-learn's
+    ``DecisionTreeClassifier`` grows it, with binary subset splits for categorical features.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        Impurity of a node's class distribution; "log_loss" is "entropy".
+    max_depth : int or None, default=None
+        Deepest level a node may sit at (the root is depth 0); None grows until the leaves are
+        pure or the other limits stop.
+    min_samples_split : int or float, default=2
+        Fewest rows a node needs to be split (a float is a fraction of the training rows).
+    min_samples_leaf : int or float, default=1
+        Fewest rows each child must keep (a float is a fraction of the training rows).
+    min_weight_fraction_leaf : float, default=0.0
+        Fewest share of the total sample weight each child must keep.
+    min_impurity_decrease : float, default=0.0
+        A split must decrease the weighted impurity N_t/N·(I(t) − Σ N_c/N_t·I(c)) by at least this.
+    max_leaf_nodes : int or None, default=None
+        Grow best-first (largest impurity decrease first) up to this many leaves.
+    random_state : object, default=None
+        Stored for scikit-learn compatibility; unused (no feature sampling).
+    ccp_alpha : float, default=0.0
+        Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as flat arrays (children, features, thresholds or category branches,
+        class counts or values, impurity, weights).
+    schema_ : Schema
+        Feature names and kinds, category labels and class labels, the missing-value tokens.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of str
+        Feature names seen during fit.
+    classes_ : ndarray
+        Class labels, in the order of ``predict_proba``'s columns.
+    n_classes_ : int
+        Number of classes.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Normalised total weighted impurity decrease per feature.
+
+    Examples
+    --------
+    >>> from dtcore.cart import CARTClassifier
+    >>> X = [[0.0, 1.0], [1.0, 1.0], [2.0, 0.0], [3.0, 0.0]]
+    >>> clf = CARTClassifier(max_depth=2).fit(X, ["no", "no", "yes", "yes"])
+    >>> clf.predict([[2.5, 0.0]]).tolist(), clf.get_n_leaves()
+    (['yes'], 2)
+    """
 
     _task = "classification"
     _criteria = CLASSIFICATION_CRITERIA
@@ -134,8 +195,55 @@ class CARTClassifier(_CARTMixin, BaseTreeEstimator):
         self.ccp_alpha = ccp_alpha
 
 
-class CARTRegressor(_CARTMixin, BaseTreeEstimator):
-    """Binary CART regression tree (leaf value = mean, or median for absolute_error)."""
+class CARTRegressor(_CARTBase):
+    """Binary CART regression tree, grown as scikit-learn's ``DecisionTreeRegressor`` grows it;
+    a leaf predicts the mean of its rows (the median for absolute_error).
+
+    Parameters
+    ----------
+    criterion : {"squared_error", "friedman_mse", "absolute_error", "poisson"}, default="squared_error"
+        Impurity of a node's target values: variance, Friedman's improvement, mean absolute
+        deviation from the median, or half the Poisson deviance.
+    max_depth : int or None, default=None
+        Deepest level a node may sit at (the root is depth 0); None grows until the leaves are
+        pure or the other limits stop.
+    min_samples_split : int or float, default=2
+        Fewest rows a node needs to be split (a float is a fraction of the training rows).
+    min_samples_leaf : int or float, default=1
+        Fewest rows each child must keep (a float is a fraction of the training rows).
+    min_weight_fraction_leaf : float, default=0.0
+        Fewest share of the total sample weight each child must keep.
+    min_impurity_decrease : float, default=0.0
+        A split must decrease the weighted impurity N_t/N·(I(t) − Σ N_c/N_t·I(c)) by at least this.
+    max_leaf_nodes : int or None, default=None
+        Grow best-first (largest impurity decrease first) up to this many leaves.
+    random_state : object, default=None
+        Stored for scikit-learn compatibility; unused (no feature sampling).
+    ccp_alpha : float, default=0.0
+        Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as flat arrays (children, features, thresholds or category branches,
+        class counts or values, impurity, weights).
+    schema_ : Schema
+        Feature names and kinds, category labels and the missing-value tokens.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of str
+        Feature names seen during fit.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Normalised total weighted impurity decrease per feature.
+
+    Examples
+    --------
+    >>> from dtcore.cart import CARTRegressor
+    >>> X = [[0.0], [1.0], [2.0], [3.0]]
+    >>> reg = CARTRegressor(max_depth=1).fit(X, [1.0, 1.0, 5.0, 7.0])
+    >>> reg.predict([[0.5], [2.5]]).tolist()
+    [1.0, 6.0]
+    """
 
     _task = "regression"
     _criteria = REGRESSION_CRITERIA

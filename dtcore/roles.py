@@ -112,23 +112,23 @@ def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
         cells = [v for _, v in counts]
     except TypeError:  # unhashable cells: one look per row
         counts, cells = None, arr.tolist()
-    known = [v for v in cells if not is_missing(v, tokens)]
+    known_cells = [v for v in cells if not is_missing(v, tokens)]
     if counts is None:
-        n_known = len(known)
+        n_known = len(known_cells)
     else:
-        n_known = sum(counts[(type(v), v)] for v in known)
-    numbers = None
-    if known and not any(isinstance(v, (bool, np.bool_)) for v in known):
-        nums = [_to_float(v) for v in known]
+        n_known = sum(counts[(type(v), v)] for v in known_cells)
+    numbers: list[float] | None = None
+    if known_cells and not any(isinstance(v, (bool, np.bool_)) for v in known_cells):
+        nums = [_to_float(v) for v in known_cells]
         if all(x is not None for x in nums):
-            numbers = nums
+            numbers = [x for x in nums if x is not None]
     if numbers is not None:
         integer = all(float(x).is_integer() for x in numbers)
         distinct = len(set(numbers))
     else:
         integer = False
-        distinct = len({label_of(v) for v in known})
-    example = label_of(known[0]) if known else ""
+        distinct = len({label_of(v) for v in known_cells})
+    example = label_of(known_cells[0]) if known_cells else ""
     return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example)
 
 

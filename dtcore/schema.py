@@ -39,9 +39,9 @@ class Feature:
         return self.kind == CATEGORICAL
 
     def to_dict(self) -> dict:
-        d = {"name": self.name, "kind": self.kind}
+        d: dict[str, object] = {"name": self.name, "kind": self.kind}
         if self.is_categorical:
-            d["categories"] = list(self.categories)
+            d["categories"] = list(self.categories or ())
         return d
 
     @classmethod
@@ -240,7 +240,7 @@ def encode_features(X, schema: Schema) -> np.ndarray:
             out[:, j] = col
         else:
             vals = _per_cell(col, lambda v: np.nan if is_missing(v, tokens) else _to_float(v))
-            bad = np.flatnonzero(np.equal(vals, None))
+            bad = np.flatnonzero(vals == None)  # noqa: E711  (elementwise on an object array)
             if bad.size:
                 i = int(bad[0])
                 raise DataError(

@@ -58,7 +58,7 @@ def plan_roles(table: Table, target: str, *, ignore=(), categorical=(), continuo
     roles.update(explicit)
     issues = tuple(R.ignored_issues(profiles, roles, ignore))
     inferred = task is None
-    if inferred:
+    if task is None:
         task = R.infer_task(profiles[target], declared.get(target))
     return RolePlan(roles, task, issues, inferred, profiles)
 
