@@ -5,7 +5,10 @@ Logs are base 2 (bits), as in the textbooks and in scikit-learn.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 
 def _xlog2x(p: np.ndarray) -> np.ndarray:
@@ -17,7 +20,7 @@ def _xlog2x(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def entropy(counts) -> np.ndarray:
+def entropy(counts: ArrayLike) -> np.ndarray:
     """Ent(D) = -Σ p_k log2 p_k over the last axis (0 for an empty node)."""
     counts = np.asarray(counts, dtype=np.float64)
     total = counts.sum(axis=-1)
@@ -25,7 +28,7 @@ def entropy(counts) -> np.ndarray:
     return -_xlog2x(counts / safe[..., None]).sum(axis=-1)
 
 
-def gini(counts) -> np.ndarray:
+def gini(counts: ArrayLike) -> np.ndarray:
     """Gini(D) = 1 - Σ p_k² over the last axis (0 for an empty node)."""
     counts = np.asarray(counts, dtype=np.float64)
     total = counts.sum(axis=-1)
@@ -37,12 +40,13 @@ def gini(counts) -> np.ndarray:
 CLASSIFICATION_IMPURITY = {"entropy": entropy, "log_loss": entropy, "gini": gini}
 
 
-def split_information(branch_weights) -> np.ndarray:
+def split_information(branch_weights: ArrayLike) -> np.ndarray:
     """IV(a) = -Σ |D^v|/|D| log2(|D^v|/|D|), branches on the last axis."""
     return entropy(branch_weights)
 
 
-def children_impurity(branch_counts, impurity=entropy) -> np.ndarray:
+def children_impurity(branch_counts: ArrayLike,
+                      impurity: Callable[[np.ndarray], np.ndarray] = entropy) -> np.ndarray:
     """Σ_v |D^v|/|D| · I(D^v) for counts shaped (..., branches, classes)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
     w = branch_counts.sum(axis=-1)
@@ -51,13 +55,13 @@ def children_impurity(branch_counts, impurity=entropy) -> np.ndarray:
     return (w / safe[..., None] * impurity(branch_counts)).sum(axis=-1)
 
 
-def information_gain(branch_counts) -> np.ndarray:
+def information_gain(branch_counts: ArrayLike) -> np.ndarray:
     """Gain(D,a) = Ent(D) - Σ_v |D^v|/|D| Ent(D^v), for counts shaped (..., branches, classes)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
     return entropy(branch_counts.sum(axis=-2)) - children_impurity(branch_counts, entropy)
 
 
-def gain_ratio(branch_counts) -> np.ndarray:
+def gain_ratio(branch_counts: ArrayLike) -> np.ndarray:
     """Gain / IV; NaN where IV = 0 (one non-empty branch is never a valid test)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
     iv = split_information(branch_counts.sum(axis=-1))
@@ -151,8 +155,11 @@ def proxy_improvement(criterion: str, left: np.ndarray, right: np.ndarray) -> np
     raise ValueError(f"no proxy for criterion {criterion!r}")
 
 
-def impurity_improvement(criterion: str, w_total, w_node, impurity, w_left, impurity_left,
-                         w_right, impurity_right, sum_left=None, sum_right=None):
+def impurity_improvement(criterion: str, w_total: float, w_node: np.ndarray | float,
+                         impurity: np.ndarray | float, w_left: np.ndarray | float,
+                         impurity_left: np.ndarray | float, w_right: np.ndarray | float,
+                         impurity_right: np.ndarray | float, sum_left: np.ndarray | float | None = None,
+                         sum_right: np.ndarray | float | None = None) -> np.ndarray:
     """The weighted impurity decrease N_t/N·(I − N_L/N_t·I_L − N_R/N_t·I_R) used by
     ``min_impurity_decrease`` and best-first growth.
 
@@ -160,6 +167,7 @@ def impurity_improvement(criterion: str, w_total, w_node, impurity, w_left, impu
     *not* divided by the total weight N: pass the children's Σw·y (any common shift of y is fine).
     """
     if criterion == "friedman_mse":
+        assert sum_left is not None and sum_right is not None  # friedman_mse needs them
         diff = np.asarray(w_right) * sum_left - np.asarray(w_left) * sum_right
         return diff * diff / (np.asarray(w_left) * w_right * w_node)
     w_node = np.asarray(w_node, dtype=np.float64)
@@ -167,7 +175,7 @@ def impurity_improvement(criterion: str, w_total, w_node, impurity, w_left, impu
                                  - w_left / w_node * impurity_left)
 
 
-def squared_error(y, sample_weight=None) -> float:
+def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Weighted MSE around the weighted mean (CART regression node impurity)."""
     y = np.asarray(y, dtype=np.float64)
     w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
@@ -175,7 +183,7 @@ def squared_error(y, sample_weight=None) -> float:
     return float(np.sum(w * (y - mean) ** 2) / np.sum(w))
 
 
-def weighted_median(y, sample_weight=None) -> float:
+def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """scikit-learn's weighted median: the smallest y whose cumulative weight reaches half;
     when it reaches exactly half, the mean of that y and the next one."""
     y = np.asarray(y, dtype=np.float64)
@@ -189,14 +197,14 @@ def weighted_median(y, sample_weight=None) -> float:
     return float(ys[k])
 
 
-def absolute_error(y, sample_weight=None) -> float:
+def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Weighted mean absolute deviation from the weighted median."""
     y = np.asarray(y, dtype=np.float64)
     w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     return float(np.sum(w * np.abs(y - weighted_median(y, w))) / np.sum(w))
 
 
-def half_poisson_deviance(y, sample_weight=None) -> float:
+def half_poisson_deviance(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Σ w·y·log(y/ȳ) / Σ w (scikit-learn's poisson impurity); inf when Σy ≤ ε."""
     y = np.asarray(y, dtype=np.float64)
     w = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)

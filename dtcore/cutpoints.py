@@ -125,12 +125,13 @@ class CutGains:
     known_weight: np.ndarray  # (F,) K
     distinct: np.ndarray      # the two neighbours are different values (a cut can lie there)
     eligible: np.ndarray      # distinct and both sides hold the minimum weight
-    gain: np.ndarray          # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
+    gain: np.ndarray | None   # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
     min_split: np.ndarray     # (F,) the minimum side weight used (MinSplit or min_leaf floor)
 
 
-def cut_gain_arrays(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: float = 2.0,
-                    min_leaf: float = 0.0, gains: bool = True) -> CutGains:
+def cut_gain_arrays(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_classes: int, *,
+                    rules: str = "c45", min_cases: float = 2.0, min_leaf: float = 0.0,
+                    gains: bool = True) -> CutGains:
     """Gain of every cut of every feature of one node (the general, weighted path of
     ``score_cuts``; arguments as there).  ``gains=False`` skips the gain arithmetic when no
     cut is eligible (``gain`` is then None)."""
@@ -169,8 +170,9 @@ def cut_gain_arrays(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases
     return out
 
 
-def score_cuts(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: float = 2.0,
-               mdl: bool = True, min_leaf: float = 0.0, unit_table=None) -> CutScores:
+def score_cuts(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_classes: int, *, rules: str = "c45",
+               min_cases: float = 2.0, mdl: bool = True, min_leaf: float = 0.0,
+               unit_table: np.ndarray | None = None) -> CutScores:
     """Score every cut of every feature of one node.
 
     V: (F, n) values sorted ascending per row, NaN (missing) last; Y: (F, n) class codes and
@@ -193,6 +195,7 @@ def score_cuts(V, Y, W, N, n_classes: int, *, rules: str = "c45", min_cases: flo
     out.n_candidates = cg.eligible.sum(axis=1)
     if not out.n_candidates.any():
         return out
+    assert cg.gain is not None  # computed: some cut is eligible
     D = np.where(cg.eligible, cg.gain, -np.inf)
     return _finish(out, D, V, cg.left_weight, cg.known_weight, N, 0, rules, mdl)
 
@@ -294,8 +297,9 @@ class BatchCutScores:
     n_candidates: np.ndarray
 
 
-def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2.0,
-                     mdl: bool = True, unit_table=None) -> BatchCutScores:
+def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts: np.ndarray, N: np.ndarray,
+                     n_classes: int, *, min_cases: float = 2.0, mdl: bool = True,
+                     unit_table: np.ndarray | None = None) -> BatchCutScores:
     """C4.5 cuts for S nodes of one tree level in one pass.
 
     V, Y, W: (F, T) blocks (W may be None with ``unit_table``), node s occupying columns
@@ -336,6 +340,7 @@ def score_cuts_batch(V, Y, W, starts, N, n_classes: int, *, min_cases: float = 2
         if D is None:
             return out
         return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
+    assert W is not None  # only the unit_table path goes without weights
     known = ~np.isnan(V)
     Wk = np.where(known, W, 0.0)
 

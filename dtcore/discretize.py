@@ -15,6 +15,7 @@ interval k holds ``edges[k] < x ≤ edges[k+1]`` (the first one also holds x = m
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 METHODS = ("intervals", "equal_width", "equal_frequency", "kmeans")
 
@@ -24,7 +25,7 @@ def _known(x) -> np.ndarray:
     return x[~np.isnan(x)]
 
 
-def interval_edges(x) -> np.ndarray:
+def interval_edges(x: ArrayLike) -> np.ndarray:
     """[min, midpoints of adjacent distinct values…, max] (seed 000)."""
     v = np.unique(_known(x))
     if v.size == 0:
@@ -32,13 +33,13 @@ def interval_edges(x) -> np.ndarray:
     return np.concatenate(([v[0]], (v[:-1] + v[1:]) / 2.0, [v[-1]]))
 
 
-def interval_edges_by_column(X) -> dict[int, list[float]]:
+def interval_edges_by_column(X: ArrayLike) -> dict[int, list[float]]:
     """Seed 000's ``_get_feature_values``: column index → edge list."""
     X = np.asarray(X, dtype=np.float64)
     return {j: interval_edges(X[:, j]).tolist() for j in range(X.shape[1])}
 
 
-def equal_width_edges(x, n_bins: int) -> np.ndarray:
+def equal_width_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
     """n_bins intervals of equal width between min and max."""
     _check_bins(n_bins)
     v = _known(x)
@@ -50,7 +51,7 @@ def equal_width_edges(x, n_bins: int) -> np.ndarray:
     return np.linspace(lo, hi, n_bins + 1)
 
 
-def equal_frequency_edges(x, n_bins: int) -> np.ndarray:
+def equal_frequency_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
     """Quantile edges (about the same number of rows per interval); tied quantiles merge."""
     _check_bins(n_bins)
     v = _known(x)
@@ -60,7 +61,7 @@ def equal_frequency_edges(x, n_bins: int) -> np.ndarray:
     return np.unique(edges)
 
 
-def kmeans_edges(x, n_bins: int, random_state: int = 0, max_iter: int = 100) -> np.ndarray:
+def kmeans_edges(x: ArrayLike, n_bins: int, random_state: int = 0, max_iter: int = 100) -> np.ndarray:
     """1-D k-means (Lloyd's algorithm, seeded k-means++ start); edges are midpoints between
     adjacent sorted centres."""
     _check_bins(n_bins)
@@ -95,7 +96,7 @@ def kmeans_edges(x, n_bins: int, random_state: int = 0, max_iter: int = 100) -> 
     return np.concatenate(([lo], inner, [hi]))
 
 
-def edges_for(x, method: str, n_bins: int = 5, random_state: int = 0) -> np.ndarray:
+def edges_for(x: ArrayLike, method: str, n_bins: int = 5, random_state: int = 0) -> np.ndarray:
     """Dispatch by method name (one of METHODS)."""
     if method == "intervals":
         return interval_edges(x)
@@ -108,7 +109,7 @@ def edges_for(x, method: str, n_bins: int = 5, random_state: int = 0) -> np.ndar
     raise ValueError(f"unknown discretisation {method!r}; choose one of {METHODS}")
 
 
-def inner_edges(edges) -> np.ndarray:
+def inner_edges(edges: ArrayLike) -> np.ndarray:
     """The cut points a tree stores: the edges without min and max."""
     e = np.asarray(edges, dtype=np.float64)
     return e[1:-1] if e.size > 2 else np.empty(0)

@@ -25,11 +25,16 @@ and what we do about it:
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .explain import NodeData, children_rows, same_test, tree_test
 from .tree import DISTRIBUTE, Tree, TreeAssembler
+
+if TYPE_CHECKING:
+    from .base import BaseTreeEstimator
 
 
 def _sub_params(est, nd: NodeData, child_weight: float, child_depth: int):
@@ -88,7 +93,8 @@ def _leaf_stats(nd: NodeData, rows, weights):
     return np.array([mean]), wsum, float(np.sum(weights * (y - mean) ** 2) / wsum) if wsum > 0 else 0.0
 
 
-def force_split(est, X, y, sample_weight, node: int, test: dict, tree: Tree | None = None) -> Tree:
+def force_split(est: BaseTreeEstimator, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None,
+                node: int, test: dict, tree: Tree | None = None) -> Tree:
     """A new Tree equal to ``tree`` (default ``est.tree_``) except that ``node`` tests ``test``
     (``{"feature", "cuts", "cat_branch", "missing_branch"}``, as ``dtcore.explain`` builds them)
     and its children are regrown. X, y: the encoded training data the tree was grown on."""
@@ -112,6 +118,7 @@ def force_split(est, X, y, sample_weight, node: int, test: dict, tree: Tree | No
             if src.feature[k] < 0:
                 continue
             t = tree_test(src, k)
+            assert t is not None  # k is a test node (feature ≥ 0)
             asm.set_split(new, t["feature"], cuts=t["cuts"], cat_branch=t["cat_branch"],
                           missing_branch=t["missing_branch"])
             # pushed reversed, popped (and appended to the parent) in branch order
@@ -138,14 +145,15 @@ def force_split(est, X, y, sample_weight, node: int, test: dict, tree: Tree | No
     return asm.build()
 
 
-def with_tree(est, tree: Tree):
+def with_tree(est: BaseTreeEstimator, tree: Tree) -> BaseTreeEstimator:
     """A shallow copy of ``est`` holding ``tree`` (the original estimator is not modified)."""
     out = copy.copy(est)
     out.tree_ = tree
     return out
 
 
-def replay(est, X, y, sample_weight, ops) -> tuple[object, list[int]]:
+def replay(est: BaseTreeEstimator, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None,
+           ops: Iterable[tuple[int, dict]]) -> tuple[object, list[int]]:
     """Apply forced splits in order; ``ops`` = [(node, test), …], each node id referring to the
     tree produced by the ops before it. Returns (new estimator, forced node ids in the final
     tree). A forced node deeper than a later forced node is dropped from the list when that
@@ -164,6 +172,6 @@ def replay(est, X, y, sample_weight, ops) -> tuple[object, list[int]]:
     return cur, forced
 
 
-def is_forced_test(est, node: int, test: dict) -> bool:
+def is_forced_test(est: BaseTreeEstimator, node: int, test: dict) -> bool:
     """Does ``est``'s tree hold ``test`` at ``node``?"""
     return same_test(tree_test(est.tree_, node), test)

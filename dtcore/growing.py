@@ -16,7 +16,9 @@ feature index (scikit-learn breaks them by its random feature order).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +26,8 @@ from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurit
 from .splitting import (best_per_segment_blocks, category_stats, missing_goes_left,
                         scan_categorical, scan_sorted, segment_ids, thresholds)
 from .tree import Tree
+
+NodeValues = np.ndarray | float  # arrays over nodes (the builders) or one node's number
 
 
 @dataclass
@@ -42,7 +46,8 @@ class GrowParams:
 # stop rules: the one home the builders (vectorised over a level's nodes) and the split
 # explorer (``dtcore.explain``, one node) call
 
-def pretest_rules(p: GrowParams, depth, n_rows, weighted_n, impurity):
+def pretest_rules(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
+                  impurity: NodeValues) -> tuple[tuple[str, Any], ...]:
     """scikit-learn's tests made before searching a split, as (reason, hit) pairs in the order a
     report names them.  Arguments are arrays over nodes (the builders) or one node's numbers."""
     return (("max_depth", depth >= p.max_depth),
@@ -51,7 +56,8 @@ def pretest_rules(p: GrowParams, depth, n_rows, weighted_n, impurity):
             ("pure", impurity <= EPSILON))
 
 
-def leaf_by_pretest(p: GrowParams, depth, n_rows, weighted_n, impurity):
+def leaf_by_pretest(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
+                    impurity: NodeValues) -> Any:
     """True where a pre-split test (:func:`pretest_rules`) makes the node a leaf."""
     hit = False
     for _, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
@@ -59,7 +65,8 @@ def leaf_by_pretest(p: GrowParams, depth, n_rows, weighted_n, impurity):
     return hit
 
 
-def pretest_reason(p: GrowParams, depth, n_rows, weighted_n, impurity) -> str | None:
+def pretest_reason(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
+                   impurity: NodeValues) -> str | None:
     """For one node: the first pre-split test that makes it a leaf, None if none does."""
     for reason, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
         if h:
@@ -67,7 +74,7 @@ def pretest_reason(p: GrowParams, depth, n_rows, weighted_n, impurity) -> str | 
     return None
 
 
-def decrease_ok(p: GrowParams, improvement):
+def decrease_ok(p: GrowParams, improvement: NodeValues) -> Any:
     """The best split is made when its weighted impurity decrease + EPSILON ≥
     min_impurity_decrease (a zero decrease still splits, as in scikit-learn)."""
     return improvement + EPSILON >= p.min_impurity_decrease
@@ -113,7 +120,8 @@ class Grower:
 
     CHUNK_ELEMENTS = 1 << 15  # rows × features per vectorised pass (larger ones fall out of cache)
 
-    def __init__(self, X, y, w, n_categories, params: GrowParams):
+    def __init__(self, X: np.ndarray, y: np.ndarray, w: np.ndarray, n_categories: Sequence[int] | np.ndarray,
+                 params: GrowParams) -> None:
         self.p = params
         self.crit = params.criterion
         self.is_clf = self.crit in CLASSIFICATION_CRITERIA
@@ -154,7 +162,7 @@ class Grower:
         self.nodes = _Nodes()
 
     # -- statistics ------------------------------------------------------------------------------
-    def stats(self, rows, key, n_groups):
+    def stats(self, rows: np.ndarray, key: np.ndarray, n_groups: int) -> dict[str, np.ndarray]:
         """Weight, row counts, value and impurity per group of rows (key = group of each row)."""
         w = self.w[rows]
         wn = np.bincount(key, weights=w, minlength=n_groups)
@@ -188,16 +196,18 @@ class Grower:
         return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=mean[:, None], impurity=imp,
                     wsum=s)
 
-    def leaf_by_pretest(self, st, depth):
+    def leaf_by_pretest(self, st: dict[str, np.ndarray], depth: int) -> np.ndarray:
         """scikit-learn's tests made before searching a split (:func:`leaf_by_pretest`)."""
         return leaf_by_pretest(self.p, depth, st["n_rows"], st["weighted_n"], st["impurity"])
 
     # -- one step: best split of every segment --------------------------------------------------
-    def best_splits(self, perm, seg_start, seg_len, seg_id, mean) -> _Choice:
+    def best_splits(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, seg_id: np.ndarray,
+                    mean: np.ndarray | None) -> _Choice:
         n_seg = seg_start.size
         rows = perm[-1]
         if self.crit in ("squared_error", "friedman_mse"):
             # centre y per node: cumulative sums stay small, proxies rank the same (criteria)
+            assert mean is not None  # evaluate() passes the node means for regression
             self.R[1, rows] = self.w[rows] * (self.y[rows] - mean[seg_id])
         ch = _Choice(np.full(n_seg, -np.inf), np.full(n_seg, -1, np.int64), np.full(n_seg, np.nan),
                      np.zeros(n_seg, bool), np.zeros((n_seg, self.max_cat + 1), bool),
@@ -287,6 +297,7 @@ class Grower:
         dt = np.int32 if M < 2**31 - 1 else np.int64
         C = np.empty((K + 1, M), dt)
         C[0] = np.arange(1, M + 1, dtype=dt)
+        assert self.ycode is not None  # set whenever self.unit (the only caller's case)
         yl = self.ycode.take(flat)
         for c in range(K - 1):
             np.cumsum(yl == c, dtype=dt, out=C[1 + c])
@@ -296,7 +307,7 @@ class Grower:
             C[K] = C[0]
         return C
 
-    def route(self, rows, seg_id, ch: _Choice, found):
+    def route(self, rows: np.ndarray, seg_id: np.ndarray, ch: _Choice, found: np.ndarray) -> np.ndarray:
         """True where a row goes left under its node's chosen split (rows of unsplit nodes: True).
 
         The branch rule is ``tree.branch_index``'s (x ≤ t left; a category by its subset; a
@@ -323,7 +334,9 @@ class Grower:
         left[sel] = go
         return left
 
-    def evaluate(self, perm, seg_start, seg_len, node_stats):
+    def evaluate(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
+                 node_stats: dict[str, np.ndarray]) -> tuple[_Choice, np.ndarray, np.ndarray, np.ndarray,
+                                                             dict[str, np.ndarray], np.ndarray]:
         """Best split per segment, its children's statistics and whether to make it."""
         n_seg = seg_start.size
         seg_id = segment_ids(seg_start, seg_len)
@@ -343,7 +356,9 @@ class Grower:
         return ch, split, impr, left, kid, seg_id
 
     # -- partition ---------------------------------------------------------------------------------
-    def partition(self, perm, seg_start, seg_len, seg_id, left_el, split, keep_left, keep_right):
+    def partition(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, seg_id: np.ndarray,
+                  left_el: np.ndarray, split: np.ndarray, keep_left: np.ndarray,
+                  keep_right: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Children's segments in every permutation, each still sorted; kept children first
         (in parent order, left before right), dropped rows after them.
 
@@ -434,7 +449,7 @@ class Grower:
         ids, st = self._root()
         if self.leaf_by_pretest(st, 0)[0]:
             return self.assemble()
-        heap = []
+        heap: list[tuple[float, int, dict[str, Any]]] = []
         counter = 0
 
         def push(perm, seg_start, seg_len, node_ids, st, depth):
@@ -448,6 +463,7 @@ class Grower:
                 counter += 1
 
         push(self.perm0, np.array([0]), np.array([self.n]), ids, st, 0)
+        assert self.p.max_leaf_nodes is not None  # grow() calls this builder only then
         splits_left = self.p.max_leaf_nodes - 1
         while heap and splits_left > 0:
             _, _, rec = heapq.heappop(heap)
@@ -547,6 +563,7 @@ def _group_medians(key, y, w, n_groups, wn):
     return np.where(wn > 0, med, 0.0)
 
 
-def grow(X, y, sample_weight, n_categories, params: GrowParams) -> Tree:
+def grow(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, n_categories: Sequence[int] | np.ndarray,
+         params: GrowParams) -> Tree:
     """Grow a CART tree on encoded arrays (category codes as floats, NaN = missing)."""
     return Grower(X, y, sample_weight, n_categories, params).grow()

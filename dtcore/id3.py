@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import heapq
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from .multiway import branch_class_counts, distribute_rows, score_multiway
 from .params import GROWTH_LIMITS, Param
 from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
+if TYPE_CHECKING:
+    from .schema import Schema
+
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
 
 #: ID3's float-rounding tolerance: a gain must exceed it to count as positive, a later feature
@@ -45,12 +49,14 @@ POSITIVE_GAIN = 1e-12
 # =============================================================================================
 # ID3's rules: the one home ``ID3Classifier`` and the split explorer (``dtcore.explain``) call
 
-def feature_plan(schema, X, continuous: str, n_bins: int, random_state) -> tuple[dict, dict]:
+def feature_plan(schema: Schema, X: np.ndarray, continuous: str, n_bins: int,
+                 random_state: int) -> tuple[dict, dict]:
     """How ID3 tests each feature, fixed before growth: (plan, bin edges by feature name).
 
     ``plan[j]`` is ``("cat", n_branches)`` (one branch per category), ``("bins", inner cuts)``
     (pre-binned continuous feature, one branch per bin) or ``("thr", None)`` (binary cut)."""
-    plan, bin_edges = {}, {}
+    plan: dict[int, tuple[str, Any]] = {}
+    bin_edges: dict[str, list[float]] = {}
     for j, f in enumerate(schema.features):
         if f.is_categorical:
             plan[j] = ("cat", len(f.categories))
@@ -63,7 +69,8 @@ def feature_plan(schema, X, continuous: str, n_bins: int, random_state) -> tuple
     return plan, bin_edges
 
 
-def leaf_reason(counts, N: float, depth: int, min_samples_split, max_depth) -> str | None:
+def leaf_reason(counts: np.ndarray, N: float, depth: int, min_samples_split: float,
+                max_depth: int | None) -> str | None:
     """Why ID3 makes a node a leaf before scoring tests: ``"pure"`` (one class left),
     ``"min_samples_split"`` (weight N below it), ``"max_depth"``; None: try to split."""
     if np.count_nonzero(counts > 0) <= 1:
@@ -75,7 +82,7 @@ def leaf_reason(counts, N: float, depth: int, min_samples_split, max_depth) -> s
     return None
 
 
-def branches_ok(branch_weights, min_samples_leaf) -> bool:
+def branches_ok(branch_weights: np.ndarray, min_samples_leaf: float) -> bool:
     """A multiway test is usable with at least two non-empty branches, each holding
     ``min_samples_leaf`` weight (empty branches become empty leaves)."""
     nonempty = branch_weights[branch_weights > 0]
@@ -117,9 +124,10 @@ class ID3Classifier(BaseTreeEstimator):
         Param("n_bins", "int", 5, lo=2, hi=20, step=1),
     ) + GROWTH_LIMITS
 
-    def __init__(self, criterion="gain", continuous="intervals", n_bins=5, random_state=0,
-                 max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 min_impurity_decrease=0.0, max_leaf_nodes=None):
+    def __init__(self, criterion: str = "gain", continuous: str = "intervals", n_bins: int = 5,
+                 random_state: int = 0, max_depth: int | None = None, min_samples_split: float = 2,
+                 min_samples_leaf: float = 1, min_impurity_decrease: float = 0.0,
+                 max_leaf_nodes: int | None = None) -> None:
         self.criterion = criterion
         self.continuous = continuous
         self.n_bins = n_bins
@@ -150,6 +158,7 @@ class ID3Classifier(BaseTreeEstimator):
     # -- fitting -------------------------------------------------------------------------------
     def _grow(self, X, y, sample_weight) -> Tree:
         schema = self.schema_
+        assert schema.classes is not None  # ID3 is a classifier: the schema has classes
         C = len(schema.classes)
         y = np.asarray(y, dtype=np.int64)
         w = np.asarray(sample_weight, dtype=np.float64)
@@ -161,7 +170,7 @@ class ID3Classifier(BaseTreeEstimator):
         rows = np.nonzero(w > 0)[0]
         counts = np.bincount(y[rows], weights=w[rows], minlength=C)
         root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
-        task = (root, rows, w[rows], frozenset())
+        task: tuple[int, np.ndarray, np.ndarray, frozenset[int]] = (root, rows, w[rows], frozenset())
         if self.max_leaf_nodes is None:
             stack = [task]
             while stack:
@@ -171,7 +180,8 @@ class ID3Classifier(BaseTreeEstimator):
                     stack.extend(reversed(self._apply(asm, X, y, *t, best)))
             return asm.build()
         # best-first: the largest weighted gain N_t/N · gain is split first
-        heap, tick, leaves = [], 0, 1
+        heap: list[tuple[float, int, tuple[int, np.ndarray, np.ndarray, frozenset[int]], tuple]] = []
+        tick, leaves = 0, 1
         best = self._find(asm, X, y, *task)
         if best is not None:
             heapq.heappush(heap, (-best[5], tick, task, best))

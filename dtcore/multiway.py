@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .criteria import entropy, split_information
 
@@ -42,7 +43,8 @@ class MultiwayScore:
         return float(self.counts.sum() + self.unknown.sum())
 
 
-def branch_class_counts(branch, y, w, n_branches: int, n_classes: int):
+def branch_class_counts(branch: ArrayLike, y: ArrayLike, w: ArrayLike, n_branches: int,
+                        n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Weighted class counts per branch; ``branch`` is float (NaN = unknown) or int (<0 = unknown).
 
     Returns ((V, C) counts of known rows, (C,) counts of unknown rows)."""
@@ -67,7 +69,7 @@ def _info(counts) -> float:
     return float(counts.sum() * entropy(counts))
 
 
-def score_multiway(counts, unknown) -> MultiwayScore:
+def score_multiway(counts: ArrayLike, unknown: ArrayLike) -> MultiwayScore:
     """Gain (with ρ), split information (unknown as a branch), gain ratio and plain IV."""
     counts = np.asarray(counts, dtype=np.float64)
     unknown = np.asarray(unknown, dtype=np.float64)
@@ -86,12 +88,13 @@ def score_multiway(counts, unknown) -> MultiwayScore:
     return MultiwayScore(counts, unknown, gain, split_ent / N, ratio, iv)
 
 
-def reasonable_branches(branch_weights, min_cases: float) -> int:
+def reasonable_branches(branch_weights: ArrayLike, min_cases: float) -> int:
     """Branches holding at least ``min_cases`` weight (C4.5 needs two of them)."""
     return int(np.sum(np.asarray(branch_weights) >= min_cases - SMALL))
 
 
-def distribute(branch, w, branch_weights):
+def distribute(branch: ArrayLike, w: ArrayLike,
+               branch_weights: ArrayLike) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rows and weights of each child: known rows go to their branch, unknown rows to every
     branch with weight ``w · K_v / K`` (uniform shares when no value is known, as J48).
 
@@ -114,7 +117,8 @@ def distribute(branch, w, branch_weights):
     return out
 
 
-def distribute_rows(branch, w, n_branches: int):
+def distribute_rows(branch: ArrayLike, w: ArrayLike,
+                    n_branches: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Per branch (row positions, weights) and the branch weights K_v: rows with a branch
     (``tree.branch_index``) go to it, rows with -1 to every branch as in :func:`distribute`.
     With ``tree.branch_index`` this is the one implementation of routing a node's rows."""

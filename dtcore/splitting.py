@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .criteria import (CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement,
                        proxy_improvement)
@@ -75,11 +76,11 @@ def segment_ids(seg_start: np.ndarray, seg_len: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(seg_len.size, dtype=np.int64), seg_len)
 
 
-def _block(idx, seg, variant, n_left, n_right, left, right):
+def _block(idx, seg, variant, n_left, n_right, left, right) -> list[np.ndarray]:
     return [idx, seg, np.full(idx.size, variant, np.int8), n_left, n_right, left, right]
 
 
-def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
+def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg_len: np.ndarray,
                 criterion: str, seg_id: np.ndarray | None = None, min_samples_leaf: int = 1,
                 min_weight_leaf: float = 0.0, has_missing: bool | None = None,
                 cumulative: np.ndarray | None = None) -> Candidates:
@@ -92,7 +93,11 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
     Candidates come in variant blocks, each ordered by segment then position:
     MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
     """
-    C = np.cumsum(G, axis=1) if cumulative is None else cumulative
+    if cumulative is None:
+        assert G is not None, "scan_sorted needs G or cumulative"
+        C = np.cumsum(G, axis=1)
+    else:
+        C = cumulative
     d, m = C.shape
     if seg_id is None:
         seg_id = segment_ids(seg_start, seg_len)
@@ -117,10 +122,10 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
     last_known = seg_start + n_known - 1
     ok[last_known[n_known > 0]] = False
 
-    idx = np.flatnonzero(ok)
+    idx: np.ndarray = np.flatnonzero(ok)
     seg = seg_id[idx]
     n_left = idx - seg_start[seg] + 1
-    left = np.take(C, idx, axis=1).astype(np.float64, copy=False)
+    left: np.ndarray = np.take(C, idx, axis=1).astype(np.float64, copy=False)
     left -= np.take(base, seg, axis=1)
     blocks = [_block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left,
                      np.take(tot, seg, axis=1) - left)]
@@ -139,6 +144,7 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
         l2 = left[:, sel] + miss[:, s2]
         blocks.append(_block(i2, s2, MISSING_LEFT, n_left[sel] + n_miss[s2],
                              n_known[s2] - n_left[sel], l2, tot[:, s2] - l2))
+    cols: list[np.ndarray]
     if len(blocks) > 1:
         cols = [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)]
     else:
@@ -162,6 +168,7 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
                 raise ValueError("criterion='absolute_error' does not support missing values "
                                  "(as in scikit-learn): impute them or use 'squared_error'")
             # channel 1 holds y itself here; the absolute errors come from ranks, not sums
+            assert G is not None  # absolute_error callers pass G, never cumulative
             ae_pre, ae_suf = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
             wl, wr = left[:, 0], right[:, 0]
             proxy = -wr * (ae_suf[idx + 1] / wr) - wl * (ae_pre[idx] / wl)
@@ -175,7 +182,7 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray, seg_start: np.ndarray, seg_len: n
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
 
 
-def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int):
+def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
     """(best proxy per segment (-inf: none), candidate index of the first maximum or -1).
 
     Candidates must be grouped by segment (one contiguous group each); inside a segment the
@@ -195,7 +202,7 @@ def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int):
     return best, where
 
 
-def best_per_segment_blocks(c: Candidates, n_seg: int):
+def best_per_segment_blocks(c: Candidates, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
     """Best candidate per segment over the variant blocks, earlier variants winning ties."""
     if c.proxy.size == 0 or c.variant[-1] == MISSING_RIGHT:  # blocks come in order: one block
         return best_per_segment(c.segment, c.proxy, n_seg)
@@ -276,7 +283,8 @@ class _WaveletMatrix:
         return val, wl, wyl
 
 
-def range_abs_errors(wm: _WaveletMatrix, ys, a, b, w_tot, wy_tot):
+def range_abs_errors(wm: _WaveletMatrix, ys: np.ndarray, a: np.ndarray, b: np.ndarray, w_tot: np.ndarray,
+                     wy_tot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Σ w·|y − median| over ranges [a, b), with scikit-learn's weighted median (the midpoint
     when the cumulative weight hits exactly half)."""
     half = 0.5 * w_tot
@@ -286,7 +294,8 @@ def range_abs_errors(wm: _WaveletMatrix, ys, a, b, w_tot, wy_tot):
     return (wy_tot - wyl - med * (w_tot - wl)) + (med * wl - wyl), med
 
 
-def prefix_suffix_abs_errors(y, w, seg_start, seg_len, seg_id=None):
+def prefix_suffix_abs_errors(y: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
+                             seg_id: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Absolute error of every prefix [start, i] and every suffix [i, end) of every segment."""
     m = y.size
     if seg_id is None:
@@ -311,7 +320,8 @@ def prefix_suffix_abs_errors(y, w, seg_start, seg_len, seg_id=None):
 # ---------------------------------------------------------------------------------------------
 # categorical features
 
-def category_stats(codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int, n_cat: int):
+def category_stats(codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int,
+                   n_cat: int) -> tuple[np.ndarray, np.ndarray]:
     """Channel sums and row counts per (segment, category); the last category is "missing"."""
     c = np.where(np.isnan(codes), n_cat, np.nan_to_num(codes, nan=0.0)).astype(np.int64)
     key = seg_id * (n_cat + 1) + c
@@ -363,7 +373,8 @@ def categorical_subsets(stats: np.ndarray, counts: np.ndarray, criterion: str) -
 
 
 def scan_categorical(stats: np.ndarray, counts: np.ndarray, criterion: str,
-                     min_samples_leaf: int = 1, min_weight_leaf: float = 0.0):
+                     min_samples_leaf: int = 1, min_weight_leaf: float = 0.0
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Score every candidate subset: returns (masks (S,C) or (n_seg,S,C), proxy (n_seg,S) with
     -inf where invalid, n_left, left (n_seg,S,d), right)."""
     masks = categorical_subsets(stats, counts, criterion)
@@ -383,7 +394,8 @@ def scan_categorical(stats: np.ndarray, counts: np.ndarray, criterion: str,
     return masks, proxy, n_left, left, right
 
 
-def categorical_branches(mask: np.ndarray, counts: np.ndarray, n_left, n_right):
+def categorical_branches(mask: np.ndarray, counts: np.ndarray, n_left: float,
+                         n_right: float) -> tuple[np.ndarray, int]:
     """(cat_branch over real categories, missing_branch) from a left-subset mask over C = n_cat+1."""
     present = counts[:-1] > 0
     branch = np.where(present, np.where(mask[:-1], 0, 1), -1).astype(np.int32)
@@ -415,8 +427,10 @@ def _channels(y, w, criterion, n_classes, with_squares=True):
     return np.stack(cols, axis=1), shift
 
 
-def continuous_candidates(x, y, sample_weight=None, *, criterion="gini", n_classes=None,
-                          min_samples_leaf=1, min_weight_leaf=0.0, w_total=None) -> dict:
+def continuous_candidates(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
+                          criterion: str = "gini", n_classes: int | None = None,
+                          min_samples_leaf: int = 1, min_weight_leaf: float = 0.0,
+                          w_total: float | None = None) -> dict:
     """Every valid threshold of one continuous feature at one node, with its scores.
 
     x: the node's values (NaN = missing); y: class codes (0..K-1) or targets; returns arrays
@@ -440,9 +454,10 @@ def continuous_candidates(x, y, sample_weight=None, *, criterion="gini", n_class
                          "variant": c.variant})
 
 
-def categorical_candidates(codes, y, sample_weight=None, *, n_categories, criterion="gini",
-                           n_classes=None, min_samples_leaf=1, min_weight_leaf=0.0,
-                           w_total=None) -> dict:
+def categorical_candidates(codes: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
+                           n_categories: int, criterion: str = "gini", n_classes: int | None = None,
+                           min_samples_leaf: int = 1, min_weight_leaf: float = 0.0,
+                           w_total: float | None = None) -> dict:
     """Every candidate subset split of one categorical feature at one node (the subsets the
     builder considers), with ``left_mask`` (n, n_categories+1; last column = missing) and scores."""
     codes = np.asarray(codes, dtype=np.float64)
@@ -462,6 +477,7 @@ def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra)
     """Impurities and improvements of candidate children from their channel sums."""
     tot = G.sum(axis=0)
     w_node = tot[0]
+    imp: np.ndarray | float
     w_total = w_node if w_total is None else w_total
     if criterion in CLASSIFICATION_CRITERIA or criterion in ("squared_error", "friedman_mse"):
         imp_l = channel_impurity(criterion, left)

@@ -19,14 +19,17 @@ created them in: ``TreeAssembler.build`` renumbers.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 LEAF = -1
 DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
 
-def branch_index(x, cuts=None, cat_branch=None, missing_branch: int = DISTRIBUTE) -> np.ndarray:
+def branch_index(x: ArrayLike, cuts: ArrayLike | None = None, cat_branch: ArrayLike | None = None,
+                 missing_branch: int = DISTRIBUTE) -> np.ndarray:
     """Branch taken by each value ``x`` under one test: the single home of this rule (the
     builders' grow steps, ``Tree.branch_of``/``reach``, error-based pruning and the split
     explorer call it; ``Tree.route`` and CART's level-wise ``growing.Grower.route`` are the
@@ -115,7 +118,7 @@ class Tree:
         return np.arange(node, end)
 
     # -- prediction ----------------------------------------------------------------------------
-    def route(self, X: np.ndarray):
+    def route(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where each row ends: arrays (row, leaf, weight); a row split by missing values appears
         once per leaf it reaches, its weights summing to 1.
 
@@ -135,7 +138,9 @@ class Tree:
             feat = self.feature[nodes]
             leaf = feat < 0
             if leaf.any():
-                out_r.append(rows[leaf]), out_n.append(nodes[leaf]), out_w.append(weights[leaf])
+                out_r.append(rows[leaf])
+                out_n.append(nodes[leaf])
+                out_w.append(weights[leaf])
                 keep = ~leaf
                 rows, nodes, weights, feat = rows[keep], nodes[keep], weights[keep], feat[keep]
                 if not rows.size:
@@ -183,7 +188,9 @@ class Tree:
                 kid_w = self.weighted_n[kids]
                 tot = np.bincount(rep, weights=kid_w, minlength=r.size)
                 share = np.where(tot[rep] > 0, kid_w / np.where(tot[rep] > 0, tot[rep], 1), 1.0 / nb[rep])
-                new_r.append(r[rep]), new_n.append(kids), new_w.append(w[rep] * share)
+                new_r.append(r[rep])
+                new_n.append(kids)
+                new_w.append(w[rep] * share)
             rows, nodes, weights = np.concatenate(new_r), np.concatenate(new_n), np.concatenate(new_w)
         if not out_r:
             return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
@@ -202,7 +209,7 @@ class Tree:
             path.append(int(self.parent[path[-1]]))
         return path[::-1]
 
-    def reach(self, X, node: int):
+    def reach(self, X: ArrayLike, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows of X that reach ``node`` and their weights (fractional where a missing value was
         spread over branches): on the training data, the node's training rows and weights."""
         X = np.asarray(X, dtype=np.float64)
@@ -232,7 +239,7 @@ class Tree:
         safe = np.where(tot > 0, tot, 1.0)
         return np.where(tot > 0, self.value / safe, 1.0 / max(self.value.shape[1], 1))
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
         r, leaf, w = self.route(X)
         dist = self.leaf_distribution()
@@ -240,13 +247,13 @@ class Tree:
         np.add.at(out, r, dist[leaf] * w[:, None])
         return out
 
-    def predict_value(self, X) -> np.ndarray:
+    def predict_value(self, X: ArrayLike) -> np.ndarray:
         """Regression: the weighted mix of leaf values (a plain leaf value without missing data)."""
         X = np.asarray(X, dtype=np.float64)
         r, leaf, w = self.route(X)
         return np.bincount(r, weights=self.value[leaf, 0] * w, minlength=X.shape[0])
 
-    def apply(self, X) -> np.ndarray:
+    def apply(self, X: ArrayLike) -> np.ndarray:
         """The leaf of each row; a row split by missing values gets its heaviest leaf."""
         X = np.asarray(X, dtype=np.float64)
         r, leaf, w = self.route(X)
@@ -257,7 +264,7 @@ class Tree:
         out[r[first]] = leaf[first]
         return out
 
-    def decision_path(self, X):
+    def decision_path(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """CSR indicator (indptr, indices) of the nodes each row visits, like scikit-learn's."""
         leaves = self.apply(X)
         length = self.depth[leaves].astype(np.int64) + 1
@@ -316,15 +323,16 @@ _ARRAYS = {
 class TreeAssembler:
     """Collects nodes in any order (level-wise, best-first, recursive) and builds a pre-order Tree."""
 
-    def __init__(self, n_outputs: int, n_classes: int = 0):
+    def __init__(self, n_outputs: int, n_classes: int = 0) -> None:
         self.n_outputs = n_outputs
         self.n_classes = n_classes
         self._nodes: list[dict] = []
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._nodes)
 
-    def add_node(self, parent: int, value, weighted_n: float, n_samples: int, impurity: float) -> int:
+    def add_node(self, parent: int, value: ArrayLike, weighted_n: float, n_samples: int,
+                 impurity: float) -> int:
         depth = 0 if parent < 0 else self._nodes[parent]["depth"] + 1
         self._nodes.append(dict(parent=parent, depth=depth, value=np.asarray(value, dtype=np.float64).ravel(),
                                 weighted_n=float(weighted_n), n_samples=int(n_samples),
@@ -334,8 +342,9 @@ class TreeAssembler:
             self._nodes[parent]["children"].append(len(self._nodes) - 1)
         return len(self._nodes) - 1
 
-    def set_split(self, node: int, feature: int, *, cuts=None, cat_branch=None,
-                  missing_branch: int = DISTRIBUTE):
+    def set_split(self, node: int, feature: int, *, cuts: ArrayLike | None = None,
+                  cat_branch: np.ndarray | Sequence[int] | None = None,
+                  missing_branch: int = DISTRIBUTE) -> None:
         """Make ``node`` a test; add its children afterwards with ``add_node(node, ...)`` in branch order."""
         if (cuts is None) == (cat_branch is None):
             raise ValueError("a test has either cuts (continuous) or cat_branch (categorical)")
@@ -345,7 +354,7 @@ class TreeAssembler:
         rec["cat_branch"] = () if cat_branch is None else tuple(int(b) for b in cat_branch)
         rec["missing_branch"] = int(missing_branch)
 
-    def make_leaf(self, node: int):
+    def make_leaf(self, node: int) -> None:
         """Undo a split (C4.5 collapse); the detached children are dropped by ``build``."""
         rec = self._nodes[node]
         rec.update(feature=LEAF, children=[], cuts=(), cat_branch=(), missing_branch=DISTRIBUTE)

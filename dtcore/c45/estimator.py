@@ -36,8 +36,9 @@ class C45Classifier(BaseTreeEstimator):
         Param("collapse", "bool", True),
     )
 
-    def __init__(self, criterion="gain_ratio", threshold="c45", mdl_penalty=True, min_cases=2,
-                 confidence_factor=0.25, z="c45", subtree_raising=True, prune=True, collapse=True):
+    def __init__(self, criterion: str = "gain_ratio", threshold: str = "c45", mdl_penalty: bool = True,
+                 min_cases: float = 2, confidence_factor: float = 0.25, z: float | str = "c45",
+                 subtree_raising: bool = True, prune: bool = True, collapse: bool = True) -> None:
         self.criterion = criterion
         self.threshold = threshold
         self.mdl_penalty = mdl_penalty

@@ -45,6 +45,7 @@ class _Task:
 
     def local_order(self) -> np.ndarray:
         if self.order is None:
+            assert self.R is not None  # a task holds order or R
             self.order = np.searchsorted(self.rows, self.R)
         return self.order
 
@@ -81,7 +82,8 @@ class _Grower:
         self._sorted_all = {}
         self.y8 = self.y.astype(np.int8) if self.C < 127 else self.y
         self._side = np.zeros(n_all, dtype=bool)   # scratch: side of each row at a split
-        self._level = None                           # the last scored level's blocks
+        # the last scored level's blocks: (R, starts, lengths, unit)
+        self._level: tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None = None
 
     # -- thresholds ------------------------------------------------------------------------
     def _snap(self, j: int, mid: float) -> float:
@@ -128,7 +130,7 @@ class _Grower:
                            for k in np.flatnonzero(v).tolist()]
                           for s, v in enumerate(scores.valid.T)]
             chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
-            kids = [None] * len(todo)
+            kids: list[list[_Task] | None] = [None] * len(todo)
             if self._level is not None and self._level[3]:
                 # unit weights and no missing value at this level: every continuous cut is
                 # split in one vectorised pass
@@ -138,10 +140,11 @@ class _Grower:
                         kids[s] = k
             level = []
             for s, (t, N) in enumerate(todo):
-                if kids[s] is None and chosen[s] is not None:
-                    kids[s] = self._split(asm, t, chosen[s])
-                if kids[s]:
-                    level.extend(kids[s])
+                node_kids = kids[s]
+                if node_kids is None and chosen[s] is not None:
+                    node_kids = self._split(asm, t, chosen[s])
+                if node_kids:
+                    level.extend(node_kids)
         self.stats.nodes = len(asm)
         return asm
 
@@ -150,6 +153,7 @@ class _Grower:
         and no missing values, so every row goes to one side.  Each feature's sorted block of a
         node is partitioned stably (left rows first), so the children's blocks are contiguous
         column ranges, still sorted; the same tree as ``_split`` node by node."""
+        assert self._level is not None  # set by _score_level for this level
         R, starts, lengths, _ = self._level
         fast = np.asarray(fast)
         thr = np.empty(fast.size)
@@ -252,7 +256,7 @@ class _Grower:
             nr = int(np.count_nonzero(right))
             for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
                 pos = np.nonzero(sel)[0]
-                ccounts = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
+                ccounts: np.ndarray = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
                 child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see _set_impurity
                 cR = R[~lab if side == 0 else lab].reshape(R.shape[0], cnt)
                 kids.append(_Task(child, t.rows[pos], t.w[pos], None, used, True, cR))
@@ -321,7 +325,7 @@ def _collapse(asm: TreeAssembler):
         rec = asm.node(i)
         return 0.0 if rec["weighted_n"] <= 0 else rec["weighted_n"] - float(rec["value"].max())
 
-    leaf_err = {}
+    leaf_err: dict[int, float] = {}
     order, stack = [], [0]
     while stack:
         i = stack.pop()

@@ -16,9 +16,11 @@ strictly ≤ the float64 midpoint (see :func:`snap_threshold`).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..multiway import SMALL
 
@@ -34,7 +36,7 @@ MANY_VALUES_SHARE = 0.3
 # =============================================================================================
 # stop rule
 
-def leaf_reason(N: float, counts, min_cases: float) -> str | None:
+def leaf_reason(N: float, counts: np.ndarray, min_cases: float) -> str | None:
     """Why release 8 makes a node of weight ``N`` and class ``counts`` a leaf before scoring
     tests: ``"min_cases"`` (N < 2·MINOBJS), ``"pure"`` (one class), None (try to split)."""
     if N < 2 * min_cases - SMALL:
@@ -44,7 +46,7 @@ def leaf_reason(N: float, counts, min_cases: float) -> str | None:
     return None
 
 
-def is_leaf(N: float, counts, min_cases: float) -> bool:
+def is_leaf(N: float, counts: np.ndarray, min_cases: float) -> bool:
     """True when :func:`leaf_reason` stops the node."""
     return leaf_reason(N, counts, min_cases) is not None
 
@@ -64,7 +66,8 @@ class Selection(NamedTuple):
     above_average: list | None    # per candidate: gain ≥ average − AVERAGE_EPS
 
 
-def select_test(gains, ratios, in_pool, criterion: str = "gain_ratio") -> Selection:
+def select_test(gains: Sequence[float], ratios: Sequence[float], in_pool: Sequence[bool],
+                criterion: str = "gain_ratio") -> Selection:
     """Release 8's choice among a node's usable tests, given in feature (column) order — the
     order decides ties: a later test must be better by more than ``SMALL``.
 
@@ -93,7 +96,7 @@ def select_test(gains, ratios, in_pool, criterion: str = "gain_ratio") -> Select
 # =============================================================================================
 # thresholds
 
-def sorted_known(column) -> np.ndarray:
+def sorted_known(column: ArrayLike) -> np.ndarray:
     """A feature's known training values, sorted (what :func:`snap_threshold` searches)."""
     column = np.asarray(column)
     return np.sort(column[~np.isnan(column)])

@@ -10,14 +10,19 @@ within one standard error of that minimum.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import Tree
 from .ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
 from .losses import is_classifier, mean_and_se, row_losses
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
+    from ..schema import Schema
 
 #: grow(X, y, w) -> unpruned Tree, on encoded arrays
 Grower = Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]
@@ -62,7 +67,8 @@ def _leaves_at(tree: Tree, path: CostComplexityPath, alpha: float) -> int:
     return int(path.n_leaves[steps])
 
 
-def choose_alpha_validation(tree: Tree, X_valid, y_valid, w_valid=None, *, one_se: bool = False,
+def choose_alpha_validation(tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike,
+                            w_valid: ArrayLike | None = None, *, one_se: bool = False,
                             path: CostComplexityPath | None = None) -> AlphaChoice:
     path = cost_complexity_path(tree) if path is None else path
     alphas = candidate_alphas(path)
@@ -77,7 +83,7 @@ def choose_alpha_validation(tree: Tree, X_valid, y_valid, w_valid=None, *, one_s
                        "1-SE" if one_se else "min", "validation")
 
 
-def fold_ids(y, k: int, seed: int = 0, stratify: bool = True) -> np.ndarray:
+def fold_ids(y: ArrayLike, k: int, seed: int = 0, stratify: bool = True) -> np.ndarray:
     """Fold of each row: a seeded shuffle, dealt round-robin by class when stratified."""
     y = np.asarray(y)
     n = y.shape[0]
@@ -91,7 +97,8 @@ def fold_ids(y, k: int, seed: int = 0, stratify: bool = True) -> np.ndarray:
     return folds
 
 
-def choose_alpha_cv(grow: Grower, X, y, w=None, *, k: int = 10, one_se: bool = True, seed: int = 0,
+def choose_alpha_cv(grow: Grower, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None, *, k: int = 10,
+                    one_se: bool = True, seed: int = 0,
                     tree: Tree | None = None) -> AlphaChoice:
     """Breiman's k-fold choice of α for ``tree`` (grown on all of X, y by ``grow`` if not given).
 
@@ -124,7 +131,7 @@ def choose_alpha_cv(grow: Grower, X, y, w=None, *, k: int = 10, one_se: bool = T
                        "1-SE" if one_se else "min", f"cv({k})")
 
 
-def estimator_grower(estimator, schema) -> Grower:
+def estimator_grower(estimator: BaseTreeEstimator, schema: Schema) -> Grower:
     """A Grower from a dtcore estimator: a fresh copy with the same parameters (ccp_alpha forced
     to 0 where the estimator has it) fitted on the encoded rows."""
     params = estimator.get_params()

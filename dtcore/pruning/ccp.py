@@ -69,8 +69,10 @@ def cost_complexity_path(tree: Tree) -> CostComplexityPath:
             n_leaves[i] -= n_pruned_leaves
             r_branch[i] += r_diff
             i = parent[i]
-        alphas.append(float(alpha.min())), impurities.append(r_branch[0])
-        leaves.append(max(n_leaves[0], 1)), pruned.append(best)
+        alphas.append(float(alpha.min()))
+        impurities.append(r_branch[0])
+        leaves.append(max(n_leaves[0], 1))
+        pruned.append(best)
     return CostComplexityPath(np.array(alphas), np.array(impurities), np.array(leaves, dtype=np.int64),
                               np.array(pruned, dtype=np.int64))
 
@@ -87,7 +89,8 @@ def nodes_to_collapse(path: CostComplexityPath, alpha: float) -> np.ndarray:
     return path.pruned_node[1:1 + steps]
 
 
-def prune_to_alpha(tree: Tree, alpha: float, path: CostComplexityPath | None = None):
+def prune_to_alpha(tree: Tree, alpha: float, path: CostComplexityPath | None = None
+                   ) -> tuple[Tree, np.ndarray, np.ndarray]:
     """The subtree minimising R_α: returns ``(pruned, kept, collapsed)`` (ids in ``tree``)."""
     path = cost_complexity_path(tree) if path is None else path
     nodes = nodes_to_collapse(path, alpha)

@@ -8,6 +8,7 @@ pre-order numbering.  ``kept[new] = old`` lets a view ghost the removed nodes.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import DISTRIBUTE, LEAF, Tree
 
@@ -30,7 +31,7 @@ def _gather(ptr: np.ndarray, data: np.ndarray, nodes: np.ndarray):
     return new_ptr, data[idx]
 
 
-def collapse(tree: Tree, nodes) -> tuple[Tree, np.ndarray]:
+def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
     """A new tree in which every node in ``nodes`` is a leaf (its descendants dropped).
 
     Returns ``(pruned, kept)`` with ``kept[new_id] = old_id``.  The input tree is not modified.

@@ -14,11 +14,13 @@ leaf counts instead of re-routing all rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..c45.growth import _set_impurity
 from ..criteria import entropy
@@ -33,7 +35,7 @@ _R8_DEV = (100.0, 3.09, 2.58, 2.33, 1.65, 1.28, 0.84, 0.25, 0.00)
 # =============================================================================================
 # error estimates
 
-def z_value(cf: float = 0.25, z="c45") -> float:
+def z_value(cf: float = 0.25, z: float | str = "c45") -> float:
     """The normal deviate for confidence factor ``cf``: release 8's table interpolation
     (``"c45"``), the exact quantile (``"normal"``, Weka), or a number given directly."""
     if not isinstance(z, str):
@@ -51,7 +53,7 @@ def z_value(cf: float = 0.25, z="c45") -> float:
     raise ValueError(f"z must be 'c45', 'normal' or a number, not {z!r}")
 
 
-def add_errs(N: float, e: float, cf: float = 0.25, z="c45") -> float:
+def add_errs(N: float, e: float, cf: float = 0.25, z: float | str = "c45") -> float:
     """Extra errors so that ``e + add_errs`` is the upper confidence limit of the error count.
 
     Release 8's AddErrs (``z="c45"``) or Weka's Stats.addErrs (``z="normal"``)."""
@@ -80,7 +82,7 @@ def _z2(cf, z) -> float:
     return z_value(cf, z) ** 2
 
 
-def estimated_errors(counts, cf: float = 0.25, z="c45") -> float:
+def estimated_errors(counts: np.ndarray | Sequence[float], cf: float = 0.25, z: float | str = "c45") -> float:
     """Errors of a leaf holding ``counts`` plus AddErrs (0 for an empty leaf)."""
     c = counts.tolist() if isinstance(counts, np.ndarray) else list(counts)
     N = math.fsum(c)
@@ -168,7 +170,8 @@ class EBPReport:
                 "cf": self.cf, "z": self.z}
 
 
-def ebp_prune(tree: Tree, X, y, w=None, cf: float = 0.25, z="c45", subtree_raising: bool = True):
+def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None, cf: float = 0.25,
+              z: float | str = "c45", subtree_raising: bool = True) -> tuple[Tree, EBPReport]:
     """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
 
     Bottom-up: at a test compare LeafErr (the node as a leaf), TreeErr (sum of the pruned

@@ -5,7 +5,10 @@ X float64, y class codes or regression values, w optional sample weights.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import Tree
 from .alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
@@ -19,8 +22,11 @@ from .rep import rep_nodes
 METHODS = ("rep", "pep", "ebp", "ccp")
 
 
-def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
-          X_valid=None, y_valid=None, w_valid=None, X_test=None, y_test=None, w_test=None,
+def prune(tree: Tree, method: str, *, X_train: ArrayLike | None = None, y_train: ArrayLike | None = None,
+          w_train: ArrayLike | None = None, X_valid: ArrayLike | None = None,
+          y_valid: ArrayLike | None = None, w_valid: ArrayLike | None = None,
+          X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
+          w_test: ArrayLike | None = None,
           alpha: float | None = None, cv: int | None = None, one_se: bool = False,
           grow: Grower | None = None, seed: int = 0,
           cf: float = 0.25, z: float | str | None = None, subtree_raising: bool = True
@@ -40,8 +46,9 @@ def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
                 "test": (X_test, y_test, w_test)}
     raised, choice, events = (), None, None
     if method == "rep":
-        _require(X_valid, y_valid, "reduced-error pruning needs a validation set (X_valid, y_valid)")
-        params = {}
+        X_valid, y_valid = _require(X_valid, y_valid,
+                                    "reduced-error pruning needs a validation set (X_valid, y_valid)")
+        params: dict[str, Any] = {}
         pruned, kept = collapse(tree, rep_nodes(tree, X_valid, y_valid, w_valid))
     elif method == "pep":
         params = {}
@@ -55,15 +62,16 @@ def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
     elif method == "ccp":
         path = cost_complexity_path(tree)
         if alpha is None and cv is not None:
-            _require(X_train, y_train, "choosing α by cross-validation needs the training set")
+            X_train, y_train = _require(X_train, y_train,
+                                        "choosing α by cross-validation needs the training set")
             if grow is None:
                 raise ValueError("choosing α by cross-validation re-grows trees: pass grow(X, y, w)")
             c = choose_alpha_cv(grow, X_train, y_train, w_train, k=cv, one_se=one_se, seed=seed,
                                 tree=tree)
             alpha, choice = c.alpha, c.to_dict()
         elif alpha is None:
-            _require(X_valid, y_valid, "cost-complexity pruning needs alpha, cv=k with the "
-                     "training set, or a validation set to choose α on")
+            X_valid, y_valid = _require(X_valid, y_valid, "cost-complexity pruning needs alpha, cv=k "
+                                        "with the training set, or a validation set to choose α on")
             c = choose_alpha_validation(tree, X_valid, y_valid, w_valid, one_se=one_se, path=path)
             alpha, choice = c.alpha, c.to_dict()
         params = {"alpha": float(alpha), "cv": cv, "one_se": one_se}
@@ -75,9 +83,11 @@ def prune(tree: Tree, method: str, *, X_train=None, y_train=None, w_train=None,
     return pruned, report
 
 
-def _require(X, y, message):
+def _require(X: ArrayLike | None, y: ArrayLike | None, message: str) -> tuple[ArrayLike, ArrayLike]:
+    """(X, y), both given, else ValueError(message)."""
     if X is None or y is None:
         raise ValueError(message)
+    return X, y
 
 
 def _ebp(tree, X, y, w, cf, z, subtree_raising):

@@ -7,6 +7,7 @@ counts at each node with the fraction of its weight that reaches it.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import Tree
 
@@ -22,7 +23,7 @@ def node_prediction(tree: Tree) -> np.ndarray:
     return tree.value[:, 0]
 
 
-def node_pairs(tree: Tree, X):
+def node_pairs(tree: Tree, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, node, weight) for every node each row reaches, root included."""
     r, node, w = tree.route(np.asarray(X, dtype=np.float64))
     rows, nodes, weights = [r], [node], [w]
@@ -31,7 +32,9 @@ def node_pairs(tree: Tree, X):
         has = up >= 0
         r, node, w = r[has], up[has].astype(np.int64), w[has]
         if node.size:
-            rows.append(r), nodes.append(node), weights.append(w)
+            rows.append(r)
+            nodes.append(node)
+            weights.append(w)
     return np.concatenate(rows), np.concatenate(nodes), np.concatenate(weights)
 
 
@@ -41,7 +44,8 @@ def _loss(tree: Tree, y, pred):
     return (np.asarray(y, dtype=np.float64) - pred) ** 2
 
 
-def node_losses(tree: Tree, X, y, w=None) -> tuple[np.ndarray, np.ndarray]:
+def node_losses(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Per node: the loss of the rows reaching it if it predicted as a leaf, and their weight.
 
     Routing to a node does not depend on what lies below it, so these figures hold for every
@@ -56,7 +60,7 @@ def node_losses(tree: Tree, X, y, w=None) -> tuple[np.ndarray, np.ndarray]:
     return np.bincount(node, weights=loss, minlength=n), np.bincount(node, weights=weight, minlength=n)
 
 
-def row_losses(tree: Tree, X, y) -> np.ndarray:
+def row_losses(tree: Tree, X: ArrayLike, y: ArrayLike) -> np.ndarray:
     """Loss of each row under the tree's actual prediction (class of the mixed distribution)."""
     X = np.asarray(X, dtype=np.float64)
     if is_classifier(tree):
@@ -66,7 +70,7 @@ def row_losses(tree: Tree, X, y) -> np.ndarray:
     return _loss(tree, y, pred)
 
 
-def error(tree: Tree, X, y, w=None) -> float:
+def error(tree: Tree, X: ArrayLike, y: ArrayLike, w: np.ndarray | None = None) -> float:
     """Weighted error rate (classification) or mean squared error (regression)."""
     loss = row_losses(tree, X, y)
     if loss.size == 0:
@@ -74,7 +78,7 @@ def error(tree: Tree, X, y, w=None) -> float:
     return float(np.average(loss, weights=w))
 
 
-def mean_and_se(loss: np.ndarray, w=None) -> tuple[float, float]:
+def mean_and_se(loss: np.ndarray, w: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Weighted mean loss and its standard error sqrt(var/n) (Breiman's SE for the 1-SE rule)."""
     w = np.ones(loss.shape[-1]) if w is None else np.asarray(w, dtype=np.float64)
     mean = np.average(loss, axis=-1, weights=w)

@@ -9,6 +9,7 @@ have loss 0 on both sides and are pruned, as in Quinlan's and Esposito et al.'s 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import Tree
 from .losses import node_losses
@@ -16,7 +17,8 @@ from .losses import node_losses
 RTOL = 1e-9
 
 
-def rep_nodes(tree: Tree, X_valid, y_valid, w_valid=None) -> np.ndarray:
+def rep_nodes(tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike,
+              w_valid: ArrayLike | None = None) -> np.ndarray:
     """Ids of the nodes REP collapses (the topmost ones; their descendants go with them)."""
     leaf_loss, _ = node_losses(tree, X_valid, y_valid, w_valid)
     sub_loss = leaf_loss.copy()
@@ -35,7 +37,7 @@ def rep_nodes(tree: Tree, X_valid, y_valid, w_valid=None) -> np.ndarray:
     return np.array(top, dtype=np.int64)
 
 
-def _has_pruned_ancestor(tree: Tree, i: int, pruned: np.ndarray) -> bool:
+def _has_pruned_ancestor(tree: Tree, i: int | np.integer, pruned: np.ndarray) -> bool:
     p = tree.parent[i]
     while p >= 0:
         if pruned[p]:

@@ -6,9 +6,11 @@ the "before" tree and mark the new leaves in the "after" tree.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..tree import Tree
 from .collapse import shape_of
@@ -37,9 +39,9 @@ class PruneReport:
                 "errors": self.errors, "alpha_choice": self.alpha_choice, "events": self.events}
 
 
-def make_report(method: str, params: dict, original: Tree, pruned: Tree, kept, *,
-                datasets: dict | None = None, raised=(), alpha_choice=None,
-                events=None) -> PruneReport:
+def make_report(method: str, params: dict, original: Tree, pruned: Tree, kept: ArrayLike, *,
+                datasets: dict | None = None, raised: Iterable[dict] = (), alpha_choice: dict | None = None,
+                events: list | None = None) -> PruneReport:
     """``datasets``: name → (X, y, w or None), the sets whose error is measured before/after."""
     kept = np.asarray(kept, dtype=np.int64)
     was_test = ~original.is_leaf[kept]
