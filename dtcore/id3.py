@@ -106,11 +106,59 @@ def weighted_gain(N: float, N_total: float, gain: float) -> float:
 
 
 class ID3Classifier(BaseTreeEstimator):
-    """ID3 with the options above.
+    """ID3 (Quinlan 1986): multiway splits chosen by information gain, with the options the
+    module docstring describes (continuous features, pre-pruning limits, missing values).
 
-    Fitted attributes besides the tree: ``plan_`` (per feature index, how it is tested:
-    :func:`feature_plan`'s ``("cat", n)`` / ``("bins", cuts)`` / ``("thr", None)``, fixed
-    before growth) and ``bin_edges_`` (pre-binned features' edges by name).
+    Parameters
+    ----------
+    criterion : {"gain", "gain_ratio"}, default="gain"
+        Information gain, or the plain gain ratio (no average-gain rule).
+    continuous : {"intervals", "equal_width", "equal_frequency", "kmeans", "threshold"}, default="intervals"
+        How a continuous feature is tested: one branch per interval between distinct training
+        values, one branch per pre-computed bin, or a binary ``x ≤ t`` at the best midpoint.
+    n_bins : int, default=5
+        Bins for the pre-binning modes.
+    random_state : int, default=0
+        Seed of the k-means binning.
+    max_depth : int or None, default=None
+        Deepest level a node may sit at (the root is depth 0).
+    min_samples_split : float, default=2
+        Fewest rows a node needs to be split.
+    min_samples_leaf : float, default=1
+        Fewest rows every non-empty branch must keep.
+    min_impurity_decrease : float, default=0.0
+        A split's N_t/N · gain must reach this.
+    max_leaf_nodes : int or None, default=None
+        Grow best-first (largest N_t/N · gain first) up to this many leaves.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as flat arrays.
+    plan_ : dict
+        Per feature index, how it is tested (:func:`feature_plan`'s ``("cat", n)`` /
+        ``("bins", cuts)`` / ``("thr", None)``), fixed before growth.
+    bin_edges_ : dict
+        Pre-binned features' edges by feature name.
+    schema_ : Schema
+        Feature names and kinds, category labels, class labels, missing-value tokens.
+    classes_ : ndarray
+        Class labels, in the order of ``predict_proba``'s columns.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of str
+        Feature names seen during fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dtcore.id3 import ID3Classifier
+    >>> X = np.array([["sunny"], ["sunny"], ["overcast"], ["rain"], ["rain"], ["overcast"]],
+    ...              dtype=object)
+    >>> clf = ID3Classifier().fit(X, ["no", "no", "yes", "yes", "no", "yes"],
+    ...                           feature_names=["outlook"])
+    >>> clf.predict(np.array([["overcast"]], dtype=object)).tolist(), clf.get_n_leaves()
+    (['yes'], 3)
     """
 
     _task = "classification"

@@ -13,13 +13,68 @@ from .growth import _collapse, _Grower, _set_impurity
 class C45Classifier(BaseTreeEstimator):
     """Quinlan's C4.5 release 8 (and Weka's J48), with named textbook variants.
 
-    criterion: "gain_ratio" (release 8: best ratio among tests with at least average gain) or
-        "gain" (largest gain, no average rule).
-    threshold: "c45" (largest training value ≤ the midpoint, release 8) or "midpoint".
-    mdl_penalty: subtract log2(#candidate cuts)/N from a continuous feature's gain (release 8).
-    min_cases: MINOBJS (-m in release 8, -M in J48).
-    confidence_factor, z: error-based pruning's CF and deviate ("c45" table, "normal" = J48).
-    subtree_raising, prune, collapse: the post-growth steps (all on by default).
+    Categorical features split one branch per category, continuous ones at one threshold; rows
+    with a missing value go down every branch with fractional weights; the grown tree is
+    collapsed and pruned by error-based pruning (``dtcore.pruning.ebp``). The package docstring
+    of ``dtcore.c45`` lists where we follow J48 rather than release 8, and why.
+
+    Parameters
+    ----------
+    criterion : {"gain_ratio", "gain"}, default="gain_ratio"
+        "gain_ratio": release 8's rule, the best gain ratio among the tests with at least the
+        average gain; "gain": the largest gain, no average rule.
+    threshold : {"c45", "midpoint"}, default="c45"
+        The stored threshold of a continuous cut: the largest training value ≤ the midpoint
+        (release 8) or the midpoint itself (the textbooks).
+    mdl_penalty : bool, default=True
+        Subtract log2(candidate cuts)/N from a continuous feature's gain (release 8).
+    min_cases : float, default=2
+        MINOBJS (``-m`` in release 8, ``-M`` in J48): at least two branches must hold this
+        much weight.
+    confidence_factor : float, default=0.25
+        CF of error-based pruning; smaller prunes more.
+    z : {"c45", "normal"} or float, default="c45"
+        The deviate for CF: release 8's interpolated table, the exact normal quantile (J48),
+        or a number.
+    subtree_raising : bool, default=True
+        Let pruning replace a test by its largest branch.
+    prune : bool, default=True
+        Run error-based pruning after growth.
+    collapse : bool, default=True
+        Undo splits that do not reduce the training errors (release 8's collapse).
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted (collapsed, pruned) tree as flat arrays.
+    unpruned_tree_ : Tree
+        The tree before error-based pruning.
+    pruning_report_ : EBPReport or None
+        What pruning did (None when ``prune=False``).
+    growth_stats_ : GrowthStats
+        How often each feature was split on during growth.
+    schema_ : Schema
+        Feature names and kinds, category labels, class labels, missing-value tokens.
+    classes_ : ndarray
+        Class labels, in the order of ``predict_proba``'s columns.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of str
+        Feature names seen during fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dtcore.c45 import C45Classifier
+    >>> X = np.array([["sunny", 85], ["sunny", 80], ["overcast", 83], ["rain", 70],
+    ...               ["rain", 68], ["rain", 65], ["overcast", 64], ["sunny", 72],
+    ...               ["sunny", 69], ["rain", 75], ["sunny", 75], ["overcast", 72],
+    ...               ["overcast", 81], ["rain", 71]], dtype=object)
+    >>> y = ["no", "no", "yes", "yes", "yes", "no", "yes", "no", "yes", "yes", "yes", "yes",
+    ...      "yes", "no"]
+    >>> clf = C45Classifier(prune=False).fit(X, y, feature_names=["outlook", "humidity"])
+    >>> clf.predict(np.array([["sunny", 90]], dtype=object)).tolist(), clf.get_n_leaves()
+    (['no'], 4)
     """
 
     _task = "classification"
