@@ -44,8 +44,8 @@ format: $(VENV)/.test
 	$(VENV)/bin/ruff format .
 
 bench: $(VENV)/.test
-	$(PY) bench/bench_cart.py
-	$(PY) bench/bench_c45.py
+	$(PY) -m bench.bench_cart
+	$(PY) -m bench.bench_c45
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -13,20 +13,17 @@ Target: our time ≤ 1/4 of J48's, with the same tree.  Times are best-of-N wall
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from dtcore.arff import write_arff
+from dtcore.c45 import C45Classifier
+from dtcore.export.j48 import tree_to_j48_lines
+from scripts.compare_j48 import compare_lines, java_available, run_j48
 
-from compare_j48 import compare_lines, java_available, run_j48  # noqa: E402
-from dtcore.arff import write_arff  # noqa: E402
-from dtcore.c45 import C45Classifier  # noqa: E402
-from dtcore.export.j48 import tree_to_j48_lines  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def make_data(n: int, p: int = 20, seed: int = 0):

@@ -18,16 +18,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import sys
 import time
 import tracemalloc
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-
-from dtcore.cart import CARTClassifier, CARTRegressor  # noqa: E402
+from dtcore.cart import CARTClassifier, CARTRegressor
 
 
 def make_data(n, p, task, seed=0):

@@ -23,17 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
+from dtcore.arff import read_arff, write_arff
+from dtcore.c45 import C45Classifier
+from dtcore.export.j48 import tree_to_j48_lines
+from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, infer_kind
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from dtcore.arff import read_arff, write_arff  # noqa: E402
-from dtcore.c45 import C45Classifier  # noqa: E402
-from dtcore.export.j48 import tree_to_j48_lines  # noqa: E402
-from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, infer_kind  # noqa: E402
-
 WEKA_JAR = Path("/usr/share/java/weka.jar")
-DATASETS = Path(__file__).resolve().parents[1] / "assets" / "samples"
+DATASETS = ROOT / "assets" / "samples"
 ID_COLUMNS = {"编号", "RID", "ID", "id"}
 
 #: name → (file, target); identifiers are dropped
