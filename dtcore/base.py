@@ -11,8 +11,15 @@ import inspect
 
 import numpy as np
 
-from .schema import (CATEGORICAL, DataError, Schema, encode_features, encode_regression_target,
-                     infer_schema, target_encoding)
+from .schema import (
+    CATEGORICAL,
+    DataError,
+    Schema,
+    encode_features,
+    encode_regression_target,
+    infer_schema,
+    target_encoding,
+)
 from .tree import Tree
 
 

@@ -161,7 +161,7 @@ def cut_gain_arrays(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_cla
     new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
     old = _xlog2x(K)
     for c in range(n_classes):  # loop over classes, not rows
-        Lc = np.cumsum(np.where(Y == c, Wk, 0.0), axis=1)
+        Lc = np.cumsum(np.where(c == Y, Wk, 0.0), axis=1)
         Kc = Lc[:, -1:]
         old = old - _xlog2x(Kc[:, 0])
         new -= _xlog2x(Lc[:, :-1]) + _xlog2x(np.maximum(Kc - Lc[:, :-1], 0.0))
@@ -361,7 +361,7 @@ def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts:
     new = _xlog2x(Lw) + _xlog2x(np.maximum(Rw, 0.0))
     old = _xlog2x(K)
     for c in range(n_classes):  # loop over classes, not rows
-        Lc, Kc = local_cumsum(np.where(Y == c, Wk, 0.0))
+        Lc, Kc = local_cumsum(np.where(c == Y, Wk, 0.0))
         old = old - _xlog2x(Kc)
         new -= _xlog2x(Lc) + _xlog2x(np.maximum(np.repeat(Kc, lengths, axis=1) - Lc, 0.0))
     Ns = N[seg]
@@ -397,7 +397,7 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     idt = np.intp  # table.take is fastest with native indices (int32 ones are converted)
     for c in range(C):  # loop over classes, not rows
         if c < C - 1:
-            Lc, Kc = local_cumsum(Y == c, idt)
+            Lc, Kc = local_cumsum(c == Y, idt)
             kc = Kc[0].astype(np.int64)                      # same for every feature
             if left_sum is None:
                 left_sum = Lc.copy() if C > 2 else Lc
@@ -432,7 +432,7 @@ def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
     gmax = np.maximum.reduceat(D, starts, axis=1)           # (F, S)
     col = np.arange(T)
     lengths = ends - starts
-    first = np.where(D == np.repeat(gmax, lengths, axis=1), col, T)
+    first = np.where(np.repeat(gmax, lengths, axis=1) == D, col, T)
     best = np.minimum.reduceat(first, starts, axis=1)       # first maximum per node
     ok = gmax > SMALL
     before = np.maximum.reduceat(np.where(col < np.repeat(best, lengths, axis=1), D, -np.inf),

@@ -23,8 +23,15 @@ from typing import Any
 import numpy as np
 
 from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
-from .splitting import (best_per_segment_blocks, category_stats, missing_goes_left,
-                        scan_categorical, scan_sorted, segment_ids, thresholds)
+from .splitting import (
+    best_per_segment_blocks,
+    category_stats,
+    missing_goes_left,
+    scan_categorical,
+    scan_sorted,
+    segment_ids,
+    thresholds,
+)
 from .tree import Tree
 
 NodeValues = np.ndarray | float  # arrays over nodes (the builders) or one node's number

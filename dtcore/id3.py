@@ -75,7 +75,7 @@ def leaf_reason(counts: np.ndarray, N: float, depth: int, min_samples_split: flo
     ``"min_samples_split"`` (weight N below it), ``"max_depth"``; None: try to split."""
     if np.count_nonzero(counts > 0) <= 1:
         return "pure"
-    if N < min_samples_split:
+    if min_samples_split > N:
         return "min_samples_split"
     if max_depth is not None and depth >= max_depth:
         return "max_depth"
@@ -267,7 +267,7 @@ class ID3Classifier(BaseTreeEstimator):
             return None
         y_loc = y[rows]
         best = None  # (score, gain, j, kind, payload)
-        for j, (kind, arg) in self.plan_.items():
+        for j, (kind, _arg) in self.plan_.items():
             if j in used:
                 continue
             x = X[rows, j]

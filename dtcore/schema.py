@@ -45,7 +45,7 @@ class Feature:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Feature":
+    def from_dict(cls, d: dict) -> Feature:
         return cls(d["name"], d["kind"], tuple(d.get("categories", ())))
 
 
@@ -81,7 +81,7 @@ class Schema:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Schema":
+    def from_dict(cls, d: dict) -> Schema:
         classes = d.get("classes")
         return cls(
             tuple(Feature.from_dict(f) for f in d["features"]),
@@ -234,7 +234,7 @@ def encode_features(X, schema: Schema) -> np.ndarray:
         col = arr[:, j]
         if feat.is_categorical:
             code = {c: float(i) for i, c in enumerate(feat.categories)}
-            out[:, j] = _per_cell(col, lambda v: np.nan if is_missing(v, tokens)
+            out[:, j] = _per_cell(col, lambda v, code=code: np.nan if is_missing(v, tokens)
                                   else code.get(label_of(v), np.nan))
         elif col.dtype.kind in "fiu":
             out[:, j] = col

@@ -47,8 +47,7 @@ from itertools import product
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .criteria import (CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement,
-                       proxy_improvement)
+from .criteria import CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement, proxy_improvement
 
 FEATURE_THRESHOLD = 1e-7
 EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level

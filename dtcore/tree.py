@@ -299,7 +299,7 @@ class Tree:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Tree":
+    def from_dict(cls, d: dict) -> Tree:
         kw = {}
         for name, dtype in _ARRAYS.items():
             arr = np.asarray(d[name], dtype=dtype)
@@ -308,7 +308,7 @@ class Tree:
             kw[name] = arr
         return cls(n_classes=int(d.get("n_classes", 0)), **kw)
 
-    def copy(self) -> "Tree":
+    def copy(self) -> Tree:
         return Tree.from_dict(self.to_dict())
 
 

@@ -1,8 +1,8 @@
 """Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
 import streamlit as st
 
-from ui.services import roles as R
 from ui.i18n import translate
+from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
 from ui.services.split import split_counts
 from ui.session import report_mode, state, url

@@ -2,15 +2,22 @@
 the metrics before/after and the charts of size against error (α path, CF)."""
 import streamlit as st
 
-from ui.services import roles as R
 from ui.figures import pruning as pf
 from ui.services import pruning as pv
+from ui.services import roles as R
+from ui.services.training import TrainingError
 from ui.session import model, report_mode, state, url
 from ui.session.frame import run_page
-from ui.session.pruning import (cached_alpha_curves, cached_alpha_values, cached_cf_curves, cached_prune, model_key,
-                                set_alpha, snap_alpha_setting)
+from ui.session.pruning import (
+    cached_alpha_curves,
+    cached_alpha_values,
+    cached_cf_curves,
+    cached_prune,
+    model_key,
+    set_alpha,
+    snap_alpha_setting,
+)
 from ui.session.state import t
-from ui.services.training import TrainingError
 from ui.views import pruning as pviews
 from ui.views import tree as treeview
 from ui.views.pruning import fmt_alpha, fmt_error

@@ -5,13 +5,13 @@ import shutil
 import streamlit as st
 
 from dtcore import export
-from ui.services import roles as R
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
+from ui.services import roles as R
+from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
 from ui.session import model, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
-from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
 from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 

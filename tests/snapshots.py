@@ -30,7 +30,7 @@ def _write_new(expected_path: Path, data: bytes) -> None:
     if not updating():
         if os.environ.get("CI"):
             raise AssertionError(f"snapshot {expected_path} is missing; create it with UPDATE_SNAPSHOTS=1")
-        warnings.warn(f"new snapshot written: {expected_path} (review it and commit it)")
+        warnings.warn(f"new snapshot written: {expected_path} (review it and commit it)", stacklevel=2)
     expected_path.parent.mkdir(parents=True, exist_ok=True)
     expected_path.write_bytes(data)
 

@@ -1,6 +1,7 @@
 """``pip install .`` gives an importable dtcore with numpy as its only dependency and a working
 ``dtcore`` command, away from the repository (no sys.path help from the checkout)."""
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,8 +16,13 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # build from a copy: setuptools writes build/ and *.egg-info next to the sources
+    src = tmp_path_factory.mktemp("src")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "dtcore", src / "dtcore", ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)],
                    check=True, capture_output=True)
     (path,) = out.glob("dtcore-*.whl")
     return path

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import BaseTreeEstimator
 from ..params import Param
+
 # the module, not its names: dtcore.pruning.ebp imports dtcore.c45.growth, so whichever of the
 # two packages is imported first, the other is then partly initialised
 from ..pruning import ebp

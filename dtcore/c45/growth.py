@@ -139,7 +139,7 @@ class _Grower:
                     for s, k in zip(fast, self._split_level(asm, todo, chosen, fast)):
                         kids[s] = k
             level = []
-            for s, (t, N) in enumerate(todo):
+            for s, (t, _N) in enumerate(todo):
                 node_kids = kids[s]
                 if node_kids is None and chosen[s] is not None:
                     node_kids = self._split(asm, t, chosen[s])
@@ -264,7 +264,7 @@ class _Grower:
             return kids
         o = t.local_order()
         parts, _ = distribute_rows(branch, t.w, V)
-        for v, (pos, cw) in enumerate(parts):
+        for pos, cw in parts:
             if pos.size == 0:
                 # empty branch: a leaf predicting the parent's class distribution (weight 0)
                 asm.add_node(t.node, counts, 0.0, 0, 0.0)

@@ -39,7 +39,7 @@ MANY_VALUES_SHARE = 0.3
 def leaf_reason(N: float, counts: np.ndarray, min_cases: float) -> str | None:
     """Why release 8 makes a node of weight ``N`` and class ``counts`` a leaf before scoring
     tests: ``"min_cases"`` (N < 2·MINOBJS), ``"pure"`` (one class), None (try to split)."""
-    if N < 2 * min_cases - SMALL:
+    if 2 * min_cases - SMALL > N:
         return "min_cases"
     if abs(N - counts.max()) < SMALL:
         return "pure"

@@ -15,8 +15,18 @@ from ..schema import DataError
 from ..split_summary import node_splits
 from . import prune, splits, train
 from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
-from .train import (RolePlan, add_picture_args, add_training_args, dot_options, fit_from_args,
-                    fit_prepared, params_from_args, plan_roles, prepare_training, read_training)
+from .train import (
+    RolePlan,
+    add_picture_args,
+    add_training_args,
+    dot_options,
+    fit_from_args,
+    fit_prepared,
+    params_from_args,
+    plan_roles,
+    prepare_training,
+    read_training,
+)
 
 __all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "RolePlan", "add_picture_args", "add_training_args",
            "build_parser", "dot_options", "fit_from_args", "fit_prepared", "main", "node_splits",

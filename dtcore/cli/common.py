@@ -17,7 +17,7 @@ def stdout(text: str) -> None:
 
 
 def warn(text: str) -> None:
-    sys.stderr.buffer.write(f"dtcore: {text}\n".encode("utf-8"))
+    sys.stderr.buffer.write(f"dtcore: {text}\n".encode())
     sys.stderr.buffer.flush()
 
 

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import roles as R
 from ..estimators import ALGORITHMS, estimator_class
 from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
 from ..readers import Table, read_table
-from .. import roles as R
 from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 from .common import check_out, int_or_float, parse_option, stdout, warn
-
 
 # =============================================================================================
 # roles: which columns are features, of which kind, and which task

@@ -7,10 +7,30 @@ byte-identical files, and every piece of user text (column names, category label
 is escaped for the format it lands in: models are JSON, never pickle.
 """
 from .dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
-from .labels import (Branch, branches, condition_text, fmt_num, fmt_weight, html_escape, impurity_name,
-                     is_empty, node_prediction_index, plain_text, unassigned_categories)
-from .model_json import (FORMAT, VERSION, describe_nodes, dumps_model, load_model, model_from_dict,
-                         model_to_dict, save_model, tree_summary)
+from .labels import (
+                     Branch,
+                     branches,
+                     condition_text,
+                     fmt_num,
+                     fmt_weight,
+                     html_escape,
+                     impurity_name,
+                     is_empty,
+                     node_prediction_index,
+                     plain_text,
+                     unassigned_categories,
+)
+from .model_json import (
+                     FORMAT,
+                     VERSION,
+                     describe_nodes,
+                     dumps_model,
+                     load_model,
+                     model_from_dict,
+                     model_to_dict,
+                     save_model,
+                     tree_summary,
+)
 from .render import GraphvizError, GraphvizMissing, render, write_tree_file
 from .rules_text import to_text
 

@@ -9,8 +9,17 @@ import numpy as np
 
 from ..schema import Schema
 from ..tree import Tree
-from .labels import (branches, condition_text, fmt_num, fmt_weight, html_escape, impurity_name, is_empty,
-                     node_prediction_index, unwrap_model)
+from .labels import (
+    branches,
+    condition_text,
+    fmt_num,
+    fmt_weight,
+    html_escape,
+    impurity_name,
+    is_empty,
+    node_prediction_index,
+    unwrap_model,
+)
 
 #: First choice renders Chinese with the installed fonts-noto-cjk; the rest are fallbacks for
 #: other systems (a comma list works for pango/fontconfig and as a CSS font-family in SVG).

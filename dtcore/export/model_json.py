@@ -9,7 +9,14 @@ import numpy as np
 
 from ..schema import Schema
 from ..tree import Tree
-from .labels import branches, condition_text, is_empty, node_prediction_index, unassigned_categories, unwrap_model
+from .labels import (
+    branches,
+    condition_text,
+    is_empty,
+    node_prediction_index,
+    unassigned_categories,
+    unwrap_model,
+)
 
 FORMAT = "dtcore-model"
 VERSION = 1

@@ -10,6 +10,7 @@ from .dot import to_dot
 from .model_json import save_model
 from .rules_text import to_text
 
+
 class GraphvizMissing(RuntimeError):
     """The Graphviz ``dot`` program is not installed (or not on PATH)."""
 

@@ -2,7 +2,17 @@
 from __future__ import annotations
 
 from ..schema import Schema
-from .labels import branches, condition_text, fmt_num, fmt_weight, is_empty, node_prediction_index, plain_text, unwrap_model
+from .labels import (
+    branches,
+    condition_text,
+    fmt_num,
+    fmt_weight,
+    is_empty,
+    node_prediction_index,
+    plain_text,
+    unwrap_model,
+)
+
 
 def to_text(model, schema: Schema | None = None, *, max_depth: int = 10, precision: int = 4,
             show_weights: bool = False, spacing: int = 3) -> str:

@@ -16,8 +16,8 @@ from .ccp import cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
 from .ebp import ebp_prune
 from .pep import pep_nodes
-from .report import PruneReport, make_report
 from .rep import rep_nodes
+from .report import PruneReport, make_report
 
 METHODS = ("rep", "pep", "ebp", "ccp")
 

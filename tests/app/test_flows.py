@@ -6,10 +6,9 @@ so the tests check that the page shows the model the data and settings define.""
 
 import pytest
 
-from tests.app.apptest import start
-
 from dtcore import export
 from dtcore.estimators import make_estimator
+from tests.app.apptest import start
 from ui.services.loading import load_sample
 
 DATA = "pages/data.py"

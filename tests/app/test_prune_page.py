@@ -5,11 +5,10 @@ import re
 
 import numpy as np
 
-from tests.app.apptest import start
-
 from dtcore import export
 from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
+from tests.app.apptest import start
 
 PRUNE = "pages/prune.py"
 DATA = "pages/data.py"

@@ -3,12 +3,10 @@ their controls, from the URL's settings, and the parameter survives the frame's 
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app import apptest
-
 from dtcore.estimators import make_estimator
+from tests.app import apptest
 from ui.services.loading import load_sample
 from ui.session.report_mode import CSS
-
 
 
 def start(page=None, **query) -> AppTest:

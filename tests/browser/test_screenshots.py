@@ -52,7 +52,7 @@ def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.
         if png == prev:
             return png
         if time.monotonic() > deadline:
-            raise AssertionError("the element kept changing for %.0f s" % timeout)
+            raise AssertionError(f"the element kept changing for {timeout:.0f} s")
         prev = png
         page.wait_for_timeout(300)
 

@@ -6,7 +6,6 @@ import pytest
 from dtcore.arff import quote, read_arff, write_arff
 from dtcore.c45 import C45Classifier
 from dtcore.schema import DataError
-
 from tests.datasets import DATA
 
 

@@ -5,16 +5,16 @@ import numpy as np
 import pytest
 
 from dtcore.c45 import C45Classifier
-from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
-from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
 from dtcore.criteria import entropy
 from dtcore.cutpoints import pick_j48, score_cuts
 from dtcore.estimators import make_estimator
+from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.multiway import branch_class_counts, distribute, score_multiway
+from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
 from dtcore.tree import Tree
-
-from tests.datasets import DATA
 from scripts import compare_j48 as cj
+from tests.datasets import DATA
+
 TOL = 0.002
 
 

@@ -12,7 +12,6 @@ from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.estimators import make_estimator
 from dtcore.schema import DataError
 from dtcore.splitting import categorical_candidates, continuous_candidates
-
 from tests.datasets import DATA
 
 

@@ -15,8 +15,7 @@ from sklearn import datasets  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 
 from dtcore.cart import CARTClassifier, CARTRegressor  # noqa: E402
-
-from tests.datasets import DATA
+from tests.datasets import DATA  # noqa: E402
 
 
 def f32(X):

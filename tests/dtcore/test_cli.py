@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 from tests.datasets import DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+
 MELON = DATA / "watermelon_3.0.csv"
 MELON_ARGS = [str(MELON), "--target", "好瓜", "--ignore", "编号"]
 

@@ -7,7 +7,6 @@ import pytest
 
 from dtcore import criteria
 from dtcore.splitting import continuous_candidates
-
 from tests.datasets import DATA
 
 

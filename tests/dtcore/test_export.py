@@ -8,14 +8,27 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from tests.datasets import DATA
-
 from dtcore.base import BaseTreeEstimator
-from dtcore.export import (FORMAT, GraphvizMissing, branches, condition_text, dumps_model,
-                           fmt_num, fmt_weight, html_escape, load_model, model_from_dict,
-                           model_to_dict, render, save_model, to_dot, to_text)
+from dtcore.export import (
+    FORMAT,
+    GraphvizMissing,
+    branches,
+    condition_text,
+    dumps_model,
+    fmt_num,
+    fmt_weight,
+    html_escape,
+    load_model,
+    model_from_dict,
+    model_to_dict,
+    render,
+    save_model,
+    to_dot,
+    to_text,
+)
 from dtcore.schema import Feature, Schema
 from dtcore.tree import TreeAssembler
+from tests.datasets import DATA
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -533,6 +546,7 @@ def test_single_leaf_trees_draw():
 def test_dot_words_translate_and_escape():
     """The picture's own words come from the caller (the app's language) and are escaped."""
     import numpy as np
+
     from dtcore.cart import CARTClassifier
     from dtcore.export import DOT_WORDS, to_dot
 

@@ -5,13 +5,17 @@ import pytest
 
 from dtcore.criteria import entropy
 from dtcore.cutpoints import score_cuts
-from dtcore.discretize import (equal_frequency_edges, equal_width_edges, interval_edges,
-                               interval_edges_by_column, kmeans_edges)
+from dtcore.discretize import (
+    equal_frequency_edges,
+    equal_width_edges,
+    interval_edges,
+    interval_edges_by_column,
+    kmeans_edges,
+)
 from dtcore.id3 import ID3Classifier
 from dtcore.multiway import branch_class_counts, score_multiway
-
-from tests.datasets import DATA
 from scripts import compare_j48 as cj
+from tests.datasets import DATA
 
 TOL = 0.002
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 from tests.datasets import DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+
 _spec = importlib.util.spec_from_file_location("compare_j48", ROOT / "scripts" / "compare_j48.py")
 cj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cj)

@@ -13,8 +13,14 @@ import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from dtcore.pruning import (choose_alpha_cv, choose_alpha_validation, collapse,
-                            cost_complexity_path, prune, prune_to_alpha)
+from dtcore.pruning import (
+    choose_alpha_cv,
+    choose_alpha_validation,
+    collapse,
+    cost_complexity_path,
+    prune,
+    prune_to_alpha,
+)
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.pruning.losses import node_losses
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
@@ -405,7 +411,7 @@ def test_pep_refuses_regression(diabetes):
 
 def test_every_method_returns_a_valid_subtree_and_leaves_the_original():
     rng = np.random.default_rng(21)
-    for trial in range(10):
+    for _trial in range(10):
         X, y = random_data(rng, 300)
         Xv, yv = random_data(rng, 100)
         tree = random_tree(rng, X, y, 3, max_depth=6)

@@ -4,8 +4,8 @@ import pytest
 
 from dtcore.readers import Table, decode, read_table, sniff_delimiter
 from dtcore.schema import DataError
-
 from tests.datasets import DATA
+
 WATERMELON = DATA / "watermelon_3.0.csv"
 
 CHINESE = "编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,否\n"

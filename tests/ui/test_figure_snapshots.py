@@ -8,9 +8,9 @@ textbook's, so the stored pictures are the right ones, not just stable ones.
 """
 import pytest
 
-from ui.commands.report import file_stem
 from tests.snapshot_cases import GAIN_CASES, figure_json, gain_figures, pruning_figures
 from tests.snapshots import assert_text_snapshot
+from ui.commands.report import file_stem
 
 
 @pytest.fixture(scope="module", params=sorted(GAIN_CASES))

@@ -11,10 +11,10 @@ from dtcore import export
 from dtcore.pruning import choose_alpha_cv
 from ui.figures import pruning as pf
 from ui.services import pruning as pv
-from ui.views import pruning as pviews
 from ui.services import roles as R
 from ui.services.loading import load_sample, raw_rows, sample_catalogue
 from ui.services.training import Split, train
+from ui.views import pruning as pviews
 
 NODE = re.compile(r"^node(\d+) \[(.*)$")
 

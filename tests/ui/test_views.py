@@ -12,14 +12,14 @@ from sklearn.metrics import confusion_matrix, mean_absolute_error, mean_squared_
 
 from dtcore import export
 from ui import i18n
-from ui.services import roles as R
 from ui.figures.scores import confusion_figure, importances_figure
+from ui.services import roles as R
 from ui.services.loading import load_sample, sample_catalogue
 from ui.services.metrics import classification_scores, regression_scores
+from ui.services.training import PARAMS, Split, algorithms_for, criteria, split_rows, train
 from ui.views import tree as treeview
 from ui.views.tables import role_edits, role_table
 from ui.views.text import md_escape
-from ui.services.training import PARAMS, Split, algorithms_for, criteria, split_rows, train
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,9 +210,9 @@ def _catalogue_keys_used(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     keys = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args:
-            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                keys.add(node.args[0].value)
+        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            keys.add(node.args[0].value)
     return keys
 
 
@@ -266,6 +266,7 @@ def test_url_values_round_trip():
 
 def test_tree_picture_speaks_the_ui_language():
     import numpy as np
+
     from dtcore.cart import CARTClassifier
     from ui.views import tree as treeview
 

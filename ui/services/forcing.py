@@ -14,7 +14,6 @@ from dtcore.forcing import replay
 from dtcore.schema import encode_target
 
 from . import roles as R
-
 from .loading import raw_rows
 from .metrics import classification_scores, regression_scores
 

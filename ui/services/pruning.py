@@ -13,15 +13,21 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dtcore.pruning.ebp import ebp_prune
-from dtcore.pruning import (AlphaChoice, PruneReport, choose_alpha_cv, choose_alpha_validation,
-                           cost_complexity_path, prune)
+# the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
+from dtcore.pruning import METHODS as METHODS
+from dtcore.pruning import (
+    AlphaChoice,
+    PruneReport,
+    choose_alpha_cv,
+    choose_alpha_validation,
+    cost_complexity_path,
+    prune,
+)
 from dtcore.pruning.alpha_selection import candidate_alphas
 from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.collapse import collapse
+from dtcore.pruning.ebp import ebp_prune
 from dtcore.pruning.losses import error
-# the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
-from dtcore.pruning import METHODS as METHODS
 from dtcore.pruning.methods import CLASSIFICATION_ONLY as CLASSIFICATION_ONLY
 from dtcore.pruning.methods import methods_for as methods_for
 from dtcore.pruning.methods import natural_method as natural_method

@@ -13,9 +13,22 @@ import numpy as np
 import pandas as pd
 
 from dtcore import roles as engine
-from dtcore.roles import (CATEGORICAL, CLASS_LIKE_MAX, CLASSIFICATION, CONTINUOUS, FEATURE_ROLES,  # noqa: F401
-                          IGNORE, MANY_CATEGORIES, REGRESSION, ROLES, TARGET, ColumnProfile, Issue,
-                          features_of, target_of)
+from dtcore.roles import (  # noqa: F401
+    CATEGORICAL,
+    CLASS_LIKE_MAX,
+    CLASSIFICATION,
+    CONTINUOUS,
+    FEATURE_ROLES,
+    IGNORE,
+    MANY_CATEGORIES,
+    REGRESSION,
+    ROLES,
+    TARGET,
+    ColumnProfile,
+    Issue,
+    features_of,
+    target_of,
+)
 
 
 def _cells(col: pd.Series):

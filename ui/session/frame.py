@@ -10,8 +10,8 @@ server). Only a folder with another name would let Streamlit skip the legacy mod
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import streamlit as st
 

@@ -7,10 +7,8 @@ import pandas as pd
 
 from dtcore import export
 from dtcore.pruning import PruneReport
-
 from ui.i18n import translate
 from ui.services.pruning import REPORT_SET, SETS, PruneOutcome
-
 
 # ---------------------------------------------------------------------------------------------
 # the pictures

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ui.services import roles as R
 from ui.i18n import translate
+from ui.services import roles as R
 
 ISSUE_ICONS = {"identifier": "⚠️", "constant": "⚠️", "many_categories": "⚠️", "missing": "◌",
                "target_missing": "◌", "not_numeric": "⛔", "regression_labels": "⛔", "single_class": "⛔"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from dtcore import export
-
 from ui import i18n
 
 #: a tree opens folded when it has more boxes than this in all, or in one row
