@@ -1,5 +1,7 @@
 """CART tree builders: level-wise (same tree as scikit-learn's depth-first builder) and best-first
-(``max_leaf_nodes``), sharing one vectorised step.
+(``max_leaf_nodes``), sharing one vectorised step.  (Longer than the project's ~500-line guide on
+purpose: the step, its partition and its stop rules are one kernel over a whole level, read
+together.)
 
 Each continuous feature is argsorted once.  The rows of the nodes being split lie in contiguous
 segments of one permutation per feature, sorted by that feature inside each segment.  A step
