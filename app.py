@@ -2,6 +2,7 @@
 
 Adding a page is one line in PAGES (plus its title in ui/i18n.py under ``nav.<name>``).
 """
+
 from pathlib import Path
 
 import streamlit as st
@@ -25,15 +26,24 @@ report_mode.apply()  # ?report=1: no chrome, no controls (ui/session/report_mode
 url.seed_from_url()
 state.ensure_data()
 
-pages = {path: st.Page(path, title=t(key), icon=icon, default=default, url_path=Path(path).stem)
-         for path, key, icon, default in PAGES}
+pages = {
+    path: st.Page(path, title=t(key), icon=icon, default=default, url_path=Path(path).stem)
+    for path, key, icon, default in PAGES
+}
 nav = st.navigation(list(pages.values()))
 frame.enter_frame(pages)  # back to the page a link opened first (ui/session/frame.py)
 
 with st.sidebar:
     url.default("lang")
-    st.radio(t("side.language"), i18n.LANGS, format_func=i18n.LANG_NAMES.get, key="lang",
-             horizontal=True, on_change=state.on_language_change, **url.KEEP)
+    st.radio(
+        t("side.language"),
+        i18n.LANGS,
+        format_func=i18n.LANG_NAMES.get,
+        key="lang",
+        horizontal=True,
+        on_change=state.on_language_change,
+        **url.KEEP,
+    )
     summary = st.container()
 
 # pages return instead of calling st.stop(), so the summary below always reflects this run
@@ -45,8 +55,14 @@ with summary:
     if data is None:
         st.caption(t("side.no_data"))
     else:
-        st.markdown(t("side.data_summary", name=md_escape(state.data_title(data)), rows=data.df.shape[0],
-                      cols=data.df.shape[1]))
+        st.markdown(
+            t(
+                "side.data_summary",
+                name=md_escape(state.data_title(data)),
+                rows=data.df.shape[0],
+                cols=data.df.shape[1],
+            )
+        )
         target = state.target()
         if target:
             st.markdown(t("side.target", target=md_escape(target), task=t("task." + state.task())))
@@ -56,8 +72,15 @@ with summary:
         st.caption(t("side.no_model"))
     else:
         est = res.estimator
-        st.markdown(t("side.model_summary", algorithm=t("algo." + res.algorithm), nodes=est.node_count,
-                      depth=est.get_depth(), leaves=est.get_n_leaves()))
+        st.markdown(
+            t(
+                "side.model_summary",
+                algorithm=t("algo." + res.algorithm),
+                nodes=est.node_count,
+                depth=est.get_depth(),
+                leaves=est.get_n_leaves(),
+            )
+        )
     st.divider()
     st.caption(t("side.url_note"))
     if data is not None and data.source == "upload":

@@ -10,6 +10,7 @@ JVM start and ARFF parsing included, as a user would run it); ours is timed for 
 float matrix (data already in memory).  Both trees are compared line by line in J48's text form.
 Target: our time ≤ 1/4 of J48's, with the same tree.  Times are best-of-N wall clock.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,10 +49,20 @@ def bench(n: int, pruned: bool = True, repeat: int = 3, j48_repeat: int = 2):
         est = C45Classifier(**params).fit(X, y, feature_names=names, classes=("c0", "c1", "c2"))
         t_ours.append(time.perf_counter() - t0)
     rows = np.concatenate([X.astype(object), y[:, None]], axis=1)
-    text = write_arff(None, names + ["class"], ["continuous"] * 20 + ["categorical"], rows,
-                      {"class": ("c0", "c1", "c2")}, relation="bench")
-    result = {"rows": n, "ours_s": min(t_ours), "nodes": est.tree_.node_count,
-              "leaves": est.tree_.get_n_leaves()}
+    text = write_arff(
+        None,
+        names + ["class"],
+        ["continuous"] * 20 + ["categorical"],
+        rows,
+        {"class": ("c0", "c1", "c2")},
+        relation="bench",
+    )
+    result = {
+        "rows": n,
+        "ours_s": min(t_ours),
+        "nodes": est.tree_.node_count,
+        "leaves": est.tree_.get_n_leaves(),
+    }
     reason = java_available()
     if reason:
         result["j48"] = f"not run: {reason}"
@@ -79,10 +90,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     for n in args.rows:
         r = bench(n, pruned=not args.unpruned, repeat=args.repeat, j48_repeat=args.j48_repeat)
-        line = (f"rows={n:>7d}  ours={r['ours_s']:.2f}s  nodes={r['nodes']}  leaves={r['leaves']}")
+        line = f"rows={n:>7d}  ours={r['ours_s']:.2f}s  nodes={r['nodes']}  leaves={r['leaves']}"
         if "j48_s" in r:
-            line += (f"  J48={r['j48_s']:.2f}s  ours/J48={r['ratio']:.2f}  "
-                     f"same tree: {r['same_tree']}")
+            line += f"  J48={r['j48_s']:.2f}s  ours/J48={r['ratio']:.2f}  same tree: {r['same_tree']}"
             for d in r["diffs"]:
                 line += "\n    " + d
         else:

@@ -14,6 +14,7 @@ grown trees.  Small fits are timed best of 3 (the machine is shared).  Peak memo
 by tracemalloc (numpy reports its buffers to it), in a second fit below 10^6 rows so that tracing
 does not slow the timed one.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,9 +53,13 @@ def same_splits(ours, sk) -> float:
 
 def run(n, p, task, depth):
     from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
     X, y = make_data(n, p, task)
-    Ours, Sk = ((CARTClassifier, DecisionTreeClassifier) if task == "classification"
-                else (CARTRegressor, DecisionTreeRegressor))
+    Ours, Sk = (
+        (CARTClassifier, DecisionTreeClassifier)
+        if task == "classification"
+        else (CARTRegressor, DecisionTreeRegressor)
+    )
     repeat = 3 if n <= 10000 else 1  # small fits: best of 3 (the machine is shared)
     t_sk = t_ours = np.inf
     for _ in range(repeat):
@@ -75,11 +80,19 @@ def run(n, p, task, depth):
         Ours(max_depth=depth).fit(X, y)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return dict(rows=n, features=p, task=task[:5], depth="full" if depth is None else depth,
-                sk=t_sk, ours=t_ours, ratio=t_ours / t_sk, peak_mb=peak / 2**20,
-                nodes=f"{ours.tree_.node_count}/{sk.tree_.node_count}",
-                same_nodes=ours.tree_.node_count == sk.tree_.node_count,
-                same_splits=same_splits(ours, sk))
+    return dict(
+        rows=n,
+        features=p,
+        task=task[:5],
+        depth="full" if depth is None else depth,
+        sk=t_sk,
+        ours=t_ours,
+        ratio=t_ours / t_sk,
+        peak_mb=peak / 2**20,
+        nodes=f"{ours.tree_.node_count}/{sk.tree_.node_count}",
+        same_nodes=ours.tree_.node_count == sk.tree_.node_count,
+        same_splits=same_splits(ours, sk),
+    )
 
 
 def main(argv=None):
@@ -89,26 +102,46 @@ def main(argv=None):
     ap.add_argument("--rows", type=int, nargs="*", help="only these row counts")
     args = ap.parse_args(argv)
     if args.rows:
-        plan = [(n, p, t, d) for n in args.rows for p in (10, 20)
-                for t in ("classification", "regression") for d in (None, 8)
-                if not (n >= 1000000 and d is None and not args.full_1e6)]
+        plan = [
+            (n, p, t, d)
+            for n in args.rows
+            for p in (10, 20)
+            for t in ("classification", "regression")
+            for d in (None, 8)
+            if not (n >= 1000000 and d is None and not args.full_1e6)
+        ]
     elif args.quick:
-        plan = [(n, p, t, d) for n in (1000, 10000) for p in (10, 20)
-                for t in ("classification", "regression") for d in (None, 8)]
+        plan = [
+            (n, p, t, d)
+            for n in (1000, 10000)
+            for p in (10, 20)
+            for t in ("classification", "regression")
+            for d in (None, 8)
+        ]
         plan += [(100000, 20, "classification", 8)]
     else:
-        plan = [(n, p, t, d) for n in (1000, 10000, 100000, 1000000) for p in (10, 20)
-                for t in ("classification", "regression") for d in (None, 8)
-                if not (n == 1000000 and d is None and not args.full_1e6)]
-    head = (f"{'rows':>8} {'feat':>4} {'task':>5} {'depth':>5} {'sklearn s':>9} {'dtcore s':>9} "
-            f"{'ratio':>6} {'peak MB':>8} {'nodes ours/sk':>14} {'same nodes':>10} {'same splits %':>14}")
+        plan = [
+            (n, p, t, d)
+            for n in (1000, 10000, 100000, 1000000)
+            for p in (10, 20)
+            for t in ("classification", "regression")
+            for d in (None, 8)
+            if not (n == 1000000 and d is None and not args.full_1e6)
+        ]
+    head = (
+        f"{'rows':>8} {'feat':>4} {'task':>5} {'depth':>5} {'sklearn s':>9} {'dtcore s':>9} "
+        f"{'ratio':>6} {'peak MB':>8} {'nodes ours/sk':>14} {'same nodes':>10} {'same splits %':>14}"
+    )
     print(head)
     print("-" * len(head))
     for n, p, t, d in plan:
         r = run(n, p, t, d)
-        print(f"{r['rows']:>8} {r['features']:>4} {r['task']:>5} {str(r['depth']):>5} {r['sk']:>9.3f} "
-              f"{r['ours']:>9.3f} {r['ratio']:>6.2f} {r['peak_mb']:>8.1f} {r['nodes']:>14} "
-              f"{str(r['same_nodes']):>10} {r['same_splits']:>14.1f}", flush=True)
+        print(
+            f"{r['rows']:>8} {r['features']:>4} {r['task']:>5} {str(r['depth']):>5} {r['sk']:>9.3f} "
+            f"{r['ours']:>9.3f} {r['ratio']:>6.2f} {r['peak_mb']:>8.1f} {r['nodes']:>14} "
+            f"{str(r['same_nodes']):>10} {r['same_splits']:>14.1f}",
+            flush=True,
+        )
     if not args.full_1e6 and any(n >= 1000000 for n, *_ in plan):
         print("(fully grown trees at 10^6 rows skipped: pass --full-1e6)")
 

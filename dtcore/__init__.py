@@ -2,6 +2,7 @@
 
 numpy and the standard library are the only imports allowed anywhere in this package.
 """
+
 from .schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
 from .tree import Tree, TreeAssembler
 

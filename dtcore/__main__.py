@@ -1,4 +1,5 @@
 """``python -m dtcore``: the command line (see dtcore/cli/)."""
+
 import sys
 
 from .cli import main

@@ -10,6 +10,7 @@ Supported: ``numeric``/``real``/``integer`` (continuous), ``{...}`` nominal, ``s
 backslash escapes), ``%`` comments, ``?`` for missing values, and sparse rows ``{i v, …}``.
 ``date`` and ``relational`` attributes are refused with a message saying what to do.
 """
+
 from __future__ import annotations
 
 import io
@@ -32,8 +33,8 @@ class ArffData:
     relation: str
     names: list[str]
     kinds: list[str]
-    categories: dict[str, tuple[str, ...]]   # nominal/string attributes only, declared order
-    rows: np.ndarray                         # object array (n_rows, n_attributes)
+    categories: dict[str, tuple[str, ...]]  # nominal/string attributes only, declared order
+    rows: np.ndarray  # object array (n_rows, n_attributes)
     encoding: str = "utf-8"
     declared: dict[str, bool] = field(default_factory=dict)  # name → values declared in header
 
@@ -66,6 +67,7 @@ class ArffData:
 
 # ---------------------------------------------------------------------------------------------
 # reading
+
 
 def _raw_fields(text: str, where: str) -> list[str]:
     """Split on commas outside quotes (quotes and escapes kept in the pieces)."""
@@ -130,7 +132,7 @@ def _take_name(rest: str, where: str) -> tuple[str, str]:
             i += 1
         if i >= len(rest):
             raise DataError(f"{where}: unterminated quote in attribute name")
-        return "".join(buf), rest[i + 1:].strip()
+        return "".join(buf), rest[i + 1 :].strip()
     parts = rest.split(None, 1)
     if len(parts) < 2:
         raise DataError(f"{where}: @attribute needs a name and a type")
@@ -161,8 +163,9 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
     elif isinstance(source, io.TextIOBase) or hasattr(source, "read"):
         text = source.read()
         name = getattr(source, "name", "ARFF data")
-    elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                      and Path(source).exists()):
+    elif isinstance(source, Path) or (
+        isinstance(source, str) and "\n" not in source and Path(source).exists()
+    ):
         path = Path(source)
         text = path.read_bytes().decode(encoding)
         name = path.name
@@ -205,8 +208,10 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
                     kinds.append(CATEGORICAL)
                     declared[aname] = False
                 else:
-                    raise DataError(f"{where}: attribute {aname!r} has type {atype!r}, which is not "
-                                    "supported; convert it to numeric or nominal first")
+                    raise DataError(
+                        f"{where}: attribute {aname!r} has type {atype!r}, which is not "
+                        "supported; convert it to numeric or nominal first"
+                    )
             elif low.startswith("@data"):
                 in_data = True
                 if not names:
@@ -220,8 +225,10 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
         if line.startswith("{"):
             if not line.endswith("}"):
                 raise DataError(f"{where}: a sparse row must end with '}}'")
-            row = [0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None)
-                   for n, k in zip(names, kinds)]
+            row = [
+                0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None)
+                for n, k in zip(names, kinds)
+            ]
             quoted = [False] * len(names)
             for item in _raw_fields(line[1:-1], where):
                 item = item.strip()
@@ -234,7 +241,8 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
                 except (ValueError, IndexError):
                     raise DataError(f"{where}: bad sparse entry {item!r}") from None
             fields: Sequence[tuple[object, bool]] = [
-                (v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)]
+                (v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)
+            ]
         else:
             fields = _split_fields(line, where)
         if len(fields) != len(names):
@@ -250,12 +258,16 @@ def read_arff(source, encoding: str = "utf-8") -> ArffData:
                 try:
                     out.append(float(str(val)))
                 except ValueError:
-                    raise DataError(f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
-                                    "fix the value or declare the attribute nominal") from None
+                    raise DataError(
+                        f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
+                        "fix the value or declare the attribute nominal"
+                    ) from None
             else:
                 if declared[aname] and val not in cats[aname]:
-                    raise DataError(f"{where}: {val!r} is not among the declared values of "
-                                    f"{aname!r} {list(cats[aname])}; add it to the declaration")
+                    raise DataError(
+                        f"{where}: {val!r} is not among the declared values of "
+                        f"{aname!r} {list(cats[aname])}; add it to the declaration"
+                    )
                 out.append(val)
         rows.append(out)
     if not in_data:
@@ -285,13 +297,12 @@ def quote(value: str) -> str:
 
 def _number(v: float) -> str:
     f = float(v)
-    if f.is_integer() and abs(f) < 2 ** 53:
+    if f.is_integer() and abs(f) < 2**53:
         return str(int(f))
     return repr(f)
 
 
-def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data",
-               missing_tokens=None) -> str:
+def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data", missing_tokens=None) -> str:
     """Write rows as ARFF (to a path or text stream) and return the text.
 
     ``kinds``: one "continuous"/"categorical" per column; ``categories``: dict name → labels in
@@ -334,8 +345,10 @@ def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data"
                 lab = label_of(v)
                 allowed = decl[j] or ()
                 if lab not in allowed:
-                    raise DataError(f"column {names[j]!r} row {i + 1}: {lab!r} is not among the "
-                                    f"categories {list(allowed)}")
+                    raise DataError(
+                        f"column {names[j]!r} row {i + 1}: {lab!r} is not among the "
+                        f"categories {list(allowed)}"
+                    )
                 cells.append(quote(lab))
         lines.append(",".join(cells))
     text = "\n".join(lines) + "\n"

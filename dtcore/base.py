@@ -5,6 +5,7 @@ parameters in ``__init__`` (stored unchanged, as scikit-learn requires) and impl
 ``_grow(X, y, sample_weight) -> Tree`` on already-encoded arrays: X float64 (category codes,
 NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -54,8 +55,18 @@ class BaseTreeEstimator:
         return f"{type(self).__name__}({', '.join(changed)})"
 
     # -- fitting -------------------------------------------------------------------------------
-    def fit(self, X, y, sample_weight=None, *, feature_names=None, feature_kinds=None,
-            categories=None, classes=None, target_name="y"):
+    def fit(
+        self,
+        X,
+        y,
+        sample_weight=None,
+        *,
+        feature_names=None,
+        feature_kinds=None,
+        categories=None,
+        classes=None,
+        target_name="y",
+    ):
         """Fit on raw rows.
 
         X: 2-D array; numeric arrays are all-continuous unless ``feature_kinds`` says otherwise,
@@ -132,8 +143,7 @@ class BaseTreeEstimator:
         self._check_fitted()
         if hasattr(X, "columns"):
             X = X.to_numpy(dtype=object)
-        return encode_features(X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object),
-                               self.schema_)
+        return encode_features(X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object), self.schema_)
 
     def predict_proba(self, X) -> np.ndarray:
         if self._task != "classification":
@@ -153,6 +163,7 @@ class BaseTreeEstimator:
         w = self._check_weight(sample_weight, len(pred))
         if self._task == "classification":
             from .schema import label_of
+
             truth = np.array([label_of(v) for v in np.asarray(y, dtype=object).ravel()], dtype=object)
             return float(np.average(pred == truth, weights=w))
         y = encode_regression_target(y)

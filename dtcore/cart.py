@@ -16,6 +16,7 @@ Deviations from scikit-learn, on purpose:
   * absolute_error takes continuous features without missing values only (scikit-learn's MAE
     has no missing-value support either).
 """
+
 from __future__ import annotations
 
 import math
@@ -52,27 +53,29 @@ class _CARTBase(BaseTreeEstimator):
     max_leaf_nodes: int | None
     random_state: object
     ccp_alpha: float
-    _criteria: tuple = ()   # the criteria of the class's task, the default first
+    _criteria: tuple = ()  # the criteria of the class's task, the default first
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
-        Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),)
+        Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),
+    )
 
     def _validate_params(self):
         name = type(self).__name__
         if self.criterion not in self._criteria:
-            raise ValueError(f"{name}: criterion must be one of {list(self._criteria)}, "
-                             f"not {self.criterion!r}")
+            raise ValueError(
+                f"{name}: criterion must be one of {list(self._criteria)}, not {self.criterion!r}"
+            )
         if self.max_depth is not None and not (_is_int(self.max_depth) and self.max_depth >= 1):
-            raise ValueError(f"max_depth must be None or an integer ≥ 1, not {self.max_depth!r}; "
-                             "use None for no depth limit")
+            raise ValueError(
+                f"max_depth must be None or an integer ≥ 1, not {self.max_depth!r}; "
+                "use None for no depth limit"
+            )
         mss = self.min_samples_split
         if not ((_is_int(mss) and mss >= 2) or (_is_real(mss) and not _is_int(mss) and 0 < mss <= 1)):
-            raise ValueError(f"min_samples_split must be an integer ≥ 2 or a fraction in (0, 1], "
-                             f"not {mss!r}")
+            raise ValueError(f"min_samples_split must be an integer ≥ 2 or a fraction in (0, 1], not {mss!r}")
         msl = self.min_samples_leaf
         if not ((_is_int(msl) and msl >= 1) or (_is_real(msl) and not _is_int(msl) and 0 < msl < 1)):
-            raise ValueError(f"min_samples_leaf must be an integer ≥ 1 or a fraction in (0, 1), "
-                             f"not {msl!r}")
+            raise ValueError(f"min_samples_leaf must be an integer ≥ 1 or a fraction in (0, 1), not {msl!r}")
         mwf = self.min_weight_fraction_leaf
         if not (_is_real(mwf) and 0 <= mwf <= 0.5):
             raise ValueError(f"min_weight_fraction_leaf must be in [0, 0.5], not {mwf!r}")
@@ -96,10 +99,12 @@ class _CARTBase(BaseTreeEstimator):
             criterion="entropy" if self.criterion == "log_loss" else self.criterion,
             n_classes=n_classes,
             max_depth=2**31 - 1 if self.max_depth is None else int(self.max_depth),
-            min_samples_split=mss, min_samples_leaf=msl,
+            min_samples_split=mss,
+            min_samples_leaf=msl,
             min_weight_leaf=float(self.min_weight_fraction_leaf) * float(np.sum(w)),
             min_impurity_decrease=float(self.min_impurity_decrease),
-            max_leaf_nodes=None if self.max_leaf_nodes is None else int(self.max_leaf_nodes))
+            max_leaf_nodes=None if self.max_leaf_nodes is None else int(self.max_leaf_nodes),
+        )
 
     def _grow(self, X, y, sample_weight) -> Tree:
         ncat = [len(f.categories or ()) if f.is_categorical else 0 for f in self.schema_.features]
@@ -113,14 +118,19 @@ class _CARTBase(BaseTreeEstimator):
             if not np.all(np.isfinite(y)):
                 raise DataError("the regression target holds NaN or infinite values")
             if self.criterion == "absolute_error" and (any(ncat) or np.isnan(X).any()):
-                raise ValueError("criterion='absolute_error' supports continuous features without "
-                                 "missing values only; use 'squared_error' for this data")
+                raise ValueError(
+                    "criterion='absolute_error' supports continuous features without "
+                    "missing values only; use 'squared_error' for this data"
+                )
             if self.criterion == "poisson" and (np.any(y < 0) or np.sum(y) <= 0):
-                raise ValueError("criterion='poisson' needs a target with no negative values "
-                                 "and a positive sum; use criterion='squared_error' otherwise")
+                raise ValueError(
+                    "criterion='poisson' needs a target with no negative values "
+                    "and a positive sum; use criterion='squared_error' otherwise"
+                )
         tree = grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
+
             tree = prune_to_alpha(tree, float(self.ccp_alpha))[0]
         return tree
 
@@ -181,9 +191,18 @@ class CARTClassifier(_CARTBase):
     _task = "classification"
     _criteria = CLASSIFICATION_CRITERIA
 
-    def __init__(self, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_leaf_nodes=None,
-                 random_state=None, ccp_alpha=0.0):
+    def __init__(
+        self,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        random_state=None,
+        ccp_alpha=0.0,
+    ):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -248,9 +267,18 @@ class CARTRegressor(_CARTBase):
     _task = "regression"
     _criteria = REGRESSION_CRITERIA
 
-    def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
-                 max_leaf_nodes=None, random_state=None, ccp_alpha=0.0):
+    def __init__(
+        self,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        random_state=None,
+        ccp_alpha=0.0,
+    ):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split

@@ -3,6 +3,7 @@ class counts whose last axis is the class, so one call scores every candidate sp
 
 Logs are base 2 (bits), as in the textbooks and in scikit-learn.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -45,8 +46,9 @@ def split_information(branch_weights: ArrayLike) -> np.ndarray:
     return entropy(branch_weights)
 
 
-def children_impurity(branch_counts: ArrayLike,
-                      impurity: Callable[[np.ndarray], np.ndarray] = entropy) -> np.ndarray:
+def children_impurity(
+    branch_counts: ArrayLike, impurity: Callable[[np.ndarray], np.ndarray] = entropy
+) -> np.ndarray:
     """Σ_v |D^v|/|D| · I(D^v) for counts shaped (..., branches, classes)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
     w = branch_counts.sum(axis=-1)
@@ -96,7 +98,7 @@ def _class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
         if K == 0:
             return np.zeros(w.shape)
         c = stats[..., 1]
-        sq = c * c                       # = 0 + c·c: the same bits as summing from zero
+        sq = c * c  # = 0 + c·c: the same bits as summing from zero
         for k in range(2, K + 1):
             c = stats[..., k]
             sq += c * c
@@ -155,11 +157,18 @@ def proxy_improvement(criterion: str, left: np.ndarray, right: np.ndarray) -> np
     raise ValueError(f"no proxy for criterion {criterion!r}")
 
 
-def impurity_improvement(criterion: str, w_total: float, w_node: np.ndarray | float,
-                         impurity: np.ndarray | float, w_left: np.ndarray | float,
-                         impurity_left: np.ndarray | float, w_right: np.ndarray | float,
-                         impurity_right: np.ndarray | float, sum_left: np.ndarray | float | None = None,
-                         sum_right: np.ndarray | float | None = None) -> np.ndarray:
+def impurity_improvement(
+    criterion: str,
+    w_total: float,
+    w_node: np.ndarray | float,
+    impurity: np.ndarray | float,
+    w_left: np.ndarray | float,
+    impurity_left: np.ndarray | float,
+    w_right: np.ndarray | float,
+    impurity_right: np.ndarray | float,
+    sum_left: np.ndarray | float | None = None,
+    sum_right: np.ndarray | float | None = None,
+) -> np.ndarray:
     """The weighted impurity decrease N_t/N·(I − N_L/N_t·I_L − N_R/N_t·I_R) used by
     ``min_impurity_decrease`` and best-first growth.
 
@@ -171,8 +180,9 @@ def impurity_improvement(criterion: str, w_total: float, w_node: np.ndarray | fl
         diff = np.asarray(w_right) * sum_left - np.asarray(w_left) * sum_right
         return diff * diff / (np.asarray(w_left) * w_right * w_node)
     w_node = np.asarray(w_node, dtype=np.float64)
-    return (w_node / w_total) * (impurity - w_right / w_node * impurity_right
-                                 - w_left / w_node * impurity_left)
+    return (w_node / w_total) * (
+        impurity - w_right / w_node * impurity_right - w_left / w_node * impurity_left
+    )
 
 
 def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:

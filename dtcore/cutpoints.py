@@ -17,6 +17,7 @@ Two rule sets:
 * ``textbook_rules`` (ID3, SPEC §4): every midpoint between distinct known values with both
   sides non-empty (or ≥ ``min_leaf``), plain ρ-weighted gain, first maximum wins.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,13 +35,13 @@ DISTINCT_TOL = 1e-5
 class CutScores:
     """Per feature (arrays of length F) the best cut and its scores."""
 
-    valid: np.ndarray        # bool: the feature has a usable cut
-    gain: np.ndarray         # gain after the MDL penalty (C4.5) or plain gain
-    raw_gain: np.ndarray     # gain of the best cut before the penalty
-    split_info: np.ndarray   # info([K_left, K_right, N−K]) / N
+    valid: np.ndarray  # bool: the feature has a usable cut
+    gain: np.ndarray  # gain after the MDL penalty (C4.5) or plain gain
+    raw_gain: np.ndarray  # gain of the best cut before the penalty
+    split_info: np.ndarray  # info([K_left, K_right, N−K]) / N
     gain_ratio: np.ndarray
-    pos: np.ndarray          # cut between sorted positions pos and pos+1 (-1 when invalid)
-    midpoint: np.ndarray     # (v[pos] + v[pos+1]) / 2
+    pos: np.ndarray  # cut between sorted positions pos and pos+1 (-1 when invalid)
+    midpoint: np.ndarray  # (v[pos] + v[pos+1]) / 2
     n_candidates: np.ndarray
     left_weight: np.ndarray
     known_weight: np.ndarray
@@ -72,7 +73,7 @@ def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
     if R == 1 or v[-1] - v[-2] > tol:  # common case: the maximum stands out
         # the chain reaches the last record unless it jumps over it, which it cannot
         return int(rec[-1])
-    nxt = np.searchsorted(v, v + tol, side="right")          # in 1..R (R = past the end)
+    nxt = np.searchsorted(v, v + tol, side="right")  # in 1..R (R = past the end)
     # J48 tests ``g_j − g_i > tol``; ``g_j > g_i + tol`` can round the other way: fix up
     i = np.arange(R)
     for _ in range(2):
@@ -103,10 +104,18 @@ def xlog2x_table(n: int) -> np.ndarray:
 
 
 def _empty(F, K):
-    return CutScores(valid=np.zeros(F, bool), gain=np.zeros(F), raw_gain=np.zeros(F),
-                     split_info=np.zeros(F), gain_ratio=np.zeros(F), pos=np.full(F, -1, np.int64),
-                     midpoint=np.full(F, np.nan), n_candidates=np.zeros(F, np.int64),
-                     left_weight=np.zeros(F), known_weight=K)
+    return CutScores(
+        valid=np.zeros(F, bool),
+        gain=np.zeros(F),
+        raw_gain=np.zeros(F),
+        split_info=np.zeros(F),
+        gain_ratio=np.zeros(F),
+        pos=np.full(F, -1, np.int64),
+        midpoint=np.full(F, np.nan),
+        n_candidates=np.zeros(F, np.int64),
+        left_weight=np.zeros(F),
+        known_weight=K,
+    )
 
 
 def _min_split(K, n_classes, min_cases):
@@ -120,18 +129,27 @@ class CutGains:
     arrays over sorted positions i (cut between i and i+1).  What ``score_cuts`` scores and
     the split explorer (``explain.cut_gains``) shows: one computation for both."""
 
-    left_weight: np.ndarray   # known weight left of the cut
+    left_weight: np.ndarray  # known weight left of the cut
     right_weight: np.ndarray  # known weight right of the cut
     known_weight: np.ndarray  # (F,) K
-    distinct: np.ndarray      # the two neighbours are different values (a cut can lie there)
-    eligible: np.ndarray      # distinct and both sides hold the minimum weight
-    gain: np.ndarray | None   # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
-    min_split: np.ndarray     # (F,) the minimum side weight used (MinSplit or min_leaf floor)
+    distinct: np.ndarray  # the two neighbours are different values (a cut can lie there)
+    eligible: np.ndarray  # distinct and both sides hold the minimum weight
+    gain: np.ndarray | None  # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
+    min_split: np.ndarray  # (F,) the minimum side weight used (MinSplit or min_leaf floor)
 
 
-def cut_gain_arrays(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_classes: int, *,
-                    rules: str = "c45", min_cases: float = 2.0, min_leaf: float = 0.0,
-                    gains: bool = True) -> CutGains:
+def cut_gain_arrays(
+    V: np.ndarray,
+    Y: np.ndarray,
+    W: np.ndarray,
+    N: float,
+    n_classes: int,
+    *,
+    rules: str = "c45",
+    min_cases: float = 2.0,
+    min_leaf: float = 0.0,
+    gains: bool = True,
+) -> CutGains:
     """Gain of every cut of every feature of one node (the general, weighted path of
     ``score_cuts``; arguments as there).  ``gains=False`` skips the gain arithmetic when no
     cut is eligible (``gain`` is then None)."""
@@ -170,9 +188,19 @@ def cut_gain_arrays(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_cla
     return out
 
 
-def score_cuts(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_classes: int, *, rules: str = "c45",
-               min_cases: float = 2.0, mdl: bool = True, min_leaf: float = 0.0,
-               unit_table: np.ndarray | None = None) -> CutScores:
+def score_cuts(
+    V: np.ndarray,
+    Y: np.ndarray,
+    W: np.ndarray,
+    N: float,
+    n_classes: int,
+    *,
+    rules: str = "c45",
+    min_cases: float = 2.0,
+    mdl: bool = True,
+    min_leaf: float = 0.0,
+    unit_table: np.ndarray | None = None,
+) -> CutScores:
     """Score every cut of every feature of one node.
 
     V: (F, n) values sorted ascending per row, NaN (missing) last; Y: (F, n) class codes and
@@ -189,8 +217,9 @@ def score_cuts(V: np.ndarray, Y: np.ndarray, W: np.ndarray, N: float, n_classes:
         raise ValueError(f"unknown cut rules {rules!r}")
     if n < 2 or N <= 0:
         return _empty(F, np.cumsum(np.where(np.isnan(V), 0.0, W), axis=1)[:, -1].copy())
-    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases,
-                         min_leaf=min_leaf, gains=False)
+    cg = cut_gain_arrays(
+        V, Y, W, N, n_classes, rules=rules, min_cases=min_cases, min_leaf=min_leaf, gains=False
+    )
     out = _empty(F, cg.known_weight)
     out.n_candidates = cg.eligible.sum(axis=1)
     if not out.n_candidates.any():
@@ -206,21 +235,21 @@ def _score_unit(V, Y, C, min_cases, mdl, table) -> CutScores:
     K = np.full(F, float(n))
     out = _empty(F, K)
     ms = float(_min_split(np.array([n]), C, min_cases)[0])
-    a = int(np.ceil(ms - SMALL)) - 1            # first position i with i + 1 ≥ MinSplit
-    b = int(np.floor(n - 1 - ms + SMALL))       # last position with n − i − 1 ≥ MinSplit
+    a = int(np.ceil(ms - SMALL)) - 1  # first position i with i + 1 ≥ MinSplit
+    b = int(np.floor(n - 1 - ms + SMALL))  # last position with n − i − 1 ≥ MinSplit
     b = min(b, n - 2)
     if n < 2 or a > b:
         return out
-    cand = V[:, a:b + 1] + DISTINCT_TOL < V[:, a + 1:b + 2]
+    cand = V[:, a : b + 1] + DISTINCT_TOL < V[:, a + 1 : b + 2]
     out.n_candidates = cand.sum(axis=1)
     if not out.n_candidates.any():
         return out
-    left = np.arange(a + 1, b + 2)              # left count at each position
+    left = np.arange(a + 1, b + 2)  # left count at each position
     new = table[left] + table[n - left]
     old = table[n]
     acc = np.zeros((F, b - a + 1))
     for c in range(C):  # loop over classes, not rows
-        Lc = np.cumsum(Y[:, :b + 1] == c, axis=1, dtype=np.int64)
+        Lc = np.cumsum(Y[:, : b + 1] == c, axis=1, dtype=np.int64)
         Kc = int(np.count_nonzero(Y[0] == c))
         old -= table[Kc]
         Lc = Lc[:, a:]
@@ -241,7 +270,7 @@ def _finish(out, D, V, Lw, K, N, offset, rules, mdl) -> CutScores:
         return out
     Dh = D[feats]
     rows = np.arange(feats.size)
-    best = Dh.argmax(axis=1)                     # first maximum
+    best = Dh.argmax(axis=1)  # first maximum
     gmax = Dh[rows, best]
     if rules == "c45":
         # J48's scan ends on the first maximum unless an earlier record is within 1e-6 of it;
@@ -286,6 +315,7 @@ def _finish(out, D, V, Lw, K, N, offset, rules, mdl) -> CutScores:
 # ---------------------------------------------------------------------------------------------
 # many nodes at once (C4.5's level-wise growth)
 
+
 @dataclass
 class BatchCutScores:
     """Per (feature, node) arrays of shape (F, S); ``pos`` is a column of the batch block."""
@@ -297,9 +327,18 @@ class BatchCutScores:
     n_candidates: np.ndarray
 
 
-def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts: np.ndarray, N: np.ndarray,
-                     n_classes: int, *, min_cases: float = 2.0, mdl: bool = True,
-                     unit_table: np.ndarray | None = None) -> BatchCutScores:
+def score_cuts_batch(
+    V: np.ndarray,
+    Y: np.ndarray,
+    W: np.ndarray | None,
+    starts: np.ndarray,
+    N: np.ndarray,
+    n_classes: int,
+    *,
+    min_cases: float = 2.0,
+    mdl: bool = True,
+    unit_table: np.ndarray | None = None,
+) -> BatchCutScores:
     """C4.5 cuts for S nodes of one tree level in one pass.
 
     V, Y, W: (F, T) blocks (W may be None with ``unit_table``), node s occupying columns
@@ -316,18 +355,22 @@ def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts:
     S = starts.size
     N = np.asarray(N, dtype=np.float64)
     lengths = np.diff(np.append(starts, T))
-    seg = np.repeat(np.arange(S), lengths)                  # node of each column
-    out = BatchCutScores(valid=np.zeros((F, S), bool), gain=np.zeros((F, S)),
-                         gain_ratio=np.zeros((F, S)), midpoint=np.full((F, S), np.nan),
-                         n_candidates=np.zeros((F, S), np.int64))
+    seg = np.repeat(np.arange(S), lengths)  # node of each column
+    out = BatchCutScores(
+        valid=np.zeros((F, S), bool),
+        gain=np.zeros((F, S)),
+        gain_ratio=np.zeros((F, S)),
+        midpoint=np.full((F, S), np.nan),
+        n_candidates=np.zeros((F, S), np.int64),
+    )
     if T < 2:
         return out
     ends = np.append(starts[1:], T)
 
     def local_cumsum(A, dtype=np.float64):
         """Per-node cumulative sums (F, T) and node totals (F, S)."""
-        c = np.cumsum(A, axis=1, dtype=dtype)               # contiguous: fast gathers later
-        before = np.zeros((F, S), dtype=dtype)              # (F, S) sum before each node
+        c = np.cumsum(A, axis=1, dtype=dtype)  # contiguous: fast gathers later
+        before = np.zeros((F, S), dtype=dtype)  # (F, S) sum before each node
         nz = starts > 0
         before[:, nz] = c[:, starts[nz] - 1]
         total = c[:, ends - 1] - before
@@ -335,8 +378,9 @@ def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts:
         return c, total
 
     if unit_table is not None:
-        D, Lw, K = _batch_unit_gains(V, Y, starts, ends, seg, n_classes, min_cases, unit_table,
-                                     local_cumsum, out)
+        D, Lw, K = _batch_unit_gains(
+            V, Y, starts, ends, seg, n_classes, min_cases, unit_table, local_cumsum, out
+        )
         if D is None:
             return out
         return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
@@ -351,7 +395,7 @@ def score_cuts_batch(V: np.ndarray, Y: np.ndarray, W: np.ndarray | None, starts:
     ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
     mss = np.repeat(ms, lengths, axis=1) - SMALL
     last = np.zeros(T, dtype=bool)
-    last[np.append(starts[1:], T) - 1] = True               # no cut after a node's last column
+    last[np.append(starts[1:], T) - 1] = True  # no cut after a node's last column
     cand = np.zeros((F, T), dtype=bool)
     cand[:, :-1] = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
     cand &= ~last & (Lw >= mss) & (Rw >= mss)
@@ -375,8 +419,8 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     """Gains when every weight is 1 and nothing is missing: counts are integers, so
     k·log2(k) comes from a table; left/right weights depend only on the column position."""
     F, T = V.shape
-    n = (ends - starts).astype(np.int64)                    # (S,) rows per node
-    Lw = np.arange(T) - starts[seg] + 1                      # (T,) rows left of each cut
+    n = (ends - starts).astype(np.int64)  # (S,) rows per node
+    Lw = np.arange(T) - starts[seg] + 1  # (T,) rows left of each cut
     Rw = n[seg] - Lw
     ms = 0.1 * n / C
     ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
@@ -391,22 +435,25 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     # Σ_c k·log2 k over the class counts left and right of every cut, summed in class order
     # (acc starts from the first term: 0 + x is x, so the bits are those of a zero start)
     acc = None
-    old = table[n].copy()                                    # (S,)
+    old = table[n].copy()  # (S,)
     left_sum = None
     kc_sum = np.zeros(n.size, dtype=np.int64)
     idt = np.intp  # table.take is fastest with native indices (int32 ones are converted)
     for c in range(C):  # loop over classes, not rows
         if c < C - 1:
             Lc, Kc = local_cumsum(c == Y, idt)
-            kc = Kc[0].astype(np.int64)                      # same for every feature
+            kc = Kc[0].astype(np.int64)  # same for every feature
             if left_sum is None:
                 left_sum = Lc.copy() if C > 2 else Lc
             else:
                 left_sum += Lc
             kc_sum += kc
         else:  # the last class is what the others leave
-            Lc = (np.subtract(Lw.astype(idt)[None, :], left_sum) if left_sum is not None
-                  else np.repeat(Lw.astype(idt)[None, :], F, axis=0))
+            Lc = (
+                np.subtract(Lw.astype(idt)[None, :], left_sum)
+                if left_sum is not None
+                else np.repeat(Lw.astype(idt)[None, :], F, axis=0)
+            )
             kc = n - kc_sum
         old -= table[kc]
         t = table.take(Lc)
@@ -429,18 +476,17 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
 def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
     """Per node and feature: J48's pick, MDL, split information, midpoint."""
     T = D.shape[1]
-    gmax = np.maximum.reduceat(D, starts, axis=1)           # (F, S)
+    gmax = np.maximum.reduceat(D, starts, axis=1)  # (F, S)
     col = np.arange(T)
     lengths = ends - starts
     first = np.where(np.repeat(gmax, lengths, axis=1) == D, col, T)
-    best = np.minimum.reduceat(first, starts, axis=1)       # first maximum per node
+    best = np.minimum.reduceat(first, starts, axis=1)  # first maximum per node
     ok = gmax > SMALL
-    before = np.maximum.reduceat(np.where(col < np.repeat(best, lengths, axis=1), D, -np.inf),
-                                 starts, axis=1)
+    before = np.maximum.reduceat(np.where(col < np.repeat(best, lengths, axis=1), D, -np.inf), starts, axis=1)
     with np.errstate(invalid="ignore"):
         slow = ok & (before > SMALL) & (gmax - before <= SMALL)
     for f, s in zip(*np.nonzero(slow)):  # loop over (rare) near-tied features, not cuts
-        best[f, s] = starts[s] + pick_j48(D[f, starts[s]:ends[s]])
+        best[f, s] = starts[s] + pick_j48(D[f, starts[s] : ends[s]])
     fi, si_ = np.nonzero(ok)
     if fi.size == 0:
         return out
@@ -459,7 +505,6 @@ def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
     mid = (lo + hi) / 2.0
     out.valid[fi, si_] = True
     out.gain[fi, si_] = gain
-    out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0),
-                                       0.0)
+    out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0), 0.0)
     out.midpoint[fi, si_] = np.where(mid == hi, lo, mid)
     return out

@@ -12,6 +12,7 @@ interval k holds ``edges[k] < x ≤ edges[k+1]`` (the first one also holds x = m
   of seed 002.  Duplicate edges (ties, constant columns) are dropped, so a bin is never empty by
   construction.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -77,8 +78,11 @@ def kmeans_edges(x: ArrayLike, n_bins: int, random_state: int = 0, max_iter: int
     centres = [rng.choice(distinct)]
     for _ in range(1, k):  # k-means++: next centre with probability ∝ squared distance
         d2 = np.min((distinct[:, None] - np.array(centres)[None, :]) ** 2, axis=1)
-        centres.append(distinct[rng.choice(distinct.size, p=d2 / d2.sum())] if d2.sum() > 0
-                       else distinct[rng.integers(distinct.size)])
+        centres.append(
+            distinct[rng.choice(distinct.size, p=d2 / d2.sum())]
+            if d2.sum() > 0
+            else distinct[rng.integers(distinct.size)]
+        )
     c = np.sort(np.array(centres, dtype=np.float64))
     for _ in range(max_iter):
         mids = (c[:-1] + c[1:]) / 2.0

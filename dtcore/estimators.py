@@ -5,6 +5,7 @@ Each class declares its criteria (``_criteria``, the default first) and the para
 (``ui_params``, :class:`dtcore.params.Param` records); this module only finds the class for a
 name. Imports are lazy so that each algorithm's module loads only when it is asked for.
 """
+
 from __future__ import annotations
 
 import importlib

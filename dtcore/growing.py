@@ -15,6 +15,7 @@ or the best split's weighted impurity decrease + EPSILON < min_impurity_decrease
 zero decrease is still made (as scikit-learn does).  Exact ties between features go to the lowest
 feature index (scikit-learn breaks them by its random feature order).
 """
+
 from __future__ import annotations
 
 import heapq
@@ -42,9 +43,9 @@ NodeValues = np.ndarray | float  # arrays over nodes (the builders) or one node'
 @dataclass
 class GrowParams:
     criterion: str = "gini"
-    n_classes: int = 0                 # 0: regression
+    n_classes: int = 0  # 0: regression
     max_depth: int = 2**31 - 1
-    min_samples_split: int = 2         # already max(min_samples_split, 2·min_samples_leaf)
+    min_samples_split: int = 2  # already max(min_samples_split, 2·min_samples_leaf)
     min_samples_leaf: int = 1
     min_weight_leaf: float = 0.0
     min_impurity_decrease: float = 0.0
@@ -55,18 +56,23 @@ class GrowParams:
 # stop rules: the one home the builders (vectorised over a level's nodes) and the split
 # explorer (``dtcore.explain``, one node) call
 
-def pretest_rules(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
-                  impurity: NodeValues) -> tuple[tuple[str, Any], ...]:
+
+def pretest_rules(
+    p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues, impurity: NodeValues
+) -> tuple[tuple[str, Any], ...]:
     """scikit-learn's tests made before searching a split, as (reason, hit) pairs in the order a
     report names them.  Arguments are arrays over nodes (the builders) or one node's numbers."""
-    return (("max_depth", depth >= p.max_depth),
-            ("min_samples_split", (n_rows < p.min_samples_split) | (n_rows < 2 * p.min_samples_leaf)),
-            ("min_weight_leaf", weighted_n < 2 * p.min_weight_leaf),
-            ("pure", impurity <= EPSILON))
+    return (
+        ("max_depth", depth >= p.max_depth),
+        ("min_samples_split", (n_rows < p.min_samples_split) | (n_rows < 2 * p.min_samples_leaf)),
+        ("min_weight_leaf", weighted_n < 2 * p.min_weight_leaf),
+        ("pure", impurity <= EPSILON),
+    )
 
 
-def leaf_by_pretest(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
-                    impurity: NodeValues) -> Any:
+def leaf_by_pretest(
+    p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues, impurity: NodeValues
+) -> Any:
     """True where a pre-split test (:func:`pretest_rules`) makes the node a leaf."""
     hit = False
     for _, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
@@ -74,8 +80,9 @@ def leaf_by_pretest(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weight
     return hit
 
 
-def pretest_reason(p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues,
-                   impurity: NodeValues) -> str | None:
+def pretest_reason(
+    p: GrowParams, depth: NodeValues, n_rows: NodeValues, weighted_n: NodeValues, impurity: NodeValues
+) -> str | None:
     """For one node: the first pre-split test that makes it a leaf, None if none does."""
     for reason, h in pretest_rules(p, depth, n_rows, weighted_n, impurity):
         if h:
@@ -97,8 +104,8 @@ class _Choice:
     feature: np.ndarray
     threshold: np.ndarray
     missing_left: np.ndarray
-    cat_left: np.ndarray      # (n_seg, max_cat+1) left-subset mask, last column = missing
-    cat_present: np.ndarray   # (n_seg, max_cat+1) category seen at the node
+    cat_left: np.ndarray  # (n_seg, max_cat+1) left-subset mask, last column = missing
+    cat_present: np.ndarray  # (n_seg, max_cat+1) category seen at the node
     n_left: np.ndarray
     n_right: np.ndarray
 
@@ -108,8 +115,8 @@ class _Nodes:
 
     def __init__(self):
         self.blocks = []
-        self.splits = []          # (node ids, feature, threshold, missing_left, left ids, right ids)
-        self.cat_branch = {}      # node id → cat_branch array
+        self.splits = []  # (node ids, feature, threshold, missing_left, left ids, right ids)
+        self.cat_branch = {}  # node id → cat_branch array
         self.count = 0
 
     def add(self, parent, depth, stats, sel=None):
@@ -118,9 +125,13 @@ class _Nodes:
         pick = (lambda a: a) if sel is None else (lambda a: a[sel])
         ids = np.arange(self.count, self.count + k)
         self.count += k
-        self.blocks.append(dict(parent=np.broadcast_to(parent, (k,)).copy(),
-                                depth=np.broadcast_to(depth, (k,)).copy(),
-                                **{key: pick(v) for key, v in stats.items()}))
+        self.blocks.append(
+            dict(
+                parent=np.broadcast_to(parent, (k,)).copy(),
+                depth=np.broadcast_to(depth, (k,)).copy(),
+                **{key: pick(v) for key, v in stats.items()},
+            )
+        )
         return ids
 
 
@@ -129,8 +140,14 @@ class Grower:
 
     CHUNK_ELEMENTS = 1 << 15  # rows × features per vectorised pass (larger ones fall out of cache)
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, w: np.ndarray, n_categories: Sequence[int] | np.ndarray,
-                 params: GrowParams) -> None:
+    def __init__(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        w: np.ndarray,
+        n_categories: Sequence[int] | np.ndarray,
+        params: GrowParams,
+    ) -> None:
         self.p = params
         self.crit = params.criterion
         self.is_clf = self.crit in CLASSIFICATION_CRITERIA
@@ -182,8 +199,7 @@ class Grower:
             counts = np.bincount(key * K + self.y[rows], weights=w, minlength=n_groups * K)
             counts = counts.reshape(n_groups, K)
             imp = _class_impurity(self.crit, np.concatenate([wn[:, None], counts], axis=1))
-            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=counts, impurity=imp,
-                        wsum=wn)
+            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=counts, impurity=imp, wsum=wn)
         y = self.y[rows]
         s = np.bincount(key, weights=w * y, minlength=n_groups)
         safe = np.where(wn > 0, wn, 1.0)
@@ -191,37 +207,48 @@ class Grower:
         if self.crit == "absolute_error":
             med = _group_medians(key, y, w, n_groups, wn)
             imp = np.bincount(key, weights=w * np.abs(y - med[key]), minlength=n_groups) / safe
-            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=med[:, None],
-                        impurity=imp, wsum=s)
+            return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=med[:, None], impurity=imp, wsum=s)
         if self.crit == "poisson":
             ratio = np.where(y > 0, y / np.where(mean[key] > 0, mean[key], 1.0), 1.0)
             with np.errstate(divide="ignore"):
-                dev = np.bincount(key, weights=w * np.where(y > 0, y * np.log(ratio), 0.0),
-                                  minlength=n_groups)
+                dev = np.bincount(
+                    key, weights=w * np.where(y > 0, y * np.log(ratio), 0.0), minlength=n_groups
+                )
             imp = np.where(s <= EPSILON, np.inf, dev / safe)
         else:
             sq = np.bincount(key, weights=w * y * y, minlength=n_groups)
             imp = sq / safe - mean * mean
-        return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=mean[:, None], impurity=imp,
-                    wsum=s)
+        return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=mean[:, None], impurity=imp, wsum=s)
 
     def leaf_by_pretest(self, st: dict[str, np.ndarray], depth: int) -> np.ndarray:
         """scikit-learn's tests made before searching a split (:func:`leaf_by_pretest`)."""
         return leaf_by_pretest(self.p, depth, st["n_rows"], st["weighted_n"], st["impurity"])
 
     # -- one step: best split of every segment --------------------------------------------------
-    def best_splits(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, seg_id: np.ndarray,
-                    mean: np.ndarray | None) -> _Choice:
+    def best_splits(
+        self,
+        perm: np.ndarray,
+        seg_start: np.ndarray,
+        seg_len: np.ndarray,
+        seg_id: np.ndarray,
+        mean: np.ndarray | None,
+    ) -> _Choice:
         n_seg = seg_start.size
         rows = perm[-1]
         if self.crit in ("squared_error", "friedman_mse"):
             # centre y per node: cumulative sums stay small, proxies rank the same (criteria)
             assert mean is not None  # evaluate() passes the node means for regression
             self.R[1, rows] = self.w[rows] * (self.y[rows] - mean[seg_id])
-        ch = _Choice(np.full(n_seg, -np.inf), np.full(n_seg, -1, np.int64), np.full(n_seg, np.nan),
-                     np.zeros(n_seg, bool), np.zeros((n_seg, self.max_cat + 1), bool),
-                     np.zeros((n_seg, self.max_cat + 1), bool), np.zeros(n_seg, np.int64),
-                     np.zeros(n_seg, np.int64))
+        ch = _Choice(
+            np.full(n_seg, -np.inf),
+            np.full(n_seg, -1, np.int64),
+            np.full(n_seg, np.nan),
+            np.zeros(n_seg, bool),
+            np.zeros((n_seg, self.max_cat + 1), bool),
+            np.zeros((n_seg, self.max_cat + 1), bool),
+            np.zeros(n_seg, np.int64),
+            np.zeros(n_seg, np.int64),
+        )
         G_rows = None
         msl, mwl = self.p.min_samples_leaf, self.p.min_weight_leaf
         m = rows.size
@@ -229,12 +256,15 @@ class Grower:
         # one long array, so small data costs one pass per level, large data one per feature
         per_chunk = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
         for c0 in range(0, len(self.cont), per_chunk):
-            F = np.array(self.cont[c0:c0 + per_chunk])
+            F = np.array(self.cont[c0 : c0 + per_chunk])
             nF = F.size
-            pj = perm[c0:c0 + nF]
+            pj = perm[c0 : c0 + nF]
             flat = pj.ravel()
-            xs = (np.concatenate([self.Xc[f][pj[i]] for i, f in enumerate(F)]) if nF > 1
-                  else self.Xc[F[0]][pj[0]])
+            xs = (
+                np.concatenate([self.Xc[f][pj[i]] for i, f in enumerate(F)])
+                if nF > 1
+                else self.Xc[F[0]][pj[0]]
+            )
             offs = np.arange(nF)
             starts = (offs[:, None] * m + seg_start[None, :]).ravel()
             lens = np.tile(seg_len, nF)
@@ -248,8 +278,18 @@ class Grower:
                 G = None
             else:
                 G, cum = np.take(self.R, flat, axis=1), None
-            c = scan_sorted(xs, G, starts, lens, self.crit, sid, msl, mwl,
-                            has_missing=any(self.has_nan[j] for j in F), cumulative=cum)
+            c = scan_sorted(
+                xs,
+                G,
+                starts,
+                lens,
+                self.crit,
+                sid,
+                msl,
+                mwl,
+                has_missing=any(self.has_nan[j] for j in F),
+                cumulative=cum,
+            )
             b_all, where_all = best_per_segment_blocks(c, nF * n_seg)
             b_all = b_all.reshape(nF, n_seg)
             fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
@@ -276,8 +316,7 @@ class Grower:
             k = np.argmax(proxy, axis=1)
             b = proxy[np.arange(n_seg), k]
             # categorical features come after the continuous ones: ties go to the lower index
-            better = np.flatnonzero((b > ch.proxy) | ((b == ch.proxy) & (b > -np.inf)
-                                                     & (j < ch.feature)))
+            better = np.flatnonzero((b > ch.proxy) | ((b == ch.proxy) & (b > -np.inf) & (j < ch.feature)))
             if better.size == 0:
                 continue
             kb = k[better]
@@ -343,9 +382,9 @@ class Grower:
         left[sel] = go
         return left
 
-    def evaluate(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
-                 node_stats: dict[str, np.ndarray]) -> tuple[_Choice, np.ndarray, np.ndarray, np.ndarray,
-                                                             dict[str, np.ndarray], np.ndarray]:
+    def evaluate(
+        self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, node_stats: dict[str, np.ndarray]
+    ) -> tuple[_Choice, np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray], np.ndarray]:
         """Best split per segment, its children's statistics and whether to make it."""
         n_seg = seg_start.size
         seg_id = segment_ids(seg_start, seg_len)
@@ -358,16 +397,33 @@ class Grower:
         L = {k: v[0::2] for k, v in kid.items()}
         Rt = {k: v[1::2] for k, v in kid.items()}
         with np.errstate(divide="ignore", invalid="ignore"):
-            impr = impurity_improvement(self.crit, self.w_total, node_stats["weighted_n"],
-                                        node_stats["impurity"], L["weighted_n"], L["impurity"],
-                                        Rt["weighted_n"], Rt["impurity"], L["wsum"], Rt["wsum"])
+            impr = impurity_improvement(
+                self.crit,
+                self.w_total,
+                node_stats["weighted_n"],
+                node_stats["impurity"],
+                L["weighted_n"],
+                L["impurity"],
+                Rt["weighted_n"],
+                Rt["impurity"],
+                L["wsum"],
+                Rt["wsum"],
+            )
         split = found & decrease_ok(self.p, impr)
         return ch, split, impr, left, kid, seg_id
 
     # -- partition ---------------------------------------------------------------------------------
-    def partition(self, perm: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, seg_id: np.ndarray,
-                  left_el: np.ndarray, split: np.ndarray, keep_left: np.ndarray,
-                  keep_right: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def partition(
+        self,
+        perm: np.ndarray,
+        seg_start: np.ndarray,
+        seg_len: np.ndarray,
+        seg_id: np.ndarray,
+        left_el: np.ndarray,
+        split: np.ndarray,
+        keep_left: np.ndarray,
+        keep_right: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Children's segments in every permutation, each still sorted; kept children first
         (in parent order, left before right), dropped rows after them.
 
@@ -386,7 +442,7 @@ class Grower:
         order = np.argsort(~keep, kind="stable")
         start = np.empty(2 * n_seg, np.int64)
         start[order] = np.cumsum(size[order]) - size[order]
-        base_l = np.cumsum(n_left) - n_left           # left rows in earlier segments
+        base_l = np.cumsum(n_left) - n_left  # left rows in earlier segments
         pos = np.arange(m, dtype=np.int64)
         PL = (start[0::2] - base_l)[seg_id]
         PR = (start[1::2] - seg_start + base_l)[seg_id] + pos
@@ -395,11 +451,11 @@ class Grower:
         out = np.empty_like(perm)
         step = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
         for r in range(0, perm.shape[0], step):  # several permutations per vectorised pass
-            p = perm[r:r + step]
+            p = perm[r : r + step]
             lft = left_row[p]
             excl = np.cumsum(lft, axis=1, dtype=np.int64)
             excl -= lft
-            np.put_along_axis(out[r:r + step], np.where(lft, PL + excl, PR - excl), p, axis=1)
+            np.put_along_axis(out[r : r + step], np.where(lft, PL + excl, PR - excl), p, axis=1)
         m_keep = int(size[keep].sum())
         return out[:, :m_keep], start[keep], size[keep], keep
 
@@ -418,7 +474,8 @@ class Grower:
             if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
                 nc = self.ncat[f[i]]
                 self.nodes.cat_branch[int(nodes[i])] = np.where(
-                    ch.cat_present[s, :nc], np.where(ch.cat_left[s, :nc], 0, 1), -1).astype(np.int32)
+                    ch.cat_present[s, :nc], np.where(ch.cat_left[s, :nc], 0, 1), -1
+                ).astype(np.int32)
 
     def grow_levelwise(self) -> Tree:
         ids, st = self._root()
@@ -441,8 +498,9 @@ class Grower:
             kl = np.zeros(seg_start.size, bool)
             kr = np.zeros(seg_start.size, bool)
             kl[segs], kr[segs] = ~kid_leaf[0::2], ~kid_leaf[1::2]
-            perm, seg_start, seg_len, keep = self.partition(perm, seg_start, seg_len, seg_id, left,
-                                                            split, kl, kr)
+            perm, seg_start, seg_len, keep = self.partition(
+                perm, seg_start, seg_len, seg_id, left, split, kl, kr
+            )
             # keep is over 2*n_seg children in (seg, side) order; map to the created ids
             all_ids = np.full(2 * split.size, -1, np.int64)
             all_ids[child_sel] = kid_ids
@@ -466,8 +524,15 @@ class Grower:
             ch, split, impr, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
             for s in np.flatnonzero(split):
                 a, b = seg_start[s], seg_start[s] + seg_len[s]
-                rec = dict(perm=perm[:, a:b], node=int(node_ids[s]), depth=depth, seg=s, ch=ch,
-                           left=left[a:b], kid={k: v[2 * s:2 * s + 2] for k, v in kid.items()})
+                rec = dict(
+                    perm=perm[:, a:b],
+                    node=int(node_ids[s]),
+                    depth=depth,
+                    seg=s,
+                    ch=ch,
+                    left=left[a:b],
+                    kid={k: v[2 * s : 2 * s + 2] for k, v in kid.items()},
+                )
                 heapq.heappush(heap, (-float(impr[s]), counter, rec))
                 counter += 1
 
@@ -484,8 +549,15 @@ class Grower:
             kid_leaf = self.leaf_by_pretest(kid, depth + 1)
             m = perm.shape[1]
             perm2, starts, lens, keep = self.partition(
-                perm, np.array([0]), np.array([m]), np.zeros(m, np.int64), rec["left"],
-                np.array([True]), ~kid_leaf[:1], ~kid_leaf[1:])
+                perm,
+                np.array([0]),
+                np.array([m]),
+                np.zeros(m, np.int64),
+                rec["left"],
+                np.array([True]),
+                ~kid_leaf[:1],
+                ~kid_leaf[1:],
+            )
             if starts.size:
                 kept = np.flatnonzero(keep)
                 push(perm2, starts, lens, kid_ids[kept], {k: v[kept] for k, v in kid.items()}, depth + 1)
@@ -524,8 +596,11 @@ class Grower:
         inv = np.empty(N, np.int64)
         inv[pre] = np.arange(N)
         internal = feature[inv] >= 0
-        is_cat_split = np.array([nid in nodes.cat_branch for nid in inv], dtype=bool) if nodes.cat_branch \
+        is_cat_split = (
+            np.array([nid in nodes.cat_branch for nid in inv], dtype=bool)
+            if nodes.cat_branch
             else np.zeros(N, bool)
+        )
         ncut = (internal & ~is_cat_split).astype(np.int64)
         child_ptr = np.zeros(N + 1, np.int64)
         child_ptr[1:] = np.cumsum(2 * internal)
@@ -548,15 +623,22 @@ class Grower:
         if value.ndim == 1:
             value = value[:, None]
         return Tree(
-            feature=feature[inv].astype(np.int32), parent=par_new.astype(np.int32),
-            depth=depth[inv].astype(np.int32), missing_branch=mbranch[inv].astype(np.int32),
+            feature=feature[inv].astype(np.int32),
+            parent=par_new.astype(np.int32),
+            depth=depth[inv].astype(np.int32),
+            missing_branch=mbranch[inv].astype(np.int32),
             value=np.ascontiguousarray(value[inv], dtype=np.float64),
-            weighted_n=cat("weighted_n")[inv], n_samples=cat("n_samples")[inv].astype(np.int64),
+            weighted_n=cat("weighted_n")[inv],
+            n_samples=cat("n_samples")[inv].astype(np.int64),
             impurity=cat("impurity")[inv].astype(np.float64),
-            child_ptr=child_ptr, children=children, cut_ptr=cut_ptr, cuts=cuts.astype(np.float64),
+            child_ptr=child_ptr,
+            children=children,
+            cut_ptr=cut_ptr,
+            cuts=cuts.astype(np.float64),
             cat_ptr=cat_ptr,
             cat_branch=np.concatenate(cat_parts).astype(np.int32) if cat_parts else np.zeros(0, np.int32),
-            n_classes=self.p.n_classes if self.is_clf else 0)
+            n_classes=self.p.n_classes if self.is_clf else 0,
+        )
 
 
 def _group_medians(key, y, w, n_groups, wn):
@@ -572,7 +654,12 @@ def _group_medians(key, y, w, n_groups, wn):
     return np.where(wn > 0, med, 0.0)
 
 
-def grow(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, n_categories: Sequence[int] | np.ndarray,
-         params: GrowParams) -> Tree:
+def grow(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray,
+    n_categories: Sequence[int] | np.ndarray,
+    params: GrowParams,
+) -> Tree:
     """Grow a CART tree on encoded arrays (category codes as floats, NaN = missing)."""
     return Grower(X, y, sample_weight, n_categories, params).grow()

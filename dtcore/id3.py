@@ -20,6 +20,7 @@
 * Missing values are not part of ID3; we apply C4.5's rule (ρ-weighted gain, rows with an unknown
   value sent down every branch with fractional weight), so ID3 runs on the same data.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -49,8 +50,10 @@ POSITIVE_GAIN = 1e-12
 # =============================================================================================
 # ID3's rules: the one home ``ID3Classifier`` and the split explorer (``dtcore.explain``) call
 
-def feature_plan(schema: Schema, X: np.ndarray, continuous: str, n_bins: int,
-                 random_state: int) -> tuple[dict, dict]:
+
+def feature_plan(
+    schema: Schema, X: np.ndarray, continuous: str, n_bins: int, random_state: int
+) -> tuple[dict, dict]:
     """How ID3 tests each feature, fixed before growth: (plan, bin edges by feature name).
 
     ``plan[j]`` is ``("cat", n_branches)`` (one branch per category), ``("bins", inner cuts)``
@@ -69,8 +72,9 @@ def feature_plan(schema: Schema, X: np.ndarray, continuous: str, n_bins: int,
     return plan, bin_edges
 
 
-def leaf_reason(counts: np.ndarray, N: float, depth: int, min_samples_split: float,
-                max_depth: int | None) -> str | None:
+def leaf_reason(
+    counts: np.ndarray, N: float, depth: int, min_samples_split: float, max_depth: int | None
+) -> str | None:
     """Why ID3 makes a node a leaf before scoring tests: ``"pure"`` (one class left),
     ``"min_samples_split"`` (weight N below it), ``"max_depth"``; None: try to split."""
     if np.count_nonzero(counts > 0) <= 1:
@@ -167,15 +171,27 @@ class ID3Classifier(BaseTreeEstimator):
     # ID3 proper has no continuous features; the app's default is the binary threshold (SPEC §4)
     # because "intervals" (one branch per distinct value) makes unreadably wide trees on real data
     ui_params: tuple[Param, ...] = (
-        Param("continuous", "select", "threshold",
-              ("threshold", "intervals", "equal_width", "equal_frequency", "kmeans")),
+        Param(
+            "continuous",
+            "select",
+            "threshold",
+            ("threshold", "intervals", "equal_width", "equal_frequency", "kmeans"),
+        ),
         Param("n_bins", "int", 5, lo=2, hi=20, step=1),
     ) + GROWTH_LIMITS
 
-    def __init__(self, criterion: str = "gain", continuous: str = "intervals", n_bins: int = 5,
-                 random_state: int = 0, max_depth: int | None = None, min_samples_split: float = 2,
-                 min_samples_leaf: float = 1, min_impurity_decrease: float = 0.0,
-                 max_leaf_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        criterion: str = "gain",
+        continuous: str = "intervals",
+        n_bins: int = 5,
+        random_state: int = 0,
+        max_depth: int | None = None,
+        min_samples_split: float = 2,
+        min_samples_leaf: float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_leaf_nodes: int | None = None,
+    ) -> None:
         self.criterion = criterion
         self.continuous = continuous
         self.n_bins = n_bins
@@ -199,8 +215,9 @@ class ID3Classifier(BaseTreeEstimator):
             raise ValueError("min_samples_leaf must be ≥ 1")
         if self.min_impurity_decrease < 0:
             raise ValueError("min_impurity_decrease must be ≥ 0")
-        if self.max_leaf_nodes is not None and (int(self.max_leaf_nodes) != self.max_leaf_nodes
-                                                or self.max_leaf_nodes < 2):
+        if self.max_leaf_nodes is not None and (
+            int(self.max_leaf_nodes) != self.max_leaf_nodes or self.max_leaf_nodes < 2
+        ):
             raise ValueError("max_leaf_nodes must be None or an integer ≥ 2")
 
     # -- fitting -------------------------------------------------------------------------------
@@ -211,8 +228,7 @@ class ID3Classifier(BaseTreeEstimator):
         y = np.asarray(y, dtype=np.int64)
         w = np.asarray(sample_weight, dtype=np.float64)
         # per feature: ("cat", n_branches) | ("bins", cuts) | ("thr", None)
-        self.plan_, self.bin_edges_ = feature_plan(schema, X, self.continuous, self.n_bins,
-                                                   self.random_state)
+        self.plan_, self.bin_edges_ = feature_plan(schema, X, self.continuous, self.n_bins, self.random_state)
         self._C, self._N_total = C, float(w[w > 0].sum())
         asm = TreeAssembler(C, C)
         rows = np.nonzero(w > 0)[0]
@@ -273,8 +289,15 @@ class ID3Classifier(BaseTreeEstimator):
             x = X[rows, j]
             if kind == "thr":
                 order = np.argsort(x, kind="stable")
-                sc = score_cuts(x[order][None, :], y_loc[order][None, :], wl[order][None, :], N,
-                                C, rules="textbook", min_leaf=float(self.min_samples_leaf))
+                sc = score_cuts(
+                    x[order][None, :],
+                    y_loc[order][None, :],
+                    wl[order][None, :],
+                    N,
+                    C,
+                    rules="textbook",
+                    min_leaf=float(self.min_samples_leaf),
+                )
                 if not sc.valid[0]:
                     continue
                 gain = float(sc.gain[0])

@@ -8,6 +8,7 @@ and the split information counts the unknown rows as one more branch (C4.5 relea
 ``info([K_1..K_V, N−K]) / N``; with no missing values both reduce to the textbook formulas.
 Training then sends a row with an unknown value down every branch v with weight ``w · K_v / K``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,12 +24,12 @@ SMALL = 1e-6
 
 @dataclass
 class MultiwayScore:
-    counts: np.ndarray          # (V, C) weighted class counts of known rows per branch
-    unknown: np.ndarray         # (C,) weighted class counts of rows with the value unknown
-    gain: float                 # ρ-weighted information gain
-    split_info: float           # unknown rows as an extra branch
-    gain_ratio: float           # gain / split_info (0 when split_info is 0)
-    iv: float                   # textbook IV over the known branches only
+    counts: np.ndarray  # (V, C) weighted class counts of known rows per branch
+    unknown: np.ndarray  # (C,) weighted class counts of rows with the value unknown
+    gain: float  # ρ-weighted information gain
+    split_info: float  # unknown rows as an extra branch
+    gain_ratio: float  # gain / split_info (0 when split_info is 0)
+    iv: float  # textbook IV over the known branches only
 
     @property
     def branch_weights(self) -> np.ndarray:
@@ -43,8 +44,9 @@ class MultiwayScore:
         return float(self.counts.sum() + self.unknown.sum())
 
 
-def branch_class_counts(branch: ArrayLike, y: ArrayLike, w: ArrayLike, n_branches: int,
-                        n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+def branch_class_counts(
+    branch: ArrayLike, y: ArrayLike, w: ArrayLike, n_branches: int, n_classes: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Weighted class counts per branch; ``branch`` is float (NaN = unknown) or int (<0 = unknown).
 
     Returns ((V, C) counts of known rows, (C,) counts of unknown rows)."""
@@ -57,8 +59,9 @@ def branch_class_counts(branch: ArrayLike, y: ArrayLike, w: ArrayLike, n_branche
     known = (bi >= 0) & (bi < n_branches)
     y = np.asarray(y, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)
-    counts = np.bincount(bi[known] * n_classes + y[known], weights=w[known],
-                         minlength=n_branches * n_classes).reshape(n_branches, n_classes)
+    counts = np.bincount(
+        bi[known] * n_classes + y[known], weights=w[known], minlength=n_branches * n_classes
+    ).reshape(n_branches, n_classes)
     unknown = np.bincount(y[~known], weights=w[~known], minlength=n_classes)
     return counts, unknown
 
@@ -93,8 +96,9 @@ def reasonable_branches(branch_weights: ArrayLike, min_cases: float) -> int:
     return int(np.sum(np.asarray(branch_weights) >= min_cases - SMALL))
 
 
-def distribute(branch: ArrayLike, w: ArrayLike,
-               branch_weights: ArrayLike) -> list[tuple[np.ndarray, np.ndarray]]:
+def distribute(
+    branch: ArrayLike, w: ArrayLike, branch_weights: ArrayLike
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rows and weights of each child: known rows go to their branch, unknown rows to every
     branch with weight ``w · K_v / K`` (uniform shares when no value is known, as J48).
 
@@ -117,8 +121,9 @@ def distribute(branch: ArrayLike, w: ArrayLike,
     return out
 
 
-def distribute_rows(branch: ArrayLike, w: ArrayLike,
-                    n_branches: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+def distribute_rows(
+    branch: ArrayLike, w: ArrayLike, n_branches: int
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Per branch (row positions, weights) and the branch weights K_v: rows with a branch
     (``tree.branch_index``) go to it, rows with -1 to every branch as in :func:`distribute`.
     With ``tree.branch_index`` this is the one implementation of routing a node's rows."""

@@ -4,6 +4,7 @@ Each estimator class lists its own in ``ui_params`` (``dtcore.estimators`` finds
 algorithm name); the app draws one widget per record and the CLI's ``--option``
 takes the same names.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

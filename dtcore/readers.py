@@ -4,6 +4,7 @@ Cells stay raw strings (missing tokens such as ``?`` or ``NA`` included): the sc
 what they mean, so one reader serves classification, regression and every missing-token list.
 Chinese spreadsheets are often saved as GBK by Excel, so the encoding is detected, not assumed.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -54,6 +55,7 @@ class Table:
 # ---------------------------------------------------------------------------------------------
 # bytes → text
 
+
 def decode(data: bytes) -> tuple[str, str]:
     """(text, encoding name): UTF-16 by BOM, else UTF-8 (BOM or not), else GB18030 (a GBK superset).
 
@@ -73,12 +75,14 @@ def decode(data: bytes) -> tuple[str, str]:
     try:
         return data.decode("gb18030"), "gb18030"
     except UnicodeDecodeError as exc:
-        raise DataError(f"cannot decode the file at byte {exc.start}: it is neither UTF-8 nor GBK; "
-                        "save it as UTF-8 CSV") from None
+        raise DataError(
+            f"cannot decode the file at byte {exc.start}: it is neither UTF-8 nor GBK; save it as UTF-8 CSV"
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------
 # text → cells
+
 
 def sniff_delimiter(text: str, default: str = ",") -> str:
     """The delimiter among comma, tab and semicolon that splits the first lines most consistently.
@@ -102,8 +106,9 @@ def sniff_delimiter(text: str, default: str = ",") -> str:
     return best
 
 
-def parse_delimited(text: str, delimiter: str | None = None, *, encoding: str = "utf-8",
-                    source: str = "the file") -> Table:
+def parse_delimited(
+    text: str, delimiter: str | None = None, *, encoding: str = "utf-8", source: str = "the file"
+) -> Table:
     """CSV/TSV text with a header row → Table (blank lines skipped, ragged rows refused)."""
     if not text.strip():
         raise DataError(f"{source} is empty: it needs a header row and at least one data row")
@@ -125,7 +130,8 @@ def parse_delimited(text: str, delimiter: str | None = None, *, encoding: str = 
                 raise DataError(
                     f"{source} line {reader.line_num} has {len(record)} fields but the header "
                     f"(line {header_line}) has {len(header)}; fix that line (a stray "
-                    f"{_show_delim(delimiter)} or a missing quote?)")
+                    f"{_show_delim(delimiter)} or a missing quote?)"
+                )
             rows.append(record)
     except csv.Error as exc:
         raise DataError(f"{source} line {reader.line_num}: {exc}") from None
@@ -143,8 +149,9 @@ def _show_delim(d: str) -> str:
 def _check_header(names: list[str], source: str):
     empty = [i + 1 for i, n in enumerate(names) if not n]
     if empty:
-        raise DataError(f"{source}: column {empty[0]} has no name in the header row; "
-                        "give every column a name")
+        raise DataError(
+            f"{source}: column {empty[0]} has no name in the header row; give every column a name"
+        )
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise DataError(f"{source}: duplicate column names {dup}; rename them so each column is unique")
@@ -152,6 +159,7 @@ def _check_header(names: list[str], source: str):
 
 # ---------------------------------------------------------------------------------------------
 # files
+
 
 def read_table(path, *, delimiter: str | None = None) -> Table:
     """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV."""

@@ -7,6 +7,7 @@ warnings and errors about a set of roles. Issues are typed records (a ``code`` a
 never English text, so each caller words them its own way (the CLI on stderr, the app from its
 catalogue). numpy and the standard library only.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,12 +24,15 @@ FEATURE_ROLES = (CONTINUOUS, CATEGORICAL)
 CLASSIFICATION, REGRESSION = "classification", "regression"
 TASKS = (CLASSIFICATION, REGRESSION)
 
-MANY_CATEGORIES = 20        # more labels than this in a categorical feature deserves a warning
-CLASS_LIKE_MAX = 10         # an integer target with at most this many values may be classes
+MANY_CATEGORIES = 20  # more labels than this in a categorical feature deserves a warning
+CLASS_LIKE_MAX = 10  # an integer target with at most this many values may be classes
 
 #: Column names that mean "row identifier" (compared case-insensitively, outer blanks dropped).
-ID_NAME = re.compile(r"^(id|rid|uid|key|index|idx|no|no\.|nr|#|row|row_?id|编号|序号|学号|工号|id号)$"
-                     r"|([_ ]id|id_|编号)$", re.IGNORECASE)
+ID_NAME = re.compile(
+    r"^(id|rid|uid|key|index|idx|no|no\.|nr|#|row|row_?id|编号|序号|学号|工号|id号)$"
+    r"|([_ ]id|id_|编号)$",
+    re.IGNORECASE,
+)
 
 
 def id_name(name: str) -> bool:
@@ -41,12 +45,12 @@ class ColumnProfile:
     """What the role rules need to know about one column."""
 
     name: str
-    numeric: bool       # every known cell is a number (and there is at least one)
-    integer: bool       # numeric and every known value is a whole number
-    n_distinct: int     # distinct known values (numbers compared as numbers, labels as text)
+    numeric: bool  # every known cell is a number (and there is at least one)
+    integer: bool  # numeric and every known value is a whole number
+    n_distinct: int  # distinct known values (numbers compared as numbers, labels as text)
     n_missing: int
     n_rows: int
-    example: str        # the first known value as a label ("" when none)
+    example: str  # the first known value as a label ("" when none)
 
     @property
     def constant(self) -> bool:
@@ -105,8 +109,9 @@ def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
         known = a[~np.isnan(a)]
         integer = bool(known.size and np.all(np.mod(known, 1) == 0))
         example = label_of(float(known[0])) if known.size else ""
-        return ColumnProfile(str(name), True, integer, int(np.unique(known).size),
-                             n - int(known.size), n, example)
+        return ColumnProfile(
+            str(name), True, integer, int(np.unique(known).size), n - int(known.size), n, example
+        )
     try:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
         counts = Counter((type(v), v) for v in arr.tolist())
         cells = [v for _, v in counts]
@@ -148,8 +153,9 @@ def infer_task(target: ColumnProfile, declared: str | None = None) -> str:
     return CLASSIFICATION if target.class_like else REGRESSION
 
 
-def infer_roles(profiles: dict[str, ColumnProfile], target: str | None = None, ignore=(),
-                declared=None, keep=()) -> dict[str, str]:
+def infer_roles(
+    profiles: dict[str, ColumnProfile], target: str | None = None, ignore=(), declared=None, keep=()
+) -> dict[str, str]:
     """Default roles: target = the given column, else the last; identifiers and constants ignored.
 
     ``declared``: column → kind a file declares (ARFF nominal {1,2,3} stays categorical).
@@ -216,8 +222,9 @@ def role_warnings(profiles: dict[str, ColumnProfile], roles: dict[str, str]) -> 
     return out
 
 
-def role_errors(profiles: dict[str, ColumnProfile], roles: dict[str, str],
-                task: str | None = None) -> list[Issue]:
+def role_errors(
+    profiles: dict[str, ColumnProfile], roles: dict[str, str], task: str | None = None
+) -> list[Issue]:
     """Reasons the data cannot be trained as typed."""
     out = []
     targets = [c for c, r in roles.items() if r == TARGET]

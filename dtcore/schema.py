@@ -5,6 +5,7 @@ categorical column holds the integer code of its label (position in ``Feature.ca
 NaN is a missing value in both.  A label never seen in training encodes to NaN, so it is handled
 exactly like a missing value (SPEC §5) instead of crashing.
 """
+
 from __future__ import annotations
 
 import math
@@ -94,6 +95,7 @@ class Schema:
 # ---------------------------------------------------------------------------------------------
 # cell level
 
+
 def is_missing(value, tokens=MISSING_TOKENS) -> bool:
     if value is None:
         return True
@@ -137,6 +139,7 @@ def _to_float(value) -> float | None:
 # ---------------------------------------------------------------------------------------------
 # column level
 
+
 def _as_2d(X) -> np.ndarray:
     arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
     if arr.ndim != 2:
@@ -176,8 +179,15 @@ def identifier_like(column, tokens=MISSING_TOKENS) -> bool:
     return len(values) > 2 and len(set(values)) == len(values)
 
 
-def infer_schema(X, feature_names=None, feature_kinds=None, categories=None,
-                 target="y", classes=None, tokens=MISSING_TOKENS) -> Schema:
+def infer_schema(
+    X,
+    feature_names=None,
+    feature_kinds=None,
+    categories=None,
+    target="y",
+    classes=None,
+    tokens=MISSING_TOKENS,
+) -> Schema:
     """Build a Schema from raw data; ``feature_kinds`` and ``categories`` override the guesses.
 
     ``feature_kinds`` is a list (one kind per column) or a dict by name; ``categories`` a dict
@@ -214,28 +224,36 @@ def infer_schema(X, feature_names=None, feature_kinds=None, categories=None,
 
 def encode_features(X, schema: Schema) -> np.ndarray:
     """Raw rows → float64 matrix (values, category codes, NaN for missing and unseen labels)."""
-    if isinstance(X, np.ndarray) and X.dtype.kind in "fiub" and not any(
-            f.is_categorical for f in schema.features):
+    if (
+        isinstance(X, np.ndarray)
+        and X.dtype.kind in "fiub"
+        and not any(f.is_categorical for f in schema.features)
+    ):
         out = np.asarray(X, dtype=np.float64)
         if out.ndim != 2 or out.shape[1] != len(schema.features):
             raise DataError(f"X has shape {out.shape}; the model expects {len(schema.features)} columns")
         if np.isinf(out).any():
             j = int(np.nonzero(np.isinf(out).any(axis=0))[0][0])
-            raise DataError(f"column {schema.features[j].name!r} holds an infinite value; "
-                            "replace it with a finite number or leave the cell empty")
+            raise DataError(
+                f"column {schema.features[j].name!r} holds an infinite value; "
+                "replace it with a finite number or leave the cell empty"
+            )
         return np.ascontiguousarray(out)
     arr = _as_2d(X)
     if arr.shape[1] != len(schema.features):
-        raise DataError(f"X has {arr.shape[1]} columns; the model expects {len(schema.features)} "
-                        f"({', '.join(schema.names)})")
+        raise DataError(
+            f"X has {arr.shape[1]} columns; the model expects {len(schema.features)} "
+            f"({', '.join(schema.names)})"
+        )
     out = np.empty(arr.shape, dtype=np.float64)
     tokens = schema.missing_tokens
     for j, feat in enumerate(schema.features):
         col = arr[:, j]
         if feat.is_categorical:
             code = {c: float(i) for i, c in enumerate(feat.categories)}
-            out[:, j] = _per_cell(col, lambda v, code=code: np.nan if is_missing(v, tokens)
-                                  else code.get(label_of(v), np.nan))
+            out[:, j] = _per_cell(
+                col, lambda v, code=code: np.nan if is_missing(v, tokens) else code.get(label_of(v), np.nan)
+            )
         elif col.dtype.kind in "fiu":
             out[:, j] = col
         else:
@@ -245,12 +263,15 @@ def encode_features(X, schema: Schema) -> np.ndarray:
                 i = int(bad[0])
                 raise DataError(
                     f"column {feat.name!r} is continuous but row {i + 1} holds {col[i]!r}; "
-                    "mark the column categorical, or fix or blank that cell")
+                    "mark the column categorical, or fix or blank that cell"
+                )
             out[:, j] = vals.astype(np.float64)
         if np.isinf(out[:, j]).any():
             i = int(np.nonzero(np.isinf(out[:, j]))[0][0])
-            raise DataError(f"column {feat.name!r} row {i + 1} is infinite; "
-                            "replace it with a finite number or leave the cell empty")
+            raise DataError(
+                f"column {feat.name!r} row {i + 1} is infinite; "
+                "replace it with a finite number or leave the cell empty"
+            )
     return out
 
 
@@ -274,8 +295,12 @@ def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
     Classes are sorted when every label is a number (as scikit-learn does), else kept in order of
     first appearance (the order the data declares them, which C4.5 uses to break ties).
     """
-    if (classes is None and isinstance(y, np.ndarray) and y.dtype.kind in "iuf"
-            and not (y.dtype.kind == "f" and np.isnan(y).any())):
+    if (
+        classes is None
+        and isinstance(y, np.ndarray)
+        and y.dtype.kind in "iuf"
+        and not (y.dtype.kind == "f" and np.isnan(y).any())
+    ):
         # fast path for numeric labels (large data): same classes and codes as the loop below
         uniq, codes = np.unique(y.ravel(), return_inverse=True)
         return codes.astype(np.int64).ravel(), tuple(label_of(v) for v in uniq.tolist())
@@ -284,8 +309,10 @@ def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
         return _encode_string_classes(col, classes, tokens, target)
     missing = [i for i, v in enumerate(col) if is_missing(v, tokens)]
     if missing:
-        raise DataError(f"target {target!r} is missing in {len(missing)} row(s) (first: row "
-                        f"{missing[0] + 1}); drop those rows or fill in the target")
+        raise DataError(
+            f"target {target!r} is missing in {len(missing)} row(s) (first: row "
+            f"{missing[0] + 1}); drop those rows or fill in the target"
+        )
     labels = [label_of(v) for v in col]
     classes = _class_order(labels, classes)
     return _class_codes(labels, classes, target), classes
@@ -313,13 +340,16 @@ def _class_codes(labels, classes, target) -> np.ndarray:
 def _encode_string_classes(col, classes, tokens, target):
     """``encode_classes`` for a column of str: the per-label work runs once per distinct
     string (a C-speed ``np.unique``), with the same classes, codes and errors as the loop."""
-    uniq, first, inv, cnt = np.unique(col.astype(str), return_index=True, return_inverse=True,
-                                      return_counts=True)
+    uniq, first, inv, cnt = np.unique(
+        col.astype(str), return_index=True, return_inverse=True, return_counts=True
+    )
     ulist = uniq.tolist()
     miss = np.array([is_missing(v, tokens) for v in ulist], dtype=bool)
     if miss.any():
-        raise DataError(f"target {target!r} is missing in {int(cnt[miss].sum())} row(s) (first: "
-                        f"row {int(first[miss].min()) + 1}); drop those rows or fill in the target")
+        raise DataError(
+            f"target {target!r} is missing in {int(cnt[miss].sum())} row(s) (first: "
+            f"row {int(first[miss].min()) + 1}); drop those rows or fill in the target"
+        )
     labels = [label_of(v) for v in ulist]
     by_first_row = [labels[k] for k in np.argsort(first, kind="stable").tolist()]
     classes = _class_order(by_first_row, classes)
@@ -335,14 +365,18 @@ def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.nd
         for i, v in enumerate(col.ravel()):
             x = np.nan if is_missing(v, tokens) else _to_float(v)
             if x is None:
-                raise DataError(f"target {target!r} row {i + 1} holds {v!r}, not a number; "
-                                "a regression target must be numeric")
+                raise DataError(
+                    f"target {target!r} row {i + 1} holds {v!r}, not a number; "
+                    "a regression target must be numeric"
+                )
             out[i] = x
     bad = ~np.isfinite(out)
     if bad.any():
         i = int(np.nonzero(bad)[0][0])
-        raise DataError(f"target {target!r} is missing or infinite in {int(bad.sum())} row(s) "
-                        f"(first: row {i + 1}); drop those rows or fill in the target")
+        raise DataError(
+            f"target {target!r} is missing or infinite in {int(bad.sum())} row(s) "
+            f"(first: row {i + 1}); drop those rows or fill in the target"
+        )
     return out
 
 
@@ -366,8 +400,9 @@ def check_columns(available, names, what: str) -> None:
     available = list(available)
     unknown = [n for n in names if n not in available]
     if unknown:
-        raise DataError(f"{what}: no column named {', '.join(map(repr, unknown))}; "
-                        f"the columns are {available}")
+        raise DataError(
+            f"{what}: no column named {', '.join(map(repr, unknown))}; the columns are {available}"
+        )
 
 
 def lacking_columns(available, needed) -> list[str]:

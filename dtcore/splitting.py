@@ -39,6 +39,7 @@ over the ranks of y (``prefix_suffix_abs_errors``), one vectorised step per bit 
 The same kernels serve the builder (best per node) and the split explorer (all candidates of one
 feature at one node: ``continuous_candidates`` / ``categorical_candidates``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,14 +60,14 @@ MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT = 0, 1, 2  # scikit-learn's evaluatio
 class Candidates:
     """Valid cuts of one continuous feature for many node segments (one entry per candidate)."""
 
-    index: np.ndarray     # position i in the sorted array: cut between i and i+1 (variant 2: last known)
-    segment: np.ndarray   # which node segment
-    variant: np.ndarray   # MISSING_RIGHT / MISSING_LEFT / MISSING_ALONE
+    index: np.ndarray  # position i in the sorted array: cut between i and i+1 (variant 2: last known)
+    segment: np.ndarray  # which node segment
+    variant: np.ndarray  # MISSING_RIGHT / MISSING_LEFT / MISSING_ALONE
     n_left: np.ndarray
     n_right: np.ndarray
-    left: np.ndarray      # (k, d) channels of the left child
-    right: np.ndarray     # (k, d)
-    proxy: np.ndarray     # scikit-learn's proxy improvement (larger is better)
+    left: np.ndarray  # (k, d) channels of the left child
+    right: np.ndarray  # (k, d)
+    proxy: np.ndarray  # scikit-learn's proxy improvement (larger is better)
     seg_missing: np.ndarray  # rows with a missing value, per segment
 
 
@@ -79,10 +80,18 @@ def _block(idx, seg, variant, n_left, n_right, left, right) -> list[np.ndarray]:
     return [idx, seg, np.full(idx.size, variant, np.int8), n_left, n_right, left, right]
 
 
-def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg_len: np.ndarray,
-                criterion: str, seg_id: np.ndarray | None = None, min_samples_leaf: int = 1,
-                min_weight_leaf: float = 0.0, has_missing: bool | None = None,
-                cumulative: np.ndarray | None = None) -> Candidates:
+def scan_sorted(
+    xs: np.ndarray,
+    G: np.ndarray | None,
+    seg_start: np.ndarray,
+    seg_len: np.ndarray,
+    criterion: str,
+    seg_id: np.ndarray | None = None,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+    has_missing: bool | None = None,
+    cumulative: np.ndarray | None = None,
+) -> Candidates:
     """Every valid cut of one feature in every segment.
 
     ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
@@ -126,8 +135,9 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg
     n_left = idx - seg_start[seg] + 1
     left: np.ndarray = np.take(C, idx, axis=1).astype(np.float64, copy=False)
     left -= np.take(base, seg, axis=1)
-    blocks = [_block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left,
-                     np.take(tot, seg, axis=1) - left)]
+    blocks = [
+        _block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left, np.take(tot, seg, axis=1) - left)
+    ]
     if has_missing and n_miss.any():
         kn = np.zeros((d, seg_start.size))
         has_known = n_known > 0
@@ -136,13 +146,17 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg
         # all known values left, missing right (scikit-learn evaluates it at the end of the
         # missing-right pass, even when the known values are constant)
         s3 = np.flatnonzero((n_miss > 0) & (n_known > 0))
-        blocks.append(_block(last_known[s3], s3, MISSING_ALONE, n_known[s3], n_miss[s3],
-                             kn[:, s3], miss[:, s3]))
+        blocks.append(
+            _block(last_known[s3], s3, MISSING_ALONE, n_known[s3], n_miss[s3], kn[:, s3], miss[:, s3])
+        )
         sel = n_miss[seg] > 0
         i2, s2 = idx[sel], seg[sel]
         l2 = left[:, sel] + miss[:, s2]
-        blocks.append(_block(i2, s2, MISSING_LEFT, n_left[sel] + n_miss[s2],
-                             n_known[s2] - n_left[sel], l2, tot[:, s2] - l2))
+        blocks.append(
+            _block(
+                i2, s2, MISSING_LEFT, n_left[sel] + n_miss[s2], n_known[s2] - n_left[sel], l2, tot[:, s2] - l2
+            )
+        )
     cols: list[np.ndarray]
     if len(blocks) > 1:
         cols = [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)]
@@ -160,12 +174,15 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg
         keep = None
     if keep is not None and not keep.all():
         idx, seg, variant, n_left, n_right, left, right = (
-            a[keep] for a in (idx, seg, variant, n_left, n_right, left, right))
+            a[keep] for a in (idx, seg, variant, n_left, n_right, left, right)
+        )
     with np.errstate(divide="ignore", invalid="ignore"):
         if criterion == "absolute_error":
             if has_missing and n_miss.any():
-                raise ValueError("criterion='absolute_error' does not support missing values "
-                                 "(as in scikit-learn): impute them or use 'squared_error'")
+                raise ValueError(
+                    "criterion='absolute_error' does not support missing values "
+                    "(as in scikit-learn): impute them or use 'squared_error'"
+                )
             # channel 1 holds y itself here; the absolute errors come from ranks, not sums
             assert G is not None  # absolute_error callers pass G, never cumulative
             ae_pre, ae_suf = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
@@ -177,7 +194,8 @@ def scan_sorted(xs: np.ndarray, G: np.ndarray | None, seg_start: np.ndarray, seg
     fin = None if criterion in CLASSIFICATION_CRITERIA else np.isfinite(proxy)
     if fin is not None and not fin.all():
         idx, seg, variant, n_left, n_right, left, right, proxy = (
-            a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy))
+            a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy)
+        )
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
 
 
@@ -242,6 +260,7 @@ def missing_goes_left(c: Candidates, k: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # absolute error: weighted medians of every prefix and suffix, vectorised
 
+
 class _WaveletMatrix:
     """Weighted wavelet matrix over integer ranks: k-th-weight queries on many ranges at once,
     one vectorised step per bit (a loop over ~log2(n) bits, never over rows)."""
@@ -282,8 +301,9 @@ class _WaveletMatrix:
         return val, wl, wyl
 
 
-def range_abs_errors(wm: _WaveletMatrix, ys: np.ndarray, a: np.ndarray, b: np.ndarray, w_tot: np.ndarray,
-                     wy_tot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def range_abs_errors(
+    wm: _WaveletMatrix, ys: np.ndarray, a: np.ndarray, b: np.ndarray, w_tot: np.ndarray, wy_tot: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Σ w·|y − median| over ranges [a, b), with scikit-learn's weighted median (the midpoint
     when the cumulative weight hits exactly half)."""
     half = 0.5 * w_tot
@@ -293,8 +313,9 @@ def range_abs_errors(wm: _WaveletMatrix, ys: np.ndarray, a: np.ndarray, b: np.nd
     return (wy_tot - wyl - med * (w_tot - wl)) + (med * wl - wyl), med
 
 
-def prefix_suffix_abs_errors(y: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray,
-                             seg_id: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def prefix_suffix_abs_errors(
+    y: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len: np.ndarray, seg_id: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Absolute error of every prefix [start, i] and every suffix [i, end) of every segment."""
     m = y.size
     if seg_id is None:
@@ -319,15 +340,18 @@ def prefix_suffix_abs_errors(y: np.ndarray, w: np.ndarray, seg_start: np.ndarray
 # ---------------------------------------------------------------------------------------------
 # categorical features
 
-def category_stats(codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int,
-                   n_cat: int) -> tuple[np.ndarray, np.ndarray]:
+
+def category_stats(
+    codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int, n_cat: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Channel sums and row counts per (segment, category); the last category is "missing"."""
     c = np.where(np.isnan(codes), n_cat, np.nan_to_num(codes, nan=0.0)).astype(np.int64)
     key = seg_id * (n_cat + 1) + c
     size = n_seg * (n_cat + 1)
     counts = np.bincount(key, minlength=size).reshape(n_seg, n_cat + 1)
-    stats = np.stack([np.bincount(key, weights=G[:, j], minlength=size) for j in range(G.shape[1])],
-                     axis=-1).reshape(n_seg, n_cat + 1, G.shape[1])
+    stats = np.stack(
+        [np.bincount(key, weights=G[:, j], minlength=size) for j in range(G.shape[1])], axis=-1
+    ).reshape(n_seg, n_cat + 1, G.shape[1])
     return stats, counts
 
 
@@ -366,14 +390,17 @@ def categorical_subsets(stats: np.ndarray, counts: np.ndarray, criterion: str) -
             return _ordered_masks(stats[..., d - 1] / safe, present)
         if C <= EXACT_SUBSET_LIMIT:
             return _subset_masks(C)
-        return np.concatenate([_ordered_masks(stats[..., 1 + k] / safe, present) for k in range(K)],
-                              axis=1)
+        return np.concatenate([_ordered_masks(stats[..., 1 + k] / safe, present) for k in range(K)], axis=1)
     return _ordered_masks(stats[..., 1] / safe, present)
 
 
-def scan_categorical(stats: np.ndarray, counts: np.ndarray, criterion: str,
-                     min_samples_leaf: int = 1, min_weight_leaf: float = 0.0
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scan_categorical(
+    stats: np.ndarray,
+    counts: np.ndarray,
+    criterion: str,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Score every candidate subset: returns (masks (S,C) or (n_seg,S,C), proxy (n_seg,S) with
     -inf where invalid, n_left, left (n_seg,S,d), right)."""
     masks = categorical_subsets(stats, counts, criterion)
@@ -393,8 +420,9 @@ def scan_categorical(stats: np.ndarray, counts: np.ndarray, criterion: str,
     return masks, proxy, n_left, left, right
 
 
-def categorical_branches(mask: np.ndarray, counts: np.ndarray, n_left: float,
-                         n_right: float) -> tuple[np.ndarray, int]:
+def categorical_branches(
+    mask: np.ndarray, counts: np.ndarray, n_left: float, n_right: float
+) -> tuple[np.ndarray, int]:
     """(cat_branch over real categories, missing_branch) from a left-subset mask over C = n_cat+1."""
     present = counts[:-1] > 0
     branch = np.where(present, np.where(mask[:-1], 0, 1), -1).astype(np.int32)
@@ -407,6 +435,7 @@ def categorical_branches(mask: np.ndarray, counts: np.ndarray, n_left: float,
 
 # ---------------------------------------------------------------------------------------------
 # one node, one feature: every candidate (the split explorer's view, same kernels as training)
+
 
 def _channels(y, w, criterion, n_classes, with_squares=True):
     """Per-row channels; regression y is centred on the node's weighted mean (ranks unchanged)."""
@@ -426,10 +455,17 @@ def _channels(y, w, criterion, n_classes, with_squares=True):
     return np.stack(cols, axis=1), shift
 
 
-def continuous_candidates(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
-                          criterion: str = "gini", n_classes: int | None = None,
-                          min_samples_leaf: int = 1, min_weight_leaf: float = 0.0,
-                          w_total: float | None = None) -> dict:
+def continuous_candidates(
+    x: ArrayLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    *,
+    criterion: str = "gini",
+    n_classes: int | None = None,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+    w_total: float | None = None,
+) -> dict:
     """Every valid threshold of one continuous feature at one node, with its scores.
 
     x: the node's values (NaN = missing); y: class codes (0..K-1) or targets; returns arrays
@@ -445,18 +481,38 @@ def continuous_candidates(x: ArrayLike, y: ArrayLike, sample_weight: ArrayLike |
     order = np.argsort(x, kind="stable")
     xs, Gs = x[order], np.ascontiguousarray(G[order].T)
     start, length = np.array([0]), np.array([x.size])
-    c = scan_sorted(xs, Gs, start, length, criterion, min_samples_leaf=min_samples_leaf,
-                    min_weight_leaf=min_weight_leaf)
-    return _describe(c.left, c.right, c.proxy, c.n_left, c.n_right, criterion, G, w_total, extra={
-                         "threshold": thresholds(xs, c.index, c.variant),
-                         "missing_left": missing_goes_left(c, np.arange(c.proxy.size)),
-                         "variant": c.variant})
+    c = scan_sorted(
+        xs, Gs, start, length, criterion, min_samples_leaf=min_samples_leaf, min_weight_leaf=min_weight_leaf
+    )
+    return _describe(
+        c.left,
+        c.right,
+        c.proxy,
+        c.n_left,
+        c.n_right,
+        criterion,
+        G,
+        w_total,
+        extra={
+            "threshold": thresholds(xs, c.index, c.variant),
+            "missing_left": missing_goes_left(c, np.arange(c.proxy.size)),
+            "variant": c.variant,
+        },
+    )
 
 
-def categorical_candidates(codes: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, *,
-                           n_categories: int, criterion: str = "gini", n_classes: int | None = None,
-                           min_samples_leaf: int = 1, min_weight_leaf: float = 0.0,
-                           w_total: float | None = None) -> dict:
+def categorical_candidates(
+    codes: ArrayLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    *,
+    n_categories: int,
+    criterion: str = "gini",
+    n_classes: int | None = None,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+    w_total: float | None = None,
+) -> dict:
     """Every candidate subset split of one categorical feature at one node (the subsets the
     builder considers), with ``left_mask`` (n, n_categories+1; last column = missing) and scores."""
     codes = np.asarray(codes, dtype=np.float64)
@@ -464,12 +520,21 @@ def categorical_candidates(codes: ArrayLike, y: ArrayLike, sample_weight: ArrayL
         n_classes = int(np.max(y)) + 1
     G, _ = _channels(y, sample_weight, criterion, n_classes)
     stats, counts = category_stats(codes, G, np.zeros(codes.size, np.int64), 1, n_categories)
-    masks, proxy, n_left, left, right = scan_categorical(stats, counts, criterion,
-                                                         min_samples_leaf, min_weight_leaf)
+    masks, proxy, n_left, left, right = scan_categorical(
+        stats, counts, criterion, min_samples_leaf, min_weight_leaf
+    )
     ok = np.isfinite(proxy[0])
-    return _describe(left[0][ok], right[0][ok], proxy[0][ok], n_left[0][ok].astype(np.int64),
-                     (counts.sum() - n_left[0][ok]).astype(np.int64), criterion, G, w_total,
-                     extra={"left_mask": (masks if masks.ndim == 2 else masks[0])[ok]})
+    return _describe(
+        left[0][ok],
+        right[0][ok],
+        proxy[0][ok],
+        n_left[0][ok].astype(np.int64),
+        (counts.sum() - n_left[0][ok]).astype(np.int64),
+        criterion,
+        G,
+        w_total,
+        extra={"left_mask": (masks if masks.ndim == 2 else masks[0])[ok]},
+    )
 
 
 def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra):
@@ -485,11 +550,28 @@ def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra)
     else:  # poisson / absolute_error: no closed form from channel sums; report NaN impurities
         imp_l = imp_r = np.full(proxy.size, np.nan)
         imp = np.nan
-    improvement = impurity_improvement(criterion, w_total, w_node, imp, left[:, 0], imp_l,
-                                       right[:, 0], imp_r, left[:, 1] if left.shape[1] > 1 else None,
-                                       right[:, 1] if right.shape[1] > 1 else None)
-    out = dict(proxy=proxy, improvement=improvement, impurity=imp, impurity_left=imp_l,
-               impurity_right=imp_r, n_left=n_left, n_right=n_right, weight_left=left[:, 0],
-               weight_right=right[:, 0])
+    improvement = impurity_improvement(
+        criterion,
+        w_total,
+        w_node,
+        imp,
+        left[:, 0],
+        imp_l,
+        right[:, 0],
+        imp_r,
+        left[:, 1] if left.shape[1] > 1 else None,
+        right[:, 1] if right.shape[1] > 1 else None,
+    )
+    out = dict(
+        proxy=proxy,
+        improvement=improvement,
+        impurity=imp,
+        impurity_left=imp_l,
+        impurity_right=imp_r,
+        n_left=n_left,
+        n_right=n_right,
+        weight_left=left[:, 0],
+        weight_right=right[:, 0],
+    )
     out.update(extra)
     return out

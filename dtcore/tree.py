@@ -17,6 +17,7 @@ One representation serves every algorithm:
 Node ids are in depth-first pre-order (as scikit-learn numbers them), whatever order a builder
 created them in: ``TreeAssembler.build`` renumbers.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -28,8 +29,13 @@ from numpy.typing import ArrayLike
 LEAF = -1
 DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
 
-def branch_index(x: ArrayLike, cuts: ArrayLike | None = None, cat_branch: ArrayLike | None = None,
-                 missing_branch: int = DISTRIBUTE) -> np.ndarray:
+
+def branch_index(
+    x: ArrayLike,
+    cuts: ArrayLike | None = None,
+    cat_branch: ArrayLike | None = None,
+    missing_branch: int = DISTRIBUTE,
+) -> np.ndarray:
     """Branch taken by each value ``x`` under one test: the single home of this rule (the
     builders' grow steps, ``Tree.branch_of``/``reach``, error-based pruning and the split
     explorer call it; ``Tree.route`` and CART's level-wise ``growing.Grower.route`` are the
@@ -63,21 +69,21 @@ _PTR_FIELDS = ("child_ptr", "cut_ptr", "cat_ptr")
 class Tree:
     """Flat arrays, one entry per node (first block) or CSR-packed per node (second block)."""
 
-    feature: np.ndarray          # int32, -1 at leaves
-    parent: np.ndarray           # int32, -1 at the root
-    depth: np.ndarray            # int32
-    missing_branch: np.ndarray   # int32, branch for NaN, or DISTRIBUTE (-1)
-    value: np.ndarray            # float64 (n_nodes, n_outputs): weighted class counts, or [mean]/[median]
-    weighted_n: np.ndarray       # float64, training weight reaching the node (fractional in C4.5)
-    n_samples: np.ndarray        # int64, training rows reaching the node with positive weight
-    impurity: np.ndarray         # float64, the criterion's impurity of the node
-    child_ptr: np.ndarray        # int64 (n_nodes+1)
-    children: np.ndarray         # int32, children of node i: children[child_ptr[i]:child_ptr[i+1]]
-    cut_ptr: np.ndarray          # int64 (n_nodes+1)
-    cuts: np.ndarray             # float64, sorted cut points of continuous tests
-    cat_ptr: np.ndarray          # int64 (n_nodes+1)
-    cat_branch: np.ndarray       # int32, branch of each category code at categorical tests
-    n_classes: int = 0           # 0 for regression
+    feature: np.ndarray  # int32, -1 at leaves
+    parent: np.ndarray  # int32, -1 at the root
+    depth: np.ndarray  # int32
+    missing_branch: np.ndarray  # int32, branch for NaN, or DISTRIBUTE (-1)
+    value: np.ndarray  # float64 (n_nodes, n_outputs): weighted class counts, or [mean]/[median]
+    weighted_n: np.ndarray  # float64, training weight reaching the node (fractional in C4.5)
+    n_samples: np.ndarray  # int64, training rows reaching the node with positive weight
+    impurity: np.ndarray  # float64, the criterion's impurity of the node
+    child_ptr: np.ndarray  # int64 (n_nodes+1)
+    children: np.ndarray  # int32, children of node i: children[child_ptr[i]:child_ptr[i+1]]
+    cut_ptr: np.ndarray  # int64 (n_nodes+1)
+    cuts: np.ndarray  # float64, sorted cut points of continuous tests
+    cat_ptr: np.ndarray  # int64 (n_nodes+1)
+    cat_branch: np.ndarray  # int32, branch of each category code at categorical tests
+    n_classes: int = 0  # 0 for regression
 
     # -- shape ---------------------------------------------------------------------------------
     @property
@@ -99,13 +105,13 @@ class Tree:
         return int(self.is_leaf.sum())
 
     def children_of(self, node: int) -> np.ndarray:
-        return self.children[self.child_ptr[node]:self.child_ptr[node + 1]]
+        return self.children[self.child_ptr[node] : self.child_ptr[node + 1]]
 
     def cuts_of(self, node: int) -> np.ndarray:
-        return self.cuts[self.cut_ptr[node]:self.cut_ptr[node + 1]]
+        return self.cuts[self.cut_ptr[node] : self.cut_ptr[node + 1]]
 
     def cat_branch_of(self, node: int) -> np.ndarray:
-        return self.cat_branch[self.cat_ptr[node]:self.cat_ptr[node + 1]]
+        return self.cat_branch[self.cat_ptr[node] : self.cat_ptr[node + 1]]
 
     def is_categorical_test(self, node: int) -> bool:
         return self.cat_ptr[node + 1] > self.cat_ptr[node]
@@ -313,10 +319,20 @@ class Tree:
 
 
 _ARRAYS = {
-    "feature": np.int32, "parent": np.int32, "depth": np.int32, "missing_branch": np.int32,
-    "value": np.float64, "weighted_n": np.float64, "n_samples": np.int64, "impurity": np.float64,
-    "child_ptr": np.int64, "children": np.int32, "cut_ptr": np.int64, "cuts": np.float64,
-    "cat_ptr": np.int64, "cat_branch": np.int32,
+    "feature": np.int32,
+    "parent": np.int32,
+    "depth": np.int32,
+    "missing_branch": np.int32,
+    "value": np.float64,
+    "weighted_n": np.float64,
+    "n_samples": np.int64,
+    "impurity": np.float64,
+    "child_ptr": np.int64,
+    "children": np.int32,
+    "cut_ptr": np.int64,
+    "cuts": np.float64,
+    "cat_ptr": np.int64,
+    "cat_branch": np.int32,
 }
 
 
@@ -331,20 +347,38 @@ class TreeAssembler:
     def __len__(self) -> int:
         return len(self._nodes)
 
-    def add_node(self, parent: int, value: ArrayLike, weighted_n: float, n_samples: int,
-                 impurity: float) -> int:
+    def add_node(
+        self, parent: int, value: ArrayLike, weighted_n: float, n_samples: int, impurity: float
+    ) -> int:
         depth = 0 if parent < 0 else self._nodes[parent]["depth"] + 1
-        self._nodes.append(dict(parent=parent, depth=depth, value=np.asarray(value, dtype=np.float64).ravel(),
-                                weighted_n=float(weighted_n), n_samples=int(n_samples),
-                                impurity=float(impurity), feature=LEAF, children=[], cuts=(),
-                                cat_branch=(), missing_branch=DISTRIBUTE))
+        self._nodes.append(
+            dict(
+                parent=parent,
+                depth=depth,
+                value=np.asarray(value, dtype=np.float64).ravel(),
+                weighted_n=float(weighted_n),
+                n_samples=int(n_samples),
+                impurity=float(impurity),
+                feature=LEAF,
+                children=[],
+                cuts=(),
+                cat_branch=(),
+                missing_branch=DISTRIBUTE,
+            )
+        )
         if parent >= 0:
             self._nodes[parent]["children"].append(len(self._nodes) - 1)
         return len(self._nodes) - 1
 
-    def set_split(self, node: int, feature: int, *, cuts: ArrayLike | None = None,
-                  cat_branch: np.ndarray | Sequence[int] | None = None,
-                  missing_branch: int = DISTRIBUTE) -> None:
+    def set_split(
+        self,
+        node: int,
+        feature: int,
+        *,
+        cuts: ArrayLike | None = None,
+        cat_branch: np.ndarray | Sequence[int] | None = None,
+        missing_branch: int = DISTRIBUTE,
+    ) -> None:
         """Make ``node`` a test; add its children afterwards with ``add_node(node, ...)`` in branch order."""
         if (cuts is None) == (cat_branch is None):
             raise ValueError("a test has either cuts (continuous) or cat_branch (categorical)")

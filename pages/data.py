@@ -1,4 +1,5 @@
 """Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
+
 import streamlit as st
 
 from ui.i18n import translate
@@ -20,17 +21,23 @@ def source_section():
     with left:
         url.default("sample")
         lang = state.lang()
-        st.selectbox(t("data.sample"), list(catalogue),
-                     format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
-                     key="sample", help=t("data.sample_help"), on_change=state.on_sample_change,
-                     **url.KEEP)
+        st.selectbox(
+            t("data.sample"),
+            list(catalogue),
+            format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
+            key="sample",
+            help=t("data.sample_help"),
+            on_change=state.on_sample_change,
+            **url.KEEP,
+        )
         data = state.data()
         if data is not None and data.source == "upload":
             st.button(t("data.reload_sample"), on_click=state.on_reload_sample)
             st.caption(t("side.upload_url_note"))
     with right:
-        uploaded = st.file_uploader(t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"),
-                                    key="upload")
+        uploaded = st.file_uploader(
+            t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"), key="upload"
+        )
         state.take_upload(uploaded)
     err = state.load_error()
     if err:
@@ -41,11 +48,21 @@ def source_section():
 def preview_section(data):
     df = data.df
     source = t("data.source." + data.source)
-    st.markdown(t("data.current", name=md_escape(state.data_title(data)), source=source,
-                  rows=df.shape[0], cols=df.shape[1]))
+    st.markdown(
+        t(
+            "data.current",
+            name=md_escape(state.data_title(data)),
+            source=source,
+            rows=df.shape[0],
+            cols=df.shape[1],
+        )
+    )
     fmt = data.fmt.upper()
-    st.caption(t("data.read_as", fmt=fmt, encoding=data.encoding) if data.encoding
-               else t("data.read_as_binary", fmt=fmt))
+    st.caption(
+        t("data.read_as", fmt=fmt, encoding=data.encoding)
+        if data.encoding
+        else t("data.read_as_binary", fmt=fmt)
+    )
     with st.expander(t("data.preview", n=min(PREVIEW_ROWS, df.shape[0])), expanded=report_mode.active()):
         st.dataframe(df.head(PREVIEW_ROWS), hide_index=True)
 
@@ -63,33 +80,60 @@ def roles_section(data):
     if not report:
         c1, c2 = st.columns(2)
         key = f"target_{version}"
-        c1.selectbox(t("data.target"), columns, index=columns.index(target) if target in columns else None,
-                     key=key, on_change=state.on_target_change, args=(key,))
+        c1.selectbox(
+            t("data.target"),
+            columns,
+            index=columns.index(target) if target in columns else None,
+            key=key,
+            on_change=state.on_target_change,
+            args=(key,),
+        )
         key = f"task_{version}"
         tasks = [R.CLASSIFICATION, R.REGRESSION]
-        c2.radio(t("data.task"), tasks, index=tasks.index(state.task()), key=key, horizontal=True,
-                 format_func=state.fixed_labels(tasks, lambda v: t("task." + v)), help=t("data.task_help"),
-                 on_change=state.on_task_change, args=(key,))
+        c2.radio(
+            t("data.task"),
+            tasks,
+            index=tasks.index(state.task()),
+            key=key,
+            horizontal=True,
+            format_func=state.fixed_labels(tasks, lambda v: t("task." + v)),
+            help=t("data.task_help"),
+            on_change=state.on_task_change,
+            args=(key,),
+        )
     issues = R.warnings(df, roles)
     errors = R.errors(df, roles, state.task())
     table = role_table(df, roles, issues + errors, lang)
     editor_key = f"roles_editor_{version}"
     editor = st.data_editor if not report else st.dataframe
     edited = editor(
-        table, key=editor_key, hide_index=True, width="stretch",
-        **({} if report else {"num_rows": "fixed",
-                              "disabled": ["column", "values", "distinct", "missing", "example", "note"]}),
+        table,
+        key=editor_key,
+        hide_index=True,
+        width="stretch",
+        **(
+            {}
+            if report
+            else {
+                "num_rows": "fixed",
+                "disabled": ["column", "values", "distinct", "missing", "example", "note"],
+            }
+        ),
         column_config={
             "column": st.column_config.TextColumn(t("data.col.column")),
             "role": st.column_config.SelectboxColumn(
-                t("data.col.role"), options=list(R.ROLES), required=True,
-                format_func=lambda r: translate("role." + r, lang)),
+                t("data.col.role"),
+                options=list(R.ROLES),
+                required=True,
+                format_func=lambda r: translate("role." + r, lang),
+            ),
             "values": st.column_config.TextColumn(t("data.col.type")),
             "distinct": st.column_config.NumberColumn(t("data.col.distinct")),
             "missing": st.column_config.NumberColumn(t("data.col.missing")),
             "example": st.column_config.TextColumn(t("data.col.example")),
             "note": st.column_config.TextColumn(t("data.col.note")),
-        })
+        },
+    )
     edits = role_edits(table, edited) if not report else None
     if edits:  # apply, then redraw a fresh editor (its edit state would otherwise pile up)
         state.set_roles(R.apply_edits(roles, edits, df))
@@ -134,7 +178,9 @@ def page():
     ok = roles_section(data)
     split_section(data)
     if ok and not report_mode.active():
-        st.page_link("pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:")
+        st.page_link(
+            "pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:"
+        )
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)

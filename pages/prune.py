@@ -1,5 +1,6 @@
 """Pruning page: pick a method and its parameter, see the tree before and after side by side,
 the metrics before/after and the charts of size against error (α path, CF)."""
+
 import streamlit as st
 
 from ui.figures import pruning as pf
@@ -28,6 +29,7 @@ CHART = {"displayModeBar": False}
 
 # -- widgets -----------------------------------------------------------------------------------
 
+
 def method_panel(res):
     """Method and its parameters; returns (method, alpha, cf)."""
     methods = pv.methods_for(res.task)
@@ -36,9 +38,15 @@ def method_panel(res):
     url.keep_valid("prune_method", methods, pv.natural_method(res.algorithm, res.task))
     report = report_mode.active()  # no controls: the settings come from the URL (no empty columns)
     left, right = st.columns([1, 2], vertical_alignment="bottom") if not report else (st, st)
-    method = report_mode.control(left.selectbox, t("prune.method"), methods, key="prune_method",
-                                 help=t("prune.method_help"), **url.KEEP,
-                                 format_func=state.fixed_labels(methods, lambda m: t("prune.method." + m)))
+    method = report_mode.control(
+        left.selectbox,
+        t("prune.method"),
+        methods,
+        key="prune_method",
+        help=t("prune.method_help"),
+        **url.KEEP,
+        format_func=state.fixed_labels(methods, lambda m: t("prune.method." + m)),
+    )
     right.caption(t("prune.about." + method))
     if res.task != R.CLASSIFICATION:
         st.info(t("prune.regression_note"), icon=":material/info:")
@@ -48,22 +56,40 @@ def method_panel(res):
         snap_alpha_setting(values)
         c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="bottom") if not report else (st, st, st)
         if len(values) > 1:
-            alpha = report_mode.control(c1.select_slider, t("prune.alpha"), values, key="prune_alpha",
-                                        format_func=fmt_alpha, help=t("prune.alpha_help"), **url.KEEP)
+            alpha = report_mode.control(
+                c1.select_slider,
+                t("prune.alpha"),
+                values,
+                key="prune_alpha",
+                format_func=fmt_alpha,
+                help=t("prune.alpha_help"),
+                **url.KEEP,
+            )
         else:
             alpha = values[0]
             c1.caption(t("prune.nothing"))
-        report_mode.control(c2.number_input, t("prune.cv"), 0, 50, step=1, key="prune_cv", help=t("prune.cv_help"),
-                            **url.KEEP)
-        report_mode.control(c3.checkbox, t("prune.one_se"), key="prune_one_se", help=t("prune.one_se_help"),
-                            **url.KEEP)
+        report_mode.control(
+            c2.number_input, t("prune.cv"), 0, 50, step=1, key="prune_cv", help=t("prune.cv_help"), **url.KEEP
+        )
+        report_mode.control(
+            c3.checkbox, t("prune.one_se"), key="prune_one_se", help=t("prune.one_se_help"), **url.KEEP
+        )
     elif method == "ebp":
-        cf = report_mode.control(st.slider, t("prune.cf"), 0.01, 0.5, step=0.01, key="prune_cf",
-                                 help=t("prune.cf_help"), **url.KEEP)
+        cf = report_mode.control(
+            st.slider,
+            t("prune.cf"),
+            0.01,
+            0.5,
+            step=0.01,
+            key="prune_cf",
+            help=t("prune.cf_help"),
+            **url.KEEP,
+        )
     return method, float(alpha), float(cf)
 
 
 # -- sections ----------------------------------------------------------------------------------
+
 
 def trees_section(res, method, outcome):
     before, after, rep = outcome.before, outcome.after, outcome.report
@@ -75,27 +101,53 @@ def trees_section(res, method, outcome):
     c1, c0, c2 = st.columns([1, 1, 3], vertical_alignment="bottom") if not report else (st, st, st)
     arrangements = ("side", "stacked")
     url.keep_valid("prune_arrange", arrangements, "side")
-    arrange = report_mode.control(c0.radio, t("prune.arrange"), arrangements, key="prune_arrange", horizontal=True,
-                                  format_func=state.fixed_labels(arrangements, lambda v: t("prune.arrange." + v)),
-                                  **url.KEEP)
-    levels = report_mode.control(c1.selectbox, t("prune.levels"), options, key="prune_levels", **url.KEEP,
-                                 format_func=state.fixed_labels(options, lambda v: treeview.level_label(v, auto, t)))
+    arrange = report_mode.control(
+        c0.radio,
+        t("prune.arrange"),
+        arrangements,
+        key="prune_arrange",
+        horizontal=True,
+        format_func=state.fixed_labels(arrangements, lambda v: t("prune.arrange." + v)),
+        **url.KEEP,
+    )
+    levels = report_mode.control(
+        c1.selectbox,
+        t("prune.levels"),
+        options,
+        key="prune_levels",
+        **url.KEEP,
+        format_func=state.fixed_labels(options, lambda v: treeview.level_label(v, auto, t)),
+    )
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
     if shown is not None and shown < depth:
         c2.info(t("prune.levels_folded", depth=shown))
-    dot_before, dot_after = pviews.before_after_dot(res.estimator, outcome, max_depth=shown,
-                                                rankdir=treeview.auto_rankdir(before, shown),
-                                                words=treeview.dot_words(state.lang()))
+    dot_before, dot_after = pviews.before_after_dot(
+        res.estimator,
+        outcome,
+        max_depth=shown,
+        rankdir=treeview.auto_rankdir(before, shown),
+        words=treeview.dot_words(state.lang()),
+    )
     if arrange == "side":
         left, right = st.columns(2, gap="medium", border=True)
     else:
         left, right = st.container(border=True), st.container(border=True)
     with left:
-        st.markdown("**" + t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves()) + "**")
+        st.markdown(
+            "**" + t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves()) + "**"
+        )
         st.graphviz_chart(dot_before, width="content")
     with right:
-        st.markdown("**" + t("prune.after_title", method=t("prune.method." + method), nodes=after.node_count,
-                             leaves=after.get_n_leaves()) + "**")
+        st.markdown(
+            "**"
+            + t(
+                "prune.after_title",
+                method=t("prune.method." + method),
+                nodes=after.node_count,
+                leaves=after.get_n_leaves(),
+            )
+            + "**"
+        )
         st.graphviz_chart(dot_after, width="content")
     st.caption(t("prune.tree_legend"))
     if res.algorithm == "c45" and res.params.get("prune") and not model.forced_ops():
@@ -120,7 +172,9 @@ def alpha_section(res, alpha):
     n_train = res.rows["train"].size
     spinner = t("prune.running_cv", k=cv) if cv >= 2 else t("prune.running")
     with st.spinner(spinner, show_time=True):
-        curves = cached_alpha_curves(model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df)
+        curves = cached_alpha_curves(
+            model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df
+        )
     rule = t("prune.rule." + ("1-SE" if one_se else "min"))
     if report_mode.active():  # the notes stay, the buttons that set α do not
         b1 = b2 = None
@@ -131,10 +185,25 @@ def alpha_section(res, alpha):
         c = curves.cv
         i = c["index"]
         if b1 is not None:
-            b1.button(t("prune.use_cv"), on_click=set_alpha, args=(c["alpha"],), icon=":material/done_all:",
-                      disabled=c["alpha"] == alpha, key="prune_use_cv")
-        note.caption(t("prune.cv_result", k=cv, rule=rule, alpha=fmt_alpha(c["alpha"]), leaves=c["n_leaves"][i],
-                       error=fmt_error(c["errors"][i], curves.metric), se=fmt_error(c["ses"][i], curves.metric)))
+            b1.button(
+                t("prune.use_cv"),
+                on_click=set_alpha,
+                args=(c["alpha"],),
+                icon=":material/done_all:",
+                disabled=c["alpha"] == alpha,
+                key="prune_use_cv",
+            )
+        note.caption(
+            t(
+                "prune.cv_result",
+                k=cv,
+                rule=rule,
+                alpha=fmt_alpha(c["alpha"]),
+                leaves=c["n_leaves"][i],
+                error=fmt_error(c["errors"][i], curves.metric),
+                se=fmt_error(c["ses"][i], curves.metric),
+            )
+        )
     elif cv > n_train:
         note.caption(t("prune.cv_too_many", k=cv, rows=n_train))
     else:
@@ -143,10 +212,23 @@ def alpha_section(res, alpha):
         v = curves.valid
         i = v["index"]
         if b2 is not None:
-            b2.button(t("prune.use_valid"), on_click=set_alpha, args=(v["alpha"],), icon=":material/rule:",
-                      disabled=v["alpha"] == alpha, key="prune_use_valid")
-        note.caption(t("prune.valid_result", rule=rule, alpha=fmt_alpha(v["alpha"]), leaves=v["n_leaves"][i],
-                       error=fmt_error(v["errors"][i], curves.metric)))
+            b2.button(
+                t("prune.use_valid"),
+                on_click=set_alpha,
+                args=(v["alpha"],),
+                icon=":material/rule:",
+                disabled=v["alpha"] == alpha,
+                key="prune_use_valid",
+            )
+        note.caption(
+            t(
+                "prune.valid_result",
+                rule=rule,
+                alpha=fmt_alpha(v["alpha"]),
+                leaves=v["n_leaves"][i],
+                error=fmt_error(v["errors"][i], curves.metric),
+            )
+        )
     labels = pviews.alpha_chart_labels(t, cv, curves.metric)
     left, right = st.columns(2, gap="large")
     with left:

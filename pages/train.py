@@ -1,5 +1,6 @@
 """Train page: algorithm and settings (a form, so a slider tick does not retrain), the tree,
 scores, importances and downloads."""
+
 import shutil
 
 import streamlit as st
@@ -26,14 +27,20 @@ def param_widget(algo, p, lang):
     label = t(f"param.{p.name}")
     opts = dict(url.KEEP, help=t(f"help.{p.name}"))
     if p.kind == "select":
-        return st.selectbox(label, p.options, key=key,
-                            format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
-                            **opts)
+        return st.selectbox(
+            label,
+            p.options,
+            key=key,
+            format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
+            **opts,
+        )
     if p.kind == "bool":
         return st.checkbox(label, key=key, **opts)
     if p.kind == "int":
         return st.number_input(label, int(p.lo), int(p.hi), step=int(p.step), key=key, **opts)
-    return st.number_input(label, float(p.lo), float(p.hi), step=float(p.step), key=key, format="%.3f", **opts)
+    return st.number_input(
+        label, float(p.lo), float(p.hi), step=float(p.step), key=key, format="%.3f", **opts
+    )
 
 
 def settings_panel(task):
@@ -47,27 +54,38 @@ def settings_panel(task):
         return algo, url.setting(url.criterion_key(algo, task)), values, False
     # the algorithm sits outside the form: changing it must redraw the parameters it has
     left, right = st.columns([1, 3], vertical_alignment="bottom")
-    algo = left.selectbox(t("train.algorithm"), algos, key="algo",
-                          format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
-                          help=t("train.algorithm_help"), **url.KEEP)
+    algo = left.selectbox(
+        t("train.algorithm"),
+        algos,
+        key="algo",
+        format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
+        help=t("train.algorithm_help"),
+        **url.KEEP,
+    )
     right.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
     params = supported_params(algo, task)
-    n_rows = -(-(len(params) + 2) // GRID)   # criterion + parameters + the Train button
+    n_rows = -(-(len(params) + 2) // GRID)  # criterion + parameters + the Train button
     with st.form("train_form", border=True):
         cells = iter([c for _ in range(n_rows) for c in st.columns(GRID, vertical_alignment="bottom")])
         crits = criteria(algo, task)
         ckey = url.criterion_key(algo, task)
         url.default(ckey)
         with next(cells):
-            criterion = st.selectbox(t("train.criterion"), crits, key=ckey, **url.KEEP,
-                                     format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang)))
+            criterion = st.selectbox(
+                t("train.criterion"),
+                crits,
+                key=ckey,
+                **url.KEEP,
+                format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang)),
+            )
         values = {}
         for p in params:
             with next(cells):
                 values[p.name] = param_widget(algo, p, lang)
         with next(cells):
-            submitted = st.form_submit_button(t("train.button"), type="primary", width="stretch",
-                                              icon=":material/park:")
+            submitted = st.form_submit_button(
+                t("train.button"), type="primary", width="stretch", icon=":material/park:"
+            )
     return algo, criterion, values, submitted
 
 
@@ -97,20 +115,45 @@ def tree_section(res):
     url.keep_valid("levels", level_options, "auto")
     url.keep_only("collapse", inner)
     url.keep_valid("node", nodes, None)
-    levels = report_mode.control(c1.selectbox, t("tree.depth_window"), level_options, key="levels",
-                                 help=t("tree.depth_help"),
-                                 format_func=state.fixed_labels(level_options, lambda v: treeview.level_label(v, auto, t)),
-                                 **url.KEEP)
+    levels = report_mode.control(
+        c1.selectbox,
+        t("tree.depth_window"),
+        level_options,
+        key="levels",
+        help=t("tree.depth_help"),
+        format_func=state.fixed_labels(level_options, lambda v: treeview.level_label(v, auto, t)),
+        **url.KEEP,
+    )
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
-    layout = report_mode.control(c0.selectbox, t("tree.layout"), LAYOUTS, key="layout",
-                                 format_func=state.fixed_labels(LAYOUTS, lambda v: t("tree.layout." + v)),
-                                 **url.KEEP)
+    layout = report_mode.control(
+        c0.selectbox,
+        t("tree.layout"),
+        LAYOUTS,
+        key="layout",
+        format_func=state.fixed_labels(LAYOUTS, lambda v: t("tree.layout." + v)),
+        **url.KEEP,
+    )
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
     node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root))
-    collapsed = report_mode.control(c2.multiselect, t("tree.collapse"), inner, key="collapse",
-                                    placeholder=t("tree.collapse_none"), format_func=node_labels, **url.KEEP)
-    selected = report_mode.control(c3.selectbox, t("tree.node"), nodes, index=None, key="node",
-                                   placeholder=t("tree.node_none"), format_func=node_labels, **url.KEEP)
+    collapsed = report_mode.control(
+        c2.multiselect,
+        t("tree.collapse"),
+        inner,
+        key="collapse",
+        placeholder=t("tree.collapse_none"),
+        format_func=node_labels,
+        **url.KEEP,
+    )
+    selected = report_mode.control(
+        c3.selectbox,
+        t("tree.node"),
+        nodes,
+        index=None,
+        key="node",
+        placeholder=t("tree.node_none"),
+        format_func=node_labels,
+        **url.KEEP,
+    )
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = model.forced_nodes()
@@ -121,8 +164,10 @@ def tree_section(res):
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
     if selected is not None:
         path = treeview.node_path(est, selected)
-        st.markdown(f"**{t('tree.node_path', node=selected)}:** " +
-                    (" → ".join(md_escape(p) for p in path) if path else root))
+        st.markdown(
+            f"**{t('tree.node_path', node=selected)}:** "
+            + (" → ".join(md_escape(p) for p in path) if path else root)
+        )
     return dot
 
 
@@ -137,9 +182,11 @@ def scores_section(res):
             col.caption(f"{t('metrics.n')}: {sc.n}")
         else:
             col.metric(f"{t('metrics.rmse')} · {t('metrics.' + name)}", fmt_num(sc.rmse))
-            col.caption(f"{t('metrics.mae')} {fmt_num(sc.mae)} · {t('metrics.r2')} {fmt_num(sc.r2)} · "
-                        f"{t('metrics.n')}: {sc.n}")
-    rest = cols[len(res.scores):]
+            col.caption(
+                f"{t('metrics.mae')} {fmt_num(sc.mae)} · {t('metrics.r2')} {fmt_num(sc.r2)} · "
+                f"{t('metrics.n')}: {sc.n}"
+            )
+    rest = cols[len(res.scores) :]
     rest[0].metric(t("metrics.nodes"), est.node_count)
     rest[1].metric(t("metrics.depth"), est.get_depth())
     rest[2].metric(t("metrics.leaves"), est.get_n_leaves())
@@ -148,21 +195,33 @@ def scores_section(res):
         st.markdown(f"**{t('metrics.importances')}**")
         imp = est.feature_importances_
         if imp.size and imp.max() > 0:
-            st.plotly_chart(importances_figure(res.features, imp, t("metrics.importance")),
-                            config={"displayModeBar": False}, key="importances")
+            st.plotly_chart(
+                importances_figure(res.features, imp, t("metrics.importance")),
+                config={"displayModeBar": False},
+                key="importances",
+            )
         else:
             st.caption(t("metrics.no_importance"))
     with right:
         if res.task == R.CLASSIFICATION:
             names = [s for s in SPLITS if s in res.scores]
-            which = report_mode.control(st.radio, t("metrics.confusion_split"), names, horizontal=True,
-                                        key="cm_split", fallback=names[-1],
-                                        format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
-                                        index=len(names) - 1)
+            which = report_mode.control(
+                st.radio,
+                t("metrics.confusion_split"),
+                names,
+                horizontal=True,
+                key="cm_split",
+                fallback=names[-1],
+                format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
+                index=len(names) - 1,
+            )
             sc = res.scores[which]
             st.markdown(f"**{t('metrics.confusion', split=t('metrics.' + which))}**")
-            st.plotly_chart(confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
-                            config={"displayModeBar": False}, key="confusion")
+            st.plotly_chart(
+                confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
+                config={"displayModeBar": False},
+                key="confusion",
+            )
 
 
 def downloads_section(res):
@@ -171,18 +230,44 @@ def downloads_section(res):
     stem = f"tree-{res.algorithm}"
     full_dot = export.to_dot(est)
     c = st.columns(5)
-    c[0].download_button(t("download.json"), export.dumps_model(est), f"{stem}.json", "application/json",
-                         on_click="ignore", icon=":material/data_object:")
+    c[0].download_button(
+        t("download.json"),
+        export.dumps_model(est),
+        f"{stem}.json",
+        "application/json",
+        on_click="ignore",
+        icon=":material/data_object:",
+    )
     c[1].download_button(t("download.dot"), full_dot, f"{stem}.dot", "text/vnd.graphviz", on_click="ignore")
     # SVG/PNG are drawn by the server's Graphviz only when clicked (big trees take a moment)
     no_dot = shutil.which("dot") is None
-    c[2].download_button(t("download.svg"), lambda: export.render(full_dot, "svg"), f"{stem}.svg",
-                         "image/svg+xml", on_click="ignore", icon=":material/image:", disabled=no_dot)
-    c[3].download_button(t("download.png"), lambda: export.render(full_dot, "png", dpi=144), f"{stem}.png",
-                         "image/png", on_click="ignore", icon=":material/image:", disabled=no_dot)
+    c[2].download_button(
+        t("download.svg"),
+        lambda: export.render(full_dot, "svg"),
+        f"{stem}.svg",
+        "image/svg+xml",
+        on_click="ignore",
+        icon=":material/image:",
+        disabled=no_dot,
+    )
+    c[3].download_button(
+        t("download.png"),
+        lambda: export.render(full_dot, "png", dpi=144),
+        f"{stem}.png",
+        "image/png",
+        on_click="ignore",
+        icon=":material/image:",
+        disabled=no_dot,
+    )
     rules = export.to_text(est)
-    c[4].download_button(t("download.rules"), rules, f"{stem}-rules.txt", "text/plain", on_click="ignore",
-                         icon=":material/list:")
+    c[4].download_button(
+        t("download.rules"),
+        rules,
+        f"{stem}-rules.txt",
+        "text/plain",
+        on_click="ignore",
+        icon=":material/list:",
+    )
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
     with st.expander(t("rules.title")):
@@ -210,11 +295,20 @@ def page():
     if res is None:
         return
     with notice:
-        if (not model.user_trained() and not report_mode.active() and data.source == "sample"
-                and data.name == url.DEFAULT_SAMPLE and res.algorithm == url.DEFAULT_ALGORITHM):
+        if (
+            not model.user_trained()
+            and not report_mode.active()
+            and data.source == "sample"
+            and data.name == url.DEFAULT_SAMPLE
+            and res.algorithm == url.DEFAULT_ALGORITHM
+        ):
             st.info(t("train.welcome"), icon=":material/lightbulb:")
-    msg = t("train.trained", algorithm=t("algo." + res.algorithm), rows=res.rows["train"].size,
-            seconds=f"{res.seconds:.2f}")
+    msg = t(
+        "train.trained",
+        algorithm=t("algo." + res.algorithm),
+        rows=res.rows["train"].size,
+        seconds=f"{res.seconds:.2f}",
+    )
     if res.dropped:
         msg += " " + t("train.dropped", count=res.dropped)
     if not report_mode.active():  # the timing would make every report picture different

@@ -10,6 +10,7 @@ decimals).  Pruned trees are compared with ``z="normal"`` (J48's exact normal qu
 ``-U`` trees with ``prune=False``.  J48 runs as
 ``java -cp /usr/share/java/weka.jar weka.classifiers.trees.J48 -t FILE.arff -no-cv -v``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,10 +58,13 @@ def random_dataset(seed: int, n: int = 400, missing: float = 0.1):
     X[:, :3] = num
     X[:, 3:] = np.array(["a", "b", "c", "d"], dtype=object)[cat]
     X[rng.random((n, 5)) < missing] = None
-    kw = {"feature_names": ["n0", "n1", "n2", "c0", "c1"],
-          "feature_kinds": ["continuous"] * 3 + ["categorical"] * 2,
-          "categories": {"c0": ("a", "b", "c", "d"), "c1": ("a", "b", "c", "d")},
-          "classes": ("lo", "mid", "hi"), "target_name": "y"}
+    kw = {
+        "feature_names": ["n0", "n1", "n2", "c0", "c1"],
+        "feature_kinds": ["continuous"] * 3 + ["categorical"] * 2,
+        "categories": {"c0": ("a", "b", "c", "d"), "c1": ("a", "b", "c", "d")},
+        "classes": ("lo", "mid", "hi"),
+        "target_name": "y",
+    }
     return X, y, kw
 
 
@@ -109,8 +113,7 @@ def fitted_schema_arff(est, X, y) -> str:
     kinds = [f.kind for f in schema.features] + [CATEGORICAL]
     cats = {f.name: f.categories for f in schema.features if f.is_categorical}
     cats[schema.target] = schema.classes
-    rows = np.concatenate([np.asarray(X, dtype=object), np.asarray(y, dtype=object)[:, None]],
-                          axis=1)
+    rows = np.concatenate([np.asarray(X, dtype=object), np.asarray(y, dtype=object)[:, None]], axis=1)
     return write_arff(None, names, kinds, rows, cats, relation="compare")
 
 
@@ -119,8 +122,19 @@ def run_j48(arff_text: str, unpruned: bool = False, extra=()) -> tuple[list[str]
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "data.arff"
         f.write_text(arff_text, encoding="utf-8")
-        cmd = ["java", "-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8", "-Xmx1g", "-cp",
-               str(WEKA_JAR), "weka.classifiers.trees.J48", "-t", str(f), "-no-cv", "-v"]
+        cmd = [
+            "java",
+            "-Dfile.encoding=UTF-8",
+            "-Dsun.stdout.encoding=UTF-8",
+            "-Xmx1g",
+            "-cp",
+            str(WEKA_JAR),
+            "weka.classifiers.trees.J48",
+            "-t",
+            str(f),
+            "-no-cv",
+            "-v",
+        ]
         if unpruned:
             cmd.append("-U")
         cmd += list(extra)
@@ -185,8 +199,11 @@ def main(argv=None):
     if reason:
         print(f"cannot run J48: {reason}")
         return 2
-    jobs = ([(Path(p).stem, Path(p), args.target) for p in args.data] if args.data else
-            [(k, DATASETS / f, t) for k, (f, t) in STANDARD.items()])
+    jobs = (
+        [(Path(p).stem, Path(p), args.target) for p in args.data]
+        if args.data
+        else [(k, DATASETS / f, t) for k, (f, t) in STANDARD.items()]
+    )
     bad = 0
     for name, path, target in jobs:
         X, y, kw = load(path, target)

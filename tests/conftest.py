@@ -5,6 +5,7 @@ weka) as the reference; ``slow``: one test takes more than ~5 s here. Select wit
 ``pytest -m "not browser"`` for a quick loop. Under ``CI=true`` every tool is installed by
 ``make test``, so a skipped test can only mean a broken set-up or feature: it fails instead.
 """
+
 from __future__ import annotations
 
 import os

@@ -9,6 +9,7 @@ files an earlier failure left there, so ``_actual/`` only ever shows current fai
 
 ``layer`` and ``name`` may both contain ``/`` (e.g. layer ``dtcore/watermelon3-c45``).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -54,16 +55,26 @@ def assert_text_snapshot(layer: str, name: str, text: str) -> None:
         return
     actual_path.parent.mkdir(parents=True, exist_ok=True)
     actual_path.write_bytes(text.encode("utf-8"))
-    diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
-                                        f"expected/{layer}/{name}", f"actual/{layer}/{name}", n=2))
+    diff = "".join(
+        difflib.unified_diff(
+            expected.splitlines(True),
+            text.splitlines(True),
+            f"expected/{layer}/{name}",
+            f"actual/{layer}/{name}",
+            n=2,
+        )
+    )
     diff_path.write_text(diff, encoding="utf-8")
     shown = diff if len(diff) < 4000 else diff[:4000] + "\n… (diff cut; full diff in the .diff file)"
-    raise AssertionError(f"text snapshot {layer}/{name} differs (actual: {actual_path}; "
-                         f"UPDATE_SNAPSHOTS=1 accepts it):\n{shown}")
+    raise AssertionError(
+        f"text snapshot {layer}/{name} differs (actual: {actual_path}; "
+        f"UPDATE_SNAPSHOTS=1 accepts it):\n{shown}"
+    )
 
 
-def assert_image_snapshot(layer: str, name: str, png: bytes, *, tolerance: float = 0.002,
-                          channel_tolerance: int = 16) -> None:
+def assert_image_snapshot(
+    layer: str, name: str, png: bytes, *, tolerance: float = 0.002, channel_tolerance: int = 16
+) -> None:
     """Compare a PNG with the stored one: at most ``tolerance`` of the pixels may differ by more
     than ``channel_tolerance`` in some channel (anti-aliasing noise), and the sizes must agree.
     ``UPDATE_SNAPSHOTS=1`` rewrites only pictures outside the tolerance, so an update on another
@@ -87,14 +98,14 @@ def assert_image_snapshot(layer: str, name: str, png: bytes, *, tolerance: float
 
     def canvas(img):
         c = np.full((h, w, 3), 255, dtype=np.int16)
-        c[:img.height, :img.width] = np.asarray(img, dtype=np.int16)
+        c[: img.height, : img.width] = np.asarray(img, dtype=np.int16)
         return c
 
     e, a = canvas(expected), canvas(actual)
     mask = (np.abs(e - a) > channel_tolerance).any(axis=2)
     if expected.size != actual.size:  # the margin only one picture covers differs entirely
-        mask[expected.height:, :] = mask[:, expected.width:] = True
-        mask[actual.height:, :] = mask[:, actual.width:] = True
+        mask[expected.height :, :] = mask[:, expected.width :] = True
+        mask[actual.height :, :] = mask[:, actual.width :] = True
     changed = int(mask.sum())
     share = changed / (w * h)
     if expected.size == actual.size and share <= tolerance:
@@ -110,7 +121,12 @@ def assert_image_snapshot(layer: str, name: str, png: bytes, *, tolerance: float
     faded = (e * 0.3 + 255 * 0.7).astype(np.uint8)
     faded[mask] = (255, 0, 0)
     Image.fromarray(faded).save(out["diff"])
-    what = (f"size {actual.size} != expected {expected.size}" if expected.size != actual.size
-            else f"{changed} pixels ({share:.2%}) differ, more than {tolerance:.2%}")
-    raise AssertionError(f"screenshot {layer}/{name}: {what}; expected/actual/diff images in "
-                         f"{out['diff'].parent} (UPDATE_SNAPSHOTS=1 accepts the new picture)")
+    what = (
+        f"size {actual.size} != expected {expected.size}"
+        if expected.size != actual.size
+        else f"{changed} pixels ({share:.2%}) differ, more than {tolerance:.2%}"
+    )
+    raise AssertionError(
+        f"screenshot {layer}/{name}: {what}; expected/actual/diff images in "
+        f"{out['diff'].parent} (UPDATE_SNAPSHOTS=1 accepts the new picture)"
+    )

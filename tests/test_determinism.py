@@ -3,6 +3,7 @@ server-rendered SVG/PNG and Plotly figure JSON, within one process and across pr
 different hash seeds (set/dict ordering, ``hash()`` of strings) — the property that makes the
 pictures usable for screenshot regression tests.
 """
+
 import os
 import shutil
 import subprocess
@@ -17,12 +18,17 @@ from tests.snapshot_cases import CASES, RAW_SUFFIXES, fit_case, gain_figures, pr
 
 ROOT = Path(__file__).resolve().parents[1]
 HASH_SEEDS = ("0", "4242")
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed (make test installs it)")
+needs_dot = pytest.mark.skipif(
+    shutil.which("dot") is None, reason="Graphviz dot not installed (make test installs it)"
+)
 
 
 def outputs(est) -> dict[str, bytes]:
-    out = {".json": export.dumps_model(est).encode(), ".dot": export.to_dot(est).encode(),
-           ".txt": export.to_text(est).encode()}
+    out = {
+        ".json": export.dumps_model(est).encode(),
+        ".dot": export.to_dot(est).encode(),
+        ".txt": export.to_text(est).encode(),
+    }
     if est.algorithm == "c45":
         out[".j48"] = to_j48_text(est).encode()
     if shutil.which("dot"):
@@ -71,7 +77,9 @@ def test_outputs_identical_across_processes(tmp_path):
     for case in CASES:
         here = outputs(fit_case(case))
         for suffix in RAW_SUFFIXES:
-            assert (dirs[0] / f"{case}{suffix}").read_bytes() == here[suffix], f"{case}{suffix}: CLI ≠ in-process"
+            assert (dirs[0] / f"{case}{suffix}").read_bytes() == here[suffix], (
+                f"{case}{suffix}: CLI ≠ in-process"
+            )
 
 
 @needs_dot

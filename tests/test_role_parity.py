@@ -4,6 +4,7 @@ Each bundled CSV sample, and a few edge tables, is read the way each path reads 
 ``dtcore.readers.read_table``, the app with ``ui.services.loading``) and prepared by each path's own
 function: the CLI's ``prepare_training`` and the app's ``ui.services.roles.infer_roles``/``infer_task``.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,9 @@ from ui.services.loading import read_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "assets" / "samples"
-CATALOGUE = {s["file"]: s for s in json.loads((SAMPLES / "index.json").read_text(encoding="utf-8"))["samples"]}
+CATALOGUE = {
+    s["file"]: s for s in json.loads((SAMPLES / "index.json").read_text(encoding="utf-8"))["samples"]
+}
 
 
 def cli_roles(path: Path, target: str):
@@ -57,7 +60,7 @@ def test_every_sample_gets_the_same_roles_and_task(name):
         target = read_table(SAMPLES / name).names[-1]
     roles, _ = assert_parity(SAMPLES / name, target)
     for col in CATALOGUE.get(name, {}).get("ignore", []):
-        assert roles[col] == R.IGNORE, col   # the catalogue's ignored IDs are found by the rules
+        assert roles[col] == R.IGNORE, col  # the catalogue's ignored IDs are found by the rules
 
 
 def _write(tmp_path, name, text):
@@ -66,8 +69,12 @@ def _write(tmp_path, name, text):
     return p
 
 
-IDX_GRADE = "idx,x,grade\n" + "".join(f"{i},{x},{g}\n" for i, (x, g) in enumerate(
-    [(0.5, 1), (1.5, 1), (2.5, 2), (3.1, 2), (4.2, 3), (5.0, 3), (6.3, 1), (7.7, 2)], start=1))
+IDX_GRADE = "idx,x,grade\n" + "".join(
+    f"{i},{x},{g}\n"
+    for i, (x, g) in enumerate(
+        [(0.5, 1), (1.5, 1), (2.5, 2), (3.1, 2), (4.2, 3), (5.0, 3), (6.3, 1), (7.7, 2)], start=1
+    )
+)
 
 
 def test_idx_x_grade(tmp_path):
@@ -77,21 +84,36 @@ def test_idx_x_grade(tmp_path):
     assert task == R.CLASSIFICATION
 
 
-@pytest.mark.parametrize("text,target,expected,task", [
-    # a constant column
-    ("k,a,y\nsame,1,p\nsame,2,q\nsame,3,p\nsame,4,q\n", "y",
-     {"k": R.IGNORE, "a": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION),
-    # an all-missing column
-    ("m,a,y\n,1.5,2.5\n,2.5,3.5\n,3.5,1.25\n,4.5,7.5\n", "y",
-     {"m": R.IGNORE, "a": R.CONTINUOUS, "y": R.TARGET}, R.REGRESSION),
-    # three rows: labels all distinct (an identifier), numbers kept
-    ("name,v,y\nann,1,a\nbob,2,b\ncid,3,a\n", "y",
-     {"name": R.IGNORE, "v": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION),
-    # a few whole numbers that do not recur: values, not classes (regression_toy5's target)
-    ("x,y\n1,1\n2,3\n3,3\n4,6\n5,6\n", "y", {"x": R.CONTINUOUS, "y": R.TARGET}, R.REGRESSION),
-    # a 0/1 target is classes
-    ("x,y\n1,0\n2,1\n3,0\n4,1\n5,1\n6,0\n", "y", {"x": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION),
-])
+@pytest.mark.parametrize(
+    "text,target,expected,task",
+    [
+        # a constant column
+        (
+            "k,a,y\nsame,1,p\nsame,2,q\nsame,3,p\nsame,4,q\n",
+            "y",
+            {"k": R.IGNORE, "a": R.CONTINUOUS, "y": R.TARGET},
+            R.CLASSIFICATION,
+        ),
+        # an all-missing column
+        (
+            "m,a,y\n,1.5,2.5\n,2.5,3.5\n,3.5,1.25\n,4.5,7.5\n",
+            "y",
+            {"m": R.IGNORE, "a": R.CONTINUOUS, "y": R.TARGET},
+            R.REGRESSION,
+        ),
+        # three rows: labels all distinct (an identifier), numbers kept
+        (
+            "name,v,y\nann,1,a\nbob,2,b\ncid,3,a\n",
+            "y",
+            {"name": R.IGNORE, "v": R.CONTINUOUS, "y": R.TARGET},
+            R.CLASSIFICATION,
+        ),
+        # a few whole numbers that do not recur: values, not classes (regression_toy5's target)
+        ("x,y\n1,1\n2,3\n3,3\n4,6\n5,6\n", "y", {"x": R.CONTINUOUS, "y": R.TARGET}, R.REGRESSION),
+        # a 0/1 target is classes
+        ("x,y\n1,0\n2,1\n3,0\n4,1\n5,1\n6,0\n", "y", {"x": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION),
+    ],
+)
 def test_edge_tables(tmp_path, text, target, expected, task):
     roles, got = assert_parity(_write(tmp_path, "t.csv", text), target)
     assert roles == expected and got == task
@@ -100,14 +122,38 @@ def test_edge_tables(tmp_path, text, target, expected, task):
 def test_cli_notes_the_ignored_identifier_and_trains_a_classifier(tmp_path):
     data = _write(tmp_path, "g.csv", IDX_GRADE)
     model = tmp_path / "m.json"
-    proc = subprocess.run([sys.executable, "-m", "dtcore", "train", str(data), "--target", "grade",
-                           "--out", str(model)], cwd=ROOT, capture_output=True, encoding="utf-8", timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dtcore", "train", str(data), "--target", "grade", "--out", str(model)],
+        cwd=ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "'idx'" in proc.stderr and "--keep idx" in proc.stderr
     d = json.loads(model.read_text(encoding="utf-8"))
     assert d["task"] == "classification" and [f["name"] for f in d["schema"]["features"]] == ["x"]
-    proc = subprocess.run([sys.executable, "-m", "dtcore", "train", str(data), "--target", "grade",
-                           "--keep", "idx", "--out", str(model)], cwd=ROOT, capture_output=True,
-                          encoding="utf-8", timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dtcore",
+            "train",
+            str(data),
+            "--target",
+            "grade",
+            "--keep",
+            "idx",
+            "--out",
+            str(model),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
-    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == ["idx", "x"]
+    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == [
+        "idx",
+        "x",
+    ]

@@ -1,4 +1,5 @@
 """The snapshot helpers fail, report and update as the README says (on temporary folders)."""
+
 import io
 
 import pytest
@@ -52,7 +53,9 @@ def test_image_tolerance_diff_images_and_update(dirs, monkeypatch):
     with pytest.warns(UserWarning):
         snapshots.assert_image_snapshot("browser", "tree.png", png("samples = 17"))
     stored = (dirs / "browser" / "tree.png").read_bytes()
-    snapshots.assert_image_snapshot("browser", "tree.png", png("samples = 17", dot=(150, 5)))  # 1 pixel: noise
+    snapshots.assert_image_snapshot(
+        "browser", "tree.png", png("samples = 17", dot=(150, 5))
+    )  # 1 pixel: noise
     with pytest.raises(AssertionError, match="pixels"):
         snapshots.assert_image_snapshot("browser", "tree.png", png("samples: 17"))
     out = dirs / "_actual" / "browser"

@@ -28,9 +28,17 @@ Modules: ``rules`` (the decision rules the builder and ``dtcore.explain`` share)
 (the level-wise grower and collapse), ``estimator`` (``C45Classifier``).  Error estimates and
 error-based pruning are ``dtcore.pruning.ebp``; J48's text form is ``dtcore.export.j48``.
 """
+
 from .estimator import C45Classifier
 from .growth import GrowthStats
 from .rules import AVERAGE_EPS, COLLAPSE_EPS, SNAP_TOL, select_test, snap_threshold
 
-__all__ = ["AVERAGE_EPS", "COLLAPSE_EPS", "C45Classifier", "GrowthStats", "SNAP_TOL",
-           "select_test", "snap_threshold"]
+__all__ = [
+    "AVERAGE_EPS",
+    "COLLAPSE_EPS",
+    "C45Classifier",
+    "GrowthStats",
+    "SNAP_TOL",
+    "select_test",
+    "snap_threshold",
+]

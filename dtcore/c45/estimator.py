@@ -1,4 +1,5 @@
 """``C45Classifier``: C4.5 release 8 as an estimator (growth, collapse, error-based pruning)."""
+
 from __future__ import annotations
 
 from ..base import BaseTreeEstimator
@@ -92,9 +93,18 @@ class C45Classifier(BaseTreeEstimator):
         Param("collapse", "bool", True),
     )
 
-    def __init__(self, criterion: str = "gain_ratio", threshold: str = "c45", mdl_penalty: bool = True,
-                 min_cases: float = 2, confidence_factor: float = 0.25, z: float | str = "c45",
-                 subtree_raising: bool = True, prune: bool = True, collapse: bool = True) -> None:
+    def __init__(
+        self,
+        criterion: str = "gain_ratio",
+        threshold: str = "c45",
+        mdl_penalty: bool = True,
+        min_cases: float = 2,
+        confidence_factor: float = 0.25,
+        z: float | str = "c45",
+        subtree_raising: bool = True,
+        prune: bool = True,
+        collapse: bool = True,
+    ) -> None:
         self.criterion = criterion
         self.threshold = threshold
         self.mdl_penalty = mdl_penalty
@@ -127,7 +137,12 @@ class C45Classifier(BaseTreeEstimator):
         self.pruning_report_ = None
         if self.prune:
             tree, self.pruning_report_ = ebp.ebp_prune(
-                tree, X, y, sample_weight, cf=float(self.confidence_factor), z=self.z,
-                subtree_raising=bool(self.subtree_raising))
+                tree,
+                X,
+                y,
+                sample_weight,
+                cf=float(self.confidence_factor),
+                z=self.z,
+                subtree_raising=bool(self.subtree_raising),
+            )
         return tree
-

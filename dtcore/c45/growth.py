@@ -13,6 +13,7 @@ concatenated blocks, per-node maxima with ``reduceat``) and, with unit weights a
 values, their binary cuts are applied in one stable partition of the level's blocks
 (``_Grower._split_level``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -29,11 +30,11 @@ from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_thresho
 @dataclass
 class _Task:
     node: int
-    rows: np.ndarray        # global row indices
-    w: np.ndarray           # their weights at this node (fractional for unknown values)
+    rows: np.ndarray  # global row indices
+    w: np.ndarray  # their weights at this node (fractional for unknown values)
     order: np.ndarray | None  # (Fc, n) local positions sorted by each continuous feature
-    used: frozenset         # categorical features tested on the path
-    unit: bool = False      # every weight is 1 (integer counts: the fast scoring path)
+    used: frozenset  # categorical features tested on the path
+    unit: bool = False  # every weight is 1 (integer counts: the fast scoring path)
     R: np.ndarray | None = None  # (Fc, n) the same as global row ids: rows[order]
 
     # ``rows`` is ascending, so either of ``order`` and ``R`` gives the other: the fast split
@@ -68,8 +69,9 @@ class _Grower:
         self.C = len(schema.classes)
         self.cat = [j for j, f in enumerate(schema.features) if f.is_categorical]
         self.n_cats = {j: len(schema.features[j].categories) for j in self.cat}
-        self.cont = np.array([j for j, f in enumerate(schema.features) if not f.is_categorical],
-                             dtype=np.int64)
+        self.cont = np.array(
+            [j for j, f in enumerate(schema.features) if not f.is_categorical], dtype=np.int64
+        )
         self.m = float(est.min_cases)
         n_all = X.shape[0]
         # attributes with many values (≥ 0.3 × rows) stay out of the average gain unless all are
@@ -81,7 +83,7 @@ class _Grower:
         self.table = xlog2x_table(n_all) if np.any(self.w == 1.0) else None
         self._sorted_all = {}
         self.y8 = self.y.astype(np.int8) if self.C < 127 else self.y
-        self._side = np.zeros(n_all, dtype=bool)   # scratch: side of each row at a split
+        self._side = np.zeros(n_all, dtype=bool)  # scratch: side of each row at a split
         # the last scored level's blocks: (R, starts, lengths, unit)
         self._level: tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None = None
 
@@ -124,11 +126,14 @@ class _Grower:
             scores = self._score_level(todo)
             if scores is not None:  # per node: Python lists of its valid features' numbers
                 cont = self.cont.tolist()
-                g, r, mid = (a.T.tolist() for a in (scores.gain, scores.gain_ratio,
-                                                     scores.midpoint))
-                scores = [[(cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
-                           for k in np.flatnonzero(v).tolist()]
-                          for s, v in enumerate(scores.valid.T)]
+                g, r, mid = (a.T.tolist() for a in (scores.gain, scores.gain_ratio, scores.midpoint))
+                scores = [
+                    [
+                        (cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
+                        for k in np.flatnonzero(v).tolist()
+                    ]
+                    for s, v in enumerate(scores.valid.T)
+                ]
             chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
             kids: list[list[_Task] | None] = [None] * len(todo)
             if self._level is not None and self._level[3]:
@@ -172,7 +177,7 @@ class _Grower:
         seg = np.repeat(np.arange(fast.size), ln)
         st = np.concatenate(([0], np.cumsum(ln)[:-1]))
         rows0 = Rc[0]
-        right_row = ~(self.X[rows0, feat[seg]] <= thr[seg])   # as _split: x ≤ t goes left
+        right_row = ~(self.X[rows0, feat[seg]] <= thr[seg])  # as _split: x ≤ t goes left
         self._side[rows0] = right_row
         nl = np.bincount(seg, weights=~right_row, minlength=fast.size).astype(np.int64)
         # I = lefts up to and including an entry (along its row); B = left rows of earlier
@@ -181,7 +186,7 @@ class _Grower:
         B = np.repeat(np.cumsum(nl) - nl, ln)
         P = np.repeat(st, ln) - B - 1
         Q = np.arange(T) + np.repeat(nl, ln) + B
-        left = ~self._side[Rc]                                  # (F, T) side of each entry
+        left = ~self._side[Rc]  # (F, T) side of each entry
         I = np.cumsum(left, axis=1, dtype=np.int64)
         newpos = np.where(left, I + P, Q - I)
         out = np.empty_like(Rc)
@@ -202,8 +207,7 @@ class _Grower:
             for side, (lo, hi) in enumerate(((a, m), (m, b))):
                 cnt = hi - lo
                 child = asm.add_node(t.node, counts[2 * i + side], float(cnt), cnt, 0.0)
-                kids.append(_Task(child, rows_sorted[lo:hi], np.ones(cnt), None, t.used, True,
-                                  out[:, lo:hi]))
+                kids.append(_Task(child, rows_sorted[lo:hi], np.ones(cnt), None, t.used, True, out[:, lo:hi]))
             result.append(kids)
         return result
 
@@ -218,14 +222,26 @@ class _Grower:
         V = self.Xt[np.arange(self.cont.size)[:, None], R]
         Y = self.y8.take(R)
         N = np.array([n for _, n in todo])
-        unit = (self.table is not None and all(t.unit for t, _ in todo)
-                and not np.isnan(V).any())
+        unit = self.table is not None and all(t.unit for t, _ in todo) and not np.isnan(V).any()
         self._level = (R, starts, lengths, unit)
-        W = None if unit else np.concatenate(
-            [np.ones(t.R.shape) if t.unit else t.w[t.local_order()] for t, _ in todo], axis=1)
-        return score_cuts_batch(V, Y, W, starts, N, self.C, min_cases=self.m,
-                                mdl=bool(self.est.mdl_penalty),
-                                unit_table=self.table if unit else None)
+        W = (
+            None
+            if unit
+            else np.concatenate(
+                [np.ones(t.R.shape) if t.unit else t.w[t.local_order()] for t, _ in todo], axis=1
+            )
+        )
+        return score_cuts_batch(
+            V,
+            Y,
+            W,
+            starts,
+            N,
+            self.C,
+            min_cases=self.m,
+            mdl=bool(self.est.mdl_penalty),
+            unit_table=self.table if unit else None,
+        )
 
     def _split(self, asm: TreeAssembler, t: _Task, best) -> list[_Task]:
         kind, j, info = best
@@ -252,7 +268,7 @@ class _Grower:
             right = branch.astype(bool)
             R = t.sorted_ids()
             self._side[t.rows] = right
-            lab = self._side[R]                                  # (F, n) side of each entry
+            lab = self._side[R]  # (F, n) side of each entry
             nr = int(np.count_nonzero(right))
             for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
                 pos = np.nonzero(sel)[0]
@@ -270,8 +286,9 @@ class _Grower:
                 asm.add_node(t.node, counts, 0.0, 0, 0.0)
                 continue
             ccounts = np.bincount(y_loc[pos], weights=cw, minlength=self.C)
-            child = asm.add_node(t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)),
-                                 0.0)  # see _set_impurity
+            child = asm.add_node(
+                t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)), 0.0
+            )  # see _set_impurity
             if o.shape[0]:
                 member = np.zeros(n, dtype=bool)
                 member[pos] = True
@@ -303,9 +320,12 @@ class _Grower:
         if not cands:
             return None
         cands.sort(key=lambda c: c[0])  # column order decides ties
-        pick = select_test([c[2] for c in cands], [c[3] for c in cands],
-                           [c[1] == "cont" or self.multi_val or not self.many_values[c[0]]
-                            for c in cands], est.criterion).best
+        pick = select_test(
+            [c[2] for c in cands],
+            [c[3] for c in cands],
+            [c[1] == "cont" or self.multi_val or not self.many_values[c[0]] for c in cands],
+            est.criterion,
+        ).best
         if pick is None:
             return None
         best = cands[pick]
@@ -321,6 +341,7 @@ def _set_impurity(tree: Tree) -> Tree:
 
 def _collapse(asm: TreeAssembler):
     """Undo splits whose leaves make no fewer training errors than the node itself (−0.001)."""
+
     def own_errors(i):
         rec = asm.node(i)
         return 0.0 if rec["weighted_n"] <= 0 else rec["weighted_n"] - float(rec["value"].max())
@@ -344,4 +365,3 @@ def _collapse(asm: TreeAssembler):
             asm.make_leaf(i)
         else:
             stack.extend(kids)
-

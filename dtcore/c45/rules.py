@@ -14,6 +14,7 @@ tests run): comparisons of gains and ratios use Weka's tolerance (``SMALL`` = 1e
 threshold is the largest training value ≤ midpoint + ``SNAP_TOL`` (J48's setSplitPoint), not
 strictly ≤ the float64 midpoint (see :func:`snap_threshold`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,9 +25,9 @@ from numpy.typing import ArrayLike
 
 from ..multiway import SMALL
 
-COLLAPSE_EPS = 1e-3   # release 8's Epsilon in FormTree's collapse test (J48 uses the same)
-AVERAGE_EPS = 1e-3    # gain ≥ average − ε
-SNAP_TOL = 1e-6       # J48's tolerance when snapping a threshold to a training value
+COLLAPSE_EPS = 1e-3  # release 8's Epsilon in FormTree's collapse test (J48 uses the same)
+AVERAGE_EPS = 1e-3  # gain ≥ average − ε
+SNAP_TOL = 1e-6  # J48's tolerance when snapping a threshold to a training value
 
 #: a categorical feature with at least this share of the rows as values stays out of the
 #: average gain (unless every feature is such a one)
@@ -35,6 +36,7 @@ MANY_VALUES_SHARE = 0.3
 
 # =============================================================================================
 # stop rule
+
 
 def leaf_reason(N: float, counts: np.ndarray, min_cases: float) -> str | None:
     """Why release 8 makes a node of weight ``N`` and class ``counts`` a leaf before scoring
@@ -54,6 +56,7 @@ def is_leaf(N: float, counts: np.ndarray, min_cases: float) -> bool:
 # =============================================================================================
 # selection
 
+
 def many_values(n_categories: int, n_rows: int) -> bool:
     """A categorical feature with many values (≥ 0.3 × training rows): kept out of the average
     gain unless all features are such (release 8's MultiVal)."""
@@ -61,13 +64,14 @@ def many_values(n_categories: int, n_rows: int) -> bool:
 
 
 class Selection(NamedTuple):
-    best: int | None              # index into the candidates, None: no test (a leaf)
-    average: float | None         # the average gain over the pool (None for criterion="gain")
-    above_average: list | None    # per candidate: gain ≥ average − AVERAGE_EPS
+    best: int | None  # index into the candidates, None: no test (a leaf)
+    average: float | None  # the average gain over the pool (None for criterion="gain")
+    above_average: list | None  # per candidate: gain ≥ average − AVERAGE_EPS
 
 
-def select_test(gains: Sequence[float], ratios: Sequence[float], in_pool: Sequence[bool],
-                criterion: str = "gain_ratio") -> Selection:
+def select_test(
+    gains: Sequence[float], ratios: Sequence[float], in_pool: Sequence[bool], criterion: str = "gain_ratio"
+) -> Selection:
     """Release 8's choice among a node's usable tests, given in feature (column) order — the
     order decides ties: a later test must be better by more than ``SMALL``.
 
@@ -95,6 +99,7 @@ def select_test(gains: Sequence[float], ratios: Sequence[float], in_pool: Sequen
 
 # =============================================================================================
 # thresholds
+
 
 def sorted_known(column: ArrayLike) -> np.ndarray:
     """A feature's known training values, sorted (what :func:`snap_threshold` searches)."""

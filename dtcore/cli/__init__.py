@@ -5,6 +5,7 @@ exactly what the dashboard shows. Every user error ends with one line on stderr 
 never a traceback. This package only parses flags and calls dtcore: one module per command group
 (``train`` for train/predict/show/export, ``splits``, ``prune``), shared bits in ``common``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,14 +29,29 @@ from .train import (
     read_training,
 )
 
-__all__ = ["EXIT_USER_ERROR", "OUTPUT_SUFFIXES", "RolePlan", "add_picture_args", "add_training_args",
-           "build_parser", "dot_options", "fit_from_args", "fit_prepared", "main", "node_splits",
-           "params_from_args", "plan_roles", "prepare_training", "read_training"]
+__all__ = [
+    "EXIT_USER_ERROR",
+    "OUTPUT_SUFFIXES",
+    "RolePlan",
+    "add_picture_args",
+    "add_training_args",
+    "build_parser",
+    "dot_options",
+    "fit_from_args",
+    "fit_prepared",
+    "main",
+    "node_splits",
+    "params_from_args",
+    "plan_roles",
+    "prepare_training",
+    "read_training",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dtcore",
-                                     description="Grow, inspect and draw decision trees (ID3, C4.5, CART).")
+    parser = argparse.ArgumentParser(
+        prog="dtcore", description="Grow, inspect and draw decision trees (ID3, C4.5, CART)."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     train.add_parsers(sub)
     splits.add_parser(sub)

@@ -1,4 +1,5 @@
 """What every command shares: UTF-8 output, one-line warnings, option parsing, output suffixes."""
+
 from __future__ import annotations
 
 import json

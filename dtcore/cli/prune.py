@@ -7,6 +7,7 @@
 DATA.csv is the training data (PEP ignores it, EBP re-fits raised branches to it, ``--cv``
 re-grows on its folds).  The pruned model is written to ``--out`` and the report printed as JSON.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,25 +24,33 @@ from .common import print_json as _print_json
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Register the ``prune`` subcommand on the CLI's subparsers."""
-    p = sub.add_parser("prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); "
-                                     "prints the report as JSON")
+    p = sub.add_parser(
+        "prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); prints the report as JSON"
+    )
     p.add_argument("model", help="model JSON written by train")
     p.add_argument("data", nargs="?", help="the training data (CSV/TSV/ARFF with the model's columns)")
     p.add_argument("--method", choices=tuple(PRUNING_METHODS))
-    p.add_argument("--alpha", type=float, help="ccp: prune at this α (else chosen by --cv or on "
-                                               "--validation)")
+    p.add_argument(
+        "--alpha", type=float, help="ccp: prune at this α (else chosen by --cv or on --validation)"
+    )
     p.add_argument("--cv", type=int, metavar="K", help="ccp: choose α by K-fold cross-validation")
     p.add_argument("--one-se", action="store_true", help="ccp: choose α by the 1-SE rule")
     p.add_argument("--seed", type=int, default=0, help="ccp --cv: fold shuffling seed")
     p.add_argument("--cf", type=float, default=0.25, help="ebp: confidence factor (default 0.25)")
-    p.add_argument("--z", type=_z_arg, help="ebp: c45 (release 8's table, default), normal "
-                                             "(Weka's exact quantile) or a number")
+    p.add_argument(
+        "--z",
+        type=_z_arg,
+        help="ebp: c45 (release 8's table, default), normal (Weka's exact quantile) or a number",
+    )
     p.add_argument("--no-subtree-raising", action="store_true", help="ebp: collapse only")
     p.add_argument("--validation", metavar="VALID.csv", help="validation data (rep; ccp α choice)")
     p.add_argument("--test", metavar="TEST.csv", help="test data, for errors in the report only")
     p.add_argument("--weight", metavar="COL", help="a column of sample weights in the data files")
-    p.add_argument("--path", action="store_true",
-                   help="print the cost-complexity path (ccp_alphas, impurities, n_leaves) and stop")
+    p.add_argument(
+        "--path",
+        action="store_true",
+        help="print the cost-complexity path (ccp_alphas, impurities, n_leaves) and stop",
+    )
     p.add_argument("--out", help="where to write the pruned model JSON")
     p.set_defaults(func=cmd_prune)
     return p
@@ -66,8 +75,10 @@ def encoded_rows(est, path, weight_column=None):
     needed = schema.names + [schema.target]
     missing = lacking_columns(table.names, needed)
     if missing:
-        raise DataError(f"{Path(path).name} lacks the column(s) {missing} that the model was "
-                        f"trained on (it needs {needed})")
+        raise DataError(
+            f"{Path(path).name} lacks the column(s) {missing} that the model was "
+            f"trained on (it needs {needed})"
+        )
     X = est.encode(table.rows[:, [table.column_index(n) for n in schema.names]])
     y = encode_target(schema, table.column(schema.target))
     w = None
@@ -99,11 +110,19 @@ def cmd_prune(args) -> int:
     if not args.data and (args.method == "ebp" or (args.method == "ccp" and args.cv)):
         raise ValueError(f"--method {args.method} needs the training data file (DATA.csv)")
     pruned, report = prune(
-        est.tree_, args.method, alpha=args.alpha, cv=args.cv, one_se=args.one_se, seed=args.seed,
-        grow=estimator_grower(est, est.schema_), cf=args.cf, z=args.z,
-        subtree_raising=not args.no_subtree_raising, **sets)
+        est.tree_,
+        args.method,
+        alpha=args.alpha,
+        cv=args.cv,
+        one_se=args.one_se,
+        seed=args.seed,
+        grow=estimator_grower(est, est.schema_),
+        cf=args.cf,
+        z=args.z,
+        subtree_raising=not args.no_subtree_raising,
+        **sets,
+    )
     est.tree_ = pruned
     save_model(est, args.out)
     _print_json(report.to_dict())
     return 0
-

@@ -1,5 +1,6 @@
 """``train``, ``predict``, ``show`` and ``export``: the flags that describe a training run, the
 table → roles → estimator steps they share (``ui.report`` reuses them), and the four commands."""
+
 from __future__ import annotations
 
 import argparse
@@ -21,6 +22,7 @@ from .common import check_out, int_or_float, parse_option, stdout, warn
 # =============================================================================================
 # roles: which columns are features, of which kind, and which task
 
+
 @dataclass(frozen=True)
 class RolePlan:
     """The CLI's flags applied to ``dtcore.roles``: every column's role, the task, and the
@@ -30,11 +32,12 @@ class RolePlan:
     task: str
     issues: tuple = ()
     task_inferred: bool = False
-    profiles: dict = field(default_factory=dict)   # column → dtcore.roles.ColumnProfile
+    profiles: dict = field(default_factory=dict)  # column → dtcore.roles.ColumnProfile
 
 
-def plan_roles(table: Table, target: str, *, ignore=(), categorical=(), continuous=(), keep=(),
-               task: str | None = None) -> RolePlan:
+def plan_roles(
+    table: Table, target: str, *, ignore=(), categorical=(), continuous=(), keep=(), task: str | None = None
+) -> RolePlan:
     """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
     ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
     ``keep`` uses an identifier-like or constant column with its natural kind."""
@@ -67,24 +70,33 @@ def _note_roles(plan: RolePlan, target: str) -> None:
     for issue in plan.issues:
         n = issue.column
         if issue.code == "identifier":
-            warn(f"column {n!r} looks like an identifier (a different value in every row), so it "
-                 f"is ignored: a test on an ID fits the training rows perfectly and predicts "
-                 f"nothing. Add --keep {n} (or --categorical/--continuous {n}) to use it anyway")
+            warn(
+                f"column {n!r} looks like an identifier (a different value in every row), so it "
+                f"is ignored: a test on an ID fits the training rows perfectly and predicts "
+                f"nothing. Add --keep {n} (or --categorical/--continuous {n}) to use it anyway"
+            )
         elif issue.code == "constant":
-            warn(f"column {n!r} holds {'no value' if issue.count == 0 else 'a single value'}, so it "
-                 f"is ignored (--keep {n} uses it anyway)")
+            warn(
+                f"column {n!r} holds {'no value' if issue.count == 0 else 'a single value'}, so it "
+                f"is ignored (--keep {n} uses it anyway)"
+            )
     p = plan.profiles[target]
     if plan.task_inferred and p.numeric and p.n_distinct <= R.CLASS_LIKE_MAX:
         if plan.task == R.CLASSIFICATION:
-            warn(f"target {target!r} holds a few recurring whole numbers, so this is a "
-                 "classification tree; use --task regression if they are quantities")
+            warn(
+                f"target {target!r} holds a few recurring whole numbers, so this is a "
+                "classification tree; use --task regression if they are quantities"
+            )
         else:
-            warn(f"target {target!r} is numeric, so this is a regression tree; "
-                 "use --task classification if its values are classes")
+            warn(
+                f"target {target!r} is numeric, so this is a regression tree; "
+                "use --task classification if its values are classes"
+            )
 
 
-def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), continuous=(),
-                     task: str | None = None, keep=()):
+def prepare_training(
+    table: Table, target: str, *, ignore=(), categorical=(), continuous=(), task: str | None = None, keep=()
+):
     """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
 
     The roles are the app's (``dtcore.roles``): identifier columns (a different label in every
@@ -93,13 +105,15 @@ def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), co
     an ID fits the training data perfectly and predicts nothing, so it must never be used
     silently (SPEC §1).
     """
-    plan = plan_roles(table, target, ignore=ignore, categorical=categorical,
-                                continuous=continuous, keep=keep, task=task)
+    plan = plan_roles(
+        table, target, ignore=ignore, categorical=categorical, continuous=continuous, keep=keep, task=task
+    )
     features = R.features_of(plan.roles)
     if not features:
-        raise DataError("no feature columns are left: ignore fewer columns"
-                        + (" (or --keep the ones ignored as identifiers or constants)"
-                           if plan.issues else ""))
+        raise DataError(
+            "no feature columns are left: ignore fewer columns"
+            + (" (or --keep the ones ignored as identifiers or constants)" if plan.issues else "")
+        )
     _note_roles(plan, target)
     task = plan.task
     declared = dict(table.kinds or {})
@@ -119,8 +133,14 @@ def prepare_training(table: Table, target: str, *, ignore=(), categorical=(), co
 # =============================================================================================
 # shared steps and flags
 
-_PARAM_FLAGS = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf",
-                "min_impurity_decrease", "max_leaf_nodes")
+_PARAM_FLAGS = (
+    "criterion",
+    "max_depth",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_impurity_decrease",
+    "max_leaf_nodes",
+)
 
 
 def read_training(args):
@@ -133,9 +153,15 @@ def read_training(args):
         if args.weight == args.target:
             raise DataError(f"the weight column {args.weight!r} cannot be the target")
         ignore.append(args.weight)
-    prepared = prepare_training(table, args.target, ignore=ignore, categorical=args.categorical,
-                                continuous=args.continuous, task=args.task,
-                                keep=getattr(args, "keep", ()))
+    prepared = prepare_training(
+        table,
+        args.target,
+        ignore=ignore,
+        categorical=args.categorical,
+        continuous=args.continuous,
+        task=args.task,
+        keep=getattr(args, "keep", ()),
+    )
     weight = None
     if args.weight:
         try:
@@ -162,8 +188,16 @@ def fit_prepared(args, prepared, weight=None):
     X, y, features, kinds, categories, classes, task = prepared
     est = estimator_class(args.algorithm, task)()
     est.set_params(**params_from_args(args))
-    est.fit(X, y, weight, feature_names=features, feature_kinds=kinds or None,
-            categories=categories or None, classes=classes, target_name=args.target)
+    est.fit(
+        X,
+        y,
+        weight,
+        feature_names=features,
+        feature_kinds=kinds or None,
+        categories=categories or None,
+        classes=classes,
+        target_name=args.target,
+    )
     return est
 
 
@@ -179,8 +213,10 @@ def cmd_train(args) -> int:
     est = fit_from_args(args)
     write_tree_file(est, args.out, **dot_options(args))
     s = tree_summary(est.tree_)
-    warn(f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
-          f"depth {s['depth']} → {args.out}")
+    warn(
+        f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
+        f"depth {s['depth']} → {args.out}"
+    )
     return 0
 
 
@@ -197,8 +233,10 @@ def cmd_predict(args) -> int:
     names = est.schema_.names
     missing = lacking_columns(table.names, names)
     if missing:
-        raise DataError(f"{Path(args.data).name} lacks the column(s) {missing} that the model was "
-                        f"trained on (it needs {names})")
+        raise DataError(
+            f"{Path(args.data).name} lacks the column(s) {missing} that the model was "
+            f"trained on (it needs {names})"
+        )
     X = table.rows[:, [table.column_index(n) for n in names]]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -237,9 +275,12 @@ def cmd_show(args) -> int:
         return 0
     if args.format == "j48":
         if est.algorithm != "c45":
-            raise ValueError(f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
-                             f"{est.algorithm}: use --format text")
+            raise ValueError(
+                f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
+                f"{est.algorithm}: use --format text"
+            )
         from ..export.j48 import to_j48_text
+
         stdout(to_j48_text(est))
         return 0
     s = est.schema_
@@ -262,51 +303,78 @@ def cmd_show(args) -> int:
 # =============================================================================================
 # parser
 
+
 def add_training_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", help="CSV/TSV (UTF-8 or GBK) or ARFF file with a header row")
     p.add_argument("--target", required=True, help="the column to predict")
     p.add_argument("--algorithm", default="cart", choices=sorted(ALGORITHMS))
-    p.add_argument("--task", choices=("classification", "regression"),
-                   help="default: classification when the target holds labels or a few recurring "
-                        "whole numbers, else regression")
+    p.add_argument(
+        "--task",
+        choices=("classification", "regression"),
+        help="default: classification when the target holds labels or a few recurring "
+        "whole numbers, else regression",
+    )
     p.add_argument("--criterion", help="e.g. gini, entropy, squared_error (algorithm dependent)")
     p.add_argument("--ignore", nargs="+", default=[], metavar="COL", help="columns not to use")
-    p.add_argument("--keep", nargs="+", default=[], metavar="COL",
-                   help="use these columns as features even if they look like identifiers or "
-                        "hold a single value (ignored by default, with a note)")
-    p.add_argument("--categorical", nargs="+", default=[], metavar="COL",
-                   help="treat these columns as categorical (labels)")
-    p.add_argument("--continuous", nargs="+", default=[], metavar="COL",
-                   help="treat these columns as continuous (numbers)")
+    p.add_argument(
+        "--keep",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="use these columns as features even if they look like identifiers or "
+        "hold a single value (ignored by default, with a note)",
+    )
+    p.add_argument(
+        "--categorical",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="treat these columns as categorical (labels)",
+    )
+    p.add_argument(
+        "--continuous",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="treat these columns as continuous (numbers)",
+    )
     p.add_argument("--weight", metavar="COL", help="a column of sample weights (not used as a feature)")
     p.add_argument("--max-depth", type=int)
     p.add_argument("--min-samples-split", type=int_or_float)
     p.add_argument("--min-samples-leaf", type=int_or_float)
     p.add_argument("--min-impurity-decrease", type=float)
     p.add_argument("--max-leaf-nodes", type=int)
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other estimator parameter (repeatable), value read as JSON if it is")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other estimator parameter (repeatable), value read as JSON if it is",
+    )
 
 
 def add_picture_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", type=int, default=3, help="significant digits in pictures")
     p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"))
-    p.add_argument("--show-depth", type=int, metavar="N",
-                   help="draw N levels; deeper subtrees become summary boxes")
+    p.add_argument(
+        "--show-depth", type=int, metavar="N", help="draw N levels; deeper subtrees become summary boxes"
+    )
 
 
 def add_parsers(sub) -> None:
     """Register ``train``, ``predict``, ``show`` and ``export`` on the CLI's subparsers."""
     p = sub.add_parser(
-        "train", help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
+        "train",
+        help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
         description="Fit a tree and write it; the --out suffix picks the format: .json model "
-                    "(docs/model-json.md), .dot Graphviz source, .txt rules, .svg/.png/.pdf picture "
-                    "(needs Graphviz). Identifier columns (a different label in every row, or an "
-                    "ID-like name such as ID, RID, idx or 编号 with all values distinct) and "
-                    "constant columns are ignored with a note, as in the app: --keep them, or name "
-                    "them with --categorical/--continuous, to use them. The task is classification "
-                    "when the target holds labels or a few recurring whole numbers, else "
-                    "regression, unless --task says otherwise.")
+        "(docs/model-json.md), .dot Graphviz source, .txt rules, .svg/.png/.pdf picture "
+        "(needs Graphviz). Identifier columns (a different label in every row, or an "
+        "ID-like name such as ID, RID, idx or 编号 with all values distinct) and "
+        "constant columns are ignored with a note, as in the app: --keep them, or name "
+        "them with --categorical/--continuous, to use them. The task is classification "
+        "when the target holds labels or a few recurring whole numbers, else "
+        "regression, unless --task says otherwise.",
+    )
     add_training_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
@@ -321,9 +389,13 @@ def add_parsers(sub) -> None:
 
     p = sub.add_parser("show", help="print a saved model")
     p.add_argument("model")
-    p.add_argument("--format", choices=("text", "json", "j48"), default="text",
-                   help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
-                        "Weka's J48 print-out (C4.5 models)")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "j48"),
+        default="text",
+        help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
+        "Weka's J48 print-out (C4.5 models)",
+    )
     p.add_argument("--precision", type=int, default=4)
     p.set_defaults(func=cmd_show)
 

@@ -1,5 +1,6 @@
 """Graphviz DOT of a fitted tree: HTML-like labels with escaped user text, a fixed palette and
 fonts, pre-order node ids and stable element ids, so the same model gives byte-identical DOT."""
+
 from __future__ import annotations
 
 import re
@@ -23,12 +24,24 @@ from .labels import (
 
 #: First choice renders Chinese with the installed fonts-noto-cjk; the rest are fallbacks for
 #: other systems (a comma list works for pango/fontconfig and as a CSS font-family in SVG).
-FONTNAME = ("Noto Sans CJK SC,Noto Sans CJK JP,Source Han Sans SC,Microsoft YaHei,PingFang SC,"
-            "WenQuanYi Micro Hei,Noto Sans,DejaVu Sans,sans-serif")
+FONTNAME = (
+    "Noto Sans CJK SC,Noto Sans CJK JP,Source Han Sans SC,Microsoft YaHei,PingFang SC,"
+    "WenQuanYi Micro Hei,Noto Sans,DejaVu Sans,sans-serif"
+)
 
 #: Fixed class palette (Tableau 10): class k gets colour k, so pictures are stable across runs.
-PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
-           "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac")
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#e15759",
+    "#b07aa1",
+    "#76b7b2",
+    "#edc948",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+)
 REGRESSION_COLOR = "#e58139"
 
 
@@ -50,7 +63,7 @@ def _mix_white(color: str, strength: float) -> str:
     """``color`` blended with white (strength 0 = white, 1 = color); needs #rrggbb."""
     if not color.startswith("#"):
         return color
-    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
     mixed = [round(255 + (c - 255) * strength) for c in rgb]
     return "#" + "".join(f"{c:02x}" for c in mixed)
 
@@ -80,9 +93,14 @@ def _bar_widths(counts: np.ndarray, total_width: int) -> list[tuple[int, int]]:
 #: The words inside a DOT picture; pass ``words=`` to ``to_dot`` to draw it in another language
 #: (every key is needed; ``{n}`` and ``{leaves}`` are filled in for "more").
 DOT_WORDS = {
-    "samples": "samples", "class": "class", "value": "value", "empty": "empty",
-    "parents_majority": "parent's majority", "parents_value": "(parent's)",
-    "more": "{n} more nodes<BR/>({leaves} leaves)", "missing": "missing",
+    "samples": "samples",
+    "class": "class",
+    "value": "value",
+    "empty": "empty",
+    "parents_majority": "parent's majority",
+    "parents_value": "(parent's)",
+    "more": "{n} more nodes<BR/>({leaves} leaves)",
+    "missing": "missing",
 }
 
 
@@ -96,11 +114,24 @@ class _DotStyle:
     words: dict
 
 
-def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
-           collapsed=(), highlight=(), ghost=(), class_colors: dict | None = None,
-           rankdir: str = "TB", precision: int = 3, criterion: str | None = None,
-           show_ids: bool = True, legend: bool = True, fontname: str = FONTNAME,
-           graph_name: str = "tree", words: dict | None = None) -> str:
+def to_dot(
+    model,
+    schema: Schema | None = None,
+    *,
+    max_depth: int | None = None,
+    collapsed=(),
+    highlight=(),
+    ghost=(),
+    class_colors: dict | None = None,
+    rankdir: str = "TB",
+    precision: int = 3,
+    criterion: str | None = None,
+    show_ids: bool = True,
+    legend: bool = True,
+    fontname: str = FONTNAME,
+    graph_name: str = "tree",
+    words: dict | None = None,
+) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
     ``model`` is a fitted estimator or a ``Tree`` (then ``schema`` is required). ``max_depth``
@@ -146,17 +177,21 @@ def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
     if legend and classes is not None and tree.node_count:
         rows = "".join(
             f'<TR><TD WIDTH="12" HEIGHT="12" FIXEDSIZE="TRUE" BGCOLOR="{style.colors[k]}"></TD>'
-            f'<TD ALIGN="LEFT">{html_escape(c)}</TD></TR>' for k, c in enumerate(classes))
+            f'<TD ALIGN="LEFT">{html_escape(c)}</TD></TR>'
+            for k, c in enumerate(classes)
+        )
         lines.append(
             f'legend [id="dtlegend", shape=plaintext, style="", label=<<TABLE BORDER="0" CELLBORDER="0" '
             f'CELLSPACING="2" CELLPADDING="1"><TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
-            f'{html_escape(schema.target)}</B></TD></TR>{rows}</TABLE>>];')
+            f"{html_escape(schema.target)}</B></TD></TR>{rows}</TABLE>>];"
+        )
         lines.append("{rank=same; legend; node0;}")
     stack = [0] if tree.node_count else []
     while stack:  # pre-order walk (ids ascend) so the output order is fixed
         i = stack.pop()
-        folded = tree.feature[i] >= 0 and (i in collapsed or (max_depth is not None
-                                                              and tree.depth[i] >= max_depth))
+        folded = tree.feature[i] >= 0 and (
+            i in collapsed or (max_depth is not None and tree.depth[i] >= max_depth)
+        )
         lines.append(_dot_node(tree, schema, i, style, i in highlight, i in ghost))
         if tree.feature[i] < 0:
             continue
@@ -165,7 +200,8 @@ def to_dot(model, schema: Schema | None = None, *, max_depth: int | None = None,
             n_leaves = int(tree.is_leaf[sub].sum())
             lines.append(
                 f'node{i}_more [id="dtmore{i}", style="rounded,dashed", fillcolor="white", color="#888888", '
-                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}>];')
+                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}>];'
+            )
             lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
             continue
         for b in branches(tree, schema, i, style.precision):
@@ -212,9 +248,13 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
     rows.append(prefix + title)
     if empty:
         if classes is not None:
-            rows.append(f"{s.words['parents_majority']}: {html_escape(classes[node_prediction_index(tree, i)])}")
+            rows.append(
+                f"{s.words['parents_majority']}: {html_escape(classes[node_prediction_index(tree, i)])}"
+            )
         else:
-            rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}")
+            rows.append(
+                f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}"
+            )
     else:
         rows.append(f"{s.words['samples']} = {fmt_weight(tree.weighted_n[i])}")
         if classes is not None:
@@ -223,11 +263,15 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
                 rows.append(" · ".join(f"{html_escape(c)} {fmt_weight(v)}" for c, v in zip(classes, counts)))
             else:
                 rows.append("value = &#91;" + ", ".join(fmt_weight(v) for v in counts) + "&#93;")
-            bar = "".join(f'<TD WIDTH="{w}" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="{s.colors[k]}"></TD>'
-                          for k, w in _bar_widths(counts, 100))
-            rows.append(f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
-                        f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
-                        f"<TR>{bar}</TR></TABLE>")
+            bar = "".join(
+                f'<TD WIDTH="{w}" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="{s.colors[k]}"></TD>'
+                for k, w in _bar_widths(counts, 100)
+            )
+            rows.append(
+                f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
+                f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
+                f"<TR>{bar}</TR></TABLE>"
+            )
         rows.append(f"{html_escape(s.impurity)} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
             if classes is not None:

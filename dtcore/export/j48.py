@@ -1,5 +1,6 @@
 """Weka J48's text form of a tree (``J48 pruned tree`` body: ``|   `` per level,
 ``attr = value: class (N/E)``) and the Java/Weka number formatting it needs."""
+
 from __future__ import annotations
 
 import math
@@ -32,7 +33,7 @@ def _round2(x: float) -> float:
 
 def weka_double(value: float, digits: int = 6) -> str:
     """Weka's Utils.doubleToString(value, digits): rounded, trailing zeros dropped."""
-    temp = value * 10.0 ** digits
+    temp = value * 10.0**digits
     p = int(temp + 0.5) if temp > 0 else -int(abs(temp) + 0.5)
     if p == 0:
         return "0"
@@ -65,8 +66,7 @@ def _branch_texts(tree: Tree, node: int, schema) -> list[str]:
         labels = []
         for b in range(nb):
             cats = [feat.categories[c] for c in range(cb.size) if cb[c] == b]
-            labels.append(f"{name} = {cats[0]}" if len(cats) == 1
-                          else f"{name} in {{{', '.join(cats)}}}")
+            labels.append(f"{name} = {cats[0]}" if len(cats) == 1 else f"{name} in {{{', '.join(cats)}}}")
         return labels
     cuts = tree.cuts_of(node)
     if cuts.size == 1:
@@ -79,8 +79,7 @@ def _branch_texts(tree: Tree, node: int, schema) -> list[str]:
     return out
 
 
-def tree_to_j48_lines(tree: Tree, schema, errors: str = "actual", cf: float = 0.25,
-                      z="c45") -> list[str]:
+def tree_to_j48_lines(tree: Tree, schema, errors: str = "actual", cf: float = 0.25, z="c45") -> list[str]:
     """The tree body exactly as J48 prints it (``|   `` per level, ``attr = value: class (N/E)``)."""
     classes = schema.classes
     if tree.is_leaf[0]:
@@ -118,10 +117,20 @@ def to_j48_text(estimator, errors: str = "actual") -> str:
     z = params.get("z", "c45")
     pruned = params.get("prune", False)
     title = f"{estimator.algorithm.upper().replace('C45', 'C4.5')} {'pruned' if pruned else 'unpruned'} tree"
-    note = ("leaf: class (N/E) — N training weight, E actual training errors" if errors == "actual"
-            else "leaf: class (N/E) — N training weight, E estimated errors (e + AddErrs, "
-                 f"CF={cf})")
+    note = (
+        "leaf: class (N/E) — N training weight, E actual training errors"
+        if errors == "actual"
+        else f"leaf: class (N/E) — N training weight, E estimated errors (e + AddErrs, CF={cf})"
+    )
     body = tree_to_j48_lines(tree, schema, errors, cf, z)
-    return "\n".join([title, "-" * len(title), note, ""] + body + [
-        "", f"Number of Leaves  : \t{tree.get_n_leaves()}", "",
-        f"Size of the tree : \t{tree.node_count}", ""])
+    return "\n".join(
+        [title, "-" * len(title), note, ""]
+        + body
+        + [
+            "",
+            f"Number of Leaves  : \t{tree.get_n_leaves()}",
+            "",
+            f"Size of the tree : \t{tree.node_count}",
+            "",
+        ]
+    )

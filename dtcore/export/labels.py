@@ -1,5 +1,6 @@
 """What each node of a fitted tree says, written for people: numbers, escaped user text, branch
 conditions and predictions, shared by every export format (JSON, DOT, text rules, J48)."""
+
 from __future__ import annotations
 
 import math
@@ -11,10 +12,18 @@ import numpy as np
 from ..schema import Schema
 from ..tree import Tree
 
-_IMPURITY_NAMES = {"gini": "gini", "entropy": "entropy", "log_loss": "entropy",
-                   "gain_ratio": "entropy", "gain": "entropy", "information_gain": "entropy",
-                   "squared_error": "squared_error", "friedman_mse": "friedman_mse",
-                   "absolute_error": "absolute_error", "poisson": "poisson"}
+_IMPURITY_NAMES = {
+    "gini": "gini",
+    "entropy": "entropy",
+    "log_loss": "entropy",
+    "gain_ratio": "entropy",
+    "gain": "entropy",
+    "information_gain": "entropy",
+    "squared_error": "squared_error",
+    "friedman_mse": "friedman_mse",
+    "absolute_error": "absolute_error",
+    "poisson": "poisson",
+}
 
 
 def fmt_num(x: float, precision: int | None = None) -> str:
@@ -26,7 +35,7 @@ def fmt_num(x: float, precision: int | None = None) -> str:
     if precision is None:
         s = repr(x)
         return s[:-2] if s.endswith(".0") else s
-    if x != 0 and abs(x) >= 10 ** precision and abs(x) < 1e16:
+    if x != 0 and abs(x) >= 10**precision and abs(x) < 1e16:
         return f"{x:.0f}"
     s = f"{x:.{precision}g}"
     return "0" if s == "-0" else s
@@ -40,9 +49,19 @@ def fmt_weight(w: float) -> str:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_HTML_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
-                 "[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;", "|": "&#124;",
-                 "\\": "&#92;"}
+_HTML_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&#39;",
+    "[": "&#91;",
+    "]": "&#93;",
+    "{": "&#123;",
+    "}": "&#125;",
+    "|": "&#124;",
+    "\\": "&#92;",
+}
 _HTML_RE = re.compile("[" + re.escape("".join(_HTML_ESCAPES)) + "]")
 
 
@@ -71,10 +90,24 @@ class Branch:
     also: tuple = ()  # categories with no branch of their own, routed here like missing values
 
 
-_SYMBOLS = {"le": "≤", "gt": ">", "interval": "∈", "eq": "=", "in": "∈",
-            "known": "is known", "missing": "is missing"}
-_ASCII = {"le": "<=", "gt": "> ", "interval": "in", "eq": "=", "in": "in",
-          "known": "is known", "missing": "is missing"}
+_SYMBOLS = {
+    "le": "≤",
+    "gt": ">",
+    "interval": "∈",
+    "eq": "=",
+    "in": "∈",
+    "known": "is known",
+    "missing": "is missing",
+}
+_ASCII = {
+    "le": "<=",
+    "gt": "> ",
+    "interval": "in",
+    "eq": "=",
+    "in": "in",
+    "known": "is known",
+    "missing": "is missing",
+}
 
 
 def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None) -> list[Branch]:
@@ -97,8 +130,10 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
     cuts = tree.cuts_of(node)
     if len(cuts) == 1 and cuts[0] == np.inf and len(kids) == 2:
         # CART's "missing values alone" split: every known value left, missing ones right
-        return [Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
-                Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1)]
+        return [
+            Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
+            Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1),
+        ]
     s = [fmt_num(c, precision) for c in cuts]
     for k, child in enumerate(kids):
         vals: tuple[float, ...]

@@ -1,5 +1,6 @@
 """The versioned JSON model (format ``dtcore-model``, docs/model-json.md): models are JSON, never
 pickle; the ``tree`` arrays are the truth, ``nodes`` and ``summary`` are for readers."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,12 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
     classes = schema.classes
     out = []
     for i in range(tree.node_count):
-        rec: dict[str, object] = {"id": i, "parent": int(tree.parent[i]), "depth": int(tree.depth[i]),
-               "leaf": bool(tree.feature[i] < 0)}
+        rec: dict[str, object] = {
+            "id": i,
+            "parent": int(tree.parent[i]),
+            "depth": int(tree.depth[i]),
+            "leaf": bool(tree.feature[i] < 0),
+        }
         if tree.feature[i] >= 0:
             j = int(tree.feature[i])
             feat = schema.features[j]
@@ -40,15 +45,22 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
             rec["feature_index"] = j
             bs = branches(tree, schema, i)
             if tree.is_categorical_test(i):
-                rec["test"] = {"kind": "categorical", "branches": [list(b.values) for b in bs],
-                               "no_branch": list(unassigned_categories(tree, schema, i))}
+                rec["test"] = {
+                    "kind": "categorical",
+                    "branches": [list(b.values) for b in bs],
+                    "no_branch": list(unassigned_categories(tree, schema, i)),
+                }
             else:
-                rec["test"] = {"kind": "continuous",
-                               "cuts": _finite_json([float(c) for c in tree.cuts_of(i)])}
+                rec["test"] = {
+                    "kind": "continuous",
+                    "cuts": _finite_json([float(c) for c in tree.cuts_of(i)]),
+                }
             mb = int(tree.missing_branch[i])
             rec["missing"] = "distribute" if mb < 0 else {"branch": mb}
-            rec["children"] = [{"node": b.child, "branch": b.index,
-                                "condition": f"{feat.name} {condition_text(b)}"} for b in bs]
+            rec["children"] = [
+                {"node": b.child, "branch": b.index, "condition": f"{feat.name} {condition_text(b)}"}
+                for b in bs
+            ]
         rec["weighted_n"] = float(tree.weighted_n[i])
         rec["n_samples"] = int(tree.n_samples[i])
         rec["impurity"] = _finite_json(float(tree.impurity[i]))
@@ -130,18 +142,20 @@ def model_from_dict(d: dict, estimator_class=None):
     ``nodes`` and ``summary`` are for readers and ignored). ``estimator_class`` overrides the
     class looked up from ``algorithm`` and ``task``."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise ValueError("not a dtcore model: the JSON has no \"format\": \"dtcore-model\"")
+        raise ValueError('not a dtcore model: the JSON has no "format": "dtcore-model"')
     version = d.get("version")
     if not isinstance(version, int) or version < 1:
         raise ValueError(f"model file has an invalid version {version!r}")
     if version > VERSION:
-        raise ValueError(f"model file has version {version}; this dtcore reads up to version "
-                         f"{VERSION}: upgrade dtcore")
+        raise ValueError(
+            f"model file has version {version}; this dtcore reads up to version {VERSION}: upgrade dtcore"
+        )
     for key in ("algorithm", "task", "params", "schema", "tree"):
         if key not in d:
             raise ValueError(f"model file lacks the {key!r} entry")
     if estimator_class is None:
         from ..estimators import estimator_class as lookup
+
         estimator_class = lookup(d["algorithm"], d["task"])
     est = estimator_class()
     est.set_params(**d["params"])

@@ -1,5 +1,6 @@
 """Pictures through the real Graphviz ``dot`` (SVG/PNG/PDF), and writing a tree to the file a
 suffix asks for."""
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,9 @@ class GraphvizError(RuntimeError):
     """``dot`` ran but failed; the message carries its error output."""
 
 
-def render(dot_source: str, fmt: str = "svg", *, dot: str = "dot", dpi: int | None = None,
-           timeout: float = 60.0) -> bytes:
+def render(
+    dot_source: str, fmt: str = "svg", *, dot: str = "dot", dpi: int | None = None, timeout: float = 60.0
+) -> bytes:
     """DOT → SVG/PNG/PDF bytes through the real Graphviz ``dot``.
 
     SVG output drops graphviz's version comment so that it depends on the input only.
@@ -29,17 +31,21 @@ def render(dot_source: str, fmt: str = "svg", *, dot: str = "dot", dpi: int | No
         raise ValueError(f"format must be svg, png or pdf, not {fmt!r}")
     exe = shutil.which(dot)
     if exe is None:
-        raise GraphvizMissing(f"Graphviz '{dot}' was not found: install graphviz "
-                              "(apt-get install graphviz) or export .dot/.json instead")
+        raise GraphvizMissing(
+            f"Graphviz '{dot}' was not found: install graphviz "
+            "(apt-get install graphviz) or export .dot/.json instead"
+        )
     cmd = [exe, f"-T{fmt}"]
     if dpi is not None:
         cmd.append(f"-Gdpi={int(dpi)}")
     try:
-        proc = subprocess.run(cmd, input=dot_source.encode("utf-8"), capture_output=True,
-                              timeout=timeout, check=False)
+        proc = subprocess.run(
+            cmd, input=dot_source.encode("utf-8"), capture_output=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
-        raise GraphvizError(f"Graphviz took longer than {timeout:g} s; show fewer levels "
-                            "(max_depth) or collapse subtrees") from None
+        raise GraphvizError(
+            f"Graphviz took longer than {timeout:g} s; show fewer levels (max_depth) or collapse subtrees"
+        ) from None
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip()
         raise GraphvizError(f"Graphviz failed (exit {proc.returncode}): {err}")

@@ -1,4 +1,5 @@
 """Indented text rules in the style of scikit-learn's ``export_text``."""
+
 from __future__ import annotations
 
 from ..schema import Schema
@@ -14,8 +15,15 @@ from .labels import (
 )
 
 
-def to_text(model, schema: Schema | None = None, *, max_depth: int = 10, precision: int = 4,
-            show_weights: bool = False, spacing: int = 3) -> str:
+def to_text(
+    model,
+    schema: Schema | None = None,
+    *,
+    max_depth: int = 10,
+    precision: int = 4,
+    show_weights: bool = False,
+    spacing: int = 3,
+) -> str:
     """Indented rules in the style of scikit-learn's ``export_text`` (ASCII operators so the
     rules paste into code; numbers at ``precision`` significant digits)."""
     tree, schema, _ = unwrap_model(model, schema)

@@ -3,12 +3,23 @@
 ``prune(tree, method, ...)`` returns ``(pruned_tree, PruneReport)`` and leaves the tree as it was;
 ``cost_complexity_path`` and ``prune_to_alpha`` are the CCP pieces CART's ``ccp_alpha`` uses.
 """
+
 from .alpha_selection import AlphaChoice, choose_alpha_cv, choose_alpha_validation, estimator_grower
 from .ccp import CostComplexityPath, cost_complexity_path, prune_to_alpha
 from .collapse import collapse
 from .interface import METHODS, prune
 from .report import PruneReport
 
-__all__ = ["AlphaChoice", "CostComplexityPath", "METHODS", "PruneReport", "choose_alpha_cv",
-           "choose_alpha_validation", "collapse", "cost_complexity_path", "estimator_grower",
-           "prune", "prune_to_alpha"]
+__all__ = [
+    "AlphaChoice",
+    "CostComplexityPath",
+    "METHODS",
+    "PruneReport",
+    "choose_alpha_cv",
+    "choose_alpha_validation",
+    "collapse",
+    "cost_complexity_path",
+    "estimator_grower",
+    "prune",
+    "prune_to_alpha",
+]

@@ -7,6 +7,7 @@ standard error is Breiman's per-row one, sqrt(var(loss)/N) (as rpart's xstd).  T
 smallest tree with the minimum error, or with the 1-SE rule the smallest tree whose error is
 within one standard error of that minimum.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,23 +32,30 @@ Grower = Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]
 
 @dataclass
 class AlphaChoice:
-    alpha: float            # the chosen α: prune the tree with it
-    alphas: np.ndarray      # candidate α, ascending (smaller trees to the right)
-    scored_at: np.ndarray   # the α each candidate was scored at (β midpoints under CV)
-    errors: np.ndarray      # validation or cross-validated error per candidate
-    ses: np.ndarray         # its standard error
-    n_leaves: np.ndarray    # leaves of the tree each candidate gives
-    best_index: int         # minimum error
-    index: int              # chosen candidate (best_index unless the 1-SE rule moved it)
-    rule: str               # "min" or "1-SE"
-    source: str             # "validation" or "cv(k)"
+    alpha: float  # the chosen α: prune the tree with it
+    alphas: np.ndarray  # candidate α, ascending (smaller trees to the right)
+    scored_at: np.ndarray  # the α each candidate was scored at (β midpoints under CV)
+    errors: np.ndarray  # validation or cross-validated error per candidate
+    ses: np.ndarray  # its standard error
+    n_leaves: np.ndarray  # leaves of the tree each candidate gives
+    best_index: int  # minimum error
+    index: int  # chosen candidate (best_index unless the 1-SE rule moved it)
+    rule: str  # "min" or "1-SE"
+    source: str  # "validation" or "cv(k)"
 
     def to_dict(self) -> dict:
-        return {"alpha": float(self.alpha), "alphas": self.alphas.tolist(),
-                "scored_at": self.scored_at.tolist(), "errors": self.errors.tolist(),
-                "ses": self.ses.tolist(), "n_leaves": self.n_leaves.tolist(),
-                "best_index": int(self.best_index), "index": int(self.index),
-                "rule": self.rule, "source": self.source}
+        return {
+            "alpha": float(self.alpha),
+            "alphas": self.alphas.tolist(),
+            "scored_at": self.scored_at.tolist(),
+            "errors": self.errors.tolist(),
+            "ses": self.ses.tolist(),
+            "n_leaves": self.n_leaves.tolist(),
+            "best_index": int(self.best_index),
+            "index": int(self.index),
+            "rule": self.rule,
+            "source": self.source,
+        }
 
 
 def candidate_alphas(path: CostComplexityPath) -> np.ndarray:
@@ -68,9 +76,15 @@ def _leaves_at(tree: Tree, path: CostComplexityPath, alpha: float) -> int:
     return int(path.n_leaves[steps])
 
 
-def choose_alpha_validation(tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike,
-                            w_valid: ArrayLike | None = None, *, one_se: bool = False,
-                            path: CostComplexityPath | None = None) -> AlphaChoice:
+def choose_alpha_validation(
+    tree: Tree,
+    X_valid: ArrayLike,
+    y_valid: ArrayLike,
+    w_valid: ArrayLike | None = None,
+    *,
+    one_se: bool = False,
+    path: CostComplexityPath | None = None,
+) -> AlphaChoice:
     path = cost_complexity_path(tree) if path is None else path
     alphas = candidate_alphas(path)
     losses = np.empty((alphas.size, np.asarray(y_valid).shape[0]))
@@ -79,9 +93,18 @@ def choose_alpha_validation(tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike,
         losses[j] = row_losses(pruned, X_valid, y_valid)
     errors, ses = mean_and_se(losses, w_valid)
     best, index = pick(errors, ses, one_se)
-    return AlphaChoice(float(alphas[index]), alphas, alphas.copy(), errors, ses,
-                       np.array([_leaves_at(tree, path, a) for a in alphas]), best, index,
-                       "1-SE" if one_se else "min", "validation")
+    return AlphaChoice(
+        float(alphas[index]),
+        alphas,
+        alphas.copy(),
+        errors,
+        ses,
+        np.array([_leaves_at(tree, path, a) for a in alphas]),
+        best,
+        index,
+        "1-SE" if one_se else "min",
+        "validation",
+    )
 
 
 def fold_ids(y: ArrayLike, k: int, seed: int = 0, stratify: bool = True) -> np.ndarray:
@@ -98,9 +121,17 @@ def fold_ids(y: ArrayLike, k: int, seed: int = 0, stratify: bool = True) -> np.n
     return folds
 
 
-def choose_alpha_cv(grow: Grower, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None, *, k: int = 10,
-                    one_se: bool = True, seed: int = 0,
-                    tree: Tree | None = None) -> AlphaChoice:
+def choose_alpha_cv(
+    grow: Grower,
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike | None = None,
+    *,
+    k: int = 10,
+    one_se: bool = True,
+    seed: int = 0,
+    tree: Tree | None = None,
+) -> AlphaChoice:
     """Breiman's k-fold choice of α for ``tree`` (grown on all of X, y by ``grow`` if not given).
 
     ``grow`` must return the *unpruned* tree (α = 0) for the rows it is given.
@@ -127,9 +158,18 @@ def choose_alpha_cv(grow: Grower, X: ArrayLike, y: ArrayLike, w: ArrayLike | Non
             losses[j, test] = cache[nodes.size]
     errors, ses = mean_and_se(losses, w)
     best, index = pick(errors, ses, one_se)
-    return AlphaChoice(float(alphas[index]), alphas, betas, errors, ses,
-                       np.array([_leaves_at(tree, path, a) for a in alphas]), best, index,
-                       "1-SE" if one_se else "min", f"cv({k})")
+    return AlphaChoice(
+        float(alphas[index]),
+        alphas,
+        betas,
+        errors,
+        ses,
+        np.array([_leaves_at(tree, path, a) for a in alphas]),
+        best,
+        index,
+        "1-SE" if one_se else "min",
+        f"cv({k})",
+    )
 
 
 def estimator_grower(estimator: BaseTreeEstimator, schema: Schema) -> Grower:
@@ -141,4 +181,5 @@ def estimator_grower(estimator: BaseTreeEstimator, schema: Schema) -> Grower:
 
     def grow(X, y, w):
         return type(estimator)(**params).fit_encoded(X, y, schema, w).tree_
+
     return grow

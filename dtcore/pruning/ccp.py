@@ -7,6 +7,7 @@ on the same grown tree and ``prune_to_alpha`` equals fitting with ``ccp_alpha``.
 generalisation is to multiway trees: a node's α is ``(R(t) − R(T_t)) / (leaves(T_t) − 1)`` as in
 Breiman, whatever its number of branches.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,8 +29,12 @@ class CostComplexityPath:
     pruned_node: np.ndarray
 
     def to_dict(self) -> dict:
-        return {"ccp_alphas": self.ccp_alphas.tolist(), "impurities": self.impurities.tolist(),
-                "n_leaves": self.n_leaves.tolist(), "pruned_node": self.pruned_node.tolist()}
+        return {
+            "ccp_alphas": self.ccp_alphas.tolist(),
+            "impurities": self.impurities.tolist(),
+            "n_leaves": self.n_leaves.tolist(),
+            "pruned_node": self.pruned_node.tolist(),
+        }
 
 
 def cost_complexity_path(tree: Tree) -> CostComplexityPath:
@@ -59,7 +64,7 @@ def cost_complexity_path(tree: Tree) -> CostComplexityPath:
         # a node over a single leaf (multiway trees only) costs no leaf: divide by 1 instead of 0
         alpha = (r_node[idx] - r_branch[idx]) / np.maximum(n_leaves[idx] - 1, 1)
         best = int(idx[np.argmin(alpha)])  # first minimum: scikit-learn's strict '<' scan
-        candidate[best:end[best]] = False
+        candidate[best : end[best]] = False
         n_pruned_leaves = n_leaves[best] - 1
         n_leaves[best] = 0
         r_diff = r_node[best] - r_branch[best]
@@ -73,8 +78,12 @@ def cost_complexity_path(tree: Tree) -> CostComplexityPath:
         impurities.append(r_branch[0])
         leaves.append(max(n_leaves[0], 1))
         pruned.append(best)
-    return CostComplexityPath(np.array(alphas), np.array(impurities), np.array(leaves, dtype=np.int64),
-                              np.array(pruned, dtype=np.int64))
+    return CostComplexityPath(
+        np.array(alphas),
+        np.array(impurities),
+        np.array(leaves, dtype=np.int64),
+        np.array(pruned, dtype=np.int64),
+    )
 
 
 def nodes_to_collapse(path: CostComplexityPath, alpha: float) -> np.ndarray:
@@ -86,11 +95,12 @@ def nodes_to_collapse(path: CostComplexityPath, alpha: float) -> np.ndarray:
         return np.empty(0, dtype=np.int64)
     over = np.nonzero(path.ccp_alphas[1:] > alpha)[0]
     steps = over[0] if over.size else path.ccp_alphas.size - 1
-    return path.pruned_node[1:1 + steps]
+    return path.pruned_node[1 : 1 + steps]
 
 
-def prune_to_alpha(tree: Tree, alpha: float, path: CostComplexityPath | None = None
-                   ) -> tuple[Tree, np.ndarray, np.ndarray]:
+def prune_to_alpha(
+    tree: Tree, alpha: float, path: CostComplexityPath | None = None
+) -> tuple[Tree, np.ndarray, np.ndarray]:
     """The subtree minimising R_α: returns ``(pruned, kept, collapsed)`` (ids in ``tree``)."""
     path = cost_complexity_path(tree) if path is None else path
     nodes = nodes_to_collapse(path, alpha)

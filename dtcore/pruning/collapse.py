@@ -5,6 +5,7 @@ their test and children; because node ids are in pre-order, a node's descendants
 contiguous block ``node+1 .. end[node]-1`` and keeping the survivors in their old order is again a
 pre-order numbering.  ``kept[new] = old`` lets a view ghost the removed nodes.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -76,9 +77,12 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
         weighted_n=tree.weighted_n[kept].copy(),
         n_samples=tree.n_samples[kept].copy(),
         impurity=tree.impurity[kept].copy(),
-        child_ptr=child_ptr, children=children,
-        cut_ptr=cut_ptr, cuts=cuts,
-        cat_ptr=cat_ptr, cat_branch=cat_branch,
+        child_ptr=child_ptr,
+        children=children,
+        cut_ptr=cut_ptr,
+        cuts=cuts,
+        cat_ptr=cat_ptr,
+        cat_branch=cat_branch,
         n_classes=tree.n_classes,
     )
     return pruned, kept

@@ -11,6 +11,7 @@ error estimates it uses (SPEC §8, §9).
 Speed: pruning without missing values adds the other branches' rows to the largest branch's
 leaf counts instead of re-routing all rows.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,6 +36,7 @@ _R8_DEV = (100.0, 3.09, 2.58, 2.33, 1.65, 1.28, 0.84, 0.25, 0.00)
 # =============================================================================================
 # error estimates
 
+
 def z_value(cf: float = 0.25, z: float | str = "c45") -> float:
     """The normal deviate for confidence factor ``cf``: release 8's table interpolation
     (``"c45"``), the exact quantile (``"normal"``, Weka), or a number given directly."""
@@ -49,7 +51,8 @@ def z_value(cf: float = 0.25, z: float | str = "c45") -> float:
         while cf > _R8_VAL[i]:
             i += 1
         return _R8_DEV[i - 1] + (_R8_DEV[i] - _R8_DEV[i - 1]) * (cf - _R8_VAL[i - 1]) / (
-            _R8_VAL[i] - _R8_VAL[i - 1])
+            _R8_VAL[i] - _R8_VAL[i - 1]
+        )
     raise ValueError(f"z must be 'c45', 'normal' or a number, not {z!r}")
 
 
@@ -72,8 +75,9 @@ def add_errs(N: float, e: float, cf: float = 0.25, z: float | str = "c45") -> fl
         if e + 0.5 >= N:
             return 0.67 * (N - e)
     coeff = _z2(cf, z)
-    pr = (e + 0.5 + coeff / 2 + math.sqrt(coeff * ((e + 0.5) * (1 - (e + 0.5) / N) + coeff / 4))
-          ) / (N + coeff)
+    pr = (e + 0.5 + coeff / 2 + math.sqrt(coeff * ((e + 0.5) * (1 - (e + 0.5) / N) + coeff / 4))) / (
+        N + coeff
+    )
     return N * pr - e
 
 
@@ -92,20 +96,29 @@ def estimated_errors(counts: np.ndarray | Sequence[float], cf: float = 0.25, z: 
     return e + add_errs(N, e, cf, z)
 
 
-
 # =============================================================================================
 # error-based pruning
 
+
 class _PNode:
-    __slots__ = ("orig", "feature", "cuts", "cat_branch", "missing_branch", "children",
-                 "counts", "err", "nrows")
+    __slots__ = (
+        "orig",
+        "feature",
+        "cuts",
+        "cat_branch",
+        "missing_branch",
+        "children",
+        "counts",
+        "err",
+        "nrows",
+    )
 
     def __init__(self, orig, feature, cuts, cat_branch, missing_branch, children):
         self.orig, self.feature, self.cuts = orig, feature, cuts
         self.cat_branch, self.missing_branch, self.children = cat_branch, missing_branch, children
-        self.counts = None   # class counts at a leaf after pruning it
-        self.err = 0.0       # estimated errors of the pruned subtree
-        self.nrows = 0       # rows (positive weight) at a leaf after pruning it
+        self.counts = None  # class counts at a leaf after pruning it
+        self.err = 0.0  # estimated errors of the pruned subtree
+        self.nrows = 0  # rows (positive weight) at a leaf after pruning it
 
     @property
     def is_leaf(self):
@@ -117,9 +130,16 @@ class _PNode:
 
 def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
     """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
+
     def make(i):
-        return _PNode(i, int(tree.feature[i]), tree.cuts_of(i).copy(),
-                      tree.cat_branch_of(i).copy(), int(tree.missing_branch[i]), [])
+        return _PNode(
+            i,
+            int(tree.feature[i]),
+            tree.cuts_of(i).copy(),
+            tree.cat_branch_of(i).copy(),
+            int(tree.missing_branch[i]),
+            [],
+        )
 
     top = make(root)
     stack = [top]
@@ -144,9 +164,12 @@ def _split_rows(node: _PNode, X, idx, w):
         right = ~left
         parts = [(idx[left], w[left]), (idx[right], w[right])]
         return parts, np.array([parts[0][1].sum(), parts[1][1].sum()])
-    branch = branch_index(x, cuts=None if node.cat_branch.size else node.cuts,
-                          cat_branch=node.cat_branch if node.cat_branch.size else None,
-                          missing_branch=node.missing_branch)
+    branch = branch_index(
+        x,
+        cuts=None if node.cat_branch.size else node.cuts,
+        cat_branch=node.cat_branch if node.cat_branch.size else None,
+        missing_branch=node.missing_branch,
+    )
     parts, bw = distribute_rows(branch, w, V)
     return [(idx[p], cw) for p, cw in parts], bw
 
@@ -155,23 +178,37 @@ def _split_rows(node: _PNode, X, idx, w):
 class EBPReport:
     """What error-based pruning did; node ids are those of the tree given to ``ebp_prune``."""
 
-    kept: list            # kept[new id] = original id
-    collapsed: list       # original ids of tests replaced by a leaf
-    raised: list          # {"node": replaced test, "branch": raised child, ...}
-    events: list          # every decision in order, with sizes and estimated errors
-    before: dict          # {"nodes", "leaves", "estimated_errors"}
+    kept: list  # kept[new id] = original id
+    collapsed: list  # original ids of tests replaced by a leaf
+    raised: list  # {"node": replaced test, "branch": raised child, ...}
+    events: list  # every decision in order, with sizes and estimated errors
+    before: dict  # {"nodes", "leaves", "estimated_errors"}
     after: dict
     cf: float
     z: float
 
     def to_dict(self) -> dict:
-        return {"kept": self.kept, "collapsed": self.collapsed, "raised": self.raised,
-                "events": self.events, "before": self.before, "after": self.after,
-                "cf": self.cf, "z": self.z}
+        return {
+            "kept": self.kept,
+            "collapsed": self.collapsed,
+            "raised": self.raised,
+            "events": self.events,
+            "before": self.before,
+            "after": self.after,
+            "cf": self.cf,
+            "z": self.z,
+        }
 
 
-def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None, cf: float = 0.25,
-              z: float | str = "c45", subtree_raising: bool = True) -> tuple[Tree, EBPReport]:
+def ebp_prune(
+    tree: Tree,
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike | None = None,
+    cf: float = 0.25,
+    z: float | str = "c45",
+    subtree_raising: bool = True,
+) -> tuple[Tree, EBPReport]:
     """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
 
     Bottom-up: at a test compare LeafErr (the node as a leaf), TreeErr (sum of the pruned
@@ -219,8 +256,11 @@ def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
             nl = int(np.count_nonzero(left))
             total = 0.0
             if nl:
-                total += (est_added(node.children[0], idx, wl) if nl == idx.size
-                          else est_added(node.children[0], idx[left], wl[left]))
+                total += (
+                    est_added(node.children[0], idx, wl)
+                    if nl == idx.size
+                    else est_added(node.children[0], idx[left], wl[left])
+                )
             if nl < idx.size:
                 right = ~left if nl else slice(None)
                 total += est_added(node.children[1], idx[right], wl[right])
@@ -259,9 +299,16 @@ def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
             branch_err = est_branch(node.children[big], idx, wl)
         leaf_err = est_counts(idx, wl)
         if leaf_err <= tree_err + 0.1 + SMALL and leaf_err <= branch_err + 0.1 + SMALL:
-            events.append({"action": "leaf", "node": node.orig, "size_before": node.size(),
-                           "size_after": 1, "estimated_errors_before": tree_err,
-                           "estimated_errors_after": leaf_err})
+            events.append(
+                {
+                    "action": "leaf",
+                    "node": node.orig,
+                    "size_before": node.size(),
+                    "size_after": 1,
+                    "estimated_errors_before": tree_err,
+                    "estimated_errors_after": leaf_err,
+                }
+            )
             collapsed.append(node.orig)
             node.feature, node.children = -1, []
             node.cuts, node.cat_branch = np.empty(0), np.empty(0, np.int32)
@@ -271,9 +318,14 @@ def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
         if branch_err <= tree_err + 0.1 + SMALL:
             child = node.children[big]
             raised.append({"node": node.orig, "branch": child.orig})
-            ev = {"action": "raise", "node": node.orig, "branch": child.orig,
-                  "size_before": node.size(), "estimated_errors_before": tree_err,
-                  "branch_estimated_errors": branch_err}
+            ev = {
+                "action": "raise",
+                "node": node.orig,
+                "branch": child.orig,
+                "size_before": node.size(),
+                "estimated_errors_before": tree_err,
+                "branch_estimated_errors": branch_err,
+            }
             events.append(ev)
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
@@ -288,18 +340,29 @@ def ebp_prune(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
     root = _to_pnodes(tree)
     idx = np.nonzero(w > 0)[0]
     # the grown tree's estimate, from its stored leaf counts (empty leaves count 0)
-    before_err = float(sum(estimated_errors(tree.value[i], cf, zmode)
-                           for i in np.nonzero(tree.is_leaf & (tree.weighted_n > 0))[0]))
-    before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(),
-              "estimated_errors": before_err}
+    before_err = float(
+        sum(
+            estimated_errors(tree.value[i], cf, zmode)
+            for i in np.nonzero(tree.is_leaf & (tree.weighted_n > 0))[0]
+        )
+    )
+    before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(), "estimated_errors": before_err}
     after_err = prune(root, idx, w[idx])
     if clean_rows[idx].all():
         out, kept = _rebuild_from_leaves(root, C)
     else:
         out, kept = _rebuild(root, X, y, w[idx], idx, C)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
-    return out, EBPReport(kept=kept, collapsed=collapsed, raised=raised, events=events,
-                          before=before, after=after, cf=float(cf), z=float(zz))
+    return out, EBPReport(
+        kept=kept,
+        collapsed=collapsed,
+        raised=raised,
+        events=events,
+        before=before,
+        after=after,
+        cf=float(cf),
+        z=float(zz),
+    )
 
 
 def _copy_test(asm: TreeAssembler, i: int, node: _PNode):
@@ -320,8 +383,7 @@ def _rebuild(root: _PNode, X, y, w, idx, C):
             i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
         else:
             counts = np.bincount(y[idx], weights=wl, minlength=C)
-            i = asm.add_node(parent, counts, counts.sum(), int(np.sum(wl > 0)),
-                             float(entropy(counts)))
+            i = asm.add_node(parent, counts, counts.sum(), int(np.sum(wl > 0)), float(entropy(counts)))
             parent_counts = counts
         kept.append(node.orig)
         if node.is_leaf:
@@ -372,4 +434,3 @@ def _rebuild_from_leaves(root: _PNode, C):
 
     add(root, -1, None)
     return _set_impurity(asm.build()), kept
-

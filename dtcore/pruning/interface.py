@@ -3,6 +3,7 @@
 The original tree is never modified.  Data arrays are the encoded ones (``dtcore.schema``):
 X float64, y class codes or regression values, w optional sample weights.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,15 +23,28 @@ from .report import PruneReport, make_report
 METHODS = ("rep", "pep", "ebp", "ccp")
 
 
-def prune(tree: Tree, method: str, *, X_train: ArrayLike | None = None, y_train: ArrayLike | None = None,
-          w_train: ArrayLike | None = None, X_valid: ArrayLike | None = None,
-          y_valid: ArrayLike | None = None, w_valid: ArrayLike | None = None,
-          X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
-          w_test: ArrayLike | None = None,
-          alpha: float | None = None, cv: int | None = None, one_se: bool = False,
-          grow: Grower | None = None, seed: int = 0,
-          cf: float = 0.25, z: float | str | None = None, subtree_raising: bool = True
-          ) -> tuple[Tree, PruneReport]:
+def prune(
+    tree: Tree,
+    method: str,
+    *,
+    X_train: ArrayLike | None = None,
+    y_train: ArrayLike | None = None,
+    w_train: ArrayLike | None = None,
+    X_valid: ArrayLike | None = None,
+    y_valid: ArrayLike | None = None,
+    w_valid: ArrayLike | None = None,
+    X_test: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    w_test: ArrayLike | None = None,
+    alpha: float | None = None,
+    cv: int | None = None,
+    one_se: bool = False,
+    grow: Grower | None = None,
+    seed: int = 0,
+    cf: float = 0.25,
+    z: float | str | None = None,
+    subtree_raising: bool = True,
+) -> tuple[Tree, PruneReport]:
     """Prune a copy of ``tree``.
 
     - ``rep``: needs the validation set.
@@ -42,12 +56,16 @@ def prune(tree: Tree, method: str, *, X_train: ArrayLike | None = None, y_train:
       training set and ``grow``) or on the validation set; ``one_se`` applies the 1-SE rule.
     """
     method = method.lower()
-    datasets = {"train": (X_train, y_train, w_train), "validation": (X_valid, y_valid, w_valid),
-                "test": (X_test, y_test, w_test)}
+    datasets = {
+        "train": (X_train, y_train, w_train),
+        "validation": (X_valid, y_valid, w_valid),
+        "test": (X_test, y_test, w_test),
+    }
     raised, choice, events = (), None, None
     if method == "rep":
-        X_valid, y_valid = _require(X_valid, y_valid,
-                                    "reduced-error pruning needs a validation set (X_valid, y_valid)")
+        X_valid, y_valid = _require(
+            X_valid, y_valid, "reduced-error pruning needs a validation set (X_valid, y_valid)"
+        )
         params: dict[str, Any] = {}
         pruned, kept = collapse(tree, rep_nodes(tree, X_valid, y_valid, w_valid))
     elif method == "pep":
@@ -62,24 +80,37 @@ def prune(tree: Tree, method: str, *, X_train: ArrayLike | None = None, y_train:
     elif method == "ccp":
         path = cost_complexity_path(tree)
         if alpha is None and cv is not None:
-            X_train, y_train = _require(X_train, y_train,
-                                        "choosing α by cross-validation needs the training set")
+            X_train, y_train = _require(
+                X_train, y_train, "choosing α by cross-validation needs the training set"
+            )
             if grow is None:
                 raise ValueError("choosing α by cross-validation re-grows trees: pass grow(X, y, w)")
-            c = choose_alpha_cv(grow, X_train, y_train, w_train, k=cv, one_se=one_se, seed=seed,
-                                tree=tree)
+            c = choose_alpha_cv(grow, X_train, y_train, w_train, k=cv, one_se=one_se, seed=seed, tree=tree)
             alpha, choice = c.alpha, c.to_dict()
         elif alpha is None:
-            X_valid, y_valid = _require(X_valid, y_valid, "cost-complexity pruning needs alpha, cv=k "
-                                        "with the training set, or a validation set to choose α on")
+            X_valid, y_valid = _require(
+                X_valid,
+                y_valid,
+                "cost-complexity pruning needs alpha, cv=k "
+                "with the training set, or a validation set to choose α on",
+            )
             c = choose_alpha_validation(tree, X_valid, y_valid, w_valid, one_se=one_se, path=path)
             alpha, choice = c.alpha, c.to_dict()
         params = {"alpha": float(alpha), "cv": cv, "one_se": one_se}
         pruned, kept = collapse(tree, nodes_to_collapse(path, float(alpha)))
     else:
         raise ValueError(f"unknown pruning method {method!r}; choose one of {METHODS}")
-    report = make_report(method, params, tree, pruned, kept, datasets=datasets, raised=raised,
-                         alpha_choice=choice, events=events)
+    report = make_report(
+        method,
+        params,
+        tree,
+        pruned,
+        kept,
+        datasets=datasets,
+        raised=raised,
+        alpha_choice=choice,
+        events=events,
+    )
     return pruned, report
 
 

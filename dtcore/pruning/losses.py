@@ -4,6 +4,7 @@ Classification loss is 0/1 (misclassified weight), regression loss is the square
 carry their sample weight, and a row that C4.5 spreads over several branches (missing value)
 counts at each node with the fraction of its weight that reaches it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,8 +45,9 @@ def _loss(tree: Tree, y, pred):
     return (np.asarray(y, dtype=np.float64) - pred) ** 2
 
 
-def node_losses(tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+def node_losses(
+    tree: Tree, X: ArrayLike, y: ArrayLike, w: ArrayLike | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Per node: the loss of the rows reaching it if it predicted as a leaf, and their weight.
 
     Routing to a node does not depend on what lies below it, so these figures hold for every

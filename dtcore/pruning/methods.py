@@ -3,6 +3,7 @@
 The command line (``prune --method``) and the app's Pruning page both read this table, so a
 method added here shows up in both.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,18 +16,21 @@ CLASSIFICATION, REGRESSION = "classification", "regression"
 @dataclass(frozen=True)
 class PruningMethod:
     name: str
-    tasks: tuple[str, ...]          # the tasks it can prune
+    tasks: tuple[str, ...]  # the tasks it can prune
     native_to: tuple[str, ...] = ()  # the algorithms whose authors prune this way
     summary: str = ""
 
 
 #: method name → its record, in the order menus list them (the order of ``interface.METHODS``)
-PRUNING_METHODS: dict[str, PruningMethod] = {m.name: m for m in (
-    PruningMethod("rep", (CLASSIFICATION, REGRESSION), (), "reduced-error pruning on a validation set"),
-    PruningMethod("pep", (CLASSIFICATION,), ("id3",), "pessimistic error pruning (Quinlan 1987)"),
-    PruningMethod("ebp", (CLASSIFICATION,), ("c45",), "C4.5's error-based pruning"),
-    PruningMethod("ccp", (CLASSIFICATION, REGRESSION), ("cart",), "CART's cost-complexity pruning"),
-)}
+PRUNING_METHODS: dict[str, PruningMethod] = {
+    m.name: m
+    for m in (
+        PruningMethod("rep", (CLASSIFICATION, REGRESSION), (), "reduced-error pruning on a validation set"),
+        PruningMethod("pep", (CLASSIFICATION,), ("id3",), "pessimistic error pruning (Quinlan 1987)"),
+        PruningMethod("ebp", (CLASSIFICATION,), ("c45",), "C4.5's error-based pruning"),
+        PruningMethod("ccp", (CLASSIFICATION, REGRESSION), ("cart",), "CART's cost-complexity pruning"),
+    )
+}
 assert tuple(PRUNING_METHODS) == METHODS
 
 #: PEP and EBP count misclassifications: classification trees only

@@ -10,6 +10,7 @@ replaced its own subtrees are never looked at.  Top-down is the original method,
 order that makes the test meaningful: E' always refers to the grown subtree, so a node's decision
 does not depend on decisions taken below it.  Classification trees only.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,10 @@ from ..tree import Tree
 
 def pep_nodes(tree: Tree) -> np.ndarray:
     if tree.n_classes <= 0:
-        raise ValueError("pessimistic error pruning counts misclassifications: it applies to "
-                         "classification trees only; use method 'ccp' or 'rep' for regression")
+        raise ValueError(
+            "pessimistic error pruning counts misclassifications: it applies to "
+            "classification trees only; use method 'ccp' or 'rep' for regression"
+        )
     n = tree.node_count
     leaf_err = tree.weighted_n - tree.value.max(axis=1)
     sub_err = np.where(tree.is_leaf, leaf_err, 0.0)

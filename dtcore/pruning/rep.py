@@ -6,6 +6,7 @@ reaches it (fractional under C4.5's missing-value routing) misclassified by the 
 class, or the squared error around its value for regression.  Subtrees no validation row reaches
 have loss 0 on both sides and are pruned, as in Quinlan's and Esposito et al.'s REP.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,8 +18,9 @@ from .losses import node_losses
 RTOL = 1e-9
 
 
-def rep_nodes(tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike,
-              w_valid: ArrayLike | None = None) -> np.ndarray:
+def rep_nodes(
+    tree: Tree, X_valid: ArrayLike, y_valid: ArrayLike, w_valid: ArrayLike | None = None
+) -> np.ndarray:
     """Ids of the nodes REP collapses (the topmost ones; their descendants go with them)."""
     leaf_loss, _ = node_losses(tree, X_valid, y_valid, w_valid)
     sub_loss = leaf_loss.copy()

@@ -1,4 +1,5 @@
 """Opening the app in Streamlit's AppTest, with URL parameters, as a shared link would."""
+
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest

@@ -15,8 +15,6 @@ DATA = "pages/data.py"
 TRAIN = "pages/train.py"
 
 
-
-
 def dot_of(at) -> str:
     charts = at.get("graphviz_chart")
     assert charts, "no tree drawn"
@@ -37,10 +35,19 @@ def direct_fit(sample, algo, drop, target, **params):
     feats = [c for c in df.columns if c not in drop and c != target]
     kinds = ["continuous" if df[c].dtype.kind in "fi" else "categorical" for c in feats]
     est = make_estimator(algo, "classification", **params)
-    cats = {c: tuple(dict.fromkeys(str(v) for v in df[c] if v is not None)) for c, k in zip(feats, kinds)
-            if k == "categorical"}
-    est.fit(df[feats].to_numpy(dtype=object), df[target].to_numpy(dtype=object), feature_names=feats,
-            feature_kinds=kinds, categories=cats, target_name=target)
+    cats = {
+        c: tuple(dict.fromkeys(str(v) for v in df[c] if v is not None))
+        for c, k in zip(feats, kinds)
+        if k == "categorical"
+    }
+    est.fit(
+        df[feats].to_numpy(dtype=object),
+        df[target].to_numpy(dtype=object),
+        feature_names=feats,
+        feature_kinds=kinds,
+        categories=cats,
+        target_name=target,
+    )
     return est
 
 
@@ -49,10 +56,10 @@ def test_first_visit_shows_c45_on_watermelon_and_a_hint():
     no_exception(at)
     expected = export.to_dot(direct_fit("watermelon_3.0", "c45", ["编号"], "好瓜"), highlight=())
     assert dot_of(at) == expected
-    assert "纹理" in expected                                   # Zhou's C4.5 root test
-    assert at.info and "C4.5" in at.info[0].value               # what to try next
+    assert "纹理" in expected  # Zhou's C4.5 root test
+    assert at.info and "C4.5" in at.info[0].value  # what to try next
     m = metrics(at)
-    assert m["Accuracy · training"] == "94.1%"                  # 16 of 17: C4.5's pruned leaf errs once
+    assert m["Accuracy · training"] == "94.1%"  # 16 of 17: C4.5's pruned leaf errs once
     assert m["Nodes"] == "6"
 
 
@@ -66,7 +73,9 @@ def test_each_algorithm_trains_and_shows_its_tree(algo, params):
     m = metrics(at)
     assert m["Nodes"] == str(est.node_count) and m["Leaves"] == str(est.get_n_leaves())
     df = load_sample("watermelon_3.0").df
-    acc = est.score(df.drop(columns=["编号", "好瓜"]).to_numpy(dtype=object), df["好瓜"].to_numpy(dtype=object))
+    acc = est.score(
+        df.drop(columns=["编号", "好瓜"]).to_numpy(dtype=object), df["好瓜"].to_numpy(dtype=object)
+    )
     assert m["Accuracy · training"] == f"{acc:.1%}"
 
 
@@ -91,16 +100,19 @@ def test_sample_change_roles_and_id3_picks_the_identifier():
     no_exception(at)
     editor = at.data_editor[0]
     rows = list(editor.value["column"])
-    at.session_state[editor.key] = {"edited_rows": {rows.index("编号"): {"role": "categorical"}},
-                                    "added_rows": [], "deleted_rows": []}
+    at.session_state[editor.key] = {
+        "edited_rows": {rows.index("编号"): {"role": "categorical"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
-    assert any("编号" in w.value for w in at.warning)          # identifier warning
+    assert any("编号" in w.value for w in at.warning)  # identifier warning
     at.switch_page(TRAIN).run()
     at.selectbox(key="algo").select("id3").run()
     no_exception(at)
     root_line = [line for line in dot_of(at).splitlines() if line.startswith("node0 [")][0]
-    assert "<B>编号</B>" in root_line                          # SPEC §1: gain = Ent(D), chosen first
-    at.switch_page(DATA).run()                                 # typing survives page switches
+    assert "<B>编号</B>" in root_line  # SPEC §1: gain = Ent(D), chosen first
+    at.switch_page(DATA).run()  # typing survives page switches
     assert at.session_state["roles"]["编号"] == "categorical"
     assert at.selectbox(key="sample").value == "watermelon_2.0"
 
@@ -113,8 +125,8 @@ def test_change_target_to_numeric_makes_regression_with_cart_only():
     no_exception(at)
     assert at.selectbox(key="algo").options == ["CART"]
     m = metrics(at)
-    assert "RMSE · training" in m and m["RMSE · training"] == "0"   # grown to purity: exact fit
-    assert "6.5" in dot_of(at)                                       # Li Hang: first cut x1 ≤ 6.5
+    assert "RMSE · training" in m and m["RMSE · training"] == "0"  # grown to purity: exact fit
+    assert "6.5" in dot_of(at)  # Li Hang: first cut x1 ≤ 6.5
 
 
 def test_iris_split_scores_and_confusion():
@@ -123,7 +135,7 @@ def test_iris_split_scores_and_confusion():
     m = metrics(at)
     assert {"Accuracy · training", "Accuracy · validation", "Accuracy · test"} <= set(m)
     captions = " ".join(c.value for c in at.caption)
-    assert "Rows: 102" in captions and "Rows: 24" in captions        # 15 % + 15 % stratified
+    assert "Rows: 102" in captions and "Rows: 24" in captions  # 15 % + 15 % stratified
     assert at.radio(key="cm_split").value == "test"
 
 
@@ -138,7 +150,7 @@ def test_gbk_upload_then_bad_file_keeps_data():
     at.file_uploader(key="upload").set_value(("broken.xlsx", b"not a spreadsheet", "application/zip")).run()
     no_exception(at)
     assert at.error and "broken" in at.error[0].value and "Excel" in at.error[0].value
-    assert at.session_state["data"].name == "瓜.csv"               # previous data kept
+    assert at.session_state["data"].name == "瓜.csv"  # previous data kept
     at.switch_page(TRAIN).run()
     no_exception(at)
     assert "色泽" in dot_of(at) or "根蒂" in dot_of(at)
@@ -154,7 +166,7 @@ def test_untrainable_data_gives_a_message_not_a_traceback():
     no_exception(at)
     assert at.error and not at.get("graphviz_chart")
     at.switch_page(DATA).run()
-    assert at.session_state["data"].name == "one.csv"               # data survives the error
+    assert at.session_state["data"].name == "one.csv"  # data survives the error
 
 
 def test_chinese_ui_and_settings_from_the_url():
@@ -172,16 +184,17 @@ def test_changed_settings_travel_in_the_url():
     # (AppTest re-sends its own query parameters on every run, and formats options outside the
     # session: the address bar itself and language round trips are checked in a browser)
     from ui.session.url import url_params
+
     at = start(sample="iris")
     at.selectbox(key="algo").select("cart").run()
     at.selectbox(key="node").select(2).run()
     no_exception(at)
     session = {k: at.session_state[k] for k in ("sample", "algo", "node", "valid", "test", "cart_criterion")}
     assert url_params(session) == {"sample": "iris", "algo": "cart", "node": "2", "valid": "15", "test": "15"}
-    reopened = start(**url_params(session))                    # the shared link shows the same view
+    reopened = start(**url_params(session))  # the shared link shows the same view
     assert dot_of(reopened) == dot_of(at)
     line = [x for x in dot_of(at).splitlines() if x.startswith("node2 [")][0]
-    assert "penwidth=3" in line                                # the selected node is drawn bold
+    assert "penwidth=3" in line  # the selected node is drawn bold
 
 
 @pytest.mark.parametrize("page", [None, DATA, "pages/splits.py", "pages/prune.py"])

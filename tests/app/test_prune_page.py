@@ -1,6 +1,7 @@
 """The Pruning page as a user drives it (streamlit AppTest): load a sample, train, open the page,
 choose each method and its parameter; the before/after DOT and the metrics table are checked
 against a pruning run made here with ``dtcore`` alone on the model the app trained."""
+
 import re
 
 import numpy as np
@@ -12,8 +13,6 @@ from tests.app.apptest import start
 
 PRUNE = "pages/prune.py"
 DATA = "pages/data.py"
-
-
 
 
 def no_exception(at):
@@ -57,10 +56,18 @@ def expected_dots(at, method, **kw):
     pruned, rep = prune(grown, method, **sets, **kw)
     new_leaves = [i for i in range(pruned.node_count) if pruned.is_leaf[i] and not grown.is_leaf[rep.kept[i]]]
     crit = est.get_params()["criterion"]
-    before = export.to_dot(grown, est.schema_, ghost=rep.removed, highlight=rep.collapsed, criterion=crit,
-                           graph_name="before", rankdir=_rankdir(at))
-    after = export.to_dot(pruned, est.schema_, highlight=new_leaves, criterion=crit, graph_name="after",
-                          rankdir=_rankdir(at))
+    before = export.to_dot(
+        grown,
+        est.schema_,
+        ghost=rep.removed,
+        highlight=rep.collapsed,
+        criterion=crit,
+        graph_name="before",
+        rankdir=_rankdir(at),
+    )
+    after = export.to_dot(
+        pruned, est.schema_, highlight=new_leaves, criterion=crit, graph_name="after", rankdir=_rankdir(at)
+    )
     return before, after, grown, pruned, rep
 
 
@@ -78,8 +85,11 @@ def test_cart_breast_cancer_each_method_end_to_end():
     no_exception(at)
     assert at.title[0].value == "Pruning"
     assert at.selectbox(key="prune_method").options == [
-        "Reduced-error pruning (REP)", "Pessimistic error pruning (PEP)", "C4.5 error-based pruning (EBP)",
-        "Cost-complexity pruning (CCP)"]
+        "Reduced-error pruning (REP)",
+        "Pessimistic error pruning (PEP)",
+        "C4.5 error-based pruning (EBP)",
+        "Cost-complexity pruning (CCP)",
+    ]
     show_all_levels(at)
     for method, kw in (("rep", {}), ("pep", {}), ("ebp", {"cf": 0.25})):
         at.selectbox(key="prune_method").select(method).run()
@@ -90,7 +100,9 @@ def test_cart_breast_cancer_each_method_end_to_end():
         rows = table(at)
         assert rows["Nodes"] == (str(grown.node_count), str(pruned.node_count))
         assert rows["Leaves"] == (str(grown.get_n_leaves()), str(pruned.get_n_leaves()))
-        assert rows["Error rate · validation"] == tuple(f"{rep.errors['validation'][k]:.1%}" for k in ("before", "after"))
+        assert rows["Error rate · validation"] == tuple(
+            f"{rep.errors['validation'][k]:.1%}" for k in ("before", "after")
+        )
         assert rows["Error rate · test"] == tuple(f"{rep.errors['test'][k]:.1%}" for k in ("before", "after"))
     # the CF chart comes with EBP; CF moves the tree
     assert at.get("plotly_chart")
@@ -113,13 +125,16 @@ def test_ccp_alpha_slider_and_the_cv_choice():
     no_exception(at)
     before, after, grown, pruned, rep = expected_dots(at, "ccp", alpha=float(values[-3]))
     assert dots(at) == (before, after) and pruned.get_n_leaves() == path.n_leaves[-3]
-    assert len(at.get("plotly_chart")) == 2                       # error vs α, leaves vs α
+    assert len(at.get("plotly_chart")) == 2  # error vs α, leaves vs α
     # "Use the CV choice": 10-fold CV with the 1-SE rule, as dtcore picks it
     params = dict(res.estimator.get_params(), ccp_alpha=0.0)
 
     def grow(X, y, w):
         return type(res.estimator)(**params).fit_encoded(X, y, res.estimator.schema_, w).tree_
-    choice = choose_alpha_cv(grow, sets["X_train"], sets["y_train"], k=10, one_se=True, tree=res.estimator.tree_)
+
+    choice = choose_alpha_cv(
+        grow, sets["X_train"], sets["y_train"], k=10, one_se=True, tree=res.estimator.tree_
+    )
     [b for b in at.button if b.label == "Use the CV choice"][0].click().run()
     no_exception(at)
     assert at.session_state["prune_alpha"] == choice.alpha
@@ -135,10 +150,10 @@ def test_c45_vote_defaults_to_ebp_which_reproduces_c45s_tree():
     before, after, grown, pruned, rep = expected_dots(at, "ebp")
     assert dots(at) == (before, after)
     est = at.session_state["result"].estimator
-    assert pruned.to_dict() == est.tree_.to_dict()                # the Train page's tree
+    assert pruned.to_dict() == est.tree_.to_dict()  # the Train page's tree
     assert table(at)["Nodes"] == (str(grown.node_count), str(est.node_count))
     assert any("as grown" in c.value for c in at.caption)
-    at.selectbox(key="prune_method").select("ccp").run()          # CCP on a multiway tree
+    at.selectbox(key="prune_method").select("ccp").run()  # CCP on a multiway tree
     no_exception(at)
     assert len(dots(at)) == 2
 
@@ -149,18 +164,20 @@ def test_regression_offers_rep_and_ccp_and_says_why():
     no_exception(at)
     box = at.selectbox(key="prune_method")
     assert box.options == ["Reduced-error pruning (REP)", "Cost-complexity pruning (CCP)"]
-    assert box.value == "ccp"          # the URL default (EBP) does not apply
+    assert box.value == "ccp"  # the URL default (EBP) does not apply
     assert any("classification trees only" in i.value for i in at.info)
     box.select("rep").run()
     no_exception(at)
     show_all_levels(at)
     before, after, grown, pruned, rep = expected_dots(at, "rep")
     assert dots(at) == (before, after)
-    assert table(at)["MSE · test"] == tuple(export.fmt_num(rep.errors["test"][k], 4) for k in ("before", "after"))
+    assert table(at)["MSE · test"] == tuple(
+        export.fmt_num(rep.errors["test"][k], 4) for k in ("before", "after")
+    )
 
 
 def test_rep_without_validation_rows_says_so_and_chinese_ui():
-    at = start(prune_method="rep")                                 # watermelon 3.0: no validation rows
+    at = start(prune_method="rep")  # watermelon 3.0: no validation rows
     at.switch_page(PRUNE).run()
     no_exception(at)
     assert at.warning and "validation rows" in at.warning[0].value
@@ -175,5 +192,5 @@ def test_rep_without_validation_rows_says_so_and_chinese_ui():
     assert at.title[0].value == "剪枝"
     assert list(at.dataframe[0].value.columns) == ["指标", "剪枝前", "剪枝后", "变化"]
     assert any("剪枝后" in m.value for m in at.markdown)
-    before, after = dots(at)                                       # the pictures speak Chinese too
+    before, after = dots(at)  # the pictures speak Chinese too
     assert "样本数 = 17" in before and "样本数 = 17" in after

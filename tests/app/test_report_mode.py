@@ -17,9 +17,15 @@ def start(page=None, **query) -> AppTest:
 
 def inputs(at) -> dict:
     """Input widgets drawn in the main area (the sidebar's language switch is hidden by CSS)."""
-    found = {"selectbox": at.main.selectbox, "multiselect": at.main.multiselect, "radio": at.main.radio,
-             "slider": at.main.slider, "number_input": at.main.number_input, "button": at.main.button,
-             "checkbox": at.main.checkbox}
+    found = {
+        "selectbox": at.main.selectbox,
+        "multiselect": at.main.multiselect,
+        "radio": at.main.radio,
+        "slider": at.main.slider,
+        "number_input": at.main.number_input,
+        "button": at.main.button,
+        "checkbox": at.main.checkbox,
+    }
     return {k: len(v) for k, v in found.items() if len(v)}
 
 
@@ -36,10 +42,11 @@ def test_train_page_report_has_the_tree_and_no_controls():
     df = load_sample("buys_computer").df
     X = df.drop(columns=["RID", "buys_computer"])
     est = make_estimator("cart", "classification", criterion="gini").fit(
-        X.to_numpy(dtype=object), df["buys_computer"].to_numpy(dtype=object), feature_names=list(X.columns))
+        X.to_numpy(dtype=object), df["buys_computer"].to_numpy(dtype=object), feature_names=list(X.columns)
+    )
     dot = at.get("graphviz_chart")[0].proto.spec
     assert "rankdir=LR" in dot
-    assert dot.count("[id=\"dtnode") == est.tree_.node_count
+    assert dot.count('[id="dtnode') == est.tree_.node_count
     assert at.query_params["report"] == "1"  # write_url (which drops default settings) keeps it
 
 
@@ -53,29 +60,35 @@ def test_data_page_report_is_read_only():
     at = start("pages/data.py", report="1", lang="zh", sample="watermelon_2.0")
     assert inputs(at) == {}
     assert not at.get("arrow_data_editor") and not at.get("file_uploader")
-    assert len(at.dataframe) == 2          # the preview and the role table
+    assert len(at.dataframe) == 2  # the preview and the role table
     assert any("17" in c.value for c in at.caption)  # the split counts stay
 
 
 def test_splits_page_report_draws_the_feature_the_url_names_without_controls():
     at = start("pages/splits.py", report="1", lang="zh", sample="watermelon_3.0", split_feature="密度")
-    assert inputs(at) == {}                                      # no selectors, no force/undo buttons
+    assert inputs(at) == {}  # no selectors, no force/undo buttons
     assert not at.get("page_link")
     assert at.session_state["split_feature"] == "密度"
     assert r"\frac{\log_2 14}{17}" in "\n".join(m.value for m in at.latex)  # 密度's C4.5 arithmetic
-    assert at.get("plotly_chart")                                # the tree overview and the curve
+    assert at.get("plotly_chart")  # the tree overview and the curve
 
 
 def test_prune_page_report_takes_arrangement_and_levels_from_the_url():
-    query = dict(lang="zh", sample="watermelon_2.0", c45_prune="0", prune_method="ccp",
-                 prune_arrange="stacked", prune_levels="1")
+    query = dict(
+        lang="zh",
+        sample="watermelon_2.0",
+        c45_prune="0",
+        prune_method="ccp",
+        prune_arrange="stacked",
+        prune_levels="1",
+    )
     at = start("pages/prune.py", report="1", **query)
-    assert inputs(at) == {}                                      # no method/α/CV/1-SE, no "use α" buttons
+    assert inputs(at) == {}  # no method/α/CV/1-SE, no "use α" buttons
     assert not at.get("page_link")
     dots = [c.proto.spec for c in at.get("graphviz_chart")]
     assert len(dots) == 2
     assert any("1" in i.value and "层" in i.value for i in at.info)  # "shown to depth 1" (URL's levels)
-    normal = start("pages/prune.py", **query)                    # the same URL with its controls
+    normal = start("pages/prune.py", **query)  # the same URL with its controls
     assert normal.radio(key="prune_arrange").value == "stacked"
     assert normal.selectbox(key="prune_levels").value == 1
     assert normal.button(key="prune_use_cv") is not None

@@ -1,4 +1,5 @@
 """The real app on a free local port, driven by the system Chromium through Playwright."""
+
 from __future__ import annotations
 
 import os
@@ -14,9 +15,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--font-render-hinting=none", "--force-color-profile=srgb", "--hide-scrollbars"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--font-render-hinting=none",
+    "--force-color-profile=srgb",
+    "--hide-scrollbars",
+]
 VIEWPORT = {"width": 1400, "height": 1000}
 
 
@@ -33,10 +43,28 @@ def app_url(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with open(log, "wb") as fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -72,8 +100,14 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, reduced_motion="reduce",
-                              locale="en-US", timezone_id="UTC", color_scheme="light")
+    ctx = browser.new_context(
+        viewport=VIEWPORT,
+        device_scale_factor=1,
+        reduced_motion="reduce",
+        locale="en-US",
+        timezone_id="UTC",
+        color_scheme="light",
+    )
     pg = ctx.new_page()
     yield pg
     ctx.close()

@@ -8,6 +8,7 @@ at a fixed viewport (conftest: 1400×1000, device scale 1, light scheme, UTC, en
 taken when the script has finished, the element is drawn, the web fonts are loaded and two
 consecutive screenshots agree. Most sets are Chinese (watermelon): the CJK glyphs must render.
 """
+
 from __future__ import annotations
 
 import time
@@ -19,8 +20,10 @@ from tests.snapshots import assert_image_snapshot
 
 LAYER = "browser"
 #: belt and braces on top of report mode's own CSS (pages opened without ?report=1 too)
-STILL = "*, *::before, *::after { transition: none !important; animation: none !important; " \
-        "caret-color: transparent !important; }"
+STILL = (
+    "*, *::before, *::after { transition: none !important; animation: none !important; "
+    "caret-color: transparent !important; }"
+)
 GRAPHVIZ = '[data-testid="stGraphVizChart"]'
 
 
@@ -81,10 +84,14 @@ def test_data_page_chinese(page, app_url):
     grids.nth(1).wait_for(state="visible", timeout=30_000)
     assert page.locator('[data-testid="stSelectbox"], [data-testid="stSlider"]').count() == 0
     preview = page.locator('[data-testid="stExpander"]').first
-    assert_image_snapshot(LAYER, "data-preview-watermelon2missing-zh.png",
-                          settled_png(page, preview, inner='[data-testid="stDataFrame"] canvas'))
-    assert_image_snapshot(LAYER, "data-roles-watermelon2missing-zh.png",
-                          settled_png(page, grids.nth(1), inner="canvas"))
+    assert_image_snapshot(
+        LAYER,
+        "data-preview-watermelon2missing-zh.png",
+        settled_png(page, preview, inner='[data-testid="stDataFrame"] canvas'),
+    )
+    assert_image_snapshot(
+        LAYER, "data-roles-watermelon2missing-zh.png", settled_png(page, grids.nth(1), inner="canvas")
+    )
 
 
 def test_gain_curve_chinese(page, app_url):
@@ -123,10 +130,18 @@ def test_picked_node_is_in_the_address_bar_when_the_run_ends(page, app_url, path
 def test_prune_before_after_chinese(page, app_url):
     """EBP (CF 0.05) on the unpruned watermelon 2.0 C4.5 tree: before and after side by side (the
     removed subtree ghosted), and the CF chart."""
-    open_page(page, app_url, "prune", report=1, lang="zh", sample="watermelon_2.0", c45_prune=0,
-              prune_method="ebp", prune_cf=0.05)
-    pair = page.locator('[data-testid="stHorizontalBlock"]').filter(
-        has=page.locator(GRAPHVIZ)).last
+    open_page(
+        page,
+        app_url,
+        "prune",
+        report=1,
+        lang="zh",
+        sample="watermelon_2.0",
+        c45_prune=0,
+        prune_method="ebp",
+        prune_cf=0.05,
+    )
+    pair = page.locator('[data-testid="stHorizontalBlock"]').filter(has=page.locator(GRAPHVIZ)).last
     pair.locator(GRAPHVIZ).nth(1).locator("svg .node").first.wait_for(state="visible", timeout=30_000)
     png = settled_png(page, pair, inner=f"{GRAPHVIZ} svg .node")
     assert_image_snapshot(LAYER, "prune-before-after-watermelon2-c45-ebp-zh.png", png)

@@ -1,4 +1,5 @@
 """C4.5 release 8: SPEC §9/§10 numbers, missing values, options, pruning, J48 text form."""
+
 import re
 
 import numpy as np
@@ -25,6 +26,7 @@ def fit(name, **params):
 
 # -- AddErrs and z -----------------------------------------------------------------------------
 
+
 def test_add_errs_worked_values():
     assert z_value(0.25, "c45") == pytest.approx(0.6925, abs=1e-12)
     assert z_value(0.25, "normal") == pytest.approx(0.6745, abs=1e-4)
@@ -39,12 +41,13 @@ def test_add_errs_worked_values():
     assert add_errs(2, 1.6, z="normal") == pytest.approx(0.4)
     assert estimated_errors([0, 0]) == 0.0
     # the general formula with a hand-computed value (N=10, e=2, z²=0.6925²)
-    c = 0.6925 ** 2
+    c = 0.6925**2
     pr = (2.5 + c / 2 + np.sqrt(c * (2.5 * (1 - 2.5 / 10) + c / 4))) / (10 + c)
     assert add_errs(10, 2) == pytest.approx(10 * pr - 2)
 
 
 # -- watermelon 2.0 with missing values (seed 004 §4.2) --------------------------------------------
+
 
 def _wm_missing():
     est, X, y = fit("watermelon_2.0_missing.csv", prune=False)
@@ -76,12 +79,11 @@ def test_rows_8_and_10_go_down_every_branch():
     parts = distribute(branch, np.ones(17), bw)
     for v, share in enumerate((7 / 15, 5 / 15, 3 / 15)):
         pos, w = parts[v]
-        for row in (7, 9):                       # rows 8 and 10 (1-based)
+        for row in (7, 9):  # rows 8 and 10 (1-based)
             assert row in pos
             assert w[list(pos).index(row)] == pytest.approx(share)
     kids = est.tree_.children_of(0)
-    assert est.tree_.weighted_n[kids].tolist() == pytest.approx([7 + 14 / 15, 5 + 10 / 15,
-                                                                 3 + 6 / 15])
+    assert est.tree_.weighted_n[kids].tolist() == pytest.approx([7 + 14 / 15, 5 + 10 / 15, 3 + 6 / 15])
 
 
 def test_prediction_mixes_branches_for_missing_and_unseen_values():
@@ -95,7 +97,7 @@ def test_prediction_mixes_branches_for_missing_and_unseen_values():
     expect = np.zeros(2)
     for k, s in zip(kids, share):
         node = k
-        while not t.is_leaf[node]:                    # walk by the row's known values
+        while not t.is_leaf[node]:  # walk by the row's known values
             f = t.feature[node]
             code = est.schema_.features[f].categories.index(row[0, f])
             node = int(t.children_of(node)[t.cat_branch_of(node)[code]])
@@ -103,7 +105,7 @@ def test_prediction_mixes_branches_for_missing_and_unseen_values():
     assert p == pytest.approx(expect)
     assert p.sum() == pytest.approx(1.0)
     unseen = row.copy()
-    unseen[0, 3] = "斑驳"                              # a texture never seen in training
+    unseen[0, 3] = "斑驳"  # a texture never seen in training
     assert est.predict_proba(unseen)[0] == pytest.approx(p)
     # every value missing: the root distribution weighted down the whole tree
     allmiss = np.array([[None] * 6], dtype=object)
@@ -112,6 +114,7 @@ def test_prediction_mixes_branches_for_missing_and_unseen_values():
 
 
 # -- continuous features: MinSplit, MDL, snapping -------------------------------------------------
+
 
 def test_watermelon3_cut_snapped_to_a_training_value():
     est, X, y = fit("watermelon_3.0.csv", prune=False)
@@ -122,12 +125,13 @@ def test_watermelon3_cut_snapped_to_a_training_value():
     values = set(est.encode(X)[:, dens].tolist())
     for i in cont:
         assert t.cuts_of(i)[0] in set(est.encode(X)[:, t.feature[i]].tolist())
-    mid, = [i for i in cont if t.feature[i] == dens]
-    assert t.cuts_of(mid)[0] == 0.36 and 0.36 in values      # midpoint 0.3815 → 0.360
+    (mid,) = [i for i in cont if t.feature[i] == dens]
+    assert t.cuts_of(mid)[0] == 0.36 and 0.36 in values  # midpoint 0.3815 → 0.360
     est_mid, _, _ = fit("watermelon_3.0.csv", prune=False, threshold="midpoint")
     tm = est_mid.tree_
-    assert [tm.cuts_of(i)[0] for i in range(tm.node_count)
-            if not tm.is_leaf[i] and not tm.is_categorical_test(i)] == [pytest.approx(0.3815)]
+    assert [
+        tm.cuts_of(i)[0] for i in range(tm.node_count) if not tm.is_leaf[i] and not tm.is_categorical_test(i)
+    ] == [pytest.approx(0.3815)]
 
 
 def test_minsplit_and_mdl_penalty():
@@ -136,7 +140,7 @@ def test_minsplit_and_mdl_penalty():
     y = (x >= 20).astype(int)
     V = x[None]
     sc = score_cuts(V, y[None], np.ones((1, 40)), 40.0, 2)
-    assert sc.n_candidates[0] == 40 - 3                 # cuts leaving ≥ 2 rows each side
+    assert sc.n_candidates[0] == 40 - 3  # cuts leaving ≥ 2 rows each side
     assert sc.raw_gain[0] == pytest.approx(1.0)
     assert sc.gain[0] == pytest.approx(1.0 - np.log2(37) / 40)
     assert sc.midpoint[0] == 19.5
@@ -149,8 +153,13 @@ def test_minsplit_and_mdl_penalty():
     assert sc.left_weight[0] >= 25
     # weights path (fractional) gives the same numbers as the integer path
     f = score_cuts(x[None], (x >= 300).astype(int)[None], np.full((1, 600), 1.0), 600.0, 2)
-    g = score_cuts(np.r_[x, np.nan][None], np.r_[(x >= 300).astype(int), 0][None],
-                   np.r_[np.ones(600), 1e-9][None], 600.0 + 1e-9, 2)
+    g = score_cuts(
+        np.r_[x, np.nan][None],
+        np.r_[(x >= 300).astype(int), 0][None],
+        np.r_[np.ones(600), 1e-9][None],
+        600.0 + 1e-9,
+        2,
+    )
     assert g.midpoint[0] == f.midpoint[0] and g.gain[0] == pytest.approx(f.gain[0], abs=1e-8)
 
 
@@ -163,12 +172,12 @@ def test_values_closer_than_1e5_are_not_separated():
 
 def test_pick_j48_follows_weka_scan():
     g = np.array([0.5, 0.5 + 0.9e-6, 0.5 + 1.8e-6, 0.1])
-    assert pick_j48(g) == 2                   # J48 moves on only when better by > 1e-6
+    assert pick_j48(g) == 2  # J48 moves on only when better by > 1e-6
     assert pick_j48(np.array([0.3, 0.3, 0.2])) == 0
     assert pick_j48(np.array([0.0, 5e-7])) == -1
     assert pick_j48(np.array([0.1, 0.2, 0.2 + 5e-7, 0.1])) == 1
     rng = np.random.default_rng(1)
-    for _ in range(200):                      # against a literal transcription of the scan
+    for _ in range(200):  # against a literal transcription of the scan
         g = np.round(rng.random(30) * 4e-6, 8) + 0.5
         best, kept = -1, 0.0
         for i, v in enumerate(g):
@@ -178,6 +187,7 @@ def test_pick_j48_follows_weka_scan():
 
 
 # -- selection rule and options ------------------------------------------------------------------
+
 
 def test_average_gain_rule_and_criterion_option():
     X, y, kw = cj.load_csv(DATA / "watermelon_2.0.csv", drop=())
@@ -210,7 +220,7 @@ def test_j48_text_format_with_fractional_weights():
     lines = tree_to_j48_lines(est.tree_, est.schema_)
     pat = re.compile(r"^(\|   )*\S+ = \S+(: \S+ \(\d+\.\d+(/\d+\.\d+)?\))?$")
     assert all(pat.match(line) for line in lines), lines
-    assert "纹理 = 模糊: 否 (3.4/0.2)" in lines   # 3 rows + 2·3/15, 0.2 errors from row 8/10
+    assert "纹理 = 模糊: 否 (3.4/0.2)" in lines  # 3 rows + 2·3/15, 0.2 errors from row 8/10
 
 
 def test_options_change_the_tree_as_documented():
@@ -240,6 +250,7 @@ def test_collapse_removes_useless_subtrees():
 
 
 # -- error-based pruning on a Tree ----------------------------------------------------------------
+
 
 def test_ebp_prune_report_and_original_untouched():
     est, X, y = fit("breast_cancer.csv", prune=False)
@@ -282,10 +293,12 @@ def test_z_c45_vs_normal_differ_only_in_estimates():
     a = fit("watermelon_2.0_missing.csv")[0]
     b = fit("watermelon_2.0_missing.csv", z="normal")[0]
     assert a.pruning_report_.z == pytest.approx(0.6925) and b.pruning_report_.z == pytest.approx(
-        0.6745, abs=1e-4)
+        0.6745, abs=1e-4
+    )
 
 
 # -- the fast paths agree with the general ones ---------------------------------------------------
+
 
 def _random_level(rng, n_nodes=6, F=4, C=3, missing=False):
     starts, N = [], []
@@ -293,24 +306,33 @@ def _random_level(rng, n_nodes=6, F=4, C=3, missing=False):
     Vs, Ys, Ws = [], [], []
     for _ in range(n_nodes):
         n = int(rng.integers(1, 60))
-        vals = np.round(rng.normal(size=(n, F)), 1)        # ties on purpose
+        vals = np.round(rng.normal(size=(n, F)), 1)  # ties on purpose
         if missing:
             vals[rng.random((n, F)) < 0.1] = np.nan
         cls = rng.integers(0, C, size=n)
-        order = np.argsort(vals, axis=0, kind="stable").T   # NaN last, as the grower sorts
+        order = np.argsort(vals, axis=0, kind="stable").T  # NaN last, as the grower sorts
         Vs.append(np.take_along_axis(vals.T, order, axis=1))
         Ys.append(cls[order])
         Ws.append(np.ones((F, n)))
         starts.append(pos)
         pos += n
         N.append(float(n))
-    return (np.concatenate(Vs, 1), np.concatenate(Ys, 1), np.concatenate(Ws, 1),
-            np.array(starts), np.array(N), Vs, Ys, Ws)
+    return (
+        np.concatenate(Vs, 1),
+        np.concatenate(Ys, 1),
+        np.concatenate(Ws, 1),
+        np.array(starts),
+        np.array(N),
+        Vs,
+        Ys,
+        Ws,
+    )
 
 
 @pytest.mark.parametrize("missing", [False, True])
 def test_batch_scoring_equals_node_by_node(missing):
     from dtcore.cutpoints import score_cuts_batch, xlog2x_table
+
     rng = np.random.default_rng(7)
     for _ in range(20):
         V, Y, W, starts, N, Vs, Ys, Ws = _random_level(rng, missing=missing)

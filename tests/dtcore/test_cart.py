@@ -1,5 +1,6 @@
 """CART without scikit-learn: SPEC §10 regression walk-through, categorical subset splits (exact
 against brute force), mixed data with missing values, parameters and bad input."""
+
 import csv
 import json
 from itertools import product
@@ -29,6 +30,7 @@ def root_improvement(tree):
 
 # -- SPEC §10 regression_toy5 ------------------------------------------------------------------
 
+
 def test_regression_toy5_walkthrough():
     hdr, data = read_csv("regression_toy5.csv")
     x, y = data[:, 0].astype(float), data[:, 1].astype(float)
@@ -52,6 +54,7 @@ def test_regression_toy5_walkthrough():
 
 
 # -- categorical subset splits: exact against every subset ------------------------------------------
+
 
 def _brute_best(codes, y, w, criterion, n_classes):
     """Best weighted impurity decrease over every 2-partition of the node's categories, the
@@ -98,7 +101,8 @@ def test_categorical_subset_split_is_exact(seed):
         y = (rng.random(n) < (codes % k + 1) / (k + 1)).astype(int) + rng.integers(0, k - 1, n) * (k > 2)
         y = np.minimum(y, k - 1)
         model = CARTClassifier(criterion=crit, max_depth=1).fit(
-            labels, y, sample_weight=w, feature_kinds=["categorical"], classes=[str(i) for i in range(k)])
+            labels, y, sample_weight=w, feature_kinds=["categorical"], classes=[str(i) for i in range(k)]
+        )
         truth = _brute_best(model.encode(labels)[:, 0], y, w, crit, k)
     t = model.tree_
     assert t.node_count == 3
@@ -107,9 +111,14 @@ def test_categorical_subset_split_is_exact(seed):
     # the explorer's candidates contain the same best score
     enc = model.encode(labels)[:, 0]
     yc = y if task == "squared_error" else y
-    cand = categorical_candidates(enc, yc, w, n_categories=len(model.schema_.features[0].categories),
-                                  criterion="squared_error" if task == "squared_error" else crit,
-                                  n_classes=None if task == "squared_error" else (3 if task == "gini3" else 2))
+    cand = categorical_candidates(
+        enc,
+        yc,
+        w,
+        n_categories=len(model.schema_.features[0].categories),
+        criterion="squared_error" if task == "squared_error" else crit,
+        n_classes=None if task == "squared_error" else (3 if task == "gini3" else 2),
+    )
     assert cand["improvement"].max() == pytest.approx(truth, rel=1e-9, abs=1e-12)
 
 
@@ -147,6 +156,7 @@ def test_categorical_branches_and_unseen_labels():
 
 # -- mixed data with missing values ------------------------------------------------------------------
 
+
 def test_penguins_mixed_with_missing_values():
     hdr, data = read_csv("penguins.csv")
     y, X = data[:, 0], data[:, 1:]
@@ -176,6 +186,7 @@ def test_watermelon_3_mixed_features():
 
 
 # -- builder invariants ---------------------------------------------------------------------------------
+
 
 def test_tree_arrays_are_preorder_and_consistent():
     rng = np.random.default_rng(3)
@@ -260,19 +271,27 @@ def test_registry_and_params():
 
 # -- bad input -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kw,word", [
-    (dict(max_depth=0), "max_depth"), (dict(max_depth=2.5), "max_depth"),
-    (dict(min_samples_split=1), "min_samples_split"), (dict(min_samples_leaf=0), "min_samples_leaf"),
-    (dict(min_weight_fraction_leaf=0.7), "min_weight_fraction_leaf"),
-    (dict(min_impurity_decrease=-1), "min_impurity_decrease"), (dict(max_leaf_nodes=1), "max_leaf_nodes"),
-    (dict(criterion="mse"), "criterion"),
-    (dict(ccp_alpha=-1.0), "ccp_alpha"),
-])
+
+@pytest.mark.parametrize(
+    "kw,word",
+    [
+        (dict(max_depth=0), "max_depth"),
+        (dict(max_depth=2.5), "max_depth"),
+        (dict(min_samples_split=1), "min_samples_split"),
+        (dict(min_samples_leaf=0), "min_samples_leaf"),
+        (dict(min_weight_fraction_leaf=0.7), "min_weight_fraction_leaf"),
+        (dict(min_impurity_decrease=-1), "min_impurity_decrease"),
+        (dict(max_leaf_nodes=1), "max_leaf_nodes"),
+        (dict(criterion="mse"), "criterion"),
+        (dict(ccp_alpha=-1.0), "ccp_alpha"),
+    ],
+)
 def test_bad_parameters(kw, word):
     X = np.array([[0.0], [1.0], [2.0]])
     with pytest.raises(ValueError, match=word):
-        CARTClassifier(**kw).fit(X, [0, 1, 1]) if "criterion" not in kw else \
-            CARTRegressor(**kw).fit(X, [0.0, 1.0, 2.0])
+        CARTClassifier(**kw).fit(X, [0, 1, 1]) if "criterion" not in kw else CARTRegressor(**kw).fit(
+            X, [0.0, 1.0, 2.0]
+        )
 
 
 def test_bad_data():

@@ -5,6 +5,7 @@ Exact ties between candidate splits may be broken differently (scikit-learn visi
 random order, dtcore takes the lowest index): where the split differs, the comparison asserts
 equal improvements and stops in that subtree.  Most cases below are tie-free and assert it.
 """
+
 import warnings
 
 import numpy as np
@@ -26,7 +27,7 @@ def _rows_per_node(indptr, indices, n_nodes):
     rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
     order = np.lexsort((rows, indices))
     bounds = np.searchsorted(indices[order], np.arange(n_nodes + 1))
-    return [frozenset(rows[order][bounds[i]:bounds[i + 1]].tolist()) for i in range(n_nodes)]
+    return [frozenset(rows[order][bounds[i] : bounds[i + 1]].tolist()) for i in range(n_nodes)]
 
 
 def compare_trees(ours, sk, X, classification=True, rtol=1e-9):
@@ -70,13 +71,25 @@ def compare_trees(ours, sk, X, classification=True, rtol=1e-9):
         if differs and ours_rows[kids[0]] == sk_rows[sl] and ours_rows[kids[1]] == sk_rows[sr]:
             out["same_partition"] += 1
         elif differs:
-            i_ours = improvement(t.weighted_n[a], t.impurity[a], t.weighted_n[kids[0]],
-                                 t.impurity[kids[0]], t.weighted_n[kids[1]], t.impurity[kids[1]])
-            i_sk = improvement(s.weighted_n_node_samples[b], s.impurity[b],
-                               s.weighted_n_node_samples[sl], s.impurity[sl],
-                               s.weighted_n_node_samples[sr], s.impurity[sr])
-            assert i_ours == pytest.approx(i_sk, rel=1e-9, abs=1e-12 * scale), \
+            i_ours = improvement(
+                t.weighted_n[a],
+                t.impurity[a],
+                t.weighted_n[kids[0]],
+                t.impurity[kids[0]],
+                t.weighted_n[kids[1]],
+                t.impurity[kids[1]],
+            )
+            i_sk = improvement(
+                s.weighted_n_node_samples[b],
+                s.impurity[b],
+                s.weighted_n_node_samples[sl],
+                s.impurity[sl],
+                s.weighted_n_node_samples[sr],
+                s.impurity[sr],
+            )
+            assert i_ours == pytest.approx(i_sk, rel=1e-9, abs=1e-12 * scale), (
                 f"split differs at ours {a}: f{t.feature[a]}<={cut} vs f{s.feature[b]}<={s.threshold[b]}"
+            )
             out["ties"] += 1
             continue
         else:
@@ -99,8 +112,9 @@ def check_same(ours, sk, X, classification=True, expect_no_ties=False):
         else:
             np.testing.assert_allclose(ours.predict(X), sk.predict(X), rtol=1e-12, atol=1e-12)
         if res["same_partition"] == 0:
-            np.testing.assert_allclose(ours.feature_importances_, sk.feature_importances_,
-                                       rtol=1e-7, atol=1e-12)
+            np.testing.assert_allclose(
+                ours.feature_importances_, sk.feature_importances_, rtol=1e-7, atol=1e-12
+            )
     return res
 
 
@@ -111,9 +125,15 @@ def dyadic_weights(rng, n):
     return rng.integers(2, 25, n) / 8.0
 
 
-CLF_SETTINGS = [dict(), dict(max_depth=3), dict(min_samples_leaf=5), dict(min_samples_split=12),
-                dict(min_impurity_decrease=0.01), dict(max_leaf_nodes=9),
-                dict(min_weight_fraction_leaf=0.05)]
+CLF_SETTINGS = [
+    dict(),
+    dict(max_depth=3),
+    dict(min_samples_leaf=5),
+    dict(min_samples_split=12),
+    dict(min_impurity_decrease=0.01),
+    dict(max_leaf_nodes=9),
+    dict(min_weight_fraction_leaf=0.05),
+]
 
 
 @pytest.mark.parametrize("loader", ["iris", "wine", "breast_cancer", "digits"])
@@ -140,8 +160,16 @@ def test_classification_depth_limited_is_tie_free():
 
 
 @pytest.mark.parametrize("criterion", ["squared_error", "poisson"])
-@pytest.mark.parametrize("kw", [dict(), dict(max_depth=4), dict(min_samples_leaf=7),
-                                dict(max_leaf_nodes=15), dict(min_impurity_decrease=50.0)])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(),
+        dict(max_depth=4),
+        dict(min_samples_leaf=7),
+        dict(max_leaf_nodes=15),
+        dict(min_impurity_decrease=50.0),
+    ],
+)
 def test_diabetes(criterion, kw):
     X, y = datasets.load_diabetes(return_X_y=True, scaled=False)
     X = f32(X)
@@ -171,10 +199,14 @@ def test_random_regression_weighted(seed):
     n, p = int(rng.integers(80, 600)), int(rng.integers(1, 8))
     X, y = _random_regression(rng, n, p)
     w = dyadic_weights(rng, n)
-    kw = [dict(min_samples_leaf=4), dict(max_depth=5), dict(max_leaf_nodes=20, min_samples_leaf=3),
-          dict(min_samples_split=15, min_samples_leaf=3), dict(min_impurity_decrease=0.005,
-                                                               min_samples_leaf=3),
-          dict(min_weight_fraction_leaf=0.02)][seed]
+    kw = [
+        dict(min_samples_leaf=4),
+        dict(max_depth=5),
+        dict(max_leaf_nodes=20, min_samples_leaf=3),
+        dict(min_samples_split=15, min_samples_leaf=3),
+        dict(min_impurity_decrease=0.005, min_samples_leaf=3),
+        dict(min_weight_fraction_leaf=0.02),
+    ][seed]
     ours = CARTRegressor(**kw).fit(X, y, sample_weight=w)
     sk = DecisionTreeRegressor(random_state=0, **kw).fit(X, y, sample_weight=w)
     check_same(ours, sk, X, classification=False, expect_no_ties=True)
@@ -186,13 +218,16 @@ def test_random_classification_weighted(seed):
     rng = np.random.default_rng(100 + seed)
     n, p, K = int(rng.integers(100, 600)), int(rng.integers(2, 8)), int(rng.integers(2, 5))
     X = f32(rng.normal(size=(n, p)))
-    y = (np.digitize(X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.7, size=n),
-                     np.linspace(-1, 1, K - 1)))
+    y = np.digitize(X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.7, size=n), np.linspace(-1, 1, K - 1))
     w = dyadic_weights(rng, n)
-    kw = [dict(min_samples_leaf=5), dict(max_depth=4), dict(max_leaf_nodes=12, min_samples_leaf=4),
-          dict(min_samples_split=20, min_samples_leaf=4),
-          dict(min_impurity_decrease=0.002, min_samples_leaf=4),
-          dict(criterion="entropy", min_samples_leaf=4)][seed]
+    kw = [
+        dict(min_samples_leaf=5),
+        dict(max_depth=4),
+        dict(max_leaf_nodes=12, min_samples_leaf=4),
+        dict(min_samples_split=20, min_samples_leaf=4),
+        dict(min_impurity_decrease=0.002, min_samples_leaf=4),
+        dict(criterion="entropy", min_samples_leaf=4),
+    ][seed]
     ours = CARTClassifier(**kw).fit(X, y, sample_weight=w)
     sk = DecisionTreeClassifier(random_state=0, **kw).fit(X, y, sample_weight=w)
     check_same(ours, sk, X, expect_no_ties=True)
@@ -287,14 +322,14 @@ def test_absolute_error_random_weighted(seed):
     y = X[:, 0] + rng.normal(size=250)
     w = dyadic_weights(rng, 250)
     ours = CARTRegressor(criterion="absolute_error", min_samples_leaf=3).fit(X, y, sample_weight=w)
-    sk = DecisionTreeRegressor(criterion="absolute_error", min_samples_leaf=3,
-                               random_state=0).fit(X, y, sample_weight=w)
+    sk = DecisionTreeRegressor(criterion="absolute_error", min_samples_leaf=3, random_state=0).fit(
+        X, y, sample_weight=w
+    )
     res = check_same(ours, sk, X, classification=False)
     assert res["nodes"] > 100 and res["ties"] <= 1
 
 
-@pytest.mark.parametrize("loader,alpha", [("breast_cancer", 0.002), ("breast_cancer", 0.01),
-                                          ("wine", 0.02)])
+@pytest.mark.parametrize("loader,alpha", [("breast_cancer", 0.002), ("breast_cancer", 0.01), ("wine", 0.02)])
 def test_ccp_alpha_prunes_like_sklearn(loader, alpha):
     X, y = getattr(datasets, f"load_{loader}")(return_X_y=True)
     X = f32(X)

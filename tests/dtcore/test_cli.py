@@ -1,4 +1,5 @@
 """The command line, run as users run it: a real ``python -m dtcore`` subprocess on real files."""
+
 import csv
 import io
 import json
@@ -22,8 +23,14 @@ MELON_ARGS = [str(MELON), "--target", "好瓜", "--ignore", "编号"]
 
 def dtcore(*args, env=None, cwd=None):
     """Run the CLI; returns CompletedProcess with text stdout/stderr (UTF-8)."""
-    return subprocess.run([sys.executable, "-m", "dtcore", *map(str, args)], cwd=cwd or ROOT,
-                          env=env, capture_output=True, timeout=60, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "dtcore", *map(str, args)],
+        cwd=cwd or ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
+        encoding="utf-8",
+    )
 
 
 def assert_user_error(proc, *phrases):
@@ -37,12 +44,14 @@ def assert_user_error(proc, *phrases):
 
 
 needs_cart = pytest.mark.skipif(
-    not (ROOT / "dtcore" / "cart.py").exists(), reason="dtcore.cart not written yet")
+    not (ROOT / "dtcore" / "cart.py").exists(), reason="dtcore.cart not written yet"
+)
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
 
 # ---------------------------------------------------------------------------------------------
 # splits at the root: SPEC §10 numbers (no training needed)
+
 
 def _splits(*args):
     proc = dtcore("splits", *args)
@@ -53,8 +62,16 @@ def _splits(*args):
 
 def test_splits_reproduce_spec_gains_on_watermelon_3():
     report, by = _splits(*MELON_ARGS, "--algorithm", "id3")
-    expected = {"色泽": 0.108, "根蒂": 0.143, "敲声": 0.141, "纹理": 0.381, "脐部": 0.289,
-                "触感": 0.006, "密度": 0.262, "含糖率": 0.349}
+    expected = {
+        "色泽": 0.108,
+        "根蒂": 0.143,
+        "敲声": 0.141,
+        "纹理": 0.381,
+        "脐部": 0.289,
+        "触感": 0.006,
+        "密度": 0.262,
+        "含糖率": 0.349,
+    }
     for name, gain in expected.items():
         assert by[name]["score"] == pytest.approx(gain, abs=0.002), name
         assert by[name]["score_name"] == "gain"
@@ -65,8 +82,9 @@ def test_splits_reproduce_spec_gains_on_watermelon_3():
 
 
 def test_splits_with_missing_values_use_the_known_share():
-    report, by = _splits(str(DATA / "watermelon_2.0_missing.csv"), "--target", "好瓜",
-                         "--ignore", "编号", "--algorithm", "c45")
+    report, by = _splits(
+        str(DATA / "watermelon_2.0_missing.csv"), "--target", "好瓜", "--ignore", "编号", "--algorithm", "c45"
+    )
     expected = {"色泽": 0.252, "根蒂": 0.171, "敲声": 0.145, "纹理": 0.424, "脐部": 0.289, "触感": 0.006}
     for name, gain in expected.items():
         assert by[name]["score"] == pytest.approx(gain, abs=0.002), name
@@ -83,6 +101,7 @@ def test_splits_cart_regression_root():
 
 # ---------------------------------------------------------------------------------------------
 # errors: one line on stderr, exit code 2, never a traceback
+
 
 def test_identifier_column_is_ignored_with_a_note(tmp_path):
     # was: refused with exit 2 ("--ignore 编号"); now ignored with a note, as the app does
@@ -106,19 +125,29 @@ def test_identifier_note_for_categorical_ids_and_keep(tmp_path):
     proc = dtcore("train", p, "--target", "buys", "--keep", "RID", "--out", model)
     assert proc.returncode == 0, proc.stderr
     assert "'RID'" not in proc.stderr
-    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == ["RID", "age"]
-    assert_user_error(dtcore("train", p, "--target", "buys", "--keep", "nope", "--out", model),
-                      "--keep", "'nope'")
+    assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == [
+        "RID",
+        "age",
+    ]
+    assert_user_error(
+        dtcore("train", p, "--target", "buys", "--keep", "nope", "--out", model), "--keep", "'nope'"
+    )
 
 
-@pytest.mark.parametrize("args,phrases", [
-    (["train", "/nonexistent/data.csv", "--target", "y", "--out", "m.json"], ["no such file", "data.csv"]),
-    (["train", str(MELON), "--target", "nope", "--out", "m.json"], ["no column named 'nope'"]),
-    (["train", *MELON_ARGS, "--out", "m.gif"], ["suffix"]),
-    (["train", *MELON_ARGS, "--ignore", "编号", "zzz", "--out", "m.json"], ["--ignore", "'zzz'"]),
-    (["show", "/nonexistent/model.json"], ["no such file"]),
-    (["show", str(MELON)], ["not valid JSON"]),
-])
+@pytest.mark.parametrize(
+    "args,phrases",
+    [
+        (
+            ["train", "/nonexistent/data.csv", "--target", "y", "--out", "m.json"],
+            ["no such file", "data.csv"],
+        ),
+        (["train", str(MELON), "--target", "nope", "--out", "m.json"], ["no column named 'nope'"]),
+        (["train", *MELON_ARGS, "--out", "m.gif"], ["suffix"]),
+        (["train", *MELON_ARGS, "--ignore", "编号", "zzz", "--out", "m.json"], ["--ignore", "'zzz'"]),
+        (["show", "/nonexistent/model.json"], ["no such file"]),
+        (["show", str(MELON)], ["not valid JSON"]),
+    ],
+)
 def test_user_errors(args, phrases):
     assert_user_error(dtcore(*args), *phrases)
 
@@ -143,6 +172,7 @@ def test_argparse_usage_error_exits_2():
 # ---------------------------------------------------------------------------------------------
 # train / predict / show with the real CART
 
+
 @needs_cart
 @needs_dot
 def test_train_writes_every_format_with_chinese_intact(tmp_path):
@@ -154,7 +184,9 @@ def test_train_writes_every_format_with_chinese_intact(tmp_path):
         outs[suffix] = out.read_bytes()
     model = json.loads(outs["json"])
     assert model["format"] == "dtcore-model" and model["algorithm"] == "cart"
-    assert model["schema"]["target"] == "好瓜" and "编号" not in [f["name"] for f in model["schema"]["features"]]
+    assert model["schema"]["target"] == "好瓜" and "编号" not in [
+        f["name"] for f in model["schema"]["features"]
+    ]
     dot = outs["dot"].decode("utf-8")
     assert dot.startswith("digraph") and "好瓜" in dot
     text = outs["txt"].decode("utf-8")
@@ -178,6 +210,7 @@ def test_train_writes_every_format_with_chinese_intact(tmp_path):
 def test_predict_matches_the_library_and_proba_sums_to_one(tmp_path):
     from dtcore.export import load_model
     from dtcore.readers import read_table
+
     model = tmp_path / "m.json"
     assert dtcore("train", *MELON_ARGS, "--max-depth", "2", "--out", model).returncode == 0
     pred = tmp_path / "pred.csv"
@@ -228,9 +261,21 @@ def test_show_text_and_json(tmp_path):
     assert info["depth"] == max(n["depth"] for n in leaves)
     assert info["nodes"] == 2 * info["leaves"] - 1  # CART trees are binary
     assert info["algorithm"] == "cart" and info["classes"] == ["是", "否"]
-    assert [f["name"] for f in info["features"]] == ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"]
+    assert [f["name"] for f in info["features"]] == [
+        "色泽",
+        "根蒂",
+        "敲声",
+        "纹理",
+        "脐部",
+        "触感",
+        "密度",
+        "含糖率",
+    ]
     text = dtcore("show", model).stdout
-    assert sum(line.rstrip().endswith(("class: 是", "class: 否")) for line in text.splitlines()) == info["leaves"]
+    assert (
+        sum(line.rstrip().endswith(("class: 是", "class: 否")) for line in text.splitlines())
+        == info["leaves"]
+    )
     assert_user_error(dtcore("show", model, "--format", "j48"), "J48")
 
 
@@ -262,15 +307,38 @@ def test_regression_is_inferred_for_a_numeric_target(tmp_path):
 @needs_cart
 def test_task_override_and_options(tmp_path):
     model = tmp_path / "m.json"
-    proc = dtcore("train", DATA / "regression_toy5.csv", "--target", "y", "--task", "classification",
-                  "--criterion", "entropy", "--option", "max_depth=1", "--out", model)
+    proc = dtcore(
+        "train",
+        DATA / "regression_toy5.csv",
+        "--target",
+        "y",
+        "--task",
+        "classification",
+        "--criterion",
+        "entropy",
+        "--option",
+        "max_depth=1",
+        "--out",
+        model,
+    )
     assert proc.returncode == 0, proc.stderr
     d = json.loads(model.read_text(encoding="utf-8"))
     assert d["task"] == "classification" and d["schema"]["classes"] == ["1", "3", "6"]
     assert d["params"]["criterion"] == "entropy" and d["params"]["max_depth"] == 1
     assert d["summary"]["depth"] == 1
-    assert_user_error(dtcore("train", DATA / "regression_toy5.csv", "--target", "y",
-                             "--option", "no_such_param=3", "--out", model), "no_such_param")
+    assert_user_error(
+        dtcore(
+            "train",
+            DATA / "regression_toy5.csv",
+            "--target",
+            "y",
+            "--option",
+            "no_such_param=3",
+            "--out",
+            model,
+        ),
+        "no_such_param",
+    )
 
 
 @needs_cart
@@ -309,8 +377,19 @@ def test_splits_at_a_node_agree_with_the_grown_tree(tmp_path):
 
 @pytest.mark.skipif(not (ROOT / "dtcore" / "c45").exists(), reason="dtcore.c45 not written yet")
 def test_c45_splits_at_a_node_follow_the_average_gain_rule(tmp_path):
-    args = [str(DATA / "watermelon_2.0_missing.csv"), "--target", "好瓜", "--ignore", "编号",
-            "--algorithm", "c45", "--option", "prune=false", "--option", "min_cases=1"]
+    args = [
+        str(DATA / "watermelon_2.0_missing.csv"),
+        "--target",
+        "好瓜",
+        "--ignore",
+        "编号",
+        "--algorithm",
+        "c45",
+        "--option",
+        "prune=false",
+        "--option",
+        "min_cases=1",
+    ]
     model = tmp_path / "m.json"
     assert dtcore("train", *args, "--out", model).returncode == 0, "train"
     nodes = json.loads(model.read_text(encoding="utf-8"))["nodes"]
@@ -328,8 +407,9 @@ def test_c45_splits_at_a_node_follow_the_average_gain_rule(tmp_path):
 def test_weight_column_scales_the_counts(tmp_path):
     p = tmp_path / "w.csv"
     lines = MELON.read_text(encoding="utf-8").splitlines()
-    p.write_text("\n".join([lines[0] + ",w"] + [line + ",2.5" for line in lines[1:]]) + "\n",
-                 encoding="utf-8")
+    p.write_text(
+        "\n".join([lines[0] + ",w"] + [line + ",2.5" for line in lines[1:]]) + "\n", encoding="utf-8"
+    )
     plain, weighted = tmp_path / "a.json", tmp_path / "b.json"
     assert dtcore("train", *MELON_ARGS, "--out", plain).returncode == 0
     proc = dtcore("train", p, "--target", "好瓜", "--ignore", "编号", "--weight", "w", "--out", weighted)
@@ -347,8 +427,12 @@ def test_weight_column_scales_the_counts(tmp_path):
 def test_export_converts_a_saved_model(tmp_path):
     model, direct, converted = tmp_path / "m.json", tmp_path / "a.dot", tmp_path / "b.dot"
     assert dtcore("train", *MELON_ARGS, "--out", model).returncode == 0
-    assert dtcore("train", *MELON_ARGS, "--show-depth", "1", "--rankdir", "LR", "--out", direct).returncode == 0
+    assert (
+        dtcore("train", *MELON_ARGS, "--show-depth", "1", "--rankdir", "LR", "--out", direct).returncode == 0
+    )
     proc = dtcore("export", model, "--show-depth", "1", "--rankdir", "LR", "--out", converted)
     assert proc.returncode == 0, proc.stderr
     assert converted.read_bytes() == direct.read_bytes()
-    assert "rankdir=LR" in direct.read_text(encoding="utf-8") and "_more [" in direct.read_text(encoding="utf-8")
+    assert "rankdir=LR" in direct.read_text(encoding="utf-8") and "_more [" in direct.read_text(
+        encoding="utf-8"
+    )

@@ -1,4 +1,5 @@
 """Impurities and split scores: SPEC §2, §3 and §10 numbers, and the CART scoring identities."""
+
 import csv
 from itertools import product
 
@@ -19,8 +20,10 @@ def read_csv(name):
 def branch_counts(rows, col, target, classes):
     """(branches, classes) count array of a categorical column."""
     values = sorted({r[col] for r in rows})
-    return np.array([[sum(1 for r in rows if r[col] == v and r[target] == c) for c in classes]
-                     for v in values], dtype=float)
+    return np.array(
+        [[sum(1 for r in rows if r[col] == v and r[target] == c) for c in classes] for v in values],
+        dtype=float,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +98,9 @@ def test_channel_impurity_matches_count_functions():
     counts = rng.integers(0, 20, size=(50, 4)).astype(float)
     stats = np.concatenate([counts.sum(1, keepdims=True), counts], axis=1)
     np.testing.assert_allclose(criteria.channel_impurity("gini", stats), criteria.gini(counts), atol=1e-15)
-    np.testing.assert_allclose(criteria.channel_impurity("entropy", stats), criteria.entropy(counts),
-                               atol=1e-14)
+    np.testing.assert_allclose(
+        criteria.channel_impurity("entropy", stats), criteria.entropy(counts), atol=1e-14
+    )
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
@@ -163,6 +167,7 @@ def test_brute_force_gini_of_split_matches_children_impurity():
 def test_prefix_and_suffix_absolute_errors_brute_force():
     """The vectorised weighted medians of every prefix/suffix of every segment (absolute_error)."""
     from dtcore.splitting import prefix_suffix_abs_errors
+
     rng = np.random.default_rng(2)
     for trial in range(20):
         m = int(rng.integers(1, 30))

@@ -1,5 +1,6 @@
 """The estimators' numpydoc docstrings: every constructor parameter is documented, and the
 Examples run and print what they say."""
+
 import doctest
 import importlib
 import inspect
@@ -8,8 +9,9 @@ import pytest
 
 from dtcore import estimators
 
-ESTIMATORS = [estimators.estimator_class(a, t) for a in sorted(estimators.ALGORITHMS)
-              for t in estimators.tasks_of(a)]
+ESTIMATORS = [
+    estimators.estimator_class(a, t) for a in sorted(estimators.ALGORITHMS) for t in estimators.tasks_of(a)
+]
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)

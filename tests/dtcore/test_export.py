@@ -1,5 +1,6 @@
 """dtcore.export: JSON models that round-trip exactly, DOT pictures (escaping, options,
 determinism, real Graphviz rendering), text rules."""
+
 import json
 import re
 import shutil
@@ -37,15 +38,27 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 # ---------------------------------------------------------------------------------------------
 # hand-built trees covering every test encoding
 
-def melon_tree(names=("纹理", "密度", "色泽"), classes=("是", "否"),
-               cats=(("清晰", "稍糊", "模糊"), ("青绿", "乌黑", "浅白")), target="好瓜"):
+
+def melon_tree(
+    names=("纹理", "密度", "色泽"),
+    classes=("是", "否"),
+    cats=(("清晰", "稍糊", "模糊"), ("青绿", "乌黑", "浅白")),
+    target="好瓜",
+):
     """Multiway categorical root; a binary continuous test whose missing values go right; a
     categorical test where one category (浅白) has no branch; an empty leaf; fractional weights.
 
     #0 纹理 → (#1 清晰, #4 稍糊, #7 模糊); #1 密度 ≤ 0.3815 → (#2, #3); #4 色泽 → (#5 青绿, #6 乌黑)
     """
-    schema = Schema((Feature(names[0], "categorical", cats[0]), Feature(names[1], "continuous"),
-                     Feature(names[2], "categorical", cats[1])), target, classes)
+    schema = Schema(
+        (
+            Feature(names[0], "categorical", cats[0]),
+            Feature(names[1], "continuous"),
+            Feature(names[2], "categorical", cats[1]),
+        ),
+        target,
+        classes,
+    )
     a = TreeAssembler(2, 2)
     r = a.add_node(-1, [8, 9], 17, 17, 0.998)
     a.set_split(r, 0, cat_branch=[0, 1, 2])
@@ -64,8 +77,9 @@ def melon_tree(names=("纹理", "密度", "色泽"), classes=("是", "否"),
 def interval_subset_tree():
     """Root: x in three intervals (cuts 0.2, 0.5); its middle child a CART subset split on c
     ({a, c} left, {b} right), missing values of c going left."""
-    schema = Schema((Feature("x", "continuous"), Feature("c", "categorical", ("a", "b", "c"))),
-                    "y", ("p", "q", "r"))
+    schema = Schema(
+        (Feature("x", "continuous"), Feature("c", "categorical", ("a", "b", "c"))), "y", ("p", "q", "r")
+    )
     t = TreeAssembler(3, 3)
     r = t.add_node(-1, [4, 4, 4], 12, 12, 0.667)
     t.set_split(r, 0, cuts=[0.2, 0.5])
@@ -123,6 +137,7 @@ def fitted(tree, schema, **params):
 # ---------------------------------------------------------------------------------------------
 # number formats and conditions
 
+
 def test_number_formats():
     assert fmt_num(0.3815, 3) == "0.382"
     assert fmt_num(0.126, 3) == "0.126"
@@ -146,6 +161,7 @@ def test_branch_conditions_of_every_kind():
 
 # ---------------------------------------------------------------------------------------------
 # DOT
+
 
 def test_dot_shows_tests_counts_impurity_and_prediction():
     tree, schema = melon_tree()
@@ -179,8 +195,9 @@ def test_dot_colour_bar_is_proportional():
     widths = [int(w) for w in re.findall(r'<TD WIDTH="(\d+)" HEIGHT="6"', node1)]
     assert widths == [78, 22]  # 7:2 of 100 px
     node3 = re.search(r"^node3 \[.*$", dot, re.M).group(0)
-    assert re.findall(r'<TD WIDTH="(\d+)" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="([^"]+)"', node3) == \
-        [("100", "#4e79a7")]
+    assert re.findall(r'<TD WIDTH="(\d+)" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="([^"]+)"', node3) == [
+        ("100", "#4e79a7")
+    ]
 
 
 def _fill(dot, i):
@@ -188,7 +205,7 @@ def _fill(dot, i):
 
 
 def _whiteness(hex_color):
-    return sum(int(hex_color[k:k + 2], 16) for k in (1, 3, 5))
+    return sum(int(hex_color[k : k + 2], 16) for k in (1, 3, 5))
 
 
 def test_node_fill_is_majority_colour_with_purity_strength():
@@ -196,9 +213,9 @@ def test_node_fill_is_majority_colour_with_purity_strength():
     dot = to_dot(tree, schema)
     # node3 is pure 是 (blue), node5 is 1 : 0.93 (nearly uniform): same hue family, weaker fill
     assert _whiteness(_fill(dot, 5)) > _whiteness(_fill(dot, 3))
-    r, g, b = (int(_fill(dot, 3)[k:k + 2], 16) for k in (1, 3, 5))
+    r, g, b = (int(_fill(dot, 3)[k : k + 2], 16) for k in (1, 3, 5))
     assert b > r  # blue-ish: class 0's palette colour
-    r, g, b = (int(_fill(dot, 2)[k:k + 2], 16) for k in (1, 3, 5))
+    r, g, b = (int(_fill(dot, 2)[k : k + 2], 16) for k in (1, 3, 5))
     assert r > b  # orange-ish: class 1
     custom = to_dot(tree, schema, class_colors={"是": "#00ff00"})
     assert 'BGCOLOR="#00ff00"' in custom
@@ -250,9 +267,12 @@ HOSTILE_CLASS = "x|y'z[0]"
 
 
 def hostile_tree():
-    return melon_tree(names=(HOSTILE_FEATURE, "d\\e\nf", "g"),
-                      classes=(HOSTILE_CLASS, "<b>no</b>"),
-                      cats=((HOSTILE_CATEGORY, "s", "m"), ("u", "v", "w")), target="[t]{}")
+    return melon_tree(
+        names=(HOSTILE_FEATURE, "d\\e\nf", "g"),
+        classes=(HOSTILE_CLASS, "<b>no</b>"),
+        cats=((HOSTILE_CATEGORY, "s", "m"), ("u", "v", "w")),
+        target="[t]{}",
+    )
 
 
 def test_html_escape_covers_markup_and_record_characters():
@@ -310,6 +330,7 @@ def test_render_without_graphviz_says_so():
 # ---------------------------------------------------------------------------------------------
 # text rules
 
+
 def test_text_rules_in_export_text_style():
     tree, schema = melon_tree()
     expected = (
@@ -324,13 +345,18 @@ def test_text_rules_in_export_text_style():
         "|   |--- 色泽 = 乌黑\n"
         "|   |   |--- class: 否 (empty: parent's majority)\n"
         "|--- 纹理 = 模糊\n"
-        "|   |--- class: 否\n")
+        "|   |--- class: 否\n"
+    )
     assert to_text(tree, schema) == expected
     truncated = to_text(tree, schema, max_depth=1, show_weights=True)
     assert truncated.splitlines() == [
-        "|--- 纹理 = 清晰", "|   |--- truncated branch of depth 1",
-        "|--- 纹理 = 稍糊", "|   |--- truncated branch of depth 1",
-        "|--- 纹理 = 模糊", "|   |--- weights: [0, 3] class: 否"]
+        "|--- 纹理 = 清晰",
+        "|   |--- truncated branch of depth 1",
+        "|--- 纹理 = 稍糊",
+        "|   |--- truncated branch of depth 1",
+        "|--- 纹理 = 模糊",
+        "|   |--- weights: [0, 3] class: 否",
+    ]
 
 
 def test_text_rules_intervals_subsets_and_regression():
@@ -341,7 +367,11 @@ def test_text_rules_intervals_subsets_and_regression():
     assert lines[3] == "|   |--- c in {a, c} or missing"
     assert lines[5] == "|   |--- c = b"
     assert to_text(*regression_tree()).splitlines() == [
-        "|--- x <= 3.5", "|   |--- value: [2]", "|--- x >  3.5", "|   |--- value: [5]"]
+        "|--- x <= 3.5",
+        "|   |--- value: [2]",
+        "|--- x >  3.5",
+        "|   |--- value: [5]",
+    ]
 
 
 def test_text_rules_keep_hostile_names_on_one_line():
@@ -352,6 +382,7 @@ def test_text_rules_keep_hostile_names_on_one_line():
 
 # ---------------------------------------------------------------------------------------------
 # JSON model
+
 
 @pytest.mark.parametrize("make", [melon_tree, interval_subset_tree, regression_tree])
 def test_model_json_round_trips_exactly(make, tmp_path):
@@ -368,7 +399,7 @@ def test_model_json_round_trips_exactly(make, tmp_path):
     assert back.get_params() == est.get_params()
     assert back.min_impurity_decrease == 0.30000000000000004  # floats exact
     X = np.array([[0, 0.3, 0], [0, 0.4, 1], [1, np.nan, 2], [1, 0.1, np.nan], [2, 0.9, 1], [np.nan, 0.5, 0]])
-    X = X[:, :len(schema.features)]
+    X = X[:, : len(schema.features)]
     if schema.is_classifier:
         assert np.array_equal(back.tree_.predict_proba(X), est.tree_.predict_proba(X))
     else:
@@ -445,20 +476,25 @@ def test_categories_without_branch_are_named_on_the_missing_branch():
 # ---------------------------------------------------------------------------------------------
 # real estimators (CART): JSON round trip, pictures of real trees
 
+
 def _cart():
     return pytest.importorskip("dtcore.cart")
 
 
 def _csv(name):
     from dtcore.readers import read_table
+
     return read_table(DATA / name)
 
 
-@pytest.mark.parametrize("name,target,regression", [
-    ("penguins.csv", "species", False),       # mixed kinds, missing values, subset splits
-    ("watermelon_3.0.csv", "好瓜", False),
-    ("diabetes.csv", "target", True),
-])
+@pytest.mark.parametrize(
+    "name,target,regression",
+    [
+        ("penguins.csv", "species", False),  # mixed kinds, missing values, subset splits
+        ("watermelon_3.0.csv", "好瓜", False),
+        ("diabetes.csv", "target", True),
+    ],
+)
 def test_cart_model_round_trip_predicts_identically(name, target, regression, tmp_path):
     mod = _cart()
     t = _csv(name)
@@ -552,7 +588,9 @@ def test_dot_words_translate_and_escape():
 
     X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
     clf = CARTClassifier().fit(X, ["a", "a", "b", "b", "a", "b"], feature_names=["x"])
-    zh = dict(DOT_WORDS, samples="样本数", **{"class": "类别<b>"}, more="还有 {n} 个节点<BR/>（{leaves} 个叶）")
+    zh = dict(
+        DOT_WORDS, samples="样本数", **{"class": "类别<b>"}, more="还有 {n} 个节点<BR/>（{leaves} 个叶）"
+    )
     dot = to_dot(clf, words=zh, max_depth=1)
     assert "样本数 = 6" in dot and "samples =" not in dot
     assert "类别&lt;b&gt; = " in dot and "<b>" not in dot

@@ -23,10 +23,13 @@ TOL = 0.002
 def encoded(name, drop=cj.ID_COLUMNS):
     """(estimator fitted with ID3 just to get the schema, encoded X, y codes)."""
     X, y, kw = cj.load_csv(DATA / name, drop=drop)
-    kw["feature_kinds"] = ["categorical"] * X.shape[1]   # 编号 kept as a label, not a number
+    kw["feature_kinds"] = ["categorical"] * X.shape[1]  # 编号 kept as a label, not a number
     est = ID3Classifier().fit(X, y, **kw)
-    return est, est.encode(X), np.searchsorted(np.arange(len(est.classes_)),
-                                               [list(est.classes_).index(v) for v in y])
+    return (
+        est,
+        est.encode(X),
+        np.searchsorted(np.arange(len(est.classes_)), [list(est.classes_).index(v) for v in y]),
+    )
 
 
 def gains(name, drop=cj.ID_COLUMNS):
@@ -34,13 +37,15 @@ def gains(name, drop=cj.ID_COLUMNS):
     out = {}
     for j, f in enumerate(est.schema_.features):
         if f.is_categorical:
-            counts, unk = branch_class_counts(Xe[:, j], yc, np.ones(len(yc)),
-                                              len(f.categories), len(est.classes_))
+            counts, unk = branch_class_counts(
+                Xe[:, j], yc, np.ones(len(yc)), len(f.categories), len(est.classes_)
+            )
             out[f.name] = score_multiway(counts, unk)
     return est, Xe, yc, out
 
 
 # -- buys_computer (seed 003) ---------------------------------------------------------------------
+
 
 def test_buys_computer_gains_iv_ratio():
     est, Xe, yc, s = gains("buys_computer.csv")
@@ -67,7 +72,7 @@ def test_buys_computer_id3_tree():
     cls = lambda i: est.classes_[np.argmax(t.value[i])]  # noqa: E731
     s_no, s_yes = t.children_of(youth)
     assert (cls(s_no), cls(s_yes)) == ("no", "yes") and cls(middle) == "yes"
-    fair, excellent = t.children_of(senior)          # categories in order of appearance
+    fair, excellent = t.children_of(senior)  # categories in order of appearance
     assert f[3].categories == ("fair", "excellent")
     assert (cls(excellent), cls(fair)) == ("no", "yes")
     assert t.get_n_leaves() == 5
@@ -81,6 +86,7 @@ def test_seed003_split_information(weights, iv):
 
 
 # -- watermelon 2.0 / 3.0 (Zhou ch. 4) -----------------------------------------------------------
+
 
 def test_watermelon2_gains_and_root():
     est, Xe, yc, s = gains("watermelon_2.0.csv")
@@ -114,8 +120,7 @@ def test_watermelon3_continuous_cuts():
     for name, cut, gain in (("密度", 0.3815, 0.262), ("含糖率", 0.126, 0.349)):
         j = est.schema_.index(name)
         o = np.argsort(Xe[:, j], kind="stable")
-        sc = score_cuts(Xe[o, j][None], yc[o][None], np.ones((1, len(o))), float(len(o)), 2,
-                        rules="textbook")
+        sc = score_cuts(Xe[o, j][None], yc[o][None], np.ones((1, len(o))), float(len(o)), 2, rules="textbook")
         assert sc.midpoint[0] == pytest.approx(cut, abs=1e-9)
         assert sc.gain[0] == pytest.approx(gain, abs=TOL)
     t = est.tree_
@@ -129,11 +134,16 @@ def test_watermelon3_continuous_cuts():
 
 # -- discretisation (seed 000, seed 002) ----------------------------------------------------------
 
+
 def test_seed000_interval_edges():
-    x = np.array([[3, 4, 5, 6, 7], [2, 2, 3, 5, 8], [3, 3, 8, 8, 9.]])
+    x = np.array([[3, 4, 5, 6, 7], [2, 2, 3, 5, 8], [3, 3, 8, 8, 9.0]])
     assert interval_edges_by_column(x) == {
-        0: [2.0, 2.5, 3.0], 1: [2.0, 2.5, 3.5, 4.0], 2: [3.0, 4.0, 6.5, 8.0],
-        3: [5.0, 5.5, 7.0, 8.0], 4: [7.0, 7.5, 8.5, 9.0]}
+        0: [2.0, 2.5, 3.0],
+        1: [2.0, 2.5, 3.5, 4.0],
+        2: [3.0, 4.0, 6.5, 8.0],
+        3: [5.0, 5.5, 7.0, 8.0],
+        4: [7.0, 7.5, 8.5, 9.0],
+    }
 
 
 def test_prebinning_edges():
@@ -142,7 +152,7 @@ def test_prebinning_edges():
     ef = equal_frequency_edges(x, 2)
     assert ef[0] == 1 and ef[-1] == 100 and ef[1] == pytest.approx(5.5)
     km = kmeans_edges(x, 2, random_state=0)
-    assert km[0] == 1 and km[-1] == 100 and 9 < km[1] < 100     # 100 is its own cluster
+    assert km[0] == 1 and km[-1] == 100 and 9 < km[1] < 100  # 100 is its own cluster
     assert np.array_equal(kmeans_edges(x, 2, random_state=0), km)  # seeded: reproducible
     assert interval_edges(np.array([np.nan])).size == 0
 
@@ -157,7 +167,7 @@ def test_interval_modes_split_multiway_and_use_the_feature_up(mode):
         while p >= 0:
             path.append(int(t.feature[p]))
             p = int(t.parent[p])
-        assert t.feature[i] not in path               # used up on its branch
+        assert t.feature[i] not in path  # used up on its branch
         if not est.schema_.features[t.feature[i]].is_categorical:
             edges = est.bin_edges_[est.schema_.features[t.feature[i]].name]
             assert t.cuts_of(i).tolist() == pytest.approx(edges[1:-1])
@@ -173,22 +183,26 @@ def test_intervals_mode_gives_each_value_its_interval():
 
 # -- stop rules, empty branches, unseen values ----------------------------------------------------
 
+
 def test_empty_branch_is_a_leaf_with_the_parents_majority():
     # 'c' is a declared category that never reaches the 'x = p' branch
-    X = np.array([["p", "a"], ["p", "b"], ["p", "a"], ["q", "c"], ["q", "a"], ["p", "b"]],
-                 dtype=object)
+    X = np.array([["p", "a"], ["p", "b"], ["p", "a"], ["q", "c"], ["q", "a"], ["p", "b"]], dtype=object)
     y = ["yes", "no", "yes", "no", "no", "no"]
     est = ID3Classifier().fit(X, y, feature_names=["x", "z"])
     t = est.tree_
     assert est.schema_.features[t.feature[0]].name == "z"
-    kid_c = int(t.children_of(0)[2])                    # z = c: only one row, class no
+    kid_c = int(t.children_of(0)[2])  # z = c: only one row, class no
     assert t.weighted_n[kid_c] == 1
-    est2 = ID3Classifier().fit(X[[0, 1, 2, 5]], [y[i] for i in (0, 1, 2, 5)],
-                               feature_names=["x", "z"], categories={"z": ("a", "b", "c")})
+    est2 = ID3Classifier().fit(
+        X[[0, 1, 2, 5]],
+        [y[i] for i in (0, 1, 2, 5)],
+        feature_names=["x", "z"],
+        categories={"z": ("a", "b", "c")},
+    )
     t2 = est2.tree_
     empty = int(t2.children_of(0)[2])
     assert t2.is_leaf[empty] and t2.weighted_n[empty] == 0
-    assert t2.value[empty].tolist() == t2.value[0].tolist()    # parent's distribution
+    assert t2.value[empty].tolist() == t2.value[0].tolist()  # parent's distribution
     # parent majority: 2 yes / 2 no → tie → first declared class ("yes")
     assert est2.predict(np.array([["p", "c"]], dtype=object))[0] == "yes"
 
@@ -231,8 +245,7 @@ def test_missing_values_in_id3_follow_c45_rule():
     est = ID3Classifier().fit(X, y, **kw)
     assert est.schema_.features[est.tree_.feature[0]].name == "纹理"
     kids = est.tree_.children_of(0)
-    assert est.tree_.weighted_n[kids].tolist() == pytest.approx([7 + 14 / 15, 5 + 10 / 15,
-                                                                 3 + 6 / 15])
+    assert est.tree_.weighted_n[kids].tolist() == pytest.approx([7 + 14 / 15, 5 + 10 / 15, 3 + 6 / 15])
 
 
 def test_max_leaf_nodes_grows_best_first():

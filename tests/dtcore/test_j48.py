@@ -4,6 +4,7 @@ Pruned trees are compared with z="normal" (J48's exact normal quantile), unprune
 J48 -U.  Tests, thresholds and leaf classes must be identical; leaf weights N/E equal within
 0.01 (J48 prints them rounded to two decimals).
 """
+
 import importlib.util
 from pathlib import Path
 
@@ -18,13 +19,15 @@ cj = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cj)
 
 _REASON = cj.java_available()
-pytestmark = pytest.mark.skipif(_REASON is not None,
-                                reason=f"Weka's J48 cannot run here: {_REASON}")
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"Weka's J48 cannot run here: {_REASON}")
 
 CASES = [(k, f, t) for k, (f, t) in cj.STANDARD.items()] + [
-    ("labor", "labor.arff", None), ("vote", "vote.arff", None),
-    ("credit-g", "credit-g.arff", None), ("contact-lenses", "contact-lenses.arff", None),
-    ("penguins-year", "penguins.csv", "year")]   # mixed, missing values, 150-line tree
+    ("labor", "labor.arff", None),
+    ("vote", "vote.arff", None),
+    ("credit-g", "credit-g.arff", None),
+    ("contact-lenses", "contact-lenses.arff", None),
+    ("penguins-year", "penguins.csv", "year"),
+]  # mixed, missing values, 150-line tree
 
 
 @pytest.mark.parametrize("pruned", [True, False], ids=["pruned-z-normal", "unpruned"])
@@ -32,7 +35,7 @@ CASES = [(k, f, t) for k, (f, t) in cj.STANDARD.items()] + [
 def test_same_tree_as_j48(name, file, target, pruned):
     X, y, kw = cj.load(DATA / file, target)
     diffs, ours, theirs = cj.compare(X, y, kw, pruned=pruned)
-    assert len(theirs) >= 3, theirs          # a real tree, not a single leaf
+    assert len(theirs) >= 3, theirs  # a real tree, not a single leaf
     assert not diffs, "\n".join(diffs + ["ours:"] + ours + ["J48:"] + theirs)
 
 
@@ -41,9 +44,12 @@ def test_options_map_to_j48_flags():
     X, y, kw = cj.load(DATA / "credit-g.arff")
     from dtcore.c45 import C45Classifier
     from dtcore.export.j48 import tree_to_j48_lines
-    for params, flags in (({"min_cases": 10}, ["-M", "10"]),
-                          ({"confidence_factor": 0.1}, ["-C", "0.1"]),
-                          ({"subtree_raising": False}, ["-S"])):
+
+    for params, flags in (
+        ({"min_cases": 10}, ["-M", "10"]),
+        ({"confidence_factor": 0.1}, ["-C", "0.1"]),
+        ({"subtree_raising": False}, ["-S"]),
+    ):
         est = C45Classifier(z="normal", **params).fit(X, y, **kw)
         theirs, _ = cj.run_j48(cj.fitted_schema_arff(est, X, y), extra=flags)
         ours = tree_to_j48_lines(est.tree_, est.schema_)

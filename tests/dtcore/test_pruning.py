@@ -1,5 +1,6 @@
 """Post-pruning (SPEC §8): CCP against scikit-learn, REP/PEP by their definitions, properties on
 random trees (the original is untouched, nothing is added, the result is a subtree)."""
+
 from __future__ import annotations
 
 import csv
@@ -31,6 +32,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "samples"
 # ---------------------------------------------------------------------------------------------
 # helpers
 
+
 def read_numeric(name):
     """A sample CSV: float features, last column the target (class labels as codes if text)."""
     with open(SAMPLES / name, encoding="utf-8") as f:
@@ -55,11 +57,14 @@ def sk_to_tree(est) -> Tree:
 
     def add(i, parent):
         value = t.value[i, 0] * t.weighted_n_node_samples[i] if clf else t.value[i, 0, :1]
-        k = asm.add_node(parent, value, t.weighted_n_node_samples[i], t.n_node_samples[i],
-                         t.impurity[i])
+        k = asm.add_node(parent, value, t.weighted_n_node_samples[i], t.n_node_samples[i], t.impurity[i])
         if t.children_left[i] != -1:
-            asm.set_split(k, int(t.feature[i]), cuts=[t.threshold[i]],
-                          missing_branch=0 if t.missing_go_to_left[i] else 1)
+            asm.set_split(
+                k,
+                int(t.feature[i]),
+                cuts=[t.threshold[i]],
+                missing_branch=0 if t.missing_go_to_left[i] else 1,
+            )
             add(t.children_left[i], k)
             add(t.children_right[i], k)
 
@@ -75,7 +80,7 @@ def random_tree(rng, X, y, n_classes, max_depth=5) -> Tree:
     def grow(rows, w, parent, depth):
         counts = np.bincount(y[rows], weights=w, minlength=n_classes)
         p = counts / counts.sum() if counts.sum() > 0 else counts
-        k = asm.add_node(parent, counts, w.sum(), int((w > 0).sum()), 1 - np.sum(p ** 2))
+        k = asm.add_node(parent, counts, w.sum(), int((w > 0).sum()), 1 - np.sum(p**2))
         if depth >= max_depth or rows.size < 4 or w.sum() <= 0 or rng.random() < 0.15:
             return
         f = int(rng.integers(X.shape[1]))
@@ -91,8 +96,9 @@ def random_tree(rng, X, y, n_classes, max_depth=5) -> Tree:
         else:
             if values.size < 2:
                 return
-            cuts = np.sort(rng.choice(values[:-1], size=min(int(rng.integers(1, 3)), values.size - 1),
-                                      replace=False))
+            cuts = np.sort(
+                rng.choice(values[:-1], size=min(int(rng.integers(1, 3)), values.size - 1), replace=False)
+            )
             mb = DISTRIBUTE if rng.random() < 0.6 else int(rng.integers(len(cuts) + 1))
             test = dict(cuts=cuts, missing_branch=mb)
             branch[known] = np.searchsorted(cuts, x[known], side="left")
@@ -147,6 +153,7 @@ def assert_valid_subtree(orig: Tree, pruned: Tree, kept):
 # ---------------------------------------------------------------------------------------------
 # cost-complexity pruning against scikit-learn
 
+
 @pytest.fixture(scope="module")
 def breast_cancer():
     return read_numeric("breast_cancer.csv")
@@ -157,8 +164,9 @@ def diabetes():
     return read_numeric("diabetes.csv")
 
 
-@pytest.mark.parametrize("criterion,seed,weighted", [("gini", 0, False), ("entropy", 1, False),
-                                                     ("gini", 2, True)])
+@pytest.mark.parametrize(
+    "criterion,seed,weighted", [("gini", 0, False), ("entropy", 1, False), ("gini", 2, True)]
+)
 def test_ccp_path_equals_sklearn_breast_cancer(breast_cancer, criterion, seed, weighted):
     X, y = breast_cancer
     w = np.random.default_rng(seed).uniform(0.5, 2.0, y.size) if weighted else None
@@ -221,16 +229,18 @@ def test_alpha_on_validation_scores_each_candidate_like_sklearn(breast_cancer):
     full = DecisionTreeClassifier(random_state=0).fit(Xt, yt)
     tree = sk_to_tree(full)
     choice = choose_alpha_validation(tree, Xv, yv)
-    for a, err in zip(choice.alphas[:: max(1, choice.alphas.size // 6)], choice.errors[:: max(1, choice.alphas.size // 6)]):
+    for a, err in zip(
+        choice.alphas[:: max(1, choice.alphas.size // 6)], choice.errors[:: max(1, choice.alphas.size // 6)]
+    ):
         if a > 0:
             sk = DecisionTreeClassifier(random_state=0, ccp_alpha=a).fit(Xt, yt)
             assert err == pytest.approx(1 - sk.score(Xv, yv), abs=1e-12)
     assert choice.errors[choice.index] == choice.errors.min()
-    assert np.all(choice.errors[choice.index + 1:] > choice.errors.min())  # the smallest such tree
+    assert np.all(choice.errors[choice.index + 1 :] > choice.errors.min())  # the smallest such tree
     one = choose_alpha_validation(tree, Xv, yv, one_se=True)
     assert one.index >= one.best_index
     assert one.errors[one.index] <= one.errors[one.best_index] + one.ses[one.best_index] + 1e-12
-    assert np.all(one.errors[one.index + 1:] > one.errors[one.best_index] + one.ses[one.best_index])
+    assert np.all(one.errors[one.index + 1 :] > one.errors[one.best_index] + one.ses[one.best_index])
     # standard error of a 0/1 loss is sqrt(p(1-p)/n)
     p = one.errors[one.best_index]
     assert one.ses[one.best_index] == pytest.approx(math.sqrt(p * (1 - p) / yv.size))
@@ -283,6 +293,7 @@ def test_ccp_on_random_multiway_trees_is_monotone():
 
 # ---------------------------------------------------------------------------------------------
 # reduced-error pruning
+
 
 def test_rep_never_raises_validation_error_on_random_data():
     rng = np.random.default_rng(11)
@@ -345,8 +356,9 @@ def test_rep_regression_never_raises_validation_sse(diabetes):
     for trial in range(5):
         valid = rng.random(y.size) < 0.4
         tree = sk_to_tree(DecisionTreeRegressor(random_state=trial, max_depth=7).fit(X[~valid], y[~valid]))
-        pruned, report = prune(tree, "rep", X_valid=X[valid], y_valid=y[valid], X_train=X[~valid],
-                               y_train=y[~valid])
+        pruned, report = prune(
+            tree, "rep", X_valid=X[valid], y_valid=y[valid], X_train=X[~valid], y_train=y[~valid]
+        )
         e = report.errors["validation"]
         assert e["after"] <= e["before"] * (1 + 1e-12)
         assert report.metric == "mse" and pruned.node_count < tree.node_count
@@ -356,6 +368,7 @@ def test_rep_regression_never_raises_validation_sse(diabetes):
 
 # ---------------------------------------------------------------------------------------------
 # pessimistic error pruning
+
 
 def _pep_tree():
     """root [12,8]: left leaf [10,2]; right [2,6] split into leaves [0,5] and [2,1]."""
@@ -409,6 +422,7 @@ def test_pep_refuses_regression(diabetes):
 # ---------------------------------------------------------------------------------------------
 # the common interface
 
+
 def test_every_method_returns_a_valid_subtree_and_leaves_the_original():
     rng = np.random.default_rng(21)
     for _trial in range(10):
@@ -417,8 +431,17 @@ def test_every_method_returns_a_valid_subtree_and_leaves_the_original():
         tree = random_tree(rng, X, y, 3, max_depth=6)
         snapshot = json.dumps(tree.to_dict())
         for method, kw in (("rep", {}), ("pep", {}), ("ccp", {"alpha": 0.01}), ("ccp", {})):
-            pruned, report = prune(tree, method, X_train=X, y_train=y, X_valid=Xv, y_valid=yv,
-                                   X_test=Xv[:50], y_test=yv[:50], **kw)
+            pruned, report = prune(
+                tree,
+                method,
+                X_train=X,
+                y_train=y,
+                X_valid=Xv,
+                y_valid=yv,
+                X_test=Xv[:50],
+                y_test=yv[:50],
+                **kw,
+            )
             assert json.dumps(tree.to_dict()) == snapshot
             assert_valid_subtree(tree, pruned, report.kept)
             assert report.before["nodes"] == tree.node_count
@@ -467,19 +490,22 @@ def test_ebp_is_c45s_pruner():
     assert report.method == "ebp" and report.params["cf"] == 0.25
 
 
-
 # ---------------------------------------------------------------------------------------------
 # with dtcore's own learners
+
 
 def test_ccp_path_of_our_cart_equals_sklearn(breast_cancer, diabetes):
     from dtcore.cart import CARTClassifier, CARTRegressor
     from dtcore.schema import Feature, Schema
 
-    for (X, y), ours, theirs in ((breast_cancer, CARTClassifier, DecisionTreeClassifier),
-                                 (diabetes, CARTRegressor, DecisionTreeRegressor)):
+    for (X, y), ours, theirs in (
+        (breast_cancer, CARTClassifier, DecisionTreeClassifier),
+        (diabetes, CARTRegressor, DecisionTreeRegressor),
+    ):
         clf = ours is CARTClassifier
-        schema = Schema(tuple(Feature(f"x{j}", "continuous") for j in range(X.shape[1])), "y",
-                        ("0", "1") if clf else None)
+        schema = Schema(
+            tuple(Feature(f"x{j}", "continuous") for j in range(X.shape[1])), "y", ("0", "1") if clf else None
+        )
         tree = ours(min_samples_leaf=2).fit_encoded(X, y, schema).tree_
         sk = theirs(min_samples_leaf=2, random_state=0).fit(X, y)
         expected = sk.cost_complexity_pruning_path(X, y)
@@ -488,13 +514,16 @@ def test_ccp_path_of_our_cart_equals_sklearn(breast_cancer, diabetes):
         np.testing.assert_allclose(path.impurities, expected.impurities, rtol=1e-9, atol=1e-12)
         a = float(expected.ccp_alphas[len(expected.ccp_alphas) // 2])
         pruned, _, _ = prune_to_alpha(tree, a)
-        assert pruned.node_count == theirs(min_samples_leaf=2, random_state=0, ccp_alpha=a).fit(
-            X, y).tree_.node_count
+        assert (
+            pruned.node_count
+            == theirs(min_samples_leaf=2, random_state=0, ccp_alpha=a).fit(X, y).tree_.node_count
+        )
 
 
 def _vote():
     from dtcore.readers import read_table
     from dtcore.schema import encode_classes
+
     table = read_table(SAMPLES / "vote.csv")
     names = table.names[:-1]
     return table.rows[:, :-1], table.column(table.names[-1]), names, table.names[-1], encode_classes
@@ -502,6 +531,7 @@ def _vote():
 
 def test_ebp_through_prune_is_c45s_own_pruning():
     from dtcore.c45 import C45Classifier
+
     X, y, names, target, encode_classes = _vote()
     grown = C45Classifier(prune=False).fit(X, y, feature_names=names, target_name=target)
     Xe = grown.encode(X)
@@ -532,16 +562,24 @@ def _with_values_of(pruned: Tree, orig: Tree, kept) -> Tree:
 # ---------------------------------------------------------------------------------------------
 # the command line
 
+
 def _cli(*args):
     import subprocess
     import sys
+
     root = Path(__file__).resolve().parents[2]
-    return subprocess.run([sys.executable, "-m", "dtcore", *map(str, args)], cwd=root,
-                          capture_output=True, timeout=60, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "dtcore", *map(str, args)],
+        cwd=root,
+        capture_output=True,
+        timeout=60,
+        encoding="utf-8",
+    )
 
 
 def test_cli_prune_and_path(tmp_path):
     from dtcore.export import load_model
+
     src = SAMPLES / "breast_cancer.csv"
     with open(src, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -564,11 +602,13 @@ def test_cli_prune_and_path(tmp_path):
     assert path["n_leaves"][0] == grown.get_n_leaves() and path["n_leaves"][-1] == 1
 
     out = tmp_path / "pruned.json"
-    for args in (["--method", "ccp", "--alpha", path["ccp_alphas"][-3]],
-                 ["--method", "ccp", "--cv", 3, "--one-se"],
-                 ["--method", "ccp", "--validation", valid],
-                 ["--method", "rep", "--validation", valid],
-                 ["--method", "pep"]):
+    for args in (
+        ["--method", "ccp", "--alpha", path["ccp_alphas"][-3]],
+        ["--method", "ccp", "--cv", 3, "--one-se"],
+        ["--method", "ccp", "--validation", valid],
+        ["--method", "rep", "--validation", valid],
+        ["--method", "pep"],
+    ):
         proc = _cli("prune", model, train, *args, "--out", out)
         assert proc.returncode == 0, (args, proc.stderr)
         report = json.loads(proc.stdout)

@@ -27,9 +27,16 @@ def test_reads_the_real_watermelon_file():
     assert t.encoding == "utf-8" and t.delimiter == ","
 
 
-@pytest.mark.parametrize("encoding,expected", [("utf-8", "utf-8"), ("utf-8-sig", "utf-8-sig"),
-                                               ("gbk", "gb18030"), ("gb18030", "gb18030"),
-                                               ("utf-16", "utf-16")])
+@pytest.mark.parametrize(
+    "encoding,expected",
+    [
+        ("utf-8", "utf-8"),
+        ("utf-8-sig", "utf-8-sig"),
+        ("gbk", "gb18030"),
+        ("gb18030", "gb18030"),
+        ("utf-16", "utf-16"),
+    ],
+)
 def test_encodings_give_the_same_cells(tmp_path, encoding, expected):
     t = read_table(write(tmp_path, "x.csv", CHINESE.encode(encoding)))
     assert t.encoding == expected
@@ -47,8 +54,14 @@ def test_gbk_bytes_are_not_valid_utf8():
 
 @pytest.mark.parametrize("delim", [",", "\t", ";"])
 def test_sniffs_the_delimiter(tmp_path, delim):
-    text = delim.join(["a", "b b", "c"]) + "\n" + delim.join(["1", "x", "2"]) + "\n" \
-        + delim.join(["3", "y", "4"]) + "\n"
+    text = (
+        delim.join(["a", "b b", "c"])
+        + "\n"
+        + delim.join(["1", "x", "2"])
+        + "\n"
+        + delim.join(["3", "y", "4"])
+        + "\n"
+    )
     t = read_table(write(tmp_path, "x.txt", text))
     assert t.delimiter == delim
     assert t.names == ["a", "b b", "c"]
@@ -83,13 +96,16 @@ def test_header_names_are_stripped(tmp_path):
     assert t.names == ["a", "b"]
 
 
-@pytest.mark.parametrize("content,message", [
-    ("", "empty"),
-    ("  \n\n", "empty"),
-    ("a,b,c\n", "no data rows"),
-    ("a,b,a\n1,2,3\n", "duplicate column names ['a']"),
-    ("a,,c\n1,2,3\n", "column 2 has no name"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("", "empty"),
+        ("  \n\n", "empty"),
+        ("a,b,c\n", "no data rows"),
+        ("a,b,a\n1,2,3\n", "duplicate column names ['a']"),
+        ("a,,c\n1,2,3\n", "column 2 has no name"),
+    ],
+)
 def test_bad_files_raise_data_error(tmp_path, content, message):
     with pytest.raises(DataError, match=message.replace("[", r"\[").replace("]", r"\]")):
         read_table(write(tmp_path, "bad.csv", content))

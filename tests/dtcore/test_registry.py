@@ -1,5 +1,6 @@
 """dtcore's registries: algorithms/criteria/UI parameters (dtcore.estimators) and pruning methods
 (dtcore.pruning.methods) agree with the classes and with what the app shows."""
+
 import pytest
 
 from dtcore import estimators as reg
@@ -13,7 +14,7 @@ def test_every_declared_criterion_and_param_is_accepted_by_the_class(algorithm):
         cls = reg.estimator_class(algorithm, task)
         names = set(cls._param_names())
         crits = reg.criteria(algorithm, task)
-        assert crits and crits[0] == cls().criterion          # the default first
+        assert crits and crits[0] == cls().criterion  # the default first
         for c in crits:
             cls(criterion=c)._validate_params()
         for p in reg.ui_params(algorithm):
@@ -33,6 +34,7 @@ def test_tasks_and_algorithms():
 
 def test_cli_prune_offers_the_registry_methods():
     from dtcore.cli import build_parser
+
     args = build_parser().parse_args(["prune", "m.json", "--method", "ebp"])
     assert args.method == "ebp"
     with pytest.raises(SystemExit):

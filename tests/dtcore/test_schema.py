@@ -1,5 +1,6 @@
 """Encoding raw cells: long string columns (mapped once per distinct string) give exactly what
 short ones (mapped cell by cell) give, errors included."""
+
 import numpy as np
 import pytest
 
@@ -16,12 +17,13 @@ def _cells(rng, n):
 def test_long_string_columns_encode_like_short_ones():
     rng = np.random.default_rng(3)
     X = _cells(rng, 500)
-    schema = infer_schema(X[:50], ["色泽", "x"], ["categorical", "continuous"],
-                          categories={"色泽": ["青绿", "乌黑", "浅白"]})
+    schema = infer_schema(
+        X[:50], ["色泽", "x"], ["categorical", "continuous"], categories={"色泽": ["青绿", "乌黑", "浅白"]}
+    )
     whole = encode_features(X, schema)
-    by_chunks = np.vstack([encode_features(X[i:i + 40], schema) for i in range(0, 500, 40)])
+    by_chunks = np.vstack([encode_features(X[i : i + 40], schema) for i in range(0, 500, 40)])
     np.testing.assert_array_equal(whole, by_chunks)
-    assert np.isnan(whole[X[:, 0] == "unseen", 0]).all()          # unseen label → missing
+    assert np.isnan(whole[X[:, 0] == "unseen", 0]).all()  # unseen label → missing
     assert set(np.unique(whole[:, 0][~np.isnan(whole[:, 0])])) <= {0.0, 1.0, 2.0}
 
 

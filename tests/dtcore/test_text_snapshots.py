@@ -6,6 +6,7 @@ Stored in ``tests/snapshots/dtcore/<case>/``; ``UPDATE_SNAPSHOTS=1`` rewrites th
 with floats at 12 significant digits. Byte-for-byte equality of the raw outputs is
 ``tests/test_determinism.py``'s job.
 """
+
 import json
 import shutil
 
@@ -16,7 +17,9 @@ from dtcore.export.j48 import to_j48_text
 from tests.snapshot_cases import CASES, fit_case, normalise_json, normalise_svg
 from tests.snapshots import assert_text_snapshot
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed (make test installs it)")
+needs_dot = pytest.mark.skipif(
+    shutil.which("dot") is None, reason="Graphviz dot not installed (make test installs it)"
+)
 
 #: roots the SPEC names (§ worked examples): the snapshots must hold these trees, not just any tree
 SPEC_ROOTS = {"watermelon2-id3": "纹理", "buys_computer-id3": "age"}

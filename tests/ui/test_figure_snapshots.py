@@ -6,6 +6,7 @@ drops Plotly's default template and decodes typed arrays so a diff shows numbers
 worked example (watermelon 3.0, §4) anchors the curves: the marked best cuts and gains are the
 textbook's, so the stored pictures are the right ones, not just stable ones.
 """
+
 import pytest
 
 from tests.snapshot_cases import GAIN_CASES, figure_json, gain_figures, pruning_figures

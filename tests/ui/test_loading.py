@@ -1,4 +1,5 @@
 """Reading uploads: encodings, formats, typed columns, and messages instead of tracebacks."""
+
 import io
 
 import numpy as np
@@ -10,16 +11,19 @@ from ui.services.loading import LoadError, load_sample, read_bytes, sample_catal
 WATERMELON_HEAD = "编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,是\n3,乌黑,,否\n"
 
 
-@pytest.mark.parametrize("encode, label", [
-    (lambda s: s.encode("utf-8"), "UTF-8"),
-    (lambda s: b"\xef\xbb\xbf" + s.encode("utf-8"), "UTF-8 BOM"),
-    (lambda s: s.encode("gbk"), "GBK"),
-])
+@pytest.mark.parametrize(
+    "encode, label",
+    [
+        (lambda s: s.encode("utf-8"), "UTF-8"),
+        (lambda s: b"\xef\xbb\xbf" + s.encode("utf-8"), "UTF-8 BOM"),
+        (lambda s: s.encode("gbk"), "GBK"),
+    ],
+)
 def test_encodings_detected_and_chinese_kept(encode, label):
     loaded = read_bytes(encode(WATERMELON_HEAD), "西瓜.csv")
     assert loaded.encoding == label
     df = loaded.df
-    assert list(df.columns) == ["编号", "色泽", "密度", "好瓜"]   # no BOM glued to the first name
+    assert list(df.columns) == ["编号", "色泽", "密度", "好瓜"]  # no BOM glued to the first name
     assert df["色泽"].tolist() == ["青绿", "乌黑", "乌黑"]
     assert df["编号"].dtype == np.int64
     assert df["密度"].dtype == np.float64 and np.isnan(df["密度"][2])
@@ -38,7 +42,9 @@ def test_semicolon_sniffed():
 
 
 def test_excel_roundtrip(tmp_path):
-    src = pd.DataFrame({"色泽": ["青绿", "乌黑", None], "密度": [0.697, 0.774, 0.634], "好瓜": ["是", "是", "否"]})
+    src = pd.DataFrame(
+        {"色泽": ["青绿", "乌黑", None], "密度": [0.697, 0.774, 0.634], "好瓜": ["是", "是", "否"]}
+    )
     buf = io.BytesIO()
     src.to_excel(buf, index=False)
     loaded = read_bytes(buf.getvalue(), "w.xlsx")
@@ -56,24 +62,29 @@ def test_parquet_roundtrip():
 
 
 def test_arff_declared_kinds():
-    text = ("@relation r\n@attribute outlook {sunny, rainy}\n@attribute grade {1, 2, 3}\n"
-            "@attribute play {yes, no}\n@data\nsunny,1,yes\nrainy,?,no\nsunny,3,no\n")
+    text = (
+        "@relation r\n@attribute outlook {sunny, rainy}\n@attribute grade {1, 2, 3}\n"
+        "@attribute play {yes, no}\n@data\nsunny,1,yes\nrainy,?,no\nsunny,3,no\n"
+    )
     loaded = read_bytes(text.encode(), "w.arff")
     assert loaded.df["outlook"].tolist() == ["sunny", "rainy", "sunny"]
     assert loaded.declared_kinds["grade"] == "categorical"
 
 
-@pytest.mark.parametrize("data, name, key", [
-    (b"", "e.csv", "load.empty"),
-    (b"a,b\n", "h.csv", "load.bad_file"),          # header only (reader's message)
-    (b"a,b\n1,2,3\n", "r.csv", "load.bad_file"),    # ragged row
-    (b"a,a\n1,2\n", "d.csv", "load.bad_file"),      # duplicate names
-    (b"just one\nx\n", "o.csv", "load.one_column"),
-    (b"\x00\x01 not excel", "x.xlsx", "load.bad_excel"),
-    (b"PAR1 broken", "p.parquet", "load.bad_parquet"),
-    (b"a,b\n1,2\n", "old.xls", "load.xls"),
-    (b"a,b\n1,2\n", "notes.docx", "load.unknown_format"),
-])
+@pytest.mark.parametrize(
+    "data, name, key",
+    [
+        (b"", "e.csv", "load.empty"),
+        (b"a,b\n", "h.csv", "load.bad_file"),  # header only (reader's message)
+        (b"a,b\n1,2,3\n", "r.csv", "load.bad_file"),  # ragged row
+        (b"a,a\n1,2\n", "d.csv", "load.bad_file"),  # duplicate names
+        (b"just one\nx\n", "o.csv", "load.one_column"),
+        (b"\x00\x01 not excel", "x.xlsx", "load.bad_excel"),
+        (b"PAR1 broken", "p.parquet", "load.bad_parquet"),
+        (b"a,b\n1,2\n", "old.xls", "load.xls"),
+        (b"a,b\n1,2\n", "notes.docx", "load.unknown_format"),
+    ],
+)
 def test_bad_files_raise_load_error(data, name, key):
     with pytest.raises(LoadError) as info:
         read_bytes(data, name)
@@ -82,9 +93,19 @@ def test_bad_files_raise_load_error(data, name, key):
 
 def test_every_sample_loads_with_its_target():
     cat = sample_catalogue()
-    assert {"watermelon_3.0", "watermelon_2.0", "watermelon_2.0_missing", "buys_computer",
-            "regression_toy5", "regression_toy10", "iris", "wine", "breast_cancer", "diabetes",
-            "penguins"} <= set(cat)
+    assert {
+        "watermelon_3.0",
+        "watermelon_2.0",
+        "watermelon_2.0_missing",
+        "buys_computer",
+        "regression_toy5",
+        "regression_toy10",
+        "iris",
+        "wine",
+        "breast_cancer",
+        "diabetes",
+        "penguins",
+    } <= set(cat)
     for sid, sample in cat.items():
         loaded = load_sample(sid)
         assert sample.target in loaded.df.columns, sid

@@ -1,6 +1,7 @@
 """Pruning views on real trained trees: before/after DOT (ghosted and bold nodes checked against
 the tree's structure and rendered by real Graphviz), the metrics table against the estimator's own
 scoring, the α path against scikit-learn, EBP against C4.5's own pruning, and figure JSON."""
+
 import re
 
 import numpy as np
@@ -72,8 +73,9 @@ def check_before_after(est, outcome):
     # after: bold = leaves that were tests in the grown tree, and nothing else
     bold_after = {i for i, (_, bold) in a.items() if bold}
     assert not any(g for g, _ in a.values())
-    assert bold_after == {i for i in range(pruned.node_count)
-                          if pruned.is_leaf[i] and not tree.is_leaf[rep.kept[i]]}
+    assert bold_after == {
+        i for i in range(pruned.node_count) if pruned.is_leaf[i] and not tree.is_leaf[rep.kept[i]]
+    }
     # real Graphviz draws both with the node ids the app hooks into
     for dot, n in ((before_dot, tree.node_count), (after_dot, pruned.node_count)):
         svg = export.render(dot, "svg").decode("utf-8")
@@ -83,6 +85,7 @@ def check_before_after(est, outcome):
 
 def pruned_estimator(est, tree):
     import copy
+
     out = copy.copy(est)
     out.tree_ = tree
     return out
@@ -123,8 +126,9 @@ def test_metrics_table_agrees_with_the_estimators_own_scores(cancer):
         after_err = 1 - after.score(X[idx], y[idx])
         assert rows[f"Error rate · {name}"][:2] == (f"{before_err:.1%}", f"{after_err:.1%}")
     # REP never raises the validation error
-    assert 1 - after.score(X[res.rows["valid"]], y[res.rows["valid"]]) <= \
-        1 - est.score(X[res.rows["valid"]], y[res.rows["valid"]])
+    assert 1 - after.score(X[res.rows["valid"]], y[res.rows["valid"]]) <= 1 - est.score(
+        X[res.rows["valid"]], y[res.rows["valid"]]
+    )
     zh = pviews.metrics_table(outcome.report, "zh")
     assert list(zh.columns) == ["指标", "剪枝前", "剪枝后", "变化"] and zh.iloc[0, 0] == "节点数"
 
@@ -135,8 +139,8 @@ def test_ebp_at_c45s_cf_gives_c45s_own_tree_on_vote(vote):
     assert pv.natural_method("c45", R.CLASSIFICATION) == "ebp"
     outcome = pv.run_prune(res, sets, "ebp", cf=est.confidence_factor)
     assert outcome.before is est.unpruned_tree_ and outcome.before.node_count > est.node_count
-    assert pv.grown_tree(est, forced=True) is est.tree_             # splits forced on the Splits page
-    assert outcome.after.to_dict() == est.tree_.to_dict()          # what C4.5 itself kept
+    assert pv.grown_tree(est, forced=True) is est.tree_  # splits forced on the Splits page
+    assert outcome.after.to_dict() == est.tree_.to_dict()  # what C4.5 itself kept
     check_before_after(est, outcome)
     strong = pv.run_prune(res, sets, "ebp", cf=0.01)
     assert strong.after.node_count <= outcome.after.node_count
@@ -156,7 +160,7 @@ def test_watermelon_without_validation_rows_cannot_run_rep():
     sets = pv.encoded_sets(res, df)
     with pytest.raises(ValueError, match="validation"):
         pv.run_prune(res, sets, "rep")
-    outcome = pv.run_prune(res, sets, "pep")                       # needs no data
+    outcome = pv.run_prune(res, sets, "pep")  # needs no data
     check_before_after(res.estimator, outcome)
 
 
@@ -175,9 +179,22 @@ def test_regression_tree_offers_rep_and_ccp_only():
     assert table.iloc[5, 0] == "MSE · test" and table.iloc[5, 1] == export.fmt_num(mse, 4)
 
 
-LABELS = {"train": "training", "valid": "validation", "test": "test", "cv": "10-fold CV", "band": "±1 SE",
-          "rule": "CV choice", "alpha": "α", "error": "error", "chosen": "chosen", "leaves": "leaves",
-          "nodes": "nodes", "size": "size", "estimate": "estimated errors", "cf": "CF"}
+LABELS = {
+    "train": "training",
+    "valid": "validation",
+    "test": "test",
+    "cv": "10-fold CV",
+    "band": "±1 SE",
+    "rule": "CV choice",
+    "alpha": "α",
+    "error": "error",
+    "chosen": "chosen",
+    "leaves": "leaves",
+    "nodes": "nodes",
+    "size": "size",
+    "estimate": "estimated errors",
+    "cf": "CF",
+}
 
 
 def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
@@ -189,7 +206,7 @@ def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
     assert curves.cv["alpha"] == direct.alpha and curves.cv["errors"] == direct.errors.tolist()
     chosen = curves.alphas[3]
     fig = pf.alpha_error_figure(curves, chosen, LABELS)
-    assert fig.to_json() == pf.alpha_error_figure(curves, chosen, LABELS).to_json()   # deterministic
+    assert fig.to_json() == pf.alpha_error_figure(curves, chosen, LABELS).to_json()  # deterministic
     traces = {t.name: t for t in fig.data}
     upper, lower = fig.data[0], fig.data[1]
     assert lower.fill == "tonexty"
@@ -200,14 +217,15 @@ def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
     assert [c[0] for c in traces["training"].customdata] == pytest.approx(curves.alphas)
     ticks = fig.layout.xaxis
     assert [float(ticks.ticktext[k]) for k in range(len(ticks.tickvals))] == pytest.approx(
-        [curves.alphas[i] for i in ticks.tickvals], rel=1e-2)
+        [curves.alphas[i] for i in ticks.tickvals], rel=1e-2
+    )
     # the unpruned tree (α = 0) fits the training rows; the root alone errs on the minority share
     assert traces["training"].y[0] == 0.0
     _, counts = np.unique(y, return_counts=True)
     assert traces["training"].y[-1] == pytest.approx(1 - counts.max() / counts.sum())
     star = traces["CV choice"]
     assert curves.alphas[star.x[0]] == pytest.approx(direct.alpha) and star.marker.symbol == "star"
-    assert fig.layout.shapes[0].x0 == 3                          # the chosen α (step 3), dashed
+    assert fig.layout.shapes[0].x0 == 3  # the chosen α (step 3), dashed
     # an α between path values marks the step it prunes to
     between = pf.alpha_error_figure(curves, (curves.alphas[4] + curves.alphas[5]) / 2, LABELS)
     assert between.layout.shapes[0].x0 == 4
@@ -221,6 +239,7 @@ def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
 
 def test_catalogue_has_every_dynamic_pruning_key():
     from ui import i18n
+
     keys = [f"prune.{kind}.{m}" for m in pv.METHODS for kind in ("method", "about")]
     keys += ["prune.rule.min", "prune.rule.1-SE"] + [f"prune.label.{k}" for k in LABELS if k not in pv.SETS]
     for key in keys:
@@ -232,9 +251,11 @@ def test_cf_figure_on_vote_meets_c45_at_its_default_cf(vote):
     res, df, sets = vote
     curves = pv.cf_curves(res, sets)
     i = curves.cfs.index(0.25)
-    assert curves.nodes[i] == res.estimator.node_count             # C4.5 trained with CF 0.25
+    assert curves.nodes[i] == res.estimator.node_count  # C4.5 trained with CF 0.25
     assert curves.leaves[i] == res.estimator.get_n_leaves()
-    assert curves.estimated_errors[i] == pytest.approx(res.estimator.pruning_report_.after["estimated_errors"])
+    assert curves.estimated_errors[i] == pytest.approx(
+        res.estimator.pruning_report_.after["estimated_errors"]
+    )
     fig = pf.cf_figure(curves, 0.25, LABELS)
     assert fig.to_json() == pf.cf_figure(curves, 0.25, LABELS).to_json()
     assert [t.name for t in fig.data] == ["nodes", "leaves", "estimated errors"]

@@ -1,5 +1,6 @@
 """``python -m ui.commands.report``: the tree (DOT/SVG/PNG, rules) and the gain curves (PNG through Plotly's
 Kaleido and the system Chromium), run as users run it, twice with different hash seeds."""
+
 import os
 import shutil
 import subprocess
@@ -18,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 needs_tools = pytest.mark.skipif(
     shutil.which("dot") is None or not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)),
-    reason="needs Graphviz dot and Chromium (make test installs both)")
+    reason="needs Graphviz dot and Chromium (make test installs both)",
+)
 
 CASE = "watermelon3-cart"
 FEATURES = ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度", "含糖率"]
@@ -27,8 +29,23 @@ FEATURES = ["色泽", "根蒂", "敲声", "纹理", "脐部", "触感", "密度"
 def report(out_dir, *extra, seed="0"):
     data, flags = CASES[CASE]
     env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "ui.commands.report", str(SAMPLES / data), *flags, "--out-dir", str(out_dir),
-                           *extra], cwd=ROOT, env=env, capture_output=True, encoding="utf-8", timeout=180)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ui.commands.report",
+            str(SAMPLES / data),
+            *flags,
+            "--out-dir",
+            str(out_dir),
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=180,
+    )
 
 
 @pytest.fixture(scope="module")

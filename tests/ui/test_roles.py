@@ -1,4 +1,5 @@
 """Role inference and checks (SPEC §1: identifiers must not be used silently; exactly one target)."""
+
 import numpy as np
 import pandas as pd
 
@@ -9,7 +10,7 @@ from ui.services.loading import load_sample
 def test_watermelon_defaults():
     df = load_sample("watermelon_3.0").df
     roles = R.infer_roles(df, "好瓜")
-    assert roles["编号"] == R.IGNORE                       # 1..17: an identifier
+    assert roles["编号"] == R.IGNORE  # 1..17: an identifier
     assert roles["好瓜"] == R.TARGET
     assert roles["色泽"] == R.CATEGORICAL and roles["密度"] == R.CONTINUOUS
     assert R.infer_task(df, "好瓜") == R.CLASSIFICATION
@@ -25,18 +26,30 @@ def test_identifier_as_feature_is_warned():
 
 
 def test_measurements_distinct_per_row_are_not_identifiers():
-    df = pd.DataFrame({"area": np.linspace(1.5, 9.3, 30), "x": np.arange(1, 31),
-                       "id": np.arange(30)[::-1], "y": ["a", "b"] * 15})
+    df = pd.DataFrame(
+        {
+            "area": np.linspace(1.5, 9.3, 30),
+            "x": np.arange(1, 31),
+            "id": np.arange(30)[::-1],
+            "y": ["a", "b"] * 15,
+        }
+    )
     roles = R.infer_roles(df)
-    assert roles["area"] == R.CONTINUOUS          # floats, all distinct: still a feature
-    assert roles["x"] == R.CONTINUOUS             # 1…n like Li Hang's x1, but not named an ID
-    assert roles["id"] == R.IGNORE                # named id
-    assert roles["y"] == R.TARGET                 # last column by default
+    assert roles["area"] == R.CONTINUOUS  # floats, all distinct: still a feature
+    assert roles["x"] == R.CONTINUOUS  # 1…n like Li Hang's x1, but not named an ID
+    assert roles["id"] == R.IGNORE  # named id
+    assert roles["y"] == R.TARGET  # last column by default
 
 
 def test_constant_many_categories_and_missing_warnings():
-    df = pd.DataFrame({"k": ["same"] * 30, "c": [f"v{i % 25}" for i in range(30)],
-                       "m": [None, "a"] * 15, "y": ["p", "q", "r"] * 10})
+    df = pd.DataFrame(
+        {
+            "k": ["same"] * 30,
+            "c": [f"v{i % 25}" for i in range(30)],
+            "m": [None, "a"] * 15,
+            "y": ["p", "q", "r"] * 10,
+        }
+    )
     roles = {"k": R.CATEGORICAL, "c": R.CATEGORICAL, "m": R.CATEGORICAL, "y": R.TARGET}
     codes = {(i.code, i.column) for i in R.warnings(df, roles)}
     assert ("constant", "k") in codes

@@ -1,5 +1,6 @@
 """View helpers without a browser: DOT through the app's path (escaping, depth window, selection),
 figures, role table edits, Markdown escaping, scores, the row split and the catalogue."""
+
 import ast
 import re
 import string
@@ -23,11 +24,13 @@ from ui.views.text import md_escape
 
 ROOT = Path(__file__).resolve().parents[2]
 
-EVIL = pd.DataFrame({
-    'say "hi"': ["a[1]", "<b>bold</b>", "a[1]", "x & y", "<b>bold</b>", "x & y"] * 3,
-    "{brace}|pipe": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0] * 3,
-    "<class>": ['q"uote', "back\\slash", 'q"uote', "back\\slash", 'q"uote', "back\\slash"] * 3,
-})
+EVIL = pd.DataFrame(
+    {
+        'say "hi"': ["a[1]", "<b>bold</b>", "a[1]", "x & y", "<b>bold</b>", "x & y"] * 3,
+        "{brace}|pipe": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0] * 3,
+        "<class>": ['q"uote', "back\\slash", 'q"uote', "back\\slash", 'q"uote', "back\\slash"] * 3,
+    }
+)
 
 
 @pytest.mark.parametrize("algo, crit", [("c45", "gain"), ("id3", "gain"), ("cart", "gini")])
@@ -37,11 +40,11 @@ def test_dot_escapes_user_text_and_renders(algo, crit):
     dot = treeview.tree_dot(res.estimator, None, (), selected=0)
     # raw markup never reaches Graphviz's HTML labels
     assert "<b>bold</b>" not in dot and "&lt;b&gt;bold&lt;/b&gt;" in dot
-    assert "&lt;class&gt;" in dot                        # the target in the legend
-    svg = export.render(dot, "svg").decode("utf-8")      # real Graphviz accepts it
+    assert "&lt;class&gt;" in dot  # the target in the legend
+    svg = export.render(dot, "svg").decode("utf-8")  # real Graphviz accepts it
     assert "&lt;class&gt;" in svg and "<class>" not in svg
-    assert 'q&quot;uote' in svg or "q\"uote" in svg
-    assert "penwidth=3" in dot.split("node0 [", 1)[1].split("\n", 1)[0]   # selected node bold
+    assert "q&quot;uote" in svg or 'q"uote' in svg
+    assert "penwidth=3" in dot.split("node0 [", 1)[1].split("\n", 1)[0]  # selected node bold
 
 
 def test_depth_window_and_collapse_fold_subtrees():
@@ -55,9 +58,11 @@ def test_depth_window_and_collapse_fold_subtrees():
     inner_at = lambda d: int(((tree.depth == d) & (tree.feature >= 0)).sum())
     boxes = int((tree.depth <= depth).sum()) + inner_at(depth)
     assert boxes <= treeview.COMFORTABLE_NODES or depth == 0
-    assert int((tree.depth <= depth + 1).sum()) + inner_at(depth + 1) > treeview.COMFORTABLE_NODES or \
-        np.bincount(tree.depth)[:depth + 2].max() > treeview.COMFORTABLE_ROW or \
-        inner_at(depth + 1) > treeview.COMFORTABLE_ROW     # one level more would not fit
+    assert (
+        int((tree.depth <= depth + 1).sum()) + inner_at(depth + 1) > treeview.COMFORTABLE_NODES
+        or np.bincount(tree.depth)[: depth + 2].max() > treeview.COMFORTABLE_ROW
+        or inner_at(depth + 1) > treeview.COMFORTABLE_ROW
+    )  # one level more would not fit
     dot = treeview.tree_dot(est, depth)
     drawn = set(map(int, re.findall(r"^node(\d+) \[", dot, re.M)))
     assert drawn == set(np.nonzero(tree.depth <= depth)[0].tolist())
@@ -76,8 +81,15 @@ def test_auto_depth_leaves_small_trees_whole():
 
 def test_node_path_reads_branch_conditions():
     df = load_sample("watermelon_2.0").df
-    res = train(df, R.infer_roles(df, "好瓜", ["编号"]), R.CLASSIFICATION, "id3", "gain",
-                {"continuous": "threshold"}, Split())
+    res = train(
+        df,
+        R.infer_roles(df, "好瓜", ["编号"]),
+        R.CLASSIFICATION,
+        "id3",
+        "gain",
+        {"continuous": "threshold"},
+        Split(),
+    )
     est = res.estimator
     tree = est.tree_
     # Zhou table 4.1: ID3 splits the root on 纹理 and 清晰 goes on to 根蒂
@@ -129,11 +141,12 @@ def test_split_is_seeded_stratified_and_disjoint():
     assert (y[a["valid"]] == "p").sum() == 12 and (y[a["valid"]] == "q").sum() == 8
     assert (y[a["test"]] == "p").sum() == 6 and (y[a["test"]] == "q").sum() == 4
     tiny = split_rows(np.arange(3), Split(50, 50, 0), np.array(["a", "b", "c"], dtype=object))
-    assert tiny["train"].size == 3     # each class keeps its only row for training
+    assert tiny["train"].size == 3  # each class keeps its only row for training
 
 
 def test_train_reports_missing_targets_and_single_class():
     from ui.services.training import TrainingError
+
     df = pd.DataFrame({"x": [1, 2, 3, 4], "y": ["a", None, "a", "a"]})
     with pytest.raises(TrainingError) as info:
         train(df, {"x": R.CONTINUOUS, "y": R.TARGET}, R.CLASSIFICATION, "cart", "gini", {}, Split())
@@ -145,7 +158,12 @@ def test_train_reports_missing_targets_and_single_class():
 
 def test_regression_only_with_cart():
     assert algorithms_for(R.REGRESSION) == ("cart",)
-    assert set(criteria("cart", R.REGRESSION)) == {"squared_error", "friedman_mse", "absolute_error", "poisson"}
+    assert set(criteria("cart", R.REGRESSION)) == {
+        "squared_error",
+        "friedman_mse",
+        "absolute_error",
+        "poisson",
+    }
     df = load_sample("regression_toy10").df
     res = train(df, R.infer_roles(df, "y"), R.REGRESSION, "cart", "squared_error", {"max_depth": 1}, Split())
     # Li Hang's example: the first cut of x1 is at 6.5 (SPEC worked example)
@@ -156,7 +174,7 @@ def test_regression_only_with_cart():
 def test_importances_figure_orders_and_drops_zeros():
     fig = importances_figure(["a", "b", "c", "d"], [0.1, 0.0, 0.6, 0.3], "importance")
     bar = fig.data[0]
-    assert list(bar.y) == ["a", "d", "c"]           # bottom to top: smallest to largest
+    assert list(bar.y) == ["a", "d", "c"]  # bottom to top: smallest to largest
     assert fig.layout.transition.duration == 0
 
 
@@ -201,8 +219,19 @@ def test_catalogue_complete_and_formats_agree():
         for task in (R.CLASSIFICATION, R.REGRESSION):
             for c in criteria(algo, task):
                 assert f"opt.{c}" in i18n.CATALOGUE
-    for code in ("identifier", "constant", "many_categories", "missing", "target_missing", "no_target",
-                 "many_targets", "no_features", "not_numeric", "regression_labels", "single_class"):
+    for code in (
+        "identifier",
+        "constant",
+        "many_categories",
+        "missing",
+        "target_missing",
+        "no_target",
+        "many_targets",
+        "no_features",
+        "not_numeric",
+        "regression_labels",
+        "single_class",
+    ):
         assert f"roles.{code}" in i18n.CATALOGUE
 
 
@@ -210,8 +239,13 @@ def _catalogue_keys_used(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     keys = set()
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and node.args
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == "t"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             keys.add(node.args[0].value)
     return keys
 
@@ -229,10 +263,32 @@ def test_pages_use_catalogue_keys_and_no_inline_text():
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     text = first.value
                     prose = re.search(r"[A-Za-z]{3,} [A-Za-z]{2,}|[\u4e00-\u9fff]", text)
-                    assert not (prose and node.func.attr in {
-                        "markdown", "caption", "write", "info", "warning", "error", "success", "title",
-                        "header", "subheader", "button", "selectbox", "radio", "slider", "checkbox",
-                        "number_input", "text", "metric", "expander", "download_button"}), (path.name, text)
+                    assert not (
+                        prose
+                        and node.func.attr
+                        in {
+                            "markdown",
+                            "caption",
+                            "write",
+                            "info",
+                            "warning",
+                            "error",
+                            "success",
+                            "title",
+                            "header",
+                            "subheader",
+                            "button",
+                            "selectbox",
+                            "radio",
+                            "slider",
+                            "checkbox",
+                            "number_input",
+                            "text",
+                            "metric",
+                            "expander",
+                            "download_button",
+                        }
+                    ), (path.name, text)
 
 
 def test_sample_titles_in_both_languages():
@@ -242,10 +298,11 @@ def test_sample_titles_in_both_languages():
 
 def test_very_wide_first_level_folds_to_the_root():
     df = load_sample("breast_cancer").df
-    res = train(df, R.infer_roles(df, "class"), R.CLASSIFICATION, "id3", "gain",
-                {"continuous": "intervals"}, Split())
+    res = train(
+        df, R.infer_roles(df, "class"), R.CLASSIFICATION, "id3", "gain", {"continuous": "intervals"}, Split()
+    )
     tree = res.estimator.tree_
-    assert len(tree.children_of(0)) > treeview.COMFORTABLE_ROW      # one branch per interval
+    assert len(tree.children_of(0)) > treeview.COMFORTABLE_ROW  # one branch per interval
     assert treeview.auto_depth(tree) == 0
     dot = treeview.tree_dot(res.estimator, 0)
     assert re.findall(r"^node(\d+) \[", dot, re.M) == ["0"] and "node0_more" in dot
@@ -253,10 +310,20 @@ def test_very_wide_first_level_folds_to_the_root():
 
 def test_url_values_round_trip():
     from ui.session.url import decode_url_value, encode_url_value, url_defaults
+
     d = url_defaults()
     assert d["algo"] == "c45" and d["cart_criterion"] == "gini" and d["cart_reg_criterion"] == "squared_error"
-    for value, default in [(True, True), (False, True), (3, 0), (0.25, 0.25), ([3, 7], []), (5, None),
-                           ("all", "auto"), (4, "auto"), ("iris", "watermelon_3.0")]:
+    for value, default in [
+        (True, True),
+        (False, True),
+        (3, 0),
+        (0.25, 0.25),
+        ([3, 7], []),
+        (5, None),
+        ("all", "auto"),
+        (4, "auto"),
+        ("iris", "watermelon_3.0"),
+    ]:
         assert decode_url_value(encode_url_value(value), default) == value
     with pytest.raises(ValueError):
         decode_url_value("maybe", True)

@@ -3,6 +3,7 @@
 Fixed colours (the class palette of ``dtcore.export``), no animation, text labels on the marks so
 the numbers are readable without hovering; axis titles come in translated by the caller.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,12 +25,22 @@ def importances_figure(names, importances, axis_title: str, top: int = 20) -> go
     imp = np.asarray(importances, dtype=float)
     order = [i for i in np.argsort(-imp, kind="stable") if imp[i] > 0][:top]
     order = order[::-1]  # plotly draws the first bar at the bottom
-    fig = go.Figure(go.Bar(
-        x=[float(imp[i]) for i in order], y=[str(names[i]) for i in order], orientation="h",
-        marker_color=BAR_COLOR, text=[f"{imp[i]:.3f}" for i in order], textposition="auto",
-        hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
-    fig.update_xaxes(title_text=axis_title, range=[0, max(1e-9, float(imp.max()) * 1.05)] if imp.size else None,
-                     gridcolor=GRID)
+    fig = go.Figure(
+        go.Bar(
+            x=[float(imp[i]) for i in order],
+            y=[str(names[i]) for i in order],
+            orientation="h",
+            marker_color=BAR_COLOR,
+            text=[f"{imp[i]:.3f}" for i in order],
+            textposition="auto",
+            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(
+        title_text=axis_title,
+        range=[0, max(1e-9, float(imp.max()) * 1.05)] if imp.size else None,
+        gridcolor=GRID,
+    )
     fig.update_yaxes(automargin=True)
     return _layout(fig, 120 + 28 * len(order))
 
@@ -39,10 +50,23 @@ def confusion_figure(labels, matrix, x_title: str, y_title: str) -> go.Figure:
     m = np.asarray(matrix, dtype=float)
     share = m / np.maximum(m.sum(axis=1, keepdims=True), 1)
     labels = [str(v) for v in labels]
-    fig = go.Figure(go.Heatmap(
-        z=share, x=labels, y=labels, zmin=0, zmax=1, colorscale=[[0, "#ffffff"], [1, BAR_COLOR]],
-        showscale=False, text=[[str(int(v)) for v in row] for row in m], texttemplate="%{text}",
-        textfont=dict(size=14), hovertemplate="%{y} → %{x}: %{text}<extra></extra>", xgap=2, ygap=2))
+    fig = go.Figure(
+        go.Heatmap(
+            z=share,
+            x=labels,
+            y=labels,
+            zmin=0,
+            zmax=1,
+            colorscale=[[0, "#ffffff"], [1, BAR_COLOR]],
+            showscale=False,
+            text=[[str(int(v)) for v in row] for row in m],
+            texttemplate="%{text}",
+            textfont=dict(size=14),
+            hovertemplate="%{y} → %{x}: %{text}<extra></extra>",
+            xgap=2,
+            ygap=2,
+        )
+    )
     fig.update_xaxes(title_text=x_title, side="bottom", type="category")
     fig.update_yaxes(title_text=y_title, autorange="reversed", type="category")
     return _layout(fig, 140 + 40 * len(labels))

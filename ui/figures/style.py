@@ -1,4 +1,5 @@
 """The one Plotly style every chart of the app shares: font, white background, no animation."""
+
 from __future__ import annotations
 
 import plotly.graph_objects as go
@@ -11,6 +12,13 @@ GRID = "#eeeeee"
 def base_layout(fig: go.Figure, height: int, top: int = 30, **extra) -> go.Figure:
     """Height, margins (``top`` leaves room for a title or legend), font, white paper, no
     transition; ``extra`` layout settings follow in the order given (the figure JSON keeps it)."""
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=top, b=10), font=dict(family=FONT, size=13),
-                      plot_bgcolor="white", paper_bgcolor="white", transition={"duration": 0}, **extra)
+    fig.update_layout(
+        height=height,
+        margin=dict(l=10, r=10, t=top, b=10),
+        font=dict(family=FONT, size=13),
+        plot_bgcolor="white",
+        paper_bgcolor="white",
+        transition={"duration": 0},
+        **extra,
+    )
     return fig

@@ -4,6 +4,7 @@ The app keeps a list of forced tests per trained model (``ui.session.model``); t
 on the trained estimator (``dtcore.forcing.replay``) and rescores the new tree on the same row
 split, so every page (tree, scores, downloads) shows the tree with the user's choices in it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -52,4 +53,3 @@ def apply_forced(res, df: pd.DataFrame, ops, arrays=None):
     est, nodes = replay(res.estimator, X, y, None, ops)
     out = dataclasses.replace(res, estimator=est, scores=rescore(res, df, est))
     return out, nodes
-

@@ -7,6 +7,7 @@ GBK), Excel through openpyxl, Parquet through pyarrow, ARFF through ``dtcore.arf
 Failures raise :class:`LoadError` carrying a catalogue key, so the page can say what went wrong
 in the user's language and keep the previous data.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -25,8 +26,17 @@ SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
 MAX_ROWS = 200_000
 
 #: file suffix → format name
-FORMATS = {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "excel",
-           ".xlsm": "excel", ".parquet": "parquet", ".pq": "parquet", ".arff": "arff"}
+FORMATS = {
+    ".csv": "csv",
+    ".txt": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".xlsx": "excel",
+    ".xlsm": "excel",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arff": "arff",
+}
 UPLOAD_TYPES = sorted(s.lstrip(".") for s in FORMATS)
 
 _ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 BOM", "gb18030": "GBK", "utf-16": "UTF-16"}
@@ -44,11 +54,11 @@ class LoadError(Exception):
 @dataclass
 class LoadedData:
     df: pd.DataFrame
-    name: str                      # file name, or the sample id
-    source: str                    # "sample" or "upload"
-    fmt: str                       # csv / tsv / excel / parquet / arff
-    encoding: str | None           # "UTF-8", "UTF-8 BOM", "GBK", or None (binary formats)
-    digest: str                    # content hash: the cache key for everything downstream
+    name: str  # file name, or the sample id
+    source: str  # "sample" or "upload"
+    fmt: str  # csv / tsv / excel / parquet / arff
+    encoding: str | None  # "UTF-8", "UTF-8 BOM", "GBK", or None (binary formats)
+    digest: str  # content hash: the cache key for everything downstream
     declared_kinds: dict = field(default_factory=dict)  # ARFF: column → kind it declares
 
 
@@ -70,13 +80,22 @@ class Sample:
 # ---------------------------------------------------------------------------------------------
 # samples
 
+
 def sample_catalogue() -> dict[str, Sample]:
     """The bundled samples by id, in the order of ``assets/samples/index.json``."""
     raw = json.loads((SAMPLES_DIR / "index.json").read_text(encoding="utf-8"))
     out = {}
     for s in raw["samples"]:
-        out[s["id"]] = Sample(s["id"], s["file"], s["en"], s["zh"], s["target"],
-                              tuple(s.get("ignore", ())), int(s.get("valid", 0)), int(s.get("test", 0)))
+        out[s["id"]] = Sample(
+            s["id"],
+            s["file"],
+            s["en"],
+            s["zh"],
+            s["target"],
+            tuple(s.get("ignore", ())),
+            int(s.get("valid", 0)),
+            int(s.get("test", 0)),
+        )
     return out
 
 
@@ -92,6 +111,7 @@ def load_sample(sample_id: str) -> LoadedData:
 
 # ---------------------------------------------------------------------------------------------
 # bytes → DataFrame
+
 
 def file_format(filename: str) -> str:
     suffix = Path(filename).suffix.lower()
@@ -114,8 +134,9 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
         if fmt in ("csv", "tsv"):
             text, enc = readers.decode(data)
             encoding = _ENCODING_NAMES.get(enc, enc)
-            table = readers.parse_delimited(text, "\t" if fmt == "tsv" else None,
-                                            encoding=enc, source=filename)
+            table = readers.parse_delimited(
+                text, "\t" if fmt == "tsv" else None, encoding=enc, source=filename
+            )
             df = frame_from_cells(table.names, table.rows)
         elif fmt == "excel":
             raw = pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=object, engine="openpyxl")
@@ -129,8 +150,11 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
     except DataError as exc:
         raise LoadError("load.bad_file", name=filename, detail=str(exc)) from None
     except Exception as exc:  # openpyxl / pyarrow / zip errors: many types, one meaning for the user
-        raise LoadError(f"load.bad_{fmt}" if fmt in ("excel", "parquet") else "load.bad_file",
-                        name=filename, detail=f"{type(exc).__name__}: {exc}") from None
+        raise LoadError(
+            f"load.bad_{fmt}" if fmt in ("excel", "parquet") else "load.bad_file",
+            name=filename,
+            detail=f"{type(exc).__name__}: {exc}",
+        ) from None
     if df.shape[0] == 0:
         raise LoadError("load.no_rows", name=filename)
     if df.shape[1] < 2:
@@ -143,11 +167,14 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
 def _read_arff(data: bytes, filename: str):
     text, _ = readers.decode(data)
     parsed = arff.read_arff(text)
-    return frame_from_cells(parsed.names, parsed.rows), {n: k for n, k in zip(parsed.names, parsed.kinds) if k}
+    return frame_from_cells(parsed.names, parsed.rows), {
+        n: k for n, k in zip(parsed.names, parsed.kinds) if k
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # cells → typed columns
+
 
 def is_missing_cell(v) -> bool:
     """dtcore's missing cells, plus pandas' own markers (pd.NA, NaT) from Excel/Parquet."""

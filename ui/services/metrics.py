@@ -2,6 +2,7 @@
 
 Plain numpy over label arrays so the numbers can be checked against scikit-learn in tests.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ from dtcore.schema import label_of
 class ClassificationScores:
     n: int
     accuracy: float
-    labels: tuple[str, ...]          # row/column order of the confusion matrix
-    confusion: np.ndarray            # confusion[i, j]: true labels[i] predicted labels[j]
+    labels: tuple[str, ...]  # row/column order of the confusion matrix
+    confusion: np.ndarray  # confusion[i, j]: true labels[i] predicted labels[j]
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,14 @@ def classification_scores(truth, predicted, classes) -> ClassificationScores:
     index = {c: i for i, c in enumerate(labels)}
     cm = np.zeros((len(labels), len(labels)), dtype=np.int64)
     if t.size:
-        np.add.at(cm, (np.fromiter((index[v] for v in t), np.int64, t.size),
-                       np.fromiter((index[v] for v in p), np.int64, p.size)), 1)
+        np.add.at(
+            cm,
+            (
+                np.fromiter((index[v] for v in t), np.int64, t.size),
+                np.fromiter((index[v] for v in p), np.int64, p.size),
+            ),
+            1,
+        )
     acc = float(np.mean(t == p)) if t.size else float("nan")
     return ClassificationScores(int(t.size), acc, tuple(labels), cm)
 
@@ -49,5 +56,5 @@ def regression_scores(truth, predicted) -> RegressionScores:
         return RegressionScores(0, float("nan"), float("nan"), float("nan"))
     err = t - p
     ss_tot = float(np.sum((t - t.mean()) ** 2))
-    r2 = 1.0 - float(np.sum(err ** 2)) / ss_tot if ss_tot > 0 else float("nan")
-    return RegressionScores(int(t.size), float(np.sqrt(np.mean(err ** 2))), float(np.mean(np.abs(err))), r2)
+    r2 = 1.0 - float(np.sum(err**2)) / ss_tot if ss_tot > 0 else float("nan")
+    return RegressionScores(int(t.size), float(np.sqrt(np.mean(err**2))), float(np.mean(np.abs(err))), r2)

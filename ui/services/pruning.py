@@ -6,6 +6,7 @@ its grown tree ``unpruned_tree_`` is what every method starts from; CART and ID3
 trees already. Rows are the Train page's own split (``TrainResult.rows``), so training,
 validation and test mean the same rows on every page.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ CF_GRID = tuple(round(0.01 * k, 2) for k in (1, 2, 5, 10, 15, 20, 25, 30, 35, 40
 
 # ---------------------------------------------------------------------------------------------
 # data
+
 
 @dataclass
 class EncodedSets:
@@ -94,16 +96,18 @@ def grower(est):
 
     def grow(X, y, w):
         return type(est)(**params).fit_encoded(X, y, schema, w).tree_
+
     return grow
 
 
 # ---------------------------------------------------------------------------------------------
 # running a prune
 
+
 @dataclass
 class PruneOutcome:
-    before: object          # Tree as grown
-    after: object           # pruned Tree
+    before: object  # Tree as grown
+    after: object  # pruned Tree
     report: PruneReport
 
 
@@ -113,8 +117,9 @@ def ebp_options(est) -> dict:
     return {"z": params.get("z", "c45"), "subtree_raising": bool(params.get("subtree_raising", True))}
 
 
-def run_prune(res, sets: EncodedSets, method: str, *, alpha: float = 0.0, cf: float = 0.25,
-              forced: bool = False) -> PruneOutcome:
+def run_prune(
+    res, sets: EncodedSets, method: str, *, alpha: float = 0.0, cf: float = 0.25, forced: bool = False
+) -> PruneOutcome:
     """Prune the grown tree of ``res`` with ``method``; ValueError when a needed set is missing."""
     est = res.estimator
     tree = grown_tree(est, forced)
@@ -130,6 +135,7 @@ def run_prune(res, sets: EncodedSets, method: str, *, alpha: float = 0.0, cf: fl
 
 # ---------------------------------------------------------------------------------------------
 # cost-complexity: α values and curves
+
 
 def alpha_values(tree) -> list[float]:
     """The α a slider offers: the distinct effective α of the tree's own path (each gives a
@@ -149,14 +155,15 @@ class AlphaCurves:
 
     alphas: list
     n_leaves: list
-    errors: dict            # split name → list of errors (train / valid / test present)
-    cv: dict | None         # AlphaChoice.to_dict() when cross-validated
-    valid: dict | None      # AlphaChoice.to_dict() of the choice on the validation rows
-    metric: str             # "error_rate" or "mse"
+    errors: dict  # split name → list of errors (train / valid / test present)
+    cv: dict | None  # AlphaChoice.to_dict() when cross-validated
+    valid: dict | None  # AlphaChoice.to_dict() of the choice on the validation rows
+    metric: str  # "error_rate" or "mse"
 
 
-def alpha_curves(res, sets: EncodedSets, cv_folds: int = 0, one_se: bool = True, seed: int = 0,
-                 forced: bool = False) -> AlphaCurves:
+def alpha_curves(
+    res, sets: EncodedSets, cv_folds: int = 0, one_se: bool = True, seed: int = 0, forced: bool = False
+) -> AlphaCurves:
     """Train / validation / test error along the path, the choice on the validation rows, and
     the k-fold CV choice when 2 ≤ k ≤ training rows (both with the 1-SE rule if ``one_se``).
     The folds re-grow the tree with the model's settings (forced splits are not replayed there)."""
@@ -176,11 +183,18 @@ def alpha_curves(res, sets: EncodedSets, cv_folds: int = 0, one_se: bool = True,
     cv = None
     X, y = sets.get("train")
     if cv_folds >= 2 and X is not None and cv_folds <= len(y):
-        choice: AlphaChoice = choose_alpha_cv(grower(res.estimator), X, y, k=int(cv_folds), one_se=one_se,
-                                              seed=seed, tree=tree)
+        choice: AlphaChoice = choose_alpha_cv(
+            grower(res.estimator), X, y, k=int(cv_folds), one_se=one_se, seed=seed, tree=tree
+        )
         cv = choice.to_dict()
-    return AlphaCurves([float(a) for a in alphas], [int(t.get_n_leaves()) for t in subtrees], errors, cv, valid,
-                       "error_rate" if tree.n_classes > 0 else "mse")
+    return AlphaCurves(
+        [float(a) for a in alphas],
+        [int(t.get_n_leaves()) for t in subtrees],
+        errors,
+        cv,
+        valid,
+        "error_rate" if tree.n_classes > 0 else "mse",
+    )
 
 
 @dataclass

@@ -7,6 +7,7 @@ a browser. Issues carry a catalogue key and parameters, never English text.
 The rules themselves live in :mod:`dtcore.roles` (the command line uses the same ones); this module
 only hands it DataFrame columns as raw cells.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """How the row split divides the current table, for the Data page (the rows training will use)."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -4,6 +4,7 @@ The Train page draws widgets from :data:`PARAMS` and calls :func:`train`; prunin
 :func:`split_rows` through ``TrainResult.rows`` so every page agrees on which rows are training,
 validation and test. Failures raise :class:`TrainingError` with a catalogue key.
 """
+
 from __future__ import annotations
 
 import time
@@ -73,10 +74,11 @@ def estimator_params(algorithm: str, task: str, criterion: str, values: dict) ->
 # ---------------------------------------------------------------------------------------------
 # row split
 
+
 @dataclass(frozen=True)
 class Split:
-    valid: int = 0   # percent of rows
-    test: int = 0    # percent of rows
+    valid: int = 0  # percent of rows
+    test: int = 0  # percent of rows
     seed: int = 0
 
 
@@ -106,13 +108,14 @@ def split_rows(positions: np.ndarray, split: Split, strata=None) -> dict[str, np
             else:
                 n_test -= 1
         out["test"].append(g[:n_test])
-        out["valid"].append(g[n_test:n_test + n_valid])
-        out["train"].append(g[n_test + n_valid:])
+        out["valid"].append(g[n_test : n_test + n_valid])
+        out["train"].append(g[n_test + n_valid :])
     return {k: np.sort(np.concatenate(v)) if v else np.array([], np.int64) for k, v in out.items()}
 
 
 # ---------------------------------------------------------------------------------------------
 # training
+
 
 @dataclass
 class TrainResult:
@@ -124,9 +127,9 @@ class TrainResult:
     target: str
     features: list[str]
     kinds: list[str]
-    rows: dict[str, np.ndarray]            # row positions in the DataFrame per split
-    scores: dict[str, object]              # split name → Classification/RegressionScores
-    dropped: int = 0                       # rows left out because their target is missing
+    rows: dict[str, np.ndarray]  # row positions in the DataFrame per split
+    scores: dict[str, object]  # split name → Classification/RegressionScores
+    dropped: int = 0  # rows left out because their target is missing
     seconds: float = 0.0
     key: tuple = field(default=())
 
@@ -135,8 +138,15 @@ def _target_missing(col: pd.Series) -> np.ndarray:
     return np.array([is_missing_cell(v) for v in col.to_numpy(dtype=object)], dtype=bool)
 
 
-def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, criterion: str,
-          values: dict, split: Split) -> TrainResult:
+def train(
+    df: pd.DataFrame,
+    roles: dict[str, str],
+    task: str,
+    algorithm: str,
+    criterion: str,
+    values: dict,
+    split: Split,
+) -> TrainResult:
     """Fit ``algorithm`` on the training rows and score it on every split."""
     errs = R.errors(df, roles, task)
     if errs:
@@ -158,8 +168,9 @@ def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, cr
     if task == R.CLASSIFICATION and len(set(map(str, y_all[tr]))) < 2:
         raise TrainingError("train.err.single_class", column=target)
     params = estimator_params(algorithm, task, criterion, values)
-    cats = {f: categories_of(df[f].to_numpy(dtype=object)) for f, k in zip(features, kinds)
-            if k == CATEGORICAL}
+    cats = {
+        f: categories_of(df[f].to_numpy(dtype=object)) for f, k in zip(features, kinds) if k == CATEGORICAL
+    }
     try:
         est = make_estimator(algorithm, task, **params)
     except (TypeError, ValueError) as exc:
@@ -167,8 +178,9 @@ def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, cr
     X = raw_rows(df, features)
     t0 = time.perf_counter()
     try:
-        est.fit(X[tr], y_all[tr], feature_names=features, feature_kinds=kinds,
-                categories=cats, target_name=target)
+        est.fit(
+            X[tr], y_all[tr], feature_names=features, feature_kinds=kinds, categories=cats, target_name=target
+        )
     except DataError as exc:
         raise TrainingError("train.err.data", detail=str(exc)) from None
     except ValueError as exc:
@@ -184,5 +196,17 @@ def train(df: pd.DataFrame, roles: dict[str, str], task: str, algorithm: str, cr
         else:
             truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
             scores[name] = regression_scores(truth, pred)
-    return TrainResult(est, algorithm, task, params, split, target, features, kinds, rows, scores,
-                       int(missing.sum()), seconds)
+    return TrainResult(
+        est,
+        algorithm,
+        task,
+        params,
+        split,
+        target,
+        features,
+        kinds,
+        rows,
+        scores,
+        int(missing.sum()),
+        seconds,
+    )

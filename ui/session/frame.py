@@ -8,6 +8,7 @@ alone: no sidebar, no defaults, no URL seeding. ``client.showSidebarNavigation =
 help (it only hides the legacy page list; the page still runs without the frame; tried on a fresh
 server). Only a folder with another name would let Streamlit skip the legacy mode altogether.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

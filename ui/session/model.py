@@ -1,5 +1,6 @@
 """The current model in session state: training (cached), the splits forced on it, and the
 model a page opened straight from a link trains from the URL's settings."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -34,6 +35,7 @@ def base_result() -> TrainResult | None:
 # forced splits: [(node, test), …] for the trained model whose key they carry (another model,
 # e.g. after retraining with new settings, starts with none)
 
+
 def forced_ops(res=None) -> list:
     res = st.session_state.get("result") if res is None else res
     forced = st.session_state.get("forced")
@@ -62,8 +64,16 @@ def pop_forced() -> None:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _train_cached(digest: str, roles_key: tuple, task: str, algorithm: str, criterion: str,
-                  values_key: tuple, split_key: tuple, _df) -> TrainResult:
+def _train_cached(
+    digest: str,
+    roles_key: tuple,
+    task: str,
+    algorithm: str,
+    criterion: str,
+    values_key: tuple,
+    split_key: tuple,
+    _df,
+) -> TrainResult:
     # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later
     res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
     res.key = (digest, roles_key, task, algorithm, criterion, values_key, split_key)
@@ -73,8 +83,15 @@ def _train_cached(digest: str, roles_key: tuple, task: str, algorithm: str, crit
 def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
     d = data()
     sp = split()
-    return (d.digest, tuple(roles().items()), task(), algorithm, criterion,
-            tuple(sorted(values.items())), (sp.valid, sp.test, sp.seed))
+    return (
+        d.digest,
+        tuple(roles().items()),
+        task(),
+        algorithm,
+        criterion,
+        tuple(sorted(values.items())),
+        (sp.valid, sp.test, sp.seed),
+    )
 
 
 def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:

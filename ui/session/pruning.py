@@ -1,5 +1,6 @@
 """The Pruning page's session side: its Streamlit caches of pruning runs and curves (keyed on the
 model's training key and the splits forced on it) and the α setting its buttons and path snap."""
+
 from __future__ import annotations
 
 import streamlit as st

@@ -10,6 +10,7 @@ yet, and turns off animations, transitions and the blinking caret so pictures se
 The parameter is not a view setting: ``ui.session.url.write_url`` leaves unknown keys alone, so it
 stays in the address bar while the user moves between pages.
 """
+
 from __future__ import annotations
 
 import streamlit as st

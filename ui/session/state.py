@@ -4,6 +4,7 @@ These non-widget keys (``data``, ``roles``, ``task``…) hold what must survive 
 errors. Pages read them through the helpers below and never create widgets with these keys. The
 view settings that travel in the URL are ``ui.session.url``'s; the model is ``ui.session.model``'s.
 """
+
 from __future__ import annotations
 
 import streamlit as st
@@ -26,8 +27,10 @@ def fixed_labels(options, label):
     table = {o: label(o) for o in options}
     return lambda v: table[v] if v in table else str(v)
 
+
 # ---------------------------------------------------------------------------------------------
 # language
+
 
 def lang() -> str:
     value = st.session_state.get("lang", i18n.DEFAULT_LANG)
@@ -48,12 +51,14 @@ def on_language_change() -> None:
 def t(key: str, **values) -> str:
     return i18n.translate(key, lang(), **values)
 
+
 def split() -> Split:
     return Split(valid=int(setting("valid")), test=int(setting("test")), seed=int(setting("seed")))
 
 
 # ---------------------------------------------------------------------------------------------
 # data
+
 
 def data() -> LoadedData | None:
     return st.session_state.get("data")
@@ -131,6 +136,7 @@ def task() -> str:
 
 # ---------------------------------------------------------------------------------------------
 # the Data page: its callbacks, the uploaded file, the role widgets' version
+
 
 def on_sample_change() -> None:
     load_sample_into_state(st.session_state["sample"])

@@ -7,6 +7,7 @@ bar can be copied and reopened. Their widgets keep their value across page switc
 (``persist_state="session"``, :data:`KEEP`); a page that needs one whose widget is on another
 page reads it with :func:`setting`.
 """
+
 from __future__ import annotations
 
 import streamlit as st
@@ -29,6 +30,7 @@ FEATURE_KEY = "split_feature"
 # Streamlit's own ``bind="query-params"`` stores a selectbox's *displayed* text in the URL, which
 # changes with the language; here the URL holds stable ids ("c45", "iris", "gini") instead.
 
+
 def criterion_key(algorithm: str, task: str) -> str:
     return f"{algorithm}_criterion" if task == R.CLASSIFICATION else f"{algorithm}_reg_criterion"
 
@@ -39,11 +41,30 @@ def param_key(algorithm: str, name: str) -> str:
 
 def url_defaults() -> dict:
     """Every URL-bound key with its default value (the type of the default is the key's type)."""
-    d = {"lang": i18n.DEFAULT_LANG, "sample": DEFAULT_SAMPLE, "valid": 0, "test": 0, "seed": 0,
-         "algo": DEFAULT_ALGORITHM, "levels": "auto", "layout": "auto", "collapse": [], "node": None}
+    d = {
+        "lang": i18n.DEFAULT_LANG,
+        "sample": DEFAULT_SAMPLE,
+        "valid": 0,
+        "test": 0,
+        "seed": 0,
+        "algo": DEFAULT_ALGORITHM,
+        "levels": "auto",
+        "layout": "auto",
+        "collapse": [],
+        "node": None,
+    }
     # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, the trees' layout
-    d.update({"prune_method": "ebp", "prune_alpha": 0.0, "prune_cv": 10, "prune_one_se": True,
-              "prune_cf": 0.25, "prune_arrange": "side", "prune_levels": "auto"})
+    d.update(
+        {
+            "prune_method": "ebp",
+            "prune_alpha": 0.0,
+            "prune_cv": 10,
+            "prune_one_se": True,
+            "prune_cf": 0.25,
+            "prune_arrange": "side",
+            "prune_levels": "auto",
+        }
+    )
     # Splits page: the charted feature by name ("" = the algorithm's choice at the node)
     d[FEATURE_KEY] = ""
     for algo in ALGORITHMS:
@@ -79,9 +100,9 @@ def decode_url_value(text: str, default):
         return float(text)
     if isinstance(default, list):
         return [int(v) for v in text.split(",") if v.strip()]
-    if default is None:          # node id
+    if default is None:  # node id
         return int(text)
-    if text.isdigit():           # levels: "auto", "all" or a number
+    if text.isdigit():  # levels: "auto", "all" or a number
         return int(text)
     return text
 
@@ -122,6 +143,7 @@ def write_url() -> None:
     for key, text in want.items():
         if current.get(key) != text:
             st.query_params[key] = text
+
 
 def default(key: str) -> None:
     """Give a URL-bound widget its default before it is drawn (widgets take no value= argument,

@@ -1,4 +1,5 @@
 """The Pruning page's pictures and table as plain data: before/after DOT, the metrics table."""
+
 from __future__ import annotations
 
 import math
@@ -13,28 +14,48 @@ from ui.services.pruning import REPORT_SET, SETS, PruneOutcome
 # ---------------------------------------------------------------------------------------------
 # the pictures
 
+
 def new_leaves(report: PruneReport) -> list[int]:
     """Ids in the pruned tree of the leaves pruning made (tests of the original that are leaves)."""
     collapsed = set(report.collapsed)
     return [new for new, old in enumerate(report.kept) if old in collapsed]
 
 
-def before_after_dot(est, outcome: PruneOutcome, max_depth: int | None = None,
-                     rankdir: str = "TB", words: dict | None = None) -> tuple[str, str]:
+def before_after_dot(
+    est, outcome: PruneOutcome, max_depth: int | None = None, rankdir: str = "TB", words: dict | None = None
+) -> tuple[str, str]:
     """The grown tree with what pruning removes ghosted (dashed grey) and the nodes that become
     leaves in bold; the pruned tree with its new leaves in bold."""
     schema = est.schema_
     crit = est.get_params().get("criterion")
     rep = outcome.report
-    before = export.to_dot(outcome.before, schema, max_depth=max_depth, ghost=rep.removed,
-                           highlight=rep.collapsed, criterion=crit, rankdir=rankdir, graph_name="before", words=words)
-    after = export.to_dot(outcome.after, schema, max_depth=max_depth, highlight=new_leaves(rep),
-                          criterion=crit, rankdir=rankdir, graph_name="after", words=words)
+    before = export.to_dot(
+        outcome.before,
+        schema,
+        max_depth=max_depth,
+        ghost=rep.removed,
+        highlight=rep.collapsed,
+        criterion=crit,
+        rankdir=rankdir,
+        graph_name="before",
+        words=words,
+    )
+    after = export.to_dot(
+        outcome.after,
+        schema,
+        max_depth=max_depth,
+        highlight=new_leaves(rep),
+        criterion=crit,
+        rankdir=rankdir,
+        graph_name="after",
+        words=words,
+    )
     return before, after
 
 
 # ---------------------------------------------------------------------------------------------
 # the table and numbers
+
 
 def fmt_alpha(a) -> str:
     return f"{a:.4g}"
@@ -47,7 +68,11 @@ def fmt_error(value, metric: str) -> str:
 
 
 def fmt_change(before, after, metric: str | None = None) -> str:
-    if before is None or after is None or any(isinstance(v, float) and math.isnan(v) for v in (before, after)):
+    if (
+        before is None
+        or after is None
+        or any(isinstance(v, float) and math.isnan(v) for v in (before, after))
+    ):
         return "–"
     d = after - before
     if metric == "error_rate":
@@ -59,6 +84,7 @@ def fmt_change(before, after, metric: str | None = None) -> str:
 
 def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
     """Size, leaves, depth and the error on every split, before / after / change."""
+
     def tr(key, **v):
         return translate(key, lang, **v)
 
@@ -71,8 +97,14 @@ def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
         e = report.errors.get(REPORT_SET[split])
         if e is None:
             continue
-        rows.append((f"{name} · {tr('metrics.' + split)}", fmt_error(e["before"], report.metric),
-                     fmt_error(e["after"], report.metric), fmt_change(e["before"], e["after"], report.metric)))
+        rows.append(
+            (
+                f"{name} · {tr('metrics.' + split)}",
+                fmt_error(e["before"], report.metric),
+                fmt_error(e["after"], report.metric),
+                fmt_change(e["before"], e["after"], report.metric),
+            )
+        )
     cols = [tr("prune.measure"), tr("prune.before"), tr("prune.after"), tr("prune.change")]
     return pd.DataFrame(rows, columns=cols)
 

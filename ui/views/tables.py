@@ -1,4 +1,5 @@
 """Tables the Data page shows: the editable role table and how its edits map back to roles."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -6,8 +7,18 @@ import pandas as pd
 from ui.i18n import translate
 from ui.services import roles as R
 
-ISSUE_ICONS = {"identifier": "⚠️", "constant": "⚠️", "many_categories": "⚠️", "missing": "◌",
-               "target_missing": "◌", "not_numeric": "⛔", "regression_labels": "⛔", "single_class": "⛔"}
+ISSUE_ICONS = {
+    "identifier": "⚠️",
+    "constant": "⚠️",
+    "many_categories": "⚠️",
+    "missing": "◌",
+    "target_missing": "◌",
+    "not_numeric": "⛔",
+    "regression_labels": "⛔",
+    "single_class": "⛔",
+}
+
+
 def short_note(code: str, lang: str) -> str:
     return f"{ISSUE_ICONS[code]} {translate('note.' + code, lang)}"
 
@@ -23,10 +34,17 @@ def role_table(df: pd.DataFrame, roles: dict[str, str], issues, lang: str) -> pd
     for name in df.columns:
         p = profiles[str(name)]
         kind = "integer" if p.integer else "numeric" if p.numeric else "labels"
-        rows.append({"column": str(name), "role": roles.get(str(name), R.IGNORE),
-                     "values": translate(f"data.type.{kind}", lang), "distinct": p.n_distinct,
-                     "missing": p.n_missing, "example": p.example,
-                     "note": " · ".join(notes.get(str(name), []))})
+        rows.append(
+            {
+                "column": str(name),
+                "role": roles.get(str(name), R.IGNORE),
+                "values": translate(f"data.type.{kind}", lang),
+                "distinct": p.n_distinct,
+                "missing": p.n_missing,
+                "example": p.example,
+                "note": " · ".join(notes.get(str(name), [])),
+            }
+        )
     return pd.DataFrame(rows, columns=["column", "role", "values", "distinct", "missing", "example", "note"])
 
 

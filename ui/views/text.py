@@ -3,6 +3,7 @@
 User text (file names, column names, labels): Streamlit Markdown also reads ``:color[...]`` directives, ``$`` maths and emoji shortcodes, so
 every punctuation character Markdown could act on is backslash-escaped and ``<`` becomes an entity.
 """
+
 from __future__ import annotations
 
 import math

@@ -3,6 +3,7 @@
 The DOT itself comes from ``dtcore.export.to_dot`` (one renderer for app, CLI and files); this
 module only decides its options and writes the short node names used in selectors and paths.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,9 +25,9 @@ def auto_depth(tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW
         return None
     inner = np.bincount(tree.depth[tree.feature >= 0], minlength=per_level.size)
     best = 0
-    for d in range(1, per_level.size):       # a loop over levels (a handful)
-        widest = max(int(per_level[:d + 1].max()), int(inner[d]))
-        total = int(per_level[:d + 1].sum() + inner[d])
+    for d in range(1, per_level.size):  # a loop over levels (a handful)
+        widest = max(int(per_level[: d + 1].max()), int(inner[d]))
+        total = int(per_level[: d + 1].sum() + inner[d])
         if widest > row or total > budget:
             break
         best = d
@@ -39,7 +40,7 @@ def widest_row(tree, depth: int | None) -> int:
     if depth is None:
         return int(per_level.max())
     inner = int(((tree.depth == depth) & (tree.feature >= 0)).sum())
-    return max(int(per_level[:depth + 1].max()), inner)
+    return max(int(per_level[: depth + 1].max()), inner)
 
 
 def auto_rankdir(tree, depth: int | None, row: int = 5) -> str:
@@ -86,16 +87,24 @@ def dot_words(lang: str) -> dict:
     return {key: i18n.translate(f"dot.{key}", lang) for key in export.DOT_WORDS}
 
 
-def tree_dot(est, depth: int | None, collapsed=(), selected: int | None = None,
-             rankdir: str = "TB", lang: str = i18n.DEFAULT_LANG, forced=()) -> str:
+def tree_dot(
+    est,
+    depth: int | None,
+    collapsed=(),
+    selected: int | None = None,
+    rankdir: str = "TB",
+    lang: str = i18n.DEFAULT_LANG,
+    forced=(),
+) -> str:
     """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` and
     ``forced`` (nodes whose test the user forced on the Splits page) bold."""
     n = est.tree_.node_count
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
     highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
-    return export.to_dot(est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir,
-                         words=dot_words(lang))
+    return export.to_dot(
+        est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir, words=dot_words(lang)
+    )
 
 
 def level_label(value, auto: int | None, t) -> str:
@@ -110,8 +119,10 @@ def node_colors(est) -> list[str]:
     tree = est.tree_
     if est.schema_.classes is None:
         return [export.REGRESSION_COLOR] * tree.node_count
-    return [export.PALETTE[export.node_prediction_index(tree, i) % len(export.PALETTE)]
-            for i in range(tree.node_count)]
+    return [
+        export.PALETTE[export.node_prediction_index(tree, i) % len(export.PALETTE)]
+        for i in range(tree.node_count)
+    ]
 
 
 def node_short_label(est, i: int) -> str:
