@@ -36,8 +36,17 @@ from .arithmetic import arithmetic, branch_labels, candidate_test, children_rows
 from .cart import cart_features, cart_test
 from .entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
 from .node_data import NodeData, feats_impurity
-from .records import (Arithmetic, Candidates, ChildSummary, CutGains, FeatureSplits, Selection, SplitReport,
-                      TestDict, jsonable)
+from .records import (
+                      Arithmetic,
+                      Candidates,
+                      ChildSummary,
+                      CutGains,
+                      FeatureSplits,
+                      Selection,
+                      SplitReport,
+                      TestDict,
+                      jsonable,
+)
 from .report import explainer_data, report_for, same_test, split_report, tree_test
 
 __all__ = ["Arithmetic", "Candidates", "ChildSummary", "CutGains", "FeatureSplits", "NodeData", "Selection",

@@ -8,15 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from ..criteria import split_information
-from ..cutpoints import cut_gain_arrays, pick_j48
 from .. import id3 as id3_rules
 from ..c45 import rules as c45_rules
+from ..criteria import split_information
+from ..cutpoints import cut_gain_arrays, pick_j48
 from ..multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from ..tree import DISTRIBUTE
 from .node_data import NodeData, id3_plan
 from .records import Candidates, CutGains, FeatureSplits, TestDict
-
 
 # =============================================================================================
 # every cut of a continuous feature
@@ -176,7 +175,7 @@ def id3_features(nd: NodeData) -> list[FeatureSplits]:
     """ID3, following its feature plan: categories, bins (intervals) or textbook cuts."""
     plan = id3_plan(nd)
     out = []
-    for j, f in enumerate(nd.schema.features):
+    for j in range(len(nd.schema.features)):
         kind, arg = plan[j]
         if kind != "thr" and j in nd.used:
             out.append(FeatureSplits(**_named(nd, j), mode="multiway" if kind == "cat" else "intervals",

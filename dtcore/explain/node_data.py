@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..criteria import entropy, gini
 from .. import id3 as id3_rules
+from ..criteria import entropy, gini
 
 
 class NodeData:

@@ -7,14 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from ..growing import decrease_ok, pretest_reason
 from .. import id3 as id3_rules
 from ..c45 import rules as c45_rules
+from ..growing import decrease_ok, pretest_reason
 from .cart import cart_features
 from .entropy import c45_features, id3_features
 from .node_data import NodeData, cart_params, feats_impurity
 from .records import FeatureSplits, Selection, SplitReport, TestDict
-
 
 # =============================================================================================
 # selection between features
@@ -93,9 +92,8 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
         assert gain is not None  # a usable feature has its best test's gain
         if id3_rules.weighted_gain(nd.N, nd.W_root, gain) < est.min_impurity_decrease:
             return "min_impurity_decrease"
-    if algo == "cart":
-        if not decrease_ok(cart_params(nd), feats[chosen].improvement):
-            return "min_impurity_decrease"
+    if algo == "cart" and not decrease_ok(cart_params(nd), feats[chosen].improvement):
+        return "min_impurity_decrease"
     return None
 
 
