@@ -58,20 +58,21 @@ def node_splits(X, y, features, kinds, categories, classes, task, target, *, alg
             raise ValueError(f"--node {node}: {exc}") from None
         raise
     out = []
-    for r in rep["features"]:
-        feat = schema.features[r["feature"]]
+    for r in rep.features:
+        feat = schema.features[r.feature]
         rec = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
-        if "known_share" in r:
-            rec["known_share"] = float(r["known_share"])
-        test = r.get("test")
-        if r.get("usable") and test is not None:
+        if r.known_share is not None:
+            rec["known_share"] = float(r.known_share)
+        test = r.test
+        if r.usable and test is not None:
             if algorithm == "cart":
-                rec["score"] = float(r["improvement"])
+                rec["score"] = _f(r.improvement)
                 rec["score_name"] = "impurity_decrease"
-                k = r["best"]
-                cand = r["candidates"]
-                rec["impurity_left"] = _finite(cand["impurity_left"][k])
-                rec["impurity_right"] = _finite(cand["impurity_right"][k])
+                k = r.best
+                cand = r.candidates
+                assert cand is not None and cand.impurity_left is not None and cand.impurity_right is not None
+                rec["impurity_left"] = _finite(cand.impurity_left[k])
+                rec["impurity_right"] = _finite(cand.impurity_right[k])
                 if feat.is_categorical:
                     left = [feat.categories[i] for i, b in enumerate(test["cat_branch"]) if b == 0]
                     rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
@@ -83,28 +84,34 @@ def node_splits(X, y, features, kinds, categories, classes, task, target, *, alg
                     rec["threshold"] = t
                     rec["missing_left"] = test["missing_branch"] == 0
             else:
-                rec["score"] = float(r["gain"])
+                rec["score"] = _f(r.gain)
                 rec["score_name"] = "gain"
-                rec["raw_gain"] = float(r["raw_gain"])
-                if r["mode"] == "threshold":
-                    t = float(r["midpoint"])
+                rec["raw_gain"] = _f(r.raw_gain)
+                if r.mode == "threshold":
+                    t = _f(r.midpoint)
                     rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
                     rec["threshold"] = t
                     rec["stored_threshold"] = float(test["cuts"][0])
-                    si = float(r["split_info"])
+                    si = _f(r.split_info)
                 else:
                     rec["test"] = f"{feat.name} = ?"
-                    if r["mode"] == "multiway":
-                        present = np.asarray(r["branch_counts"]).sum(axis=1) > 0
+                    if r.mode == "multiway":
+                        present = np.asarray(r.branch_counts).sum(axis=1) > 0
                         rec["branches"] = [feat.categories[c] for c in np.nonzero(present)[0]]
-                    si = float(r["split_info"] if algorithm == "c45" else r["iv"])
+                    si = _f(r.split_info if algorithm == "c45" else r.iv)
                 rec["split_information"] = si
-                rec["gain_ratio"] = float(r["gain_ratio"]) if si > 0 else None
+                rec["gain_ratio"] = _f(r.gain_ratio) if si > 0 else None
         out.append(rec)
-    best = rep["chosen"]
-    return {"node": node, "algorithm": algorithm, "criterion": rep["criterion"],
-            "weighted_n": float(rep["weighted_n"]), "n_samples": int(rep["n_samples"]),
+    best = rep.chosen
+    return {"node": node, "algorithm": algorithm, "criterion": rep.criterion,
+            "weighted_n": float(rep.weighted_n), "n_samples": int(rep.n_samples),
             "best": None if best is None else schema.features[best].name, "features": out}
+
+
+def _f(x: float | None) -> float:
+    """A score the report holds for a usable feature's best test."""
+    assert x is not None
+    return float(x)
 
 
 def _finite(x):

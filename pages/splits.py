@@ -48,38 +48,38 @@ def node_summary(res, rep, nd, node):
         dist = ", ".join(f"{md_escape(c)}: {count(v)}" for c, v in zip(est.schema_.classes, nd.counts))
         st.markdown(t("splits.node_counts", n=count(nd.N), dist=dist))
     else:
-        st.markdown(t("splits.node_mean", n=count(nd.N), mean=num(rep["mean"], 4)))
+        st.markdown(t("splits.node_mean", n=count(nd.N), mean=num(rep.mean, 4)))
     s = est.schema_
-    if rep["tree_test"] is not None:
-        st.markdown(t("splits.tree_test", test=md_escape(describe_test(s, rep["tree_test"]))))
+    if rep.tree_test is not None:
+        st.markdown(t("splits.tree_test", test=md_escape(describe_test(s, rep.tree_test))))
     else:
         st.markdown(t("splits.is_leaf"))
-    if rep["chosen"] is not None:
-        ch = rep["features"][rep["chosen"]]
-        msg = t("splits.algo_choice", test=md_escape(describe_test(s, ch["test"])), score=num(ch["gain"], 4))
-        if rep["runner_up"] is not None:
-            ru = rep["features"][rep["runner_up"]]
-            msg += " " + t("splits.runner_up", test=md_escape(describe_test(s, ru["test"])), score=num(ru["gain"], 4))
+    if rep.chosen is not None:
+        ch = rep.features[rep.chosen]
+        msg = t("splits.algo_choice", test=md_escape(describe_test(s, ch.test)), score=num(ch.gain, 4))
+        if rep.runner_up is not None:
+            ru = rep.features[rep.runner_up]
+            msg += " " + t("splits.runner_up", test=md_escape(describe_test(s, ru.test)), score=num(ru.gain, 4))
         st.markdown(msg)
-    if rep["leaf_reason"] is not None:
-        st.caption(t("splits.leaf_reason", reason=t("splits.leaf." + rep["leaf_reason"])))
-    if rep["selection"].get("average_gain") is not None:
-        st.caption(t("splits.c45_rule", avg=num(rep["selection"]["average_gain"], 4)))
+    if rep.leaf_reason is not None:
+        st.caption(t("splits.leaf_reason", reason=t("splits.leaf." + rep.leaf_reason)))
+    if rep.selection.average_gain is not None:
+        st.caption(t("splits.c45_rule", avg=num(rep.selection.average_gain, 4)))
 
 
 def feature_picker(rep, node):
     """The charted feature's index. The widget (and the URL, ``split_feature``) hold its name;
     another node or algorithm starts at the algorithm's choice, except on a session's first view,
     which keeps the feature a shared link names."""
-    feats = rep["features"]
-    order = list(rep["ranking"]) + [j for j in range(len(feats)) if j not in rep["ranking"]]
-    index = {feats[j]["name"]: j for j in order}
+    feats = rep.features
+    order = list(rep.ranking) + [j for j in range(len(feats)) if j not in rep.ranking]
+    index = {feats[j].name: j for j in order}
     names = list(index)
     explorer.prepare_feature_widget(rep, node, names, index, order)
 
     def label(name):
         rec = feats[index[name]]
-        return name + (f" · {num(rec['gain'], 4)}" if rec.get("usable") else "")
+        return name + (f" · {num(rec.gain, 4)}" if rec.usable else "")
 
     name = report_mode.control(st.selectbox, t("splits.feature"), names, key=url.FEATURE_KEY,
                                format_func=state.fixed_labels(names, label), **url.KEEP)
@@ -89,16 +89,18 @@ def feature_picker(rep, node):
 def feature_chart(rep, nd, j):
     """The chart of feature j (``ui.figures.splits.feature_figure``, as the report command draws
     it); clicks on a curve point or subset bar select that candidate."""
-    rec = rep["features"][j]
+    rec = rep.features[j]
     fig = feature_figure(nd, rep, j, state.lang())
     if fig is None:
-        st.info(t("splits.reason." + (rec.get("reason") or "no_test")))
+        st.info(t("splits.reason." + (rec.reason or "no_test")))
         return
     key = f"split_curve_{node_key(rep)}_{j}_{len(model.forced_ops())}"  # a new tree: a fresh chart
-    mode = rec.get("mode")
-    if mode == "threshold" and rep["algorithm"] == "c45":
-        st.caption(t("splits.c45_cuts", min_split=num(rec.get("min_split", float("nan")), 2),
-                     n=rec.get("n_candidates", 0), penalty=num(rec.get("mdl_penalty", 0.0), 4)))
+    mode = rec.mode
+    if mode == "threshold" and rep.algorithm == "c45":
+        min_split = rec.min_split if rec.min_split is not None else float("nan")
+        st.caption(t("splits.c45_cuts", min_split=num(min_split, 2),
+                     n=rec.n_candidates if rec.n_candidates is not None else 0,
+                     penalty=num(rec.mdl_penalty if rec.mdl_penalty is not None else 0.0, 4)))
     if mode in ("threshold", "subset"):
         st.plotly_chart(fig, key=key, on_select=lambda: explorer.on_curve_click(key), selection_mode="points",
                         config=PLOT_CONFIG)
@@ -108,23 +110,23 @@ def feature_chart(rep, nd, j):
 
 
 def node_key(rep):
-    return f"{rep['node']}"
+    return f"{rep.node}"
 
 
 def candidate_picker(rep, nd, j):
-    rec = rep["features"][j]
+    rec = rep.features[j]
     s = nd.schema
-    if "candidates" not in rec or rec.get("mode") in ("multiway", "intervals"):
-        return rec.get("test")
-    cand = rec["candidates"]
-    order = candidate_order(cand["score"], MAX_OPTIONS)
+    cand = rec.candidates
+    if cand is None or rec.mode in ("multiway", "intervals"):
+        return rec.test
+    order = candidate_order(cand.score, MAX_OPTIONS)
     if not order:
         return None
-    order = explorer.prepare_candidate_widget(rep, j, rec, order, len(cand["score"]))
+    order = explorer.prepare_candidate_widget(rep, j, rec, order, len(cand.score))
     ineligible = t("splits.mark.ineligible")
     k = report_mode.control(st.selectbox, t("splits.candidate"), order, key="split_candidate",
-                            format_func=state.fixed_labels(order, lambda k: candidate_label(rec, k, s, rep["algorithm"])
-                                                           + (f" · {ineligible}" if not cand["eligible"][k] else "")))
+                            format_func=state.fixed_labels(order, lambda k: candidate_label(rec, k, s, rep.algorithm)
+                                                           + (f" · {ineligible}" if not cand.eligible[k] else "")))
     return explain.candidate_test(nd, rep, j, int(k))
 
 
@@ -155,8 +157,8 @@ def preview(res, rep, nd, node, test):
 def forcing_controls(res, rep, nd, node, test, kids):
     if report_mode.active():  # a report shows the model, not the buttons that change it
         return
-    same = explain.same_test(test, rep["tree_test"])
-    n_nonempty = sum(1 for k in kids if k["weight"] > 0)
+    same = explain.same_test(test, rep.tree_test)
+    n_nonempty = sum(1 for k in kids if k.weight > 0)
     c1, c2 = st.columns([2, 2])
     disabled = same or n_nonempty < 2
     if c1.button(t("splits.force", node=node), type="primary", disabled=disabled, key="split_force",
@@ -212,7 +214,7 @@ def page():
         node_summary(res, rep, nd, node)
     st.subheader(t("splits.ranking"))
     st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True)
-    if not rep["features"]:
+    if not rep.features:
         st.info(t("splits.no_rows"))
         return
     st.subheader(t("splits.candidates"))

@@ -94,9 +94,9 @@ def test_node_from_the_url_and_the_report_it_shows():
     ok(at)
     md = "\n".join(m.value for m in at.markdown)
     assert f"node #{node}" in md
-    assert f"**{explain.jsonable(rep['weighted_n']):g}**" in md or f"**{int(rep['weighted_n'])}**" in md
+    assert f"**{explain.jsonable(rep.weighted_n):g}**" in md or f"**{int(rep.weighted_n)}**" in md
     table = at.dataframe[0].value
-    assert table.iloc[0, 1] == rep["features"][rep["chosen"]]["name"]
+    assert table.iloc[0, 1] == rep.features[rep.chosen].name
 
 
 def test_picked_node_and_feature_are_in_the_url_at_the_end_of_the_same_run():
@@ -120,7 +120,7 @@ def test_picked_node_and_feature_are_in_the_url_at_the_end_of_the_same_run():
 def test_a_link_naming_a_feature_opens_its_chart():
     est, X, y = fit("watermelon_3.0", "c45")
     rep = explain.split_report(est, X, y, None, 0)
-    assert rep["features"][rep["chosen"]]["name"] != "密度"  # not what the page shows by itself
+    assert rep.features[rep.chosen].name != "密度"  # not what the page shows by itself
     at = start(sample="watermelon_3.0", algo="c45", split_feature="密度")
     ok(at)
     assert select(at, "Feature").value == "密度"
@@ -128,4 +128,4 @@ def test_a_link_naming_a_feature_opens_its_chart():
     at.selectbox(key="split_node").set_value(1).run()  # another node: the algorithm's choice there
     ok(at)
     rep1 = explain.split_report(est, X, y, None, 1)
-    assert select(at, "Feature").value == rep1["features"][rep1["chosen"]]["name"]
+    assert select(at, "Feature").value == rep1.features[rep1.chosen].name

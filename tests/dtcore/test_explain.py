@@ -30,7 +30,7 @@ def fit(name, algo, **params):
 
 
 def by_name(rep):
-    return {r["name"]: r for r in rep["features"]}
+    return {r.name: r for r in rep.features}
 
 
 @pytest.mark.parametrize("algo,params", [("id3", {"continuous": "threshold"}), ("c45", {}),
@@ -40,19 +40,19 @@ def test_watermelon_3_root_curves_have_the_spec_best_cuts(algo, params):
     rep = explain.split_report(est, X, y, None, 0)
     f = by_name(rep)
     for name, cut, gain in (("密度", 0.3815, 0.262), ("含糖率", 0.126, 0.349)):
-        cand = f[name]["candidates"]
-        k = f[name]["best"]
-        assert cand["threshold"][k] == pytest.approx(cut)
-        assert cand["score"][k] == pytest.approx(gain, abs=0.002)
-        assert cand["score"][k] == pytest.approx(np.max(cand["score"][cand["eligible"]]))
+        cand = f[name].candidates
+        k = f[name].best
+        assert cand.threshold[k] == pytest.approx(cut)
+        assert cand.score[k] == pytest.approx(gain, abs=0.002)
+        assert cand.score[k] == pytest.approx(np.max(cand.score[cand.eligible]))
     # 16 distinct values → 15 cuts on the curve (C4.5 marks the ones failing MinSplit = 2)
-    assert f["密度"]["candidates"]["threshold"].size == 16
+    assert f["密度"].candidates.threshold.size == 16
     if algo == "c45":
-        elig = f["密度"]["candidates"]["eligible"]
+        elig = f["密度"].candidates.eligible
         assert not elig[0] and not elig[-1] and elig[1:-1].all()
-        assert f["密度"]["mdl_penalty"] == pytest.approx(np.log2(elig.sum()) / 17)
-        assert f["密度"]["test"]["cuts"] == [0.36]  # the largest training value ≤ 0.3815
-    assert rep["features"][rep["chosen"]]["name"] == ("含糖率" if algo == "cart" else "纹理")
+        assert f["密度"].mdl_penalty == pytest.approx(np.log2(elig.sum()) / 17)
+        assert f["密度"].test["cuts"] == [0.36]  # the largest training value ≤ 0.3815
+    assert rep.features[rep.chosen].name == ("含糖率" if algo == "cart" else "纹理")
 
 
 def test_buys_computer_root_arithmetic_prints_the_spec_numbers():
@@ -60,17 +60,17 @@ def test_buys_computer_root_arithmetic_prints_the_spec_numbers():
     rep = explain.split_report(est, X, y, None, 0)
     f = by_name(rep)
     for name, gain in (("age", 0.247), ("income", 0.029), ("student", 0.152), ("credit_rating", 0.048)):
-        assert f[name]["gain"] == pytest.approx(gain, abs=0.002)
-    assert rep["features"][rep["chosen"]]["name"] == "age"
+        assert f[name].gain == pytest.approx(gain, abs=0.002)
+    assert rep.features[rep.chosen].name == "age"
     nd = explain.explainer_data(est, X, y, None, 0)
-    ar = explain.arithmetic(nd, f["age"]["test"], rep)
-    assert ar["kind"] == "entropy" and not ar["missing"]
-    assert ar["ent_D"] == pytest.approx(0.940, abs=0.001)
-    assert ar["gain"] == pytest.approx(0.247, abs=0.001)
-    assert ar["iv"] == pytest.approx(1.577, abs=0.001)
-    assert ar["gain_ratio"] == pytest.approx(0.156, abs=0.001)
-    assert ar["branch_weights"].tolist() == [5, 4, 5]
-    assert ar["branch_entropy"] == pytest.approx([0.971, 0.0, 0.971], abs=0.001)
+    ar = explain.arithmetic(nd, f["age"].test, rep)
+    assert ar.kind == "entropy" and not ar.missing
+    assert ar.ent_D == pytest.approx(0.940, abs=0.001)
+    assert ar.gain == pytest.approx(0.247, abs=0.001)
+    assert ar.iv == pytest.approx(1.577, abs=0.001)
+    assert ar.gain_ratio == pytest.approx(0.156, abs=0.001)
+    assert ar.branch_weights.tolist() == [5, 4, 5]
+    assert ar.branch_entropy == pytest.approx([0.971, 0.0, 0.971], abs=0.001)
 
 
 def test_missing_values_arithmetic_has_rho_and_known_entropy():
@@ -79,32 +79,32 @@ def test_missing_values_arithmetic_has_rho_and_known_entropy():
     f = by_name(rep)
     expected = {"色泽": 0.252, "根蒂": 0.171, "敲声": 0.145, "纹理": 0.424, "脐部": 0.289, "触感": 0.006}
     for name, gain in expected.items():
-        assert f[name]["gain"] == pytest.approx(gain, abs=0.002), name
+        assert f[name].gain == pytest.approx(gain, abs=0.002), name
     nd = explain.explainer_data(est, X, y, None, 0)
-    ar = explain.arithmetic(nd, f["色泽"]["test"], rep)
-    assert ar["rho"] == pytest.approx(14 / 17)
-    assert ar["ent_known"] == pytest.approx(0.985, abs=0.001)
-    assert ar["gain"] == pytest.approx(ar["gain_textbook"])
+    ar = explain.arithmetic(nd, f["色泽"].test, rep)
+    assert ar.rho == pytest.approx(14 / 17)
+    assert ar.ent_known == pytest.approx(0.985, abs=0.001)
+    assert ar.gain == pytest.approx(ar.gain_textbook)
     # C4.5's split information counts the unknown rows as one more branch
-    assert ar["split_info"] > ar["iv"]
+    assert ar.split_info > ar.iv
     # the children of 纹理: rows 8 and 10 spread with 7/15, 5/15, 3/15
-    kids = explain.children_summary(nd, f["纹理"]["test"])
-    assert [k["weight"] for k in kids] == pytest.approx([7 + 14 / 15, 5 + 10 / 15, 3 + 6 / 15])
+    kids = explain.children_summary(nd, f["纹理"].test)
+    assert [k.weight for k in kids] == pytest.approx([7 + 14 / 15, 5 + 10 / 15, 3 + 6 / 15])
 
 
 def test_regression_toy5_candidates_are_the_spec_mse_decreases():
     est, X, y = fit("regression_toy5", "cart")
     rep = explain.split_report(est, X, y, None, 0)
-    c = rep["features"][0]["candidates"]
-    assert c["threshold"].tolist() == [1.5, 2.5, 3.5, 4.5]
-    assert c["score"] == pytest.approx([1.96, 2.16, 3.227, 1.21], abs=0.002)
-    assert rep["features"][0]["best"] == 2
+    c = rep.features[0].candidates
+    assert c.threshold.tolist() == [1.5, 2.5, 3.5, 4.5]
+    assert c.score == pytest.approx([1.96, 2.16, 3.227, 1.21], abs=0.002)
+    assert rep.features[0].best == 2
     nd = explain.explainer_data(est, X, y, None, 0)
-    ar = explain.arithmetic(nd, rep["features"][0]["test"], rep)
-    assert ar["kind"] == "mse" and ar["impurity"] == pytest.approx(3.76)
-    assert ar["branch_impurity"][0] == pytest.approx(0.889, abs=0.001)
+    ar = explain.arithmetic(nd, rep.features[0].test, rep)
+    assert ar.kind == "mse" and ar.impurity == pytest.approx(3.76)
+    assert ar.branch_impurity[0] == pytest.approx(0.889, abs=0.001)
     left = explain.split_report(est, X, y, None, 1)
-    assert left["features"][0]["test"]["cuts"] == [1.5]
+    assert left.features[0].test["cuts"] == [1.5]
 
 
 CASES = [("watermelon_3.0", "c45", {}), ("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
@@ -126,16 +126,16 @@ def test_the_report_chooses_the_test_the_tree_holds_at_every_node(name, algo, pa
     assert inner.size >= 1
     for node in inner:
         rep = explain.split_report(est, X, y, None, int(node))
-        assert rep["weighted_n"] == pytest.approx(tree.weighted_n[node])
-        assert rep["leaf_reason"] is None, (node, rep["leaf_reason"])
-        chosen = rep["features"][rep["chosen"]]
-        assert explain.same_test(chosen["test"], rep["tree_test"]), (node, chosen["test"], rep["tree_test"])
+        assert rep.weighted_n == pytest.approx(tree.weighted_n[node])
+        assert rep.leaf_reason is None, (node, rep.leaf_reason)
+        chosen = rep.features[rep.chosen]
+        assert explain.same_test(chosen.test, rep.tree_test), (node, chosen.test, rep.tree_test)
         if algo == "cart" and params.get("criterion") != "friedman_mse":
             # the reported weighted decrease is the one the tree's impurities give
             kids = tree.children_of(node)
             dec = (tree.weighted_n[node] * tree.impurity[node]
                    - np.sum(tree.weighted_n[kids] * tree.impurity[kids])) / tree.weighted_n[0]
-            assert chosen["improvement"] == pytest.approx(dec, rel=1e-9, abs=1e-12)
+            assert chosen.improvement == pytest.approx(dec, rel=1e-9, abs=1e-12)
 
 
 @pytest.mark.parametrize("name,algo,params", [("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
@@ -143,7 +143,7 @@ def test_the_report_chooses_the_test_the_tree_holds_at_every_node(name, algo, pa
 def test_the_builder_would_stop_at_every_leaf(name, algo, params):
     est, X, y = fit(name, algo, **params)
     for node in np.nonzero(est.tree_.feature < 0)[0]:
-        assert explain.split_report(est, X, y, None, int(node))["leaf_reason"] is not None
+        assert explain.split_report(est, X, y, None, int(node)).leaf_reason is not None
 
 
 @pytest.mark.parametrize("name,rules", [("credit-g", "c45"), ("labor", "c45"), ("watermelon_3.0", "c45"),
@@ -168,14 +168,14 @@ def test_every_cut_gain_matches_score_cuts_best(name, rules):
             cg = explain.cut_gains(x, yy, w, N, C, rules=rules)
             order = np.argsort(x, kind="stable")
             sc = score_cuts(x[order][None], yy[order][None], w[order][None], N, C, rules=rules, mdl=False)
-            D = np.where(cg["eligible"], cg["gain"], -np.inf)
+            D = np.where(cg.eligible, cg.gain, -np.inf)
             if not sc.valid[0]:
                 assert not np.isfinite(D).any() or D.max() <= 1e-6
                 continue
             k = explain.pick_j48(D) if rules == "c45" else int(np.argmax(D))
-            assert cg["gain"][k] == sc.raw_gain[0]
-            assert cg["midpoint"][k] == sc.midpoint[0]
-            assert cg["n_candidates"] == sc.n_candidates[0]
+            assert cg.gain[k] == sc.raw_gain[0]
+            assert cg.midpoint[k] == sc.midpoint[0]
+            assert cg.n_candidates == sc.n_candidates[0]
 
 
 def test_untrained_root_report_and_json():
@@ -183,7 +183,7 @@ def test_untrained_root_report_and_json():
     blank = make_estimator("c45", "classification")
     blank.schema_ = est.schema_
     rep = explain.split_report(blank, X, y, None, 0, tree=None)
-    assert rep["tree_test"] is None and rep["features"][rep["chosen"]]["name"] == "纹理"
+    assert rep.tree_test is None and rep.features[rep.chosen].name == "纹理"
     import json
     text = json.dumps(explain.jsonable(rep), ensure_ascii=False, allow_nan=False)
     assert "含糖率" in text

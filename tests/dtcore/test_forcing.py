@@ -39,8 +39,8 @@ def test_forcing_the_runner_up_regrows_children_on_their_rows():
     est, X, y = fit("buys_computer", "id3")
     before = est.tree_.to_dict()
     rep = explain.split_report(est, X, y, None, 0)
-    test = rep["features"][rep["runner_up"]]["test"]
-    assert rep["features"][rep["runner_up"]]["name"] == "student"
+    test = rep.features[rep.runner_up].test
+    assert rep.features[rep.runner_up].name == "student"
     new = forcing.force_split(est, X, y, None, 0, test)
     assert est.tree_.to_dict() == before                      # the original is untouched
     assert explain.same_test(explain.tree_test(new, 0), test)  # the root tests student now
@@ -57,8 +57,8 @@ def test_forcing_below_the_root_keeps_the_rest_and_the_node_id():
     tree = est.tree_
     node = int(np.nonzero(tree.feature >= 0)[0][1])
     rep = explain.split_report(est, X, y, None, node)
-    alt = next(j for j in rep["ranking"] if j != rep["chosen"])
-    test = rep["features"][alt]["test"]
+    alt = next(j for j in rep.ranking if j != rep.chosen)
+    test = rep.features[alt].test
     new = forcing.force_split(est, X, y, None, node, test)
     assert explain.same_test(explain.tree_test(new, node), test)
     before = tree.subtree(node)
@@ -78,8 +78,8 @@ def test_forcing_below_the_root_keeps_the_rest_and_the_node_id():
 def test_forcing_with_missing_values_spreads_their_weight():
     est, X, y = fit("watermelon_2.0_missing", "c45", prune=False, min_cases=1)
     rep = explain.split_report(est, X, y, None, 0)
-    f = {r["name"]: r for r in rep["features"]}
-    new = forcing.force_split(est, X, y, None, 0, f["色泽"]["test"])
+    f = {r.name: r for r in rep.features}
+    new = forcing.force_split(est, X, y, None, 0, f["色泽"].test)
     kids = new.children_of(0)
     assert new.weighted_n[kids].sum() == pytest.approx(17)
     assert not np.allclose(new.weighted_n[kids], np.round(new.weighted_n[kids]))  # fractional
@@ -90,12 +90,12 @@ def test_forcing_with_missing_values_spreads_their_weight():
 def test_replay_tracks_forced_ids_and_refuses_useless_tests():
     est, X, y = fit("watermelon_3.0", "c45", prune=False, min_cases=1)
     rep = explain.split_report(est, X, y, None, 0)
-    ops = [(0, rep["features"][rep["runner_up"]]["test"])]
+    ops = [(0, rep.features[rep.runner_up].test)]
     est1, forced = forcing.replay(est, X, y, None, ops)
     assert forced == [0] and est1 is not est and est.tree_ is not est1.tree_
     parent = int(np.nonzero(est1.tree_.feature >= 0)[0][1])  # a test below the forced root
     rep2 = explain.split_report(est1, X, y, None, parent)
-    ops.append((parent, rep2["features"][rep2["ranking"][-1]]["test"]))
+    ops.append((parent, rep2.features[rep2.ranking[-1]].test))
     est2, forced2 = forcing.replay(est, X, y, None, ops)
     assert forced2 == [0, parent]
     assert forcing.is_forced_test(est2, parent, ops[1][1])

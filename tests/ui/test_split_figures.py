@@ -1,6 +1,7 @@
 """Split explorer figures and text views, checked on their figure JSON / LaTeX."""
 import json
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -24,12 +25,12 @@ def melon_curve(algo="c45"):
     nd = explain.explainer_data(est, X, y, None, 0)
     rep = explain.report_for(nd)
     j = est.schema_.index("密度")
-    rec = rep["features"][j]
-    c = rec["candidates"]
+    rec = rep.features[j]
+    c = rec.candidates
     hist = F.class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
-    runner = 9 if rec["best"] != 9 else 8
-    fig = F.curve_figure(c["threshold"], c["score"], c["eligible"], rec["best"], runner, hist,
-                         classes=list(est.schema_.classes), texts=TEXTS, stored=rec["test"]["cuts"][0])
+    runner = 9 if rec.best != 9 else 8
+    fig = F.curve_figure(c.threshold, c.score, c.eligible, rec.best, runner, hist,
+                         classes=list(est.schema_.classes), texts=TEXTS, stored=rec.test["cuts"][0])
     return fig, rec, hist
 
 
@@ -50,10 +51,10 @@ def test_curve_marks_the_best_cut_and_greys_ineligible_ones():
     assert sum(float(np.sum(b.y)) for b in fig.data if b.type == "bar") == 17
     assert d["layout"]["transition"]["duration"] == 0
     # clicks map back to candidates
-    assert list(fig.data[0].customdata) == [k for k in range(16) if rec["candidates"]["eligible"][k]]
+    assert list(fig.data[0].customdata) == [k for k in range(16) if rec.candidates.eligible[k]]
     # the stored C4.5 threshold (0.36) is a dotted line beside the dashed best cut
     lines = sorted((s["line"]["dash"], round(s["x0"], 9), s["yref"]) for s in d["layout"]["shapes"])
-    x_run = float(rec["candidates"]["threshold"][9 if rec["best"] != 9 else 8])
+    x_run = float(rec.candidates.threshold[9 if rec.best != 9 else 8])
     x_run = round(x_run, 9)
     assert lines == sorted([("dash", 0.3815, "y domain"), ("dash", 0.3815, "y2 domain"),
                             ("dash", x_run, "y domain"), ("dash", x_run, "y2 domain"), ("dot", 0.36, "y2 domain")])
@@ -67,17 +68,17 @@ def test_large_curve_is_decimated_keeping_the_exact_maximum_and_draws_fast():
     y = (x + rng.normal(scale=0.8, size=n) > 0.3).astype(np.int64)
     t0 = time.perf_counter()
     cg = explain.cut_gains(x, y, np.ones(n), float(n), 2, rules="textbook")
-    best = int(np.argmax(cg["gain"]))
+    best = int(np.argmax(cg.gain))
     hist = F.class_histogram(x, y, None, 2)
-    fig = F.curve_figure(cg["midpoint"], cg["gain"], cg["eligible"], best, None, hist, classes=["a", "b"],
+    fig = F.curve_figure(cg.midpoint, cg.gain, cg.eligible, best, None, hist, classes=["a", "b"],
                          texts=TEXTS)
     text = fig.to_json()
     elapsed = time.perf_counter() - t0
     assert elapsed < 1.0, elapsed
-    assert cg["gain"].size == n - 1
+    assert cg.gain.size == n - 1
     curve = fig.data[0]
     assert isinstance(curve, go.Scattergl) and len(curve.x) <= F.MAX_POINTS + 2
-    assert max(curve.y) == cg["gain"].max() and best in list(curve.customdata)
+    assert max(curve.y) == cg.gain.max() and best in list(curve.customdata)
     assert len(fig.data[-1].x) == F.HIST_BINS and len(text) < 400_000
 
 
@@ -119,8 +120,8 @@ def test_arithmetic_latex_for_buys_computer_prints_the_spec_numbers():
     est, X, y = fit("buys_computer", "id3")
     nd = explain.explainer_data(est, X, y, None, 0)
     rep = explain.report_for(nd)
-    age = rep["features"][est.schema_.index("age")]
-    lines = arithmetic_latex(explain.arithmetic(nd, age["test"], rep), tr)
+    age = rep.features[est.schema_.index("age")]
+    lines = arithmetic_latex(explain.arithmetic(nd, age.test, rep), tr)
     text = "\n".join(f for _, f in lines)
     assert (r"\begin{aligned}\mathrm{Ent}(D) &= -\sum_k p_k\log_2 p_k \\ &= -\big(\tfrac{5}{14}\log_2\tfrac{5}{14}"
             r" + \tfrac{9}{14}\log_2\tfrac{9}{14}\big) \\ &= 0.940\end{aligned}") in text
@@ -129,22 +130,22 @@ def test_arithmetic_latex_for_buys_computer_prints_the_spec_numbers():
     assert r"\mathrm{Ent}(D^{\text{youth}})" in text
     rows = ranking_rows(rep, est.schema_, tr)
     assert rows[0]["splits.col.feature"] == "age" and rows[0]["splits.col.status"] == "splits.status.chosen"
-    assert describe_test(est.schema_, age["test"]) == "age = ?"
+    assert describe_test(est.schema_, age.test) == "age = ?"
 
 
 def test_arithmetic_with_missing_values_and_mdl():
     est, X, y = fit("watermelon_2.0_missing", "c45", prune=False, min_cases=1)
     nd = explain.explainer_data(est, X, y, None, 0)
     rep = explain.report_for(nd)
-    f = rep["features"][est.schema_.index("色泽")]
-    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f["test"], rep), tr))
+    f = rep.features[est.schema_.index("色泽")]
+    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f.test, rep), tr))
     assert r"\rho" in text and r"\tfrac{14}{17} \\ &= 0.824" in text and r"\mathrm{Ent}(\tilde D)" in text
     assert "0.985" in text and r"\mathrm{SplitInfo}" in text
     est, X, y = fit("watermelon_3.0", "c45")
     nd = explain.explainer_data(est, X, y, None, 0)
     rep = explain.report_for(nd)
-    f = rep["features"][est.schema_.index("密度")]
-    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f["test"], rep), tr))
+    f = rep.features[est.schema_.index("密度")]
+    text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f.test, rep), tr))
     assert r"\mathrm{Gain}' &= \mathrm{Gain} - \frac{\log_2 14}{17} \\ &= 0.262 - 0.224 \\ &= 0.038" in text
 
 
@@ -167,11 +168,11 @@ def test_numbers_that_round_to_zero_never_print_a_minus_sign():
                          F.class_histogram(np.array([0.0, 1.0, 2.0]), np.array([0, 1, 0]), None, 2),
                          classes=["a", "b"], texts=TEXTS)
     assert [tr.text[0] for tr in fig.data if tr.name == TEXTS["chosen"]] == ["0.5 · 0.000"]
-    rec = {"candidates": {"score": [tiny], "threshold": [0.5]}}
+    rec = SimpleNamespace(candidates=SimpleNamespace(score=[tiny], threshold=[0.5]))
     assert candidate_label(rec, 0, None, "cart") == "≤ 0.5 · 0.0000"
     assert num(-0.25, 2) == "-0.25" and num(tiny, 3) == "0.000"
     est, X, y = fit("buys_computer", "id3")
     rep = explain.split_report(est, X, y, None, 0)
-    rep["features"][rep["chosen"]]["gain"] = tiny
+    rep.features[rep.chosen].gain = tiny
     rows = ranking_rows(rep, est.schema_, tr)
     assert not any(str(v).startswith("-0") for row in rows for v in row.values())

@@ -69,10 +69,10 @@ def curve_figures(est, X_raw, y_raw, node: int = 0, lang: str = "en") -> dict:
     """feature name → figure, in the schema's feature order (features without a chart left out)."""
     nd, rep = node_report(est, X_raw, y_raw, node)
     out = {}
-    for j, rec in enumerate(rep["features"]):
+    for j, rec in enumerate(rep.features):
         fig = sf.feature_figure(nd, rep, j, lang)
         if fig is not None:
-            out[rec["name"]] = fig
+            out[rec.name] = fig
     return out
 
 

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dtcore.criteria import entropy
-from dtcore.explain import branch_labels
+from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
 
 from ui import i18n
@@ -286,43 +286,42 @@ def second_best(score, eligible, best):
     return int(np.argmax(s))
 
 
-def curve_texts(rep: dict, rec: dict, lang: str) -> dict:
+def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict:
     def t(key):
         return i18n.translate(key, lang)
-    score = "splits.score." + rep["score_name"] if rep["algorithm"] == "cart" else "splits.score.gain"
-    return {"score": t(score), "threshold": rec["name"], "count": t("splits.weight"),
+    score = "splits.score." + rep.score_name if rep.algorithm == "cart" else "splits.score.gain"
+    return {"score": t(score), "threshold": rec.name, "count": t("splits.weight"),
             "chosen": t("splits.mark.chosen"), "runner": t("splits.mark.runner_up"),
             "ineligible": t("splits.mark.ineligible"), "candidates": t("splits.mark.candidates"),
-            "entropy": "Ent", "value": rec["name"]}
+            "entropy": "Ent", "value": rec.name}
 
 
-def feature_figure(nd, rep: dict, j: int, lang: str = "en"):
+def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en"):
     """The chart of feature j at the report's node: a score curve over a continuous feature's
     thresholds, CART's subset bars, or the class counts per branch of a multiway test (None: the
     feature has no candidate test here). ``nd``/``rep`` come from ``dtcore.explain``."""
-    rec = rep["features"][j]
+    rec = rep.features[j]
     s = nd.schema
     classes = list(s.classes) if s.classes is not None else None
     texts = curve_texts(rep, rec, lang)
-    mode = rec.get("mode")
-    if mode == "threshold" and "candidates" in rec:
-        cand = rec["candidates"]
-        sc = np.asarray(cand["score"], dtype=float)
-        runner = second_best(sc, cand["eligible"], rec.get("best"))
+    mode = rec.mode
+    cand = rec.candidates
+    if mode == "threshold" and cand is not None:
+        sc = np.asarray(cand.score, dtype=float)
+        runner = second_best(sc, cand.eligible, rec.best)
         hist = class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
-        stored = rec["test"]["cuts"][0] if rec.get("test") else None
-        return curve_figure(cand["threshold"], np.where(np.isfinite(sc), sc, np.nan), cand["eligible"],
-                            rec.get("best"), runner, hist, classes=classes, texts=texts, stored=stored)
-    if mode == "subset" and "candidates" in rec:
-        cand = rec["candidates"]
-        labels = [candidate_label(rec, k, s, rep["algorithm"]).rsplit(" · ", 1)[0]
-                  for k in range(len(cand["score"]))]
-        runner = second_best(np.asarray(cand["score"], float), cand["eligible"], rec.get("best"))
-        return candidate_bars_figure(labels, cand["score"], cand["eligible"], rec.get("best"), runner,
+        stored = rec.test["cuts"][0] if rec.test else None
+        return curve_figure(cand.threshold, np.where(np.isfinite(sc), sc, np.nan), cand.eligible,
+                            rec.best, runner, hist, classes=classes, texts=texts, stored=stored)
+    if mode == "subset" and cand is not None:
+        labels = [candidate_label(rec, k, s, rep.algorithm).rsplit(" · ", 1)[0]
+                  for k in range(len(cand.score))]
+        runner = second_best(np.asarray(cand.score, float), cand.eligible, rec.best)
+        return candidate_bars_figure(labels, cand.score, cand.eligible, rec.best, runner,
                                      texts=texts)
-    if mode in ("multiway", "intervals") and "branch_counts" in rec and classes is not None:
-        labels = branch_labels(s, rec["test"])
-        counts = np.asarray(rec["branch_counts"])
+    if mode in ("multiway", "intervals") and rec.branch_counts is not None and classes is not None:
+        labels = branch_labels(s, rec.test)
+        counts = np.asarray(rec.branch_counts)
         return value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
                                  entropies=entropy(counts))
     return None

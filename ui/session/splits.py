@@ -82,21 +82,21 @@ def prepare_feature_widget(rep, node, names, index, order) -> None:
     algorithm's choice, except on a session's first view, which keeps the feature a shared link
     names."""
     key = FEATURE_KEY
-    ctx = (node, rep["algorithm"])
+    ctx = (node, rep.algorithm)
     seen = st.session_state.get("_split_feature_ctx")
     keep = seen is None and st.session_state.get(key) in index  # first view: the URL's feature
     if (seen != ctx and not keep) or st.session_state.get(key) not in index:
-        st.session_state[key] = names[order.index(rep["chosen"])] if rep["chosen"] is not None else names[0]
+        st.session_state[key] = names[order.index(rep.chosen)] if rep.chosen is not None else names[0]
     st.session_state["_split_feature_ctx"] = ctx
 
 
 def prepare_candidate_widget(rep, j, rec, order, n_candidates) -> list:
     """The candidate selector starts at the best candidate of a new node/feature/tree and keeps a
     clicked one listed; returns the options (``order`` plus the clicked one when missing)."""
-    ctx = (rep["node"], j, repr(forced_ops()))
+    ctx = (rep.node, j, repr(forced_ops()))
     if st.session_state.get("_split_candidate_ctx") != ctx:
         st.session_state["_split_candidate_ctx"] = ctx
-        st.session_state["split_candidate"] = rec.get("best") if rec.get("best") is not None else order[0]
+        st.session_state["split_candidate"] = rec.best if rec.best is not None else order[0]
     cur = st.session_state.get("split_candidate")
     if cur is not None and cur not in order and 0 <= cur < n_candidates:
         order.append(int(cur))

@@ -1,0 +1,181 @@
+"""One test at a node: how it routes the node's rows (its children), its branch labels, the
+worked arithmetic of its score, and the test a report's candidate stands for."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..criteria import entropy, gini, split_information
+from ..multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
+from ..tree import DISTRIBUTE, branch_index
+from .cart import cart_test
+from .entropy import snap
+from .node_data import NodeData, criterion
+from .records import Arithmetic, ChildSummary, SplitReport, TestDict
+
+
+def route_test(nd: NodeData, test: TestDict) -> tuple[np.ndarray, int]:
+    """Branch of each node row under ``test`` (-1: missing / no branch; ``tree.branch_index``)
+    and the branch count."""
+    x = nd.X[:, test["feature"]]
+    if test.get("cat_branch") is not None:
+        table = np.asarray(test["cat_branch"], np.int64)
+        b = branch_index(x, cat_branch=table)
+        V = int(table.max()) + 1 if table.size else 0
+        if test["missing_branch"] >= 0:
+            V = max(V, int(test["missing_branch"]) + 1)
+    else:
+        cuts = np.asarray(test["cuts"], np.float64)
+        b = branch_index(x, cuts=cuts)
+        V = cuts.size + 1
+    return b, V
+
+
+def children_rows(nd: NodeData, test: TestDict) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per branch (row positions within the node, weights): unknown rows go to the fixed missing
+    branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0:
+    ``multiway.distribute_rows``)."""
+    b, V = route_test(nd, test)
+    mb = int(test.get("missing_branch", DISTRIBUTE))
+    if mb >= 0:
+        b = np.where(b < 0, mb, b)
+    return distribute_rows(b, nd.w, V)[0]
+
+
+def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
+    """Plain (unescaped) text of each branch's condition."""
+    from ..export import fmt_num
+    f = schema.features[test["feature"]]
+    if test.get("cat_branch") is not None:
+        table = list(test["cat_branch"])
+        V = max(table + [int(test["missing_branch"])]) + 1
+        out = []
+        for v in range(V):
+            cats = [f.categories[c] for c, bb in enumerate(table) if bb == v]
+            out.append(f"= {cats[0]}" if len(cats) == 1 else "∈ {" + ", ".join(cats) + "}")
+        return out
+    cuts = list(test["cuts"])
+    if len(cuts) == 1 and math.isinf(cuts[0]):
+        return ["is known", "is missing"]
+    s = [fmt_num(c, precision) for c in cuts]
+    out = [f"≤ {s[0]}"]
+    out += [f"∈ ({a}, {b}]" for a, b in zip(s[:-1], s[1:])]
+    out.append(f"> {s[-1]}")
+    return out
+
+
+def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) -> Arithmetic:
+    """The worked arithmetic of ``test`` at the node, as numbers for formulas.
+
+    Entropy family (ID3, C4.5, CART with entropy): ``kind="entropy"`` with the node's class
+    counts, known share ρ = K/N, Ent(D̃) of the known rows, per branch the counts, r̃_v = K_v/K
+    and Ent(D̃^v), the weighted sum, Gain = ρ·(Ent(D̃) − Σ r̃_v Ent(D̃^v)), IV (known branches),
+    C4.5's split information (unknown rows one more branch) and the ratio the algorithm uses;
+    C4.5 continuous cuts add the MDL penalty. CART gini: ``kind="gini"``; regression:
+    ``kind="mse"`` (means and mean squared errors). Missing rows are counted where the
+    algorithm counts them: C4.5/ID3 keep them out of D̃ (ρ), CART sends them down its branch.
+    """
+    algo = nd.algorithm
+    j = test["feature"]
+    labels = branch_labels(nd.schema, test)
+    b, V = route_test(nd, test)
+    crit = criterion(nd)
+    head: dict[str, Any] = dict(feature=j, name=nd.schema.features[j].name, labels=labels, algorithm=algo,
+                                N=nd.N, test=test)
+    if nd.C and crit == "entropy" and algo != "cart":
+        counts, unknown = branch_class_counts(b, nd.y, nd.w, V, nd.C)
+        K = float(counts.sum())
+        bw = counts.sum(axis=1)
+        known_tot = counts.sum(axis=0)
+        ent_known = float(entropy(known_tot))
+        ents = entropy(counts)
+        r = bw / K if K > 0 else np.zeros(V)
+        cond = float(np.sum(r * ents))
+        rho = K / nd.N if nd.N > 0 else 0.0
+        s = score_multiway(counts, unknown)
+        iv = float(split_information(bw))
+        out = Arithmetic(**head, kind="entropy", classes=list(nd.schema.classes), node_counts=nd.counts,
+                         ent_D=float(entropy(nd.counts)), known_counts=known_tot, unknown_counts=unknown,
+                         K=K, rho=rho, ent_known=ent_known, branch_counts=counts, branch_weights=bw,
+                         r=r, branch_entropy=ents, conditional=cond, gain=s.gain,
+                         gain_textbook=rho * (ent_known - cond), iv=iv,
+                         split_info=s.split_info, missing=bool(nd.N - K > SMALL))
+        continuous = test.get("cuts") is not None and len(test["cuts"]) == 1
+        if algo == "c45":
+            out.ratio_of = "split_info"
+            penalty = 0.0
+            if continuous and report is not None:
+                rec = report.features[j]
+                penalty = float(rec.mdl_penalty if rec.mdl_penalty is not None else 0.0)
+                out.n_candidates = int(rec.n_candidates if rec.n_candidates is not None else 0)
+            out.mdl_penalty = penalty
+            out.gain_after_penalty = s.gain - penalty
+            denom = s.split_info
+            out.gain_ratio = (s.gain - penalty) / denom if denom * nd.N > SMALL else 0.0
+        else:
+            out.ratio_of = "split_info" if continuous else "iv"
+            denom = s.split_info if continuous else iv
+            out.gain_ratio = s.gain / denom if denom > 0 else 0.0
+        return out
+    # CART: missing rows go down the learned branch
+    mb = int(test.get("missing_branch", 1))
+    b = np.where(b < 0, mb if mb >= 0 else 1, b)
+    if nd.C:
+        counts = np.zeros((V, nd.C))
+        np.add.at(counts, (b, nd.y), nd.w)
+        bw = counts.sum(axis=1)
+        f = gini if crit == "gini" else entropy
+        imps = f(counts)
+        imp = float(f(nd.counts))
+        weighted = float(np.sum(bw / nd.N * imps))
+        return Arithmetic(**head, kind="gini" if crit == "gini" else "entropy_cart",
+                          classes=list(nd.schema.classes), node_counts=nd.counts, impurity=imp,
+                          branch_counts=counts, branch_weights=bw, branch_impurity=imps, weighted=weighted,
+                          decrease=imp - weighted, weighted_decrease=nd.N / nd.W_root * (imp - weighted),
+                          W_root=nd.W_root, missing=bool(np.isnan(nd.X[:, j]).any()))
+    bw = np.bincount(b, weights=nd.w, minlength=V)
+    sy = np.bincount(b, weights=nd.w * nd.y, minlength=V)
+    n = np.bincount(b, minlength=V)
+    mean = np.where(bw > 0, sy / np.where(bw > 0, bw, 1), 0.0)
+    mse = np.bincount(b, weights=nd.w * (nd.y - mean[b]) ** 2, minlength=V) / np.where(bw > 0, bw, 1)
+    node_mean = float(np.sum(nd.w * nd.y) / nd.N)
+    node_mse = float(np.sum(nd.w * (nd.y - node_mean) ** 2) / nd.N)
+    weighted = float(np.sum(bw / nd.N * mse))
+    return Arithmetic(**head, kind="mse", mean=node_mean, impurity=node_mse, branch_weights=bw, branch_n=n,
+                      branch_mean=mean, branch_impurity=mse, weighted=weighted, decrease=node_mse - weighted,
+                      weighted_decrease=nd.N / nd.W_root * (node_mse - weighted), W_root=nd.W_root,
+                      missing=bool(np.isnan(nd.X[:, j]).any()), criterion=crit)
+
+
+def children_summary(nd: NodeData, test: TestDict) -> list[ChildSummary]:
+    """Per branch: label, weight, rows and class counts (or mean) — the preview of a test."""
+    labels = branch_labels(nd.schema, test)
+    out = []
+    for v, (pos, cw) in enumerate(children_rows(nd, test)):
+        rec = ChildSummary(branch=v, label=labels[v] if v < len(labels) else str(v),
+                           weight=float(cw.sum()), n_rows=int(pos.size))
+        if nd.C:
+            rec.class_counts = np.bincount(nd.y[pos], weights=cw, minlength=nd.C)
+        else:
+            rec.mean = float(np.sum(cw * nd.y[pos]) / cw.sum()) if cw.sum() > 0 else float("nan")
+        out.append(rec)
+    return out
+
+
+def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) -> TestDict | None:
+    """The test of candidate ``index`` of ``feature`` (for previews and forcing)."""
+    rec = report.features[feature]
+    if rec.mode in ("multiway", "intervals"):
+        return rec.test
+    cand = rec.candidates
+    if cand is None:
+        return None
+    if nd.algorithm == "cart":
+        return cart_test(nd, feature, cand, index)
+    assert cand.threshold is not None
+    mid = float(cand.threshold[index])
+    cut = snap(nd, feature, mid) if nd.algorithm == "c45" else mid
+    return dict(feature=feature, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE)
+
