@@ -4,16 +4,25 @@ import pandas as pd
 import streamlit as st
 
 from dtcore import explain
-from ui.services import roles as R
 from ui.figures.splits import children_figure, feature_figure, tree_overview_figure
+from ui.services import roles as R
+from ui.services.training import TrainingError
 from ui.session import model, report_mode, state, url
 from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
-from ui.services.training import TrainingError
 from ui.views import tree as treeview
-from ui.views.splits import (arithmetic_latex, candidate_label, candidate_order, children_table, children_values,
-                             count, describe_test, num, ranking_rows)
+from ui.views.splits import (
+    arithmetic_latex,
+    candidate_label,
+    candidate_order,
+    children_table,
+    children_values,
+    count,
+    describe_test,
+    num,
+    ranking_rows,
+)
 from ui.views.text import md_escape, training_error
 
 PLOT_CONFIG = {"displayModeBar": False}

@@ -150,8 +150,8 @@ def pruning_figures(lang: str = "en") -> dict:
     """name → figure: the α charts of CART on breast cancer (5-fold CV, 1-SE rule, α of the CV
     choice) and the CF chart of C4.5 on watermelon 2.0 (CF 0.25), labelled as the Pruning page does."""
     from ui.figures import pruning as pf
-    from ui.services import pruning as pv
     from ui.i18n import translate
+    from ui.services import pruning as pv
 
     def t(key, **kw):
         return translate(key, lang, **kw)

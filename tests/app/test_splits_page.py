@@ -4,9 +4,8 @@ undoing it. Expected values come from dtcore directly or from the SPEC."""
 
 from streamlit.testing.v1 import AppTest
 
-from tests.app import apptest
-
 from dtcore import explain
+from tests.app import apptest
 from tests.dtcore.test_explain import fit
 
 SPLITS = "pages/splits.py"

@@ -10,7 +10,7 @@ import pytest
 from dtcore import explain
 from tests.dtcore.test_explain import fit
 from ui.figures import splits as F
-from ui.views.splits import arithmetic_latex, latex_text, ranking_rows, describe_test
+from ui.views.splits import arithmetic_latex, describe_test, latex_text, ranking_rows
 
 TEXTS = {"score": "gain", "threshold": "x", "count": "rows", "chosen": "best", "runner": "second",
          "ineligible": "not eligible", "candidates": "cuts", "entropy": "Ent", "value": "v", "title": "tree"}

@@ -21,11 +21,9 @@ import shutil
 import sys
 from pathlib import Path
 
-
 from dtcore import explain, export
 from dtcore.cli import add_picture_args, add_training_args, dot_options, fit_prepared, read_training
 from dtcore.schema import DataError, encode_target
-
 from ui.figures import splits as sf
 from ui.i18n import LANGS
 

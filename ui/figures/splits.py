@@ -17,7 +17,6 @@ from plotly.subplots import make_subplots
 from dtcore.criteria import entropy
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
-
 from ui import i18n
 from ui.views.splits import candidate_label, num
 

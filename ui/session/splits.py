@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
-
 from ui.services.forcing import training_arrays
 
 from .model import forced_ops
