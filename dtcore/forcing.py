@@ -22,6 +22,7 @@ and what we do about it:
 * C4.5's collapse and error-based pruning run on each regrown subtree (as they would bottom-up),
   not again on the ancestors.
 """
+
 from __future__ import annotations
 
 import copy
@@ -86,6 +87,7 @@ def _leaf_stats(nd: NodeData, rows, weights):
     if nd.C:
         counts = np.bincount(y.astype(np.int64), weights=weights, minlength=nd.C)
         from .criteria import entropy, gini
+
         crit = getattr(nd.est, "criterion", "entropy")
         imp = float(gini(counts) if crit == "gini" else entropy(counts))
         return counts, wsum, imp
@@ -93,8 +95,15 @@ def _leaf_stats(nd: NodeData, rows, weights):
     return np.array([mean]), wsum, float(np.sum(weights * (y - mean) ** 2) / wsum) if wsum > 0 else 0.0
 
 
-def force_split(est: BaseTreeEstimator, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None,
-                node: int, test: dict, tree: Tree | None = None) -> Tree:
+def force_split(
+    est: BaseTreeEstimator,
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray | None,
+    node: int,
+    test: dict,
+    tree: Tree | None = None,
+) -> Tree:
     """A new Tree equal to ``tree`` (default ``est.tree_``) except that ``node`` tests ``test``
     (``{"feature", "cuts", "cat_branch", "missing_branch"}``, as ``dtcore.explain`` builds them)
     and its children are regrown. X, y: the encoded training data the tree was grown on."""
@@ -119,15 +128,25 @@ def force_split(est: BaseTreeEstimator, X: np.ndarray, y: np.ndarray, sample_wei
                 continue
             t = tree_test(src, k)
             assert t is not None  # k is a test node (feature ≥ 0)
-            asm.set_split(new, t["feature"], cuts=t["cuts"], cat_branch=t["cat_branch"],
-                          missing_branch=t["missing_branch"])
+            asm.set_split(
+                new,
+                t["feature"],
+                cuts=t["cuts"],
+                cat_branch=t["cat_branch"],
+                missing_branch=t["missing_branch"],
+            )
             # pushed reversed, popped (and appended to the parent) in branch order
             for c in reversed(src.children_of(k).tolist()):
                 stack.append((c, new))
 
     def grow_forced(new: int):
-        asm.set_split(new, test["feature"], cuts=test.get("cuts"), cat_branch=test.get("cat_branch"),
-                      missing_branch=int(test.get("missing_branch", DISTRIBUTE)))
+        asm.set_split(
+            new,
+            test["feature"],
+            cuts=test.get("cuts"),
+            cat_branch=test.get("cat_branch"),
+            missing_branch=int(test.get("missing_branch", DISTRIBUTE)),
+        )
         for pos, cw in parts:
             rows = nd.rows[pos]
             if cw.sum() <= 0:
@@ -152,8 +171,13 @@ def with_tree(est: BaseTreeEstimator, tree: Tree) -> BaseTreeEstimator:
     return out
 
 
-def replay(est: BaseTreeEstimator, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None,
-           ops: Iterable[tuple[int, dict]]) -> tuple[object, list[int]]:
+def replay(
+    est: BaseTreeEstimator,
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray | None,
+    ops: Iterable[tuple[int, dict]],
+) -> tuple[object, list[int]]:
     """Apply forced splits in order; ``ops`` = [(node, test), …], each node id referring to the
     tree produced by the ops before it. Returns (new estimator, forced node ids in the final
     tree). A forced node deeper than a later forced node is dropped from the list when that

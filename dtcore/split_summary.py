@@ -1,5 +1,6 @@
 """The ``splits`` summary: per feature, the best test at one node and its score, as plain data
 (what ``python -m dtcore splits`` prints), condensed from ``dtcore.explain.split_report``."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -9,9 +10,23 @@ from .export import fmt_num
 from .schema import Schema, encode_features, encode_target, infer_schema, target_encoding
 
 
-def node_splits(X, y, features, kinds, categories, classes, task, target, *, algorithm="cart",
-                criterion=None, node=0, estimator=None, min_samples_leaf=1,
-                sample_weight=None) -> dict:
+def node_splits(
+    X,
+    y,
+    features,
+    kinds,
+    categories,
+    classes,
+    task,
+    target,
+    *,
+    algorithm="cart",
+    criterion=None,
+    node=0,
+    estimator=None,
+    min_samples_leaf=1,
+    sample_weight=None,
+) -> dict:
     """Per feature, the best test at one node and its score (what ``splits`` prints): a summary
     of ``dtcore.explain.split_report``, whose numbers are the builder's own.
 
@@ -103,9 +118,15 @@ def node_splits(X, y, features, kinds, categories, classes, task, target, *, alg
                 rec["gain_ratio"] = _f(r.gain_ratio) if si > 0 else None
         out.append(rec)
     best = rep.chosen
-    return {"node": node, "algorithm": algorithm, "criterion": rep.criterion,
-            "weighted_n": float(rep.weighted_n), "n_samples": int(rep.n_samples),
-            "best": None if best is None else schema.features[best].name, "features": out}
+    return {
+        "node": node,
+        "algorithm": algorithm,
+        "criterion": rep.criterion,
+        "weighted_n": float(rep.weighted_n),
+        "n_samples": int(rep.n_samples),
+        "best": None if best is None else schema.features[best].name,
+        "features": out,
+    }
 
 
 def _f(x: float | None) -> float:

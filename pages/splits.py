@@ -1,5 +1,6 @@
 """Splits page: why the tree chose the test at a node, what every alternative would have
 scored, the worked arithmetic, and manual tree building (force an alternative, undo it)."""
+
 import pandas as pd
 import streamlit as st
 
@@ -35,24 +36,42 @@ def tree_panel(res):
     nodes = list(range(tree.node_count))
     explorer.prepare_node_widget(nodes)
     root = t("tree.root")
-    node = report_mode.control(st.selectbox, t("splits.node"), nodes, key="split_node", index=None,
-                               placeholder=t("splits.node_root"),
-                               format_func=state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root)))
+    node = report_mode.control(
+        st.selectbox,
+        t("splits.node"),
+        nodes,
+        key="split_node",
+        index=None,
+        placeholder=t("splits.node_root"),
+        format_func=state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root)),
+    )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
-    fig = tree_overview_figure(tree, [treeview.node_short_label(est, i) for i in nodes], colors=treeview.node_colors(est),
-                               selected=node, forced=model.forced_nodes(),
-                               texts={"title": t("splits.tree_hint")})
-    st.plotly_chart(fig, key="split_tree_chart", on_select=explorer.on_tree_click, selection_mode="points",
-                    config=PLOT_CONFIG)
+    fig = tree_overview_figure(
+        tree,
+        [treeview.node_short_label(est, i) for i in nodes],
+        colors=treeview.node_colors(est),
+        selected=node,
+        forced=model.forced_nodes(),
+        texts={"title": t("splits.tree_hint")},
+    )
+    st.plotly_chart(
+        fig,
+        key="split_tree_chart",
+        on_select=explorer.on_tree_click,
+        selection_mode="points",
+        config=PLOT_CONFIG,
+    )
     return node
 
 
 def node_summary(res, rep, nd, node):
     est = res.estimator
     path = treeview.node_path(est, node)
-    st.markdown(f"**{t('tree.node_path', node=node)}:** " +
-                (" → ".join(md_escape(p) for p in path) if path else t("tree.root")))
+    st.markdown(
+        f"**{t('tree.node_path', node=node)}:** "
+        + (" → ".join(md_escape(p) for p in path) if path else t("tree.root"))
+    )
     if nd.C:
         dist = ", ".join(f"{md_escape(c)}: {count(v)}" for c, v in zip(est.schema_.classes, nd.counts))
         st.markdown(t("splits.node_counts", n=count(nd.N), dist=dist))
@@ -68,7 +87,9 @@ def node_summary(res, rep, nd, node):
         msg = t("splits.algo_choice", test=md_escape(describe_test(s, ch.test)), score=num(ch.gain, 4))
         if rep.runner_up is not None:
             ru = rep.features[rep.runner_up]
-            msg += " " + t("splits.runner_up", test=md_escape(describe_test(s, ru.test)), score=num(ru.gain, 4))
+            msg += " " + t(
+                "splits.runner_up", test=md_escape(describe_test(s, ru.test)), score=num(ru.gain, 4)
+            )
         st.markdown(msg)
     if rep.leaf_reason is not None:
         st.caption(t("splits.leaf_reason", reason=t("splits.leaf." + rep.leaf_reason)))
@@ -90,8 +111,14 @@ def feature_picker(rep, node):
         rec = feats[index[name]]
         return name + (f" · {num(rec.gain, 4)}" if rec.usable else "")
 
-    name = report_mode.control(st.selectbox, t("splits.feature"), names, key=url.FEATURE_KEY,
-                               format_func=state.fixed_labels(names, label), **url.KEEP)
+    name = report_mode.control(
+        st.selectbox,
+        t("splits.feature"),
+        names,
+        key=url.FEATURE_KEY,
+        format_func=state.fixed_labels(names, label),
+        **url.KEEP,
+    )
     return index[name]
 
 
@@ -107,12 +134,22 @@ def feature_chart(rep, nd, j):
     mode = rec.mode
     if mode == "threshold" and rep.algorithm == "c45":
         min_split = rec.min_split if rec.min_split is not None else float("nan")
-        st.caption(t("splits.c45_cuts", min_split=num(min_split, 2),
-                     n=rec.n_candidates if rec.n_candidates is not None else 0,
-                     penalty=num(rec.mdl_penalty if rec.mdl_penalty is not None else 0.0, 4)))
+        st.caption(
+            t(
+                "splits.c45_cuts",
+                min_split=num(min_split, 2),
+                n=rec.n_candidates if rec.n_candidates is not None else 0,
+                penalty=num(rec.mdl_penalty if rec.mdl_penalty is not None else 0.0, 4),
+            )
+        )
     if mode in ("threshold", "subset"):
-        st.plotly_chart(fig, key=key, on_select=lambda: explorer.on_curve_click(key), selection_mode="points",
-                        config=PLOT_CONFIG)
+        st.plotly_chart(
+            fig,
+            key=key,
+            on_select=lambda: explorer.on_curve_click(key),
+            selection_mode="points",
+            config=PLOT_CONFIG,
+        )
         st.caption(t("splits.curve_hint" if mode == "threshold" else "splits.subset_hint"))
     else:
         st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
@@ -133,9 +170,19 @@ def candidate_picker(rep, nd, j):
         return None
     order = explorer.prepare_candidate_widget(rep, j, rec, order, len(cand.score))
     ineligible = t("splits.mark.ineligible")
-    k = report_mode.control(st.selectbox, t("splits.candidate"), order, key="split_candidate",
-                            format_func=state.fixed_labels(order, lambda k: candidate_label(rec, k, s, rep.algorithm)
-                                                           + (f" · {ineligible}" if not cand.eligible[k] else "")))
+    k = report_mode.control(
+        st.selectbox,
+        t("splits.candidate"),
+        order,
+        key="split_candidate",
+        format_func=state.fixed_labels(
+            order,
+            lambda k: (
+                candidate_label(rec, k, s, rep.algorithm)
+                + (f" · {ineligible}" if not cand.eligible[k] else "")
+            ),
+        ),
+    )
     return explain.candidate_test(nd, rep, j, int(k))
 
 
@@ -147,8 +194,11 @@ def preview(res, rep, nd, node, test):
     labels, vals = children_values(kids, classes)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.plotly_chart(children_figure(labels, vals, classes=classes, texts={"count": t("splits.weight")}),
-                        key=f"split_children_{node}", config=PLOT_CONFIG)
+        st.plotly_chart(
+            children_figure(labels, vals, classes=classes, texts={"count": t("splits.weight")}),
+            key=f"split_children_{node}",
+            config=PLOT_CONFIG,
+        )
     with right:
         st.dataframe(children_table(kids, classes, t), hide_index=True)
     st.markdown(f"**{t('splits.arithmetic')}**")
@@ -170,8 +220,13 @@ def forcing_controls(res, rep, nd, node, test, kids):
     n_nonempty = sum(1 for k in kids if k.weight > 0)
     c1, c2 = st.columns([2, 2])
     disabled = same or n_nonempty < 2
-    if c1.button(t("splits.force", node=node), type="primary", disabled=disabled, key="split_force",
-                 icon=":material/call_split:"):
+    if c1.button(
+        t("splits.force", node=node),
+        type="primary",
+        disabled=disabled,
+        key="split_force",
+        icon=":material/call_split:",
+    ):
         model.push_forced(node, test)
         explorer.forget_report()
         st.rerun()

@@ -3,6 +3,7 @@
 A case is the argument list of ``python -m dtcore train`` (minus ``--out``), so the in-process
 snapshots and the cross-process determinism test fit exactly the same model through the same code.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,11 +22,17 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "watermelon2-id3": ("watermelon_2.0.csv", _MELON + ["--algorithm", "id3"]),
     "watermelon2-c45": ("watermelon_2.0.csv", _MELON + ["--algorithm", "c45"]),
     "watermelon2-cart": ("watermelon_2.0.csv", _MELON + ["--algorithm", "cart", "--criterion", "gini"]),
-    "watermelon3-id3": ("watermelon_3.0.csv", _MELON + ["--algorithm", "id3", "--option", 'continuous="threshold"']),
+    "watermelon3-id3": (
+        "watermelon_3.0.csv",
+        _MELON + ["--algorithm", "id3", "--option", 'continuous="threshold"'],
+    ),
     "watermelon3-c45": ("watermelon_3.0.csv", _MELON + ["--algorithm", "c45"]),
     "watermelon3-cart": ("watermelon_3.0.csv", _MELON + ["--algorithm", "cart", "--criterion", "gini"]),
     "watermelon2missing-c45": ("watermelon_2.0_missing.csv", _MELON + ["--algorithm", "c45"]),
-    "watermelon2missing-cart": ("watermelon_2.0_missing.csv", _MELON + ["--algorithm", "cart", "--criterion", "gini"]),
+    "watermelon2missing-cart": (
+        "watermelon_2.0_missing.csv",
+        _MELON + ["--algorithm", "cart", "--criterion", "gini"],
+    ),
     "buys_computer-id3": ("buys_computer.csv", _BUYS + ["--algorithm", "id3"]),
     "buys_computer-c45": ("buys_computer.csv", _BUYS + ["--algorithm", "c45"]),
     "buys_computer-cart": ("buys_computer.csv", _BUYS + ["--algorithm", "cart", "--criterion", "gini"]),
@@ -93,7 +100,9 @@ def _decode_typed_arrays(obj):
             arr = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
             if "shape" in obj:
                 shape = obj["shape"]
-                arr = arr.reshape([int(s) for s in str(shape).split(",")] if isinstance(shape, str) else shape)
+                arr = arr.reshape(
+                    [int(s) for s in str(shape).split(",")] if isinstance(shape, str) else shape
+                )
             return arr.tolist()
         return {k: _decode_typed_arrays(v) for k, v in obj.items()}
     if isinstance(obj, list):
@@ -107,15 +116,23 @@ def figure_json(fig) -> str:
     decoded, floats at 12 significant digits, keys sorted."""
     d = json.loads(fig.to_json())
     d.get("layout", {}).pop("template", None)
-    return json.dumps(_round_floats(_decode_typed_arrays(d)), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return (
+        json.dumps(_round_floats(_decode_typed_arrays(d)), ensure_ascii=False, indent=1, sort_keys=True)
+        + "\n"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Plotly figures: the split explorer's gain curves and the pruning charts
 
 #: case → language of the chart labels (one Chinese set of labels, the rest English)
-GAIN_CASES = {"watermelon3-id3": "zh", "watermelon3-c45": "zh", "watermelon3-cart": "en", "buys_computer-id3": "en",
-              "toy10-cart-regression": "en"}
+GAIN_CASES = {
+    "watermelon3-id3": "zh",
+    "watermelon3-c45": "zh",
+    "watermelon3-cart": "en",
+    "buys_computer-id3": "en",
+    "toy10-cart-regression": "en",
+}
 
 
 def training_table(case: str):

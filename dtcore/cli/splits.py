@@ -1,4 +1,5 @@
 """``splits``: the best test per feature at one node, as JSON (``dtcore.split_summary``)."""
+
 from __future__ import annotations
 
 import json
@@ -14,16 +15,28 @@ def cmd_splits(args) -> int:
     X, y, features, kinds, categories, classes, task = prepared
     if args.node != 0:  # node ids refer to the tree these settings grow
         est = fit_prepared(args, prepared, weight)
-    else:               # the root needs no tree: an unfitted estimator with these settings
+    else:  # the root needs no tree: an unfitted estimator with these settings
         params = params_from_args(args)
         est = estimator_class(args.algorithm, task)()
         if args.algorithm == "id3" and "continuous" not in params:
             params["continuous"] = "threshold"  # binary cuts at the root (SPEC §4), not intervals
         est.set_params(**params)
-    report = node_splits(X, y, features, kinds, categories, classes, task, args.target,
-                         algorithm=args.algorithm, criterion=args.criterion, node=args.node,
-                         estimator=est, min_samples_leaf=args.min_samples_leaf or 1,
-                         sample_weight=weight)
+    report = node_splits(
+        X,
+        y,
+        features,
+        kinds,
+        categories,
+        classes,
+        task,
+        args.target,
+        algorithm=args.algorithm,
+        criterion=args.criterion,
+        node=args.node,
+        estimator=est,
+        min_samples_leaf=args.min_samples_leaf or 1,
+        sample_weight=weight,
+    )
     stdout(json.dumps(report, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
     return 0
 

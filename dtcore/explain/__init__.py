@@ -29,6 +29,7 @@ Modules: ``node_data`` (the rows reaching a node), ``entropy`` (ID3/C4.5 cuts an
 tests), ``cart`` (CART's candidates), ``report`` (selection, leaf reason, the report),
 ``arithmetic`` (children, branch labels, worked arithmetic, a candidate's test), ``records``.
 """
+
 from __future__ import annotations
 
 from ..cutpoints import pick_j48
@@ -37,20 +38,47 @@ from .cart import cart_features, cart_test
 from .entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
 from .node_data import NodeData, feats_impurity
 from .records import (
-                      Arithmetic,
-                      Candidates,
-                      ChildSummary,
-                      CutGains,
-                      FeatureSplits,
-                      Selection,
-                      SplitReport,
-                      TestDict,
-                      jsonable,
+    Arithmetic,
+    Candidates,
+    ChildSummary,
+    CutGains,
+    FeatureSplits,
+    Selection,
+    SplitReport,
+    TestDict,
+    jsonable,
 )
 from .report import explainer_data, report_for, same_test, split_report, tree_test
 
-__all__ = ["Arithmetic", "Candidates", "ChildSummary", "CutGains", "FeatureSplits", "NodeData", "Selection",
-           "SplitReport", "TestDict", "arithmetic", "branch_labels", "c45_features", "candidate_test",
-           "cart_features", "cart_test", "children_rows", "children_summary", "cut_gains",
-           "entropy_continuous", "entropy_multiway", "explainer_data", "feats_impurity", "id3_features",
-           "jsonable", "pick_j48", "report_for", "route_test", "same_test", "split_report", "tree_test"]
+__all__ = [
+    "Arithmetic",
+    "Candidates",
+    "ChildSummary",
+    "CutGains",
+    "FeatureSplits",
+    "NodeData",
+    "Selection",
+    "SplitReport",
+    "TestDict",
+    "arithmetic",
+    "branch_labels",
+    "c45_features",
+    "candidate_test",
+    "cart_features",
+    "cart_test",
+    "children_rows",
+    "children_summary",
+    "cut_gains",
+    "entropy_continuous",
+    "entropy_multiway",
+    "explainer_data",
+    "feats_impurity",
+    "id3_features",
+    "jsonable",
+    "pick_j48",
+    "report_for",
+    "route_test",
+    "same_test",
+    "split_report",
+    "tree_test",
+]

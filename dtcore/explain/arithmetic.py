@@ -1,5 +1,6 @@
 """One test at a node: how it routes the node's rows (its children), its branch labels, the
 worked arithmetic of its score, and the test a report's candidate stands for."""
+
 from __future__ import annotations
 
 import math
@@ -47,6 +48,7 @@ def children_rows(nd: NodeData, test: TestDict) -> list[tuple[np.ndarray, np.nda
 def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
     """Plain (unescaped) text of each branch's condition."""
     from ..export import fmt_num
+
     f = schema.features[test["feature"]]
     if test.get("cat_branch") is not None:
         table = list(test["cat_branch"])
@@ -82,8 +84,9 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
     labels = branch_labels(nd.schema, test)
     b, V = route_test(nd, test)
     crit = criterion(nd)
-    head: dict[str, Any] = dict(feature=j, name=nd.schema.features[j].name, labels=labels, algorithm=algo,
-                                N=nd.N, test=test)
+    head: dict[str, Any] = dict(
+        feature=j, name=nd.schema.features[j].name, labels=labels, algorithm=algo, N=nd.N, test=test
+    )
     if nd.C and crit == "entropy" and algo != "cart":
         counts, unknown = branch_class_counts(b, nd.y, nd.w, V, nd.C)
         K = float(counts.sum())
@@ -96,12 +99,28 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
         rho = K / nd.N if nd.N > 0 else 0.0
         s = score_multiway(counts, unknown)
         iv = float(split_information(bw))
-        out = Arithmetic(**head, kind="entropy", classes=list(nd.schema.classes), node_counts=nd.counts,
-                         ent_D=float(entropy(nd.counts)), known_counts=known_tot, unknown_counts=unknown,
-                         K=K, rho=rho, ent_known=ent_known, branch_counts=counts, branch_weights=bw,
-                         r=r, branch_entropy=ents, conditional=cond, gain=s.gain,
-                         gain_textbook=rho * (ent_known - cond), iv=iv,
-                         split_info=s.split_info, missing=bool(nd.N - K > SMALL))
+        out = Arithmetic(
+            **head,
+            kind="entropy",
+            classes=list(nd.schema.classes),
+            node_counts=nd.counts,
+            ent_D=float(entropy(nd.counts)),
+            known_counts=known_tot,
+            unknown_counts=unknown,
+            K=K,
+            rho=rho,
+            ent_known=ent_known,
+            branch_counts=counts,
+            branch_weights=bw,
+            r=r,
+            branch_entropy=ents,
+            conditional=cond,
+            gain=s.gain,
+            gain_textbook=rho * (ent_known - cond),
+            iv=iv,
+            split_info=s.split_info,
+            missing=bool(nd.N - K > SMALL),
+        )
         continuous = test.get("cuts") is not None and len(test["cuts"]) == 1
         if algo == "c45":
             out.ratio_of = "split_info"
@@ -130,11 +149,21 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
         imps = f(counts)
         imp = float(f(nd.counts))
         weighted = float(np.sum(bw / nd.N * imps))
-        return Arithmetic(**head, kind="gini" if crit == "gini" else "entropy_cart",
-                          classes=list(nd.schema.classes), node_counts=nd.counts, impurity=imp,
-                          branch_counts=counts, branch_weights=bw, branch_impurity=imps, weighted=weighted,
-                          decrease=imp - weighted, weighted_decrease=nd.N / nd.W_root * (imp - weighted),
-                          W_root=nd.W_root, missing=bool(np.isnan(nd.X[:, j]).any()))
+        return Arithmetic(
+            **head,
+            kind="gini" if crit == "gini" else "entropy_cart",
+            classes=list(nd.schema.classes),
+            node_counts=nd.counts,
+            impurity=imp,
+            branch_counts=counts,
+            branch_weights=bw,
+            branch_impurity=imps,
+            weighted=weighted,
+            decrease=imp - weighted,
+            weighted_decrease=nd.N / nd.W_root * (imp - weighted),
+            W_root=nd.W_root,
+            missing=bool(np.isnan(nd.X[:, j]).any()),
+        )
     bw = np.bincount(b, weights=nd.w, minlength=V)
     sy = np.bincount(b, weights=nd.w * nd.y, minlength=V)
     n = np.bincount(b, minlength=V)
@@ -143,10 +172,22 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
     node_mean = float(np.sum(nd.w * nd.y) / nd.N)
     node_mse = float(np.sum(nd.w * (nd.y - node_mean) ** 2) / nd.N)
     weighted = float(np.sum(bw / nd.N * mse))
-    return Arithmetic(**head, kind="mse", mean=node_mean, impurity=node_mse, branch_weights=bw, branch_n=n,
-                      branch_mean=mean, branch_impurity=mse, weighted=weighted, decrease=node_mse - weighted,
-                      weighted_decrease=nd.N / nd.W_root * (node_mse - weighted), W_root=nd.W_root,
-                      missing=bool(np.isnan(nd.X[:, j]).any()), criterion=crit)
+    return Arithmetic(
+        **head,
+        kind="mse",
+        mean=node_mean,
+        impurity=node_mse,
+        branch_weights=bw,
+        branch_n=n,
+        branch_mean=mean,
+        branch_impurity=mse,
+        weighted=weighted,
+        decrease=node_mse - weighted,
+        weighted_decrease=nd.N / nd.W_root * (node_mse - weighted),
+        W_root=nd.W_root,
+        missing=bool(np.isnan(nd.X[:, j]).any()),
+        criterion=crit,
+    )
 
 
 def children_summary(nd: NodeData, test: TestDict) -> list[ChildSummary]:
@@ -154,8 +195,12 @@ def children_summary(nd: NodeData, test: TestDict) -> list[ChildSummary]:
     labels = branch_labels(nd.schema, test)
     out = []
     for v, (pos, cw) in enumerate(children_rows(nd, test)):
-        rec = ChildSummary(branch=v, label=labels[v] if v < len(labels) else str(v),
-                           weight=float(cw.sum()), n_rows=int(pos.size))
+        rec = ChildSummary(
+            branch=v,
+            label=labels[v] if v < len(labels) else str(v),
+            weight=float(cw.sum()),
+            n_rows=int(pos.size),
+        )
         if nd.C:
             rec.class_counts = np.bincount(nd.y[pos], weights=cw, minlength=nd.C)
         else:
@@ -178,4 +223,3 @@ def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) 
     mid = float(cand.threshold[index])
     cut = snap(nd, feature, mid) if nd.algorithm == "c45" else mid
     return dict(feature=feature, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE)
-

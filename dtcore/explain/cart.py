@@ -1,6 +1,7 @@
 """CART candidates at a node: every binary cut or category subset its builder scans
 (``splitting.continuous_candidates`` / ``categorical_candidates``), scored as the builder scores
 them, and the test a candidate stands for."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,13 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
     """Every feature's candidates; the best is the builder's first maximum of ``proxy``."""
     gp = cart_params(nd)
     out = []
-    kw = dict(criterion=gp.criterion, n_classes=nd.C or None, min_samples_leaf=gp.min_samples_leaf,
-              min_weight_leaf=gp.min_weight_leaf, w_total=nd.W_root)
+    kw = dict(
+        criterion=gp.criterion,
+        n_classes=nd.C or None,
+        min_samples_leaf=gp.min_samples_leaf,
+        min_weight_leaf=gp.min_weight_leaf,
+        w_total=nd.W_root,
+    )
     for j, f in enumerate(nd.schema.features):
         x = nd.X[:, j]
         mode = "subset" if f.is_categorical else "threshold"
@@ -25,8 +31,17 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
             else:
                 c = splitting.continuous_candidates(x, nd.y, nd.w, **kw)
         except ValueError as exc:  # absolute_error with missing values or categories
-            out.append(FeatureSplits(feature=j, name=f.name, kind=f.kind, mode=mode, usable=False,
-                                     reason="unsupported", detail=str(exc)))
+            out.append(
+                FeatureSplits(
+                    feature=j,
+                    name=f.name,
+                    kind=f.kind,
+                    mode=mode,
+                    usable=False,
+                    reason="unsupported",
+                    detail=str(exc),
+                )
+            )
             continue
         proxy = c["proxy"]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -34,17 +49,32 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
         score_name = "impurity_decrease"
         if not np.all(np.isfinite(local)):
             local, score_name = proxy, "proxy"
-        cand = Candidates(score=local, proxy=proxy, improvement=c["improvement"],
-                          impurity_left=c["impurity_left"], impurity_right=c["impurity_right"],
-                          weight_left=c["weight_left"], weight_right=c["weight_right"],
-                          n_left=c["n_left"], n_right=c["n_right"], eligible=np.ones(proxy.size, bool))
+        cand = Candidates(
+            score=local,
+            proxy=proxy,
+            improvement=c["improvement"],
+            impurity_left=c["impurity_left"],
+            impurity_right=c["impurity_right"],
+            weight_left=c["weight_left"],
+            weight_right=c["weight_right"],
+            n_left=c["n_left"],
+            n_right=c["n_right"],
+            eligible=np.ones(proxy.size, bool),
+        )
         if f.is_categorical:
             cand.left_mask = c["left_mask"]
         else:
             cand.threshold, cand.missing_left = c["threshold"], c["missing_left"]
             cand.variant = c["variant"]
-        rec = FeatureSplits(feature=j, name=f.name, kind=f.kind, mode=mode, candidates=cand,
-                            score_name=score_name, impurity=float(c["impurity"]))
+        rec = FeatureSplits(
+            feature=j,
+            name=f.name,
+            kind=f.kind,
+            mode=mode,
+            candidates=cand,
+            score_name=score_name,
+            impurity=float(c["impurity"]),
+        )
         if proxy.size == 0 or not np.isfinite(proxy).any():
             rec.usable, rec.reason = False, "no_cut"
             out.append(rec)
@@ -69,5 +99,9 @@ def cart_test(nd: NodeData, j: int, cand: Candidates, k: int) -> TestDict:
         branch, missing = splitting.categorical_branches(mask, counts, cand.n_left[k], cand.n_right[k])
         return dict(feature=j, cuts=None, cat_branch=branch.tolist(), missing_branch=int(missing))
     assert cand.threshold is not None and cand.missing_left is not None
-    return dict(feature=j, cuts=[float(cand.threshold[k])], cat_branch=None,
-                missing_branch=0 if bool(cand.missing_left[k]) else 1)
+    return dict(
+        feature=j,
+        cuts=[float(cand.threshold[k])],
+        cat_branch=None,
+        missing_branch=0 if bool(cand.missing_left[k]) else 1,
+    )

@@ -1,6 +1,7 @@
 """ID3 and C4.5 candidates at a node: every cut of a continuous feature (from the builders' own
 cut pass) and the multiway tests of categorical features or ID3's bins, with the decisions made
 by ``c45.rules`` and ``id3`` (the functions the builders call)."""
+
 from __future__ import annotations
 
 import math
@@ -20,8 +21,18 @@ from .records import Candidates, CutGains, FeatureSplits, TestDict
 # =============================================================================================
 # every cut of a continuous feature
 
-def cut_gains(x: Any, y: Any, w: Any, N: float, n_classes: int, *, rules: str = "c45",
-              min_cases: float = 2.0, min_leaf: float = 0.0) -> CutGains:
+
+def cut_gains(
+    x: Any,
+    y: Any,
+    w: Any,
+    N: float,
+    n_classes: int,
+    *,
+    rules: str = "c45",
+    min_cases: float = 2.0,
+    min_leaf: float = 0.0,
+) -> CutGains:
     """Gain of every cut between adjacent sorted values of one feature at one node.
 
     The numbers are ``cutpoints.cut_gain_arrays``' (the pass ``score_cuts`` picks its best cut
@@ -40,21 +51,38 @@ def cut_gains(x: Any, y: Any, w: Any, N: float, n_classes: int, *, rules: str = 
     n = V.shape[1]
     if n < 2 or N <= 0:
         K = float(np.cumsum(np.where(np.isnan(V), 0.0, W), axis=1)[0, -1]) if n else 0.0
-        return CutGains(pos=np.zeros(0, np.int64), lo=np.zeros(0), hi=np.zeros(0),
-                        midpoint=np.zeros(0), gain=np.zeros(0), eligible=np.zeros(0, bool),
-                        weight_left=np.zeros(0), weight_right=np.zeros(0), known_weight=K,
-                        min_split=float("nan"), n_candidates=0)
-    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases,
-                         min_leaf=min_leaf)
+        return CutGains(
+            pos=np.zeros(0, np.int64),
+            lo=np.zeros(0),
+            hi=np.zeros(0),
+            midpoint=np.zeros(0),
+            gain=np.zeros(0),
+            eligible=np.zeros(0, bool),
+            weight_left=np.zeros(0),
+            weight_right=np.zeros(0),
+            known_weight=K,
+            min_split=float("nan"),
+            n_candidates=0,
+        )
+    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases, min_leaf=min_leaf)
     pos = np.flatnonzero(cg.distinct[0])
     lo, hi = V[0, pos], V[0, pos + 1]
     mid = (lo + hi) / 2.0
     mid = np.where(mid == hi, lo, mid)  # as cutpoints._finish
     eligible = cg.eligible[0, pos]
-    return CutGains(pos=pos, lo=lo, hi=hi, midpoint=mid, gain=cg.gain[0, pos], eligible=eligible,
-                    weight_left=cg.left_weight[0, pos], weight_right=cg.right_weight[0, pos],
-                    known_weight=float(cg.known_weight[0]), min_split=float(cg.min_split[0]),
-                    n_candidates=int(eligible.sum()))
+    return CutGains(
+        pos=pos,
+        lo=lo,
+        hi=hi,
+        midpoint=mid,
+        gain=cg.gain[0, pos],
+        eligible=eligible,
+        weight_left=cg.left_weight[0, pos],
+        weight_right=cg.right_weight[0, pos],
+        known_weight=float(cg.known_weight[0]),
+        min_split=float(cg.min_split[0]),
+        n_candidates=int(eligible.sum()),
+    )
 
 
 def snap(nd: NodeData, j: int, mid: float) -> float:
@@ -73,23 +101,48 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
     """Every cut of continuous feature j and the best one (C4.5's or ID3's rules)."""
     est = nd.est
     c45 = nd.algorithm == "c45"
-    cg = cut_gains(nd.X[:, j], nd.y, nd.w, nd.N, nd.C, rules=rules,
-                   min_cases=float(est.min_cases) if c45 else 2.0,
-                   min_leaf=0.0 if c45 else float(est.min_samples_leaf))
+    cg = cut_gains(
+        nd.X[:, j],
+        nd.y,
+        nd.w,
+        nd.N,
+        nd.C,
+        rules=rules,
+        min_cases=float(est.min_cases) if c45 else 2.0,
+        min_leaf=0.0 if c45 else float(est.min_samples_leaf),
+    )
     K = cg.known_weight
     D = np.where(cg.eligible, cg.gain, -np.inf)
-    split_info = split_information(np.stack([cg.weight_left, cg.weight_right,
-                                             np.full(D.size, nd.N - K)], axis=1)) if D.size else np.zeros(0)
+    split_info = (
+        split_information(np.stack([cg.weight_left, cg.weight_right, np.full(D.size, nd.N - K)], axis=1))
+        if D.size
+        else np.zeros(0)
+    )
     penalty = math.log2(cg.n_candidates) / nd.N if (c45 and est.mdl_penalty and cg.n_candidates) else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(split_info * nd.N > SMALL,
-                         (cg.gain - penalty) / np.where(split_info > 0, split_info, 1), 0.0)
-    rec = FeatureSplits(**_named(nd, j), mode="threshold", known_share=K / nd.N if nd.N > 0 else 0.0,
-                        min_split=cg.min_split, n_candidates=cg.n_candidates, mdl_penalty=penalty,
-                        candidates=Candidates(threshold=cg.midpoint, lo=cg.lo, hi=cg.hi, gain=cg.gain,
-                                              score=cg.gain, gain_ratio=ratio, split_info=split_info,
-                                              eligible=cg.eligible, weight_left=cg.weight_left,
-                                              weight_right=cg.weight_right))
+        ratio = np.where(
+            split_info * nd.N > SMALL, (cg.gain - penalty) / np.where(split_info > 0, split_info, 1), 0.0
+        )
+    rec = FeatureSplits(
+        **_named(nd, j),
+        mode="threshold",
+        known_share=K / nd.N if nd.N > 0 else 0.0,
+        min_split=cg.min_split,
+        n_candidates=cg.n_candidates,
+        mdl_penalty=penalty,
+        candidates=Candidates(
+            threshold=cg.midpoint,
+            lo=cg.lo,
+            hi=cg.hi,
+            gain=cg.gain,
+            score=cg.gain,
+            gain_ratio=ratio,
+            split_info=split_info,
+            eligible=cg.eligible,
+            weight_left=cg.weight_left,
+            weight_right=cg.weight_right,
+        ),
+    )
     best = None
     if D.size and np.isfinite(D).any():
         if c45:
@@ -119,8 +172,9 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
     return rec
 
 
-def entropy_multiway(nd: NodeData, j: int, n_branches: int, branch: Any = None,
-                     cuts: Any = None) -> FeatureSplits:
+def entropy_multiway(
+    nd: NodeData, j: int, n_branches: int, branch: Any = None, cuts: Any = None
+) -> FeatureSplits:
     """A multiway test: one branch per category (or per interval of ID3's bins)."""
     x = nd.X[:, j]
     if branch is None:
@@ -133,12 +187,26 @@ def entropy_multiway(nd: NodeData, j: int, n_branches: int, branch: Any = None,
         test = dict(feature=j, cuts=None, cat_branch=list(range(n_branches)), missing_branch=DISTRIBUTE)
     else:
         test = dict(feature=j, cuts=[float(c) for c in cuts], cat_branch=None, missing_branch=DISTRIBUTE)
-    rec = FeatureSplits(**_named(nd, j), mode="multiway" if cuts is None else "intervals",
-                        known_share=s.known_weight / nd.N, branch_counts=counts, unknown_counts=unknown,
-                        gain=s.gain, raw_gain=s.gain, split_info=s.split_info, iv=s.iv,
-                        gain_ratio=s.gain_ratio, best=0, test=test,
-                        candidates=Candidates(score=np.array([s.gain]), gain=np.array([s.gain]),
-                                              gain_ratio=np.array([s.gain_ratio]), eligible=np.array([True])))
+    rec = FeatureSplits(
+        **_named(nd, j),
+        mode="multiway" if cuts is None else "intervals",
+        known_share=s.known_weight / nd.N,
+        branch_counts=counts,
+        unknown_counts=unknown,
+        gain=s.gain,
+        raw_gain=s.gain,
+        split_info=s.split_info,
+        iv=s.iv,
+        gain_ratio=s.gain_ratio,
+        best=0,
+        test=test,
+        candidates=Candidates(
+            score=np.array([s.gain]),
+            gain=np.array([s.gain]),
+            gain_ratio=np.array([s.gain_ratio]),
+            eligible=np.array([True]),
+        ),
+    )
     assert rec.candidates is not None
     if nd.algorithm == "c45":
         ok = reasonable_branches(bw, float(nd.est.min_cases)) >= 2
@@ -156,6 +224,7 @@ def entropy_multiway(nd: NodeData, j: int, n_branches: int, branch: Any = None,
 
 # =============================================================================================
 # per algorithm: every feature's candidates
+
 
 def c45_features(nd: NodeData) -> list[FeatureSplits]:
     """C4.5: a multiway test per categorical feature not used above, cuts of continuous ones."""
@@ -178,8 +247,14 @@ def id3_features(nd: NodeData) -> list[FeatureSplits]:
     for j in range(len(nd.schema.features)):
         kind, arg = plan[j]
         if kind != "thr" and j in nd.used:
-            out.append(FeatureSplits(**_named(nd, j), mode="multiway" if kind == "cat" else "intervals",
-                                     usable=False, reason="used"))
+            out.append(
+                FeatureSplits(
+                    **_named(nd, j),
+                    mode="multiway" if kind == "cat" else "intervals",
+                    usable=False,
+                    reason="used",
+                )
+            )
         elif kind == "thr":
             out.append(entropy_continuous(nd, j, "textbook"))
         elif kind == "cat":

@@ -1,5 +1,6 @@
 """The rows reaching one node (with C4.5's fractional weights) and the per-algorithm settings the
 explorer needs to score them: held once here so every candidate builder reads the same data."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -65,8 +66,11 @@ class NodeData:
         used = set()
         for a in self.tree.path_to(self.node)[:-1]:
             j = int(self.tree.feature[a])
-            if self.tree.is_categorical_test(a) or self.tree.cuts_of(a).size != 1 or (
-                    self.algorithm == "id3" and id3_plan(self)[j][0] == "bins"):
+            if (
+                self.tree.is_categorical_test(a)
+                or self.tree.cuts_of(a).size != 1
+                or (self.algorithm == "id3" and id3_plan(self)[j][0] == "bins")
+            ):
                 used.add(j)
         return used
 
@@ -79,8 +83,7 @@ def id3_plan(nd: NodeData) -> Any:
     if plan is None:
         plan = nd.id3_plan_cache
     if plan is None:
-        plan = id3_rules.feature_plan(nd.schema, nd.X_all, est.continuous, est.n_bins,
-                                      est.random_state)[0]
+        plan = id3_rules.feature_plan(nd.schema, nd.X_all, est.continuous, est.n_bins, est.random_state)[0]
         nd.id3_plan_cache = plan
     return plan
 

@@ -10,6 +10,7 @@ Tests stay plain dicts ``{"feature", "cuts", "cat_branch", "missing_branch"}``: 
 ``TreeAssembler.set_split`` accepts, what ``dtcore.forcing`` grafts and what the app keeps in its
 session state and URL.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,11 +54,34 @@ def _plain(value: Any) -> Any:
 # =============================================================================================
 # candidates and features
 
-_CART_CANDIDATES = ("score", "proxy", "improvement", "impurity_left", "impurity_right", "weight_left",
-                    "weight_right", "n_left", "n_right", "eligible", "left_mask", "threshold",
-                    "missing_left", "variant")
-_CUT_CANDIDATES = ("threshold", "lo", "hi", "gain", "score", "gain_ratio", "split_info", "eligible",
-                   "weight_left", "weight_right")
+_CART_CANDIDATES = (
+    "score",
+    "proxy",
+    "improvement",
+    "impurity_left",
+    "impurity_right",
+    "weight_left",
+    "weight_right",
+    "n_left",
+    "n_right",
+    "eligible",
+    "left_mask",
+    "threshold",
+    "missing_left",
+    "variant",
+)
+_CUT_CANDIDATES = (
+    "threshold",
+    "lo",
+    "hi",
+    "gain",
+    "score",
+    "gain_ratio",
+    "split_info",
+    "eligible",
+    "weight_left",
+    "weight_right",
+)
 _MULTIWAY_CANDIDATES = ("score", "gain", "gain_ratio", "eligible")
 
 
@@ -102,14 +126,65 @@ class Candidates(_Record):
 
 
 _SKIPPED_FEATURE = ("mode", "usable", "reason", "detail", "best", "feature", "name", "kind")
-_CUT_FEATURE = ("mode", "known_share", "min_split", "n_candidates", "candidates", "mdl_penalty", "best",
-                "usable", "reason", "raw_gain", "gain", "split_info", "gain_ratio", "midpoint", "test",
-                "feature", "name", "kind", "above_average", "in_average")
-_MULTIWAY_FEATURE = ("mode", "known_share", "branch_counts", "unknown_counts", "gain", "raw_gain",
-                     "split_info", "iv", "gain_ratio", "best", "candidates", "test", "usable", "reason",
-                     "feature", "name", "kind", "above_average", "in_average")
-_CART_FEATURE = ("mode", "candidates", "score_name", "impurity", "best", "usable", "reason", "proxy",
-                 "gain", "improvement", "test", "feature", "name", "kind")
+_CUT_FEATURE = (
+    "mode",
+    "known_share",
+    "min_split",
+    "n_candidates",
+    "candidates",
+    "mdl_penalty",
+    "best",
+    "usable",
+    "reason",
+    "raw_gain",
+    "gain",
+    "split_info",
+    "gain_ratio",
+    "midpoint",
+    "test",
+    "feature",
+    "name",
+    "kind",
+    "above_average",
+    "in_average",
+)
+_MULTIWAY_FEATURE = (
+    "mode",
+    "known_share",
+    "branch_counts",
+    "unknown_counts",
+    "gain",
+    "raw_gain",
+    "split_info",
+    "iv",
+    "gain_ratio",
+    "best",
+    "candidates",
+    "test",
+    "usable",
+    "reason",
+    "feature",
+    "name",
+    "kind",
+    "above_average",
+    "in_average",
+)
+_CART_FEATURE = (
+    "mode",
+    "candidates",
+    "score_name",
+    "impurity",
+    "best",
+    "usable",
+    "reason",
+    "proxy",
+    "gain",
+    "improvement",
+    "test",
+    "feature",
+    "name",
+    "kind",
+)
 
 
 @dataclass(kw_only=True)
@@ -158,8 +233,9 @@ class FeatureSplits(_Record):
     above_average: bool | None = None
     in_average: bool | None = None
 
-    _ALWAYS: ClassVar[frozenset[str]] = frozenset(("mode", "usable", "reason", "best", "feature", "name",
-                                                   "kind"))
+    _ALWAYS: ClassVar[frozenset[str]] = frozenset(
+        ("mode", "usable", "reason", "best", "feature", "name", "kind")
+    )
 
     def _order(self) -> tuple[str, ...]:
         if self.candidates is None:
@@ -173,6 +249,7 @@ class FeatureSplits(_Record):
 
 # =============================================================================================
 # the report
+
 
 @dataclass(kw_only=True)
 class Selection(_Record):
@@ -211,17 +288,50 @@ class SplitReport(_Record):
     classes: list | None = None
     mean: float | None = None
 
-    _ALWAYS: ClassVar[frozenset[str]] = frozenset((
-        "node", "algorithm", "criterion", "score_name", "weighted_n", "n_samples", "impurity", "features",
-        "chosen", "runner_up", "ranking", "leaf_reason", "selection", "depth", "tree_test"))
+    _ALWAYS: ClassVar[frozenset[str]] = frozenset(
+        (
+            "node",
+            "algorithm",
+            "criterion",
+            "score_name",
+            "weighted_n",
+            "n_samples",
+            "impurity",
+            "features",
+            "chosen",
+            "runner_up",
+            "ranking",
+            "leaf_reason",
+            "selection",
+            "depth",
+            "tree_test",
+        )
+    )
 
     def _order(self) -> tuple[str, ...]:
         return _REPORT_ORDER
 
 
-_REPORT_ORDER = ("node", "algorithm", "criterion", "score_name", "weighted_n", "n_samples", "impurity",
-                 "features", "chosen", "runner_up", "ranking", "leaf_reason", "selection", "depth",
-                 "tree_test", "class_counts", "classes", "mean")
+_REPORT_ORDER = (
+    "node",
+    "algorithm",
+    "criterion",
+    "score_name",
+    "weighted_n",
+    "n_samples",
+    "impurity",
+    "features",
+    "chosen",
+    "runner_up",
+    "ranking",
+    "leaf_reason",
+    "selection",
+    "depth",
+    "tree_test",
+    "class_counts",
+    "classes",
+    "mean",
+)
 
 
 @dataclass(kw_only=True)
@@ -248,15 +358,57 @@ class CutGains(_Record):
 
 _HEAD = ("feature", "name", "labels", "algorithm", "N", "test", "kind")
 _ENTROPY_ARITHMETIC = _HEAD + (
-    "classes", "node_counts", "ent_D", "known_counts", "unknown_counts", "K", "rho", "ent_known",
-    "branch_counts", "branch_weights", "r", "branch_entropy", "conditional", "gain", "gain_textbook", "iv",
-    "split_info", "missing", "ratio_of", "n_candidates", "mdl_penalty", "gain_after_penalty", "gain_ratio")
+    "classes",
+    "node_counts",
+    "ent_D",
+    "known_counts",
+    "unknown_counts",
+    "K",
+    "rho",
+    "ent_known",
+    "branch_counts",
+    "branch_weights",
+    "r",
+    "branch_entropy",
+    "conditional",
+    "gain",
+    "gain_textbook",
+    "iv",
+    "split_info",
+    "missing",
+    "ratio_of",
+    "n_candidates",
+    "mdl_penalty",
+    "gain_after_penalty",
+    "gain_ratio",
+)
 _CART_ARITHMETIC = _HEAD + (
-    "classes", "node_counts", "impurity", "branch_counts", "branch_weights", "branch_impurity", "weighted",
-    "decrease", "weighted_decrease", "W_root", "missing")
+    "classes",
+    "node_counts",
+    "impurity",
+    "branch_counts",
+    "branch_weights",
+    "branch_impurity",
+    "weighted",
+    "decrease",
+    "weighted_decrease",
+    "W_root",
+    "missing",
+)
 _MSE_ARITHMETIC = _HEAD + (
-    "mean", "impurity", "branch_weights", "branch_n", "branch_mean", "branch_impurity", "weighted",
-    "decrease", "weighted_decrease", "W_root", "missing", "criterion")
+    "mean",
+    "impurity",
+    "branch_weights",
+    "branch_n",
+    "branch_mean",
+    "branch_impurity",
+    "weighted",
+    "decrease",
+    "weighted_decrease",
+    "W_root",
+    "missing",
+    "criterion",
+)
 
 
 @dataclass(kw_only=True)
@@ -336,6 +488,7 @@ class ChildSummary(_Record):
 
 # =============================================================================================
 # JSON
+
 
 def jsonable(obj: Any) -> Any:
     """Records → their ``to_dict``; numpy arrays and scalars → lists and numbers; non-finite

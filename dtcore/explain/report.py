@@ -1,6 +1,7 @@
 """The split report of one node: every feature's candidates (``entropy``, ``cart``), the choice
 between features and the reason the builder would stop, each decided by the builders' own rules
 (``c45.rules``, ``id3``, ``growing``), gathered into a :class:`SplitReport`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,6 +19,7 @@ from .records import FeatureSplits, Selection, SplitReport, TestDict
 # =============================================================================================
 # selection between features
 
+
 def _select(nd: NodeData, feats: list[FeatureSplits]) -> tuple[int | None, int | None, list[int], Selection]:
     """(chosen feature or None, runner-up or None, ranking, selection info); C4.5's gain-ratio
     rule also marks each usable feature ``above_average`` / ``in_average``."""
@@ -32,15 +34,23 @@ def _select(nd: NodeData, feats: list[FeatureSplits]) -> tuple[int | None, int |
         est = nd.est
         n_all = nd.X_all.shape[0]
         schema_feats = nd.schema.features
-        many = {j: (schema_feats[j].is_categorical
-                    and c45_rules.many_values(len(schema_feats[j].categories), n_all))
-                for j in usable}
+        many = {
+            j: (
+                schema_feats[j].is_categorical
+                and c45_rules.many_values(len(schema_feats[j].categories), n_all)
+            )
+            for j in usable
+        }
         multi_val = all(f.is_categorical for f in schema_feats) and all(
-            c45_rules.many_values(len(f.categories), n_all) for f in schema_feats)
+            c45_rules.many_values(len(f.categories), n_all) for f in schema_feats
+        )
         pool = [j for j in usable if not many[j] or multi_val]
-        sel = c45_rules.select_test([feats[j].gain for j in usable],
-                                    [feats[j].gain_ratio for j in usable],
-                                    [j in pool for j in usable], est.criterion)
+        sel = c45_rules.select_test(
+            [feats[j].gain for j in usable],
+            [feats[j].gain_ratio for j in usable],
+            [j in pool for j in usable],
+            est.criterion,
+        )
         chosen = None if sel.best is None else usable[sel.best]
         if est.criterion == "gain":
             ranked = sorted(usable, key=lambda j: (feats[j].gain, -j), reverse=True)
@@ -50,13 +60,15 @@ def _select(nd: NodeData, feats: list[FeatureSplits]) -> tuple[int | None, int |
             for k, j in enumerate(usable):
                 feats[j].above_average = bool(sel.above_average[k])
                 feats[j].in_average = j in pool
-            ranked = sorted(usable, key=lambda j: (feats[j].above_average, feats[j].gain_ratio, -j),
-                            reverse=True)
+            ranked = sorted(
+                usable, key=lambda j: (feats[j].above_average, feats[j].gain_ratio, -j), reverse=True
+            )
     else:  # id3
         crit = nd.est.criterion
 
         def sc(j: int) -> Any:
             return feats[j].gain if crit == "gain" else feats[j].gain_ratio
+
         chosen, best = None, None
         for j in usable:
             if id3_rules.better(sc(j), best):
@@ -77,8 +89,7 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
         if reason is not None:
             return reason
     elif algo == "id3":
-        reason = id3_rules.leaf_reason(nd.counts, nd.N, nd.depth, est.min_samples_split,
-                                       est.max_depth)
+        reason = id3_rules.leaf_reason(nd.counts, nd.N, nd.depth, est.min_samples_split, est.max_depth)
         if reason is not None:
             return reason
     else:
@@ -100,32 +111,46 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
 # =============================================================================================
 # the tree's test
 
+
 def tree_test(tree: Any, node: int) -> TestDict | None:
     """The test stored at ``node`` in the same form as the report's tests (None at a leaf)."""
     j = int(tree.feature[node])
     if j < 0:
         return None
     if tree.is_categorical_test(node):
-        return dict(feature=j, cuts=None, cat_branch=tree.cat_branch_of(node).tolist(),
-                    missing_branch=int(tree.missing_branch[node]))
-    return dict(feature=j, cuts=tree.cuts_of(node).tolist(), cat_branch=None,
-                missing_branch=int(tree.missing_branch[node]))
+        return dict(
+            feature=j,
+            cuts=None,
+            cat_branch=tree.cat_branch_of(node).tolist(),
+            missing_branch=int(tree.missing_branch[node]),
+        )
+    return dict(
+        feature=j,
+        cuts=tree.cuts_of(node).tolist(),
+        cat_branch=None,
+        missing_branch=int(tree.missing_branch[node]),
+    )
 
 
 def same_test(a: TestDict | None, b: TestDict | None) -> bool:
     """Do two tests route every row alike (same feature, cuts or table, missing branch)?"""
     if a is None or b is None:
         return a is b
-    return bool(a["feature"] == b["feature"] and a["missing_branch"] == b["missing_branch"]
-                and (a["cuts"] or None) == (b["cuts"] or None)
-                and (a["cat_branch"] or None) == (b["cat_branch"] or None))
+    return bool(
+        a["feature"] == b["feature"]
+        and a["missing_branch"] == b["missing_branch"]
+        and (a["cuts"] or None) == (b["cuts"] or None)
+        and (a["cat_branch"] or None) == (b["cat_branch"] or None)
+    )
 
 
 # =============================================================================================
 # the report
 
-def split_report(est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0,
-                 tree: Any = "fitted") -> SplitReport:
+
+def split_report(
+    est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0, tree: Any = "fitted"
+) -> SplitReport:
     """Every feature's candidate tests at ``node`` with the builder's scores.
 
     ``est``: a fitted estimator (its tree and schema), or an unfitted one whose ``schema_`` is set
@@ -151,13 +176,30 @@ def report_for(nd: NodeData) -> SplitReport:
         feats = id3_features(nd) if nd.N > 0 else []
     chosen, runner, ranked, info = _select(nd, feats) if feats else (None, None, [], Selection())
     leaf = _leaf_reason(nd, feats, chosen)
-    score_name = ("impurity_decrease" if nd.algorithm == "cart" else
-                  "gain_ratio" if nd.est.criterion == "gain_ratio" else "gain")
-    out = SplitReport(node=nd.node, algorithm=nd.algorithm, criterion=_criterion_name(nd),
-                      score_name=score_name, weighted_n=nd.N, n_samples=int(nd.rows.size),
-                      impurity=feats_impurity(nd), features=feats, chosen=chosen, runner_up=runner,
-                      ranking=ranked, leaf_reason=leaf, selection=info, depth=nd.depth,
-                      tree_test=tree_test(nd.tree, nd.node) if nd.tree is not None else None)
+    score_name = (
+        "impurity_decrease"
+        if nd.algorithm == "cart"
+        else "gain_ratio"
+        if nd.est.criterion == "gain_ratio"
+        else "gain"
+    )
+    out = SplitReport(
+        node=nd.node,
+        algorithm=nd.algorithm,
+        criterion=_criterion_name(nd),
+        score_name=score_name,
+        weighted_n=nd.N,
+        n_samples=int(nd.rows.size),
+        impurity=feats_impurity(nd),
+        features=feats,
+        chosen=chosen,
+        runner_up=runner,
+        ranking=ranked,
+        leaf_reason=leaf,
+        selection=info,
+        depth=nd.depth,
+        tree_test=tree_test(nd.tree, nd.node) if nd.tree is not None else None,
+    )
     if nd.C:
         out.class_counts = nd.counts
         out.classes = list(nd.schema.classes)
@@ -172,8 +214,9 @@ def _criterion_name(nd: NodeData) -> str:
     return str(nd.est.criterion)
 
 
-def explainer_data(est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0,
-                   tree: Any = "fitted") -> NodeData:
+def explainer_data(
+    est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0, tree: Any = "fitted"
+) -> NodeData:
     """The node's data (``tree`` defaults to ``est.tree_``), for a report and previews."""
     if isinstance(tree, str):
         tree = getattr(est, "tree_", None)

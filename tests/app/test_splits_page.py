@@ -70,7 +70,10 @@ def test_forcing_a_split_shows_on_the_train_page_and_undo_restores_the_tree():
     at.switch_page(TRAIN).run()
     ok(at)
     dot = at.get("graphviz_chart")[0].proto.spec
-    assert "student" in dot.split("node0 ")[1].split("\n")[0] and "penwidth=3" in dot.split("node0 ")[1].split("\n")[0]
+    assert (
+        "student" in dot.split("node0 ")[1].split("\n")[0]
+        and "penwidth=3" in dot.split("node0 ")[1].split("\n")[0]
+    )
     assert any("forced splits" in c.value.lower() for c in at.caption)
     # undo on the Splits page gives back the trained tree
     at.switch_page(SPLITS).run()

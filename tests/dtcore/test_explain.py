@@ -1,5 +1,6 @@
 """Split reports (dtcore.explain): SPEC §10 numbers, the report's choice equals the fitted tree's
 test at every node, and its scores equal what the builders computed."""
+
 import numpy as np
 import pytest
 
@@ -11,10 +12,17 @@ from dtcore.readers import read_table
 from dtcore.schema import encode_classes
 from tests.datasets import DATA
 
-SAMPLES = {"watermelon_3.0": ("好瓜", ["编号"]), "watermelon_2.0_missing": ("好瓜", ["编号"]),
-           "buys_computer": ("buys_computer", ["RID"]), "regression_toy5": ("y", []),
-           "iris": ("class", []), "vote": ("Class", []), "credit-g": ("class", []),
-           "diabetes": ("target", []), "labor": ("class", [])}
+SAMPLES = {
+    "watermelon_3.0": ("好瓜", ["编号"]),
+    "watermelon_2.0_missing": ("好瓜", ["编号"]),
+    "buys_computer": ("buys_computer", ["RID"]),
+    "regression_toy5": ("y", []),
+    "iris": ("class", []),
+    "vote": ("Class", []),
+    "credit-g": ("class", []),
+    "diabetes": ("target", []),
+    "labor": ("class", []),
+}
 
 
 def fit(name, algo, **params):
@@ -22,8 +30,15 @@ def fit(name, algo, **params):
     table = read_table(DATA / f"{name}.csv")
     X, y, feats, kinds, cats, classes, task = prepare_training(table, target, ignore=ignore)
     est = make_estimator(algo, task, **params)
-    est.fit(X, y, feature_names=feats, feature_kinds=kinds or None, categories=cats or None,
-            classes=classes, target_name=target)
+    est.fit(
+        X,
+        y,
+        feature_names=feats,
+        feature_kinds=kinds or None,
+        categories=cats or None,
+        classes=classes,
+        target_name=target,
+    )
     Xe = est.encode(X)
     ye = encode_classes(y, est.schema_.classes)[0] if task == "classification" else np.asarray(y, float)
     return est, Xe, ye
@@ -33,8 +48,9 @@ def by_name(rep):
     return {r.name: r for r in rep.features}
 
 
-@pytest.mark.parametrize("algo,params", [("id3", {"continuous": "threshold"}), ("c45", {}),
-                                         ("cart", {"criterion": "entropy"})])
+@pytest.mark.parametrize(
+    "algo,params", [("id3", {"continuous": "threshold"}), ("c45", {}), ("cart", {"criterion": "entropy"})]
+)
 def test_watermelon_3_root_curves_have_the_spec_best_cuts(algo, params):
     est, X, y = fit("watermelon_3.0", algo, **params)
     rep = explain.split_report(est, X, y, None, 0)
@@ -107,15 +123,25 @@ def test_regression_toy5_candidates_are_the_spec_mse_decreases():
     assert left.features[0].test["cuts"] == [1.5]
 
 
-CASES = [("watermelon_3.0", "c45", {}), ("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
-         ("watermelon_2.0_missing", "c45", {"prune": False, "collapse": False, "min_cases": 1}),
-         ("vote", "c45", {"prune": False}), ("credit-g", "c45", {}), ("labor", "c45", {"prune": False}),
-         ("watermelon_3.0", "id3", {"continuous": "threshold"}), ("watermelon_3.0", "id3", {}),
-         ("buys_computer", "id3", {}), ("iris", "id3", {"continuous": "equal_width"}),
-         ("vote", "id3", {"criterion": "gain_ratio"}),
-         ("watermelon_3.0", "cart", {}), ("iris", "cart", {}), ("vote", "cart", {"criterion": "entropy"}),
-         ("credit-g", "cart", {"max_depth": 6}), ("diabetes", "cart", {"max_depth": 6}),
-         ("diabetes", "cart", {"criterion": "friedman_mse", "max_depth": 4})]
+CASES = [
+    ("watermelon_3.0", "c45", {}),
+    ("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
+    ("watermelon_2.0_missing", "c45", {"prune": False, "collapse": False, "min_cases": 1}),
+    ("vote", "c45", {"prune": False}),
+    ("credit-g", "c45", {}),
+    ("labor", "c45", {"prune": False}),
+    ("watermelon_3.0", "id3", {"continuous": "threshold"}),
+    ("watermelon_3.0", "id3", {}),
+    ("buys_computer", "id3", {}),
+    ("iris", "id3", {"continuous": "equal_width"}),
+    ("vote", "id3", {"criterion": "gain_ratio"}),
+    ("watermelon_3.0", "cart", {}),
+    ("iris", "cart", {}),
+    ("vote", "cart", {"criterion": "entropy"}),
+    ("credit-g", "cart", {"max_depth": 6}),
+    ("diabetes", "cart", {"max_depth": 6}),
+    ("diabetes", "cart", {"criterion": "friedman_mse", "max_depth": 4}),
+]
 
 
 @pytest.mark.parametrize("name,algo,params", CASES)
@@ -133,21 +159,37 @@ def test_the_report_chooses_the_test_the_tree_holds_at_every_node(name, algo, pa
         if algo == "cart" and params.get("criterion") != "friedman_mse":
             # the reported weighted decrease is the one the tree's impurities give
             kids = tree.children_of(node)
-            dec = (tree.weighted_n[node] * tree.impurity[node]
-                   - np.sum(tree.weighted_n[kids] * tree.impurity[kids])) / tree.weighted_n[0]
+            dec = (
+                tree.weighted_n[node] * tree.impurity[node]
+                - np.sum(tree.weighted_n[kids] * tree.impurity[kids])
+            ) / tree.weighted_n[0]
             assert chosen.improvement == pytest.approx(dec, rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.parametrize("name,algo,params", [("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
-                                              ("vote", "cart", {}), ("iris", "id3", {"continuous": "threshold"})])
+@pytest.mark.parametrize(
+    "name,algo,params",
+    [
+        ("watermelon_3.0", "c45", {"prune": False, "min_cases": 1}),
+        ("vote", "cart", {}),
+        ("iris", "id3", {"continuous": "threshold"}),
+    ],
+)
 def test_the_builder_would_stop_at_every_leaf(name, algo, params):
     est, X, y = fit(name, algo, **params)
     for node in np.nonzero(est.tree_.feature < 0)[0]:
         assert explain.split_report(est, X, y, None, int(node)).leaf_reason is not None
 
 
-@pytest.mark.parametrize("name,rules", [("credit-g", "c45"), ("labor", "c45"), ("watermelon_3.0", "c45"),
-                                        ("iris", "textbook"), ("diabetes", "c45")])
+@pytest.mark.parametrize(
+    "name,rules",
+    [
+        ("credit-g", "c45"),
+        ("labor", "c45"),
+        ("watermelon_3.0", "c45"),
+        ("iris", "textbook"),
+        ("diabetes", "c45"),
+    ],
+)
 def test_every_cut_gain_matches_score_cuts_best(name, rules):
     """cut_gains scores every cut; its best is score_cuts' best cut and raw gain (the builders')."""
     if name == "diabetes":
@@ -158,7 +200,11 @@ def test_every_cut_gain_matches_score_cuts_best(name, rules):
     rng = np.random.default_rng(0)
     C = int(y.max()) + 1
     for trial in range(3):
-        rows = np.sort(rng.choice(X.shape[0], size=min(X.shape[0], max(15, X.shape[0] * (trial + 1) // 4)), replace=False))
+        rows = np.sort(
+            rng.choice(
+                X.shape[0], size=min(X.shape[0], max(15, X.shape[0] * (trial + 1) // 4)), replace=False
+            )
+        )
         w = rng.uniform(0.2, 2.0, rows.size) if trial == 2 else np.ones(rows.size)
         for j, f in enumerate(est.schema_.features):
             if f.is_categorical:
@@ -185,6 +231,7 @@ def test_untrained_root_report_and_json():
     rep = explain.split_report(blank, X, y, None, 0, tree=None)
     assert rep.tree_test is None and rep.features[rep.chosen].name == "纹理"
     import json
+
     text = json.dumps(explain.jsonable(rep), ensure_ascii=False, allow_nan=False)
     assert "含糖率" in text
     with pytest.raises(ValueError, match="node"):

@@ -1,5 +1,6 @@
 """Forcing a test at a node (dtcore.forcing): the tree changes only there, the children are what
 the estimator grows on their rows, and forcing the algorithm's own choice changes nothing."""
+
 import numpy as np
 import pytest
 
@@ -12,15 +13,29 @@ def subtree_dict(tree, node):
     """Structure of the subtree at ``node`` with ids made relative (for comparing grafts)."""
     ids = tree.subtree(node)
     base = int(ids[0])
-    return [(int(tree.feature[i]), tree.cuts_of(i).tolist(), tree.cat_branch_of(i).tolist(),
-             [int(c) - base for c in tree.children_of(i)], np.round(tree.value[i], 9).tolist())
-            for i in ids]
+    return [
+        (
+            int(tree.feature[i]),
+            tree.cuts_of(i).tolist(),
+            tree.cat_branch_of(i).tolist(),
+            [int(c) - base for c in tree.children_of(i)],
+            np.round(tree.value[i], 9).tolist(),
+        )
+        for i in ids
+    ]
 
 
-@pytest.mark.parametrize("name,algo,params", [("watermelon_3.0", "c45", {}), ("watermelon_3.0", "cart", {}),
-                                              ("buys_computer", "id3", {}), ("diabetes", "cart", {"max_depth": 5}),
-                                              ("watermelon_2.0_missing", "c45", {"prune": False, "min_cases": 1}),
-                                              ("vote", "id3", {"max_depth": 3})])
+@pytest.mark.parametrize(
+    "name,algo,params",
+    [
+        ("watermelon_3.0", "c45", {}),
+        ("watermelon_3.0", "cart", {}),
+        ("buys_computer", "id3", {}),
+        ("diabetes", "cart", {"max_depth": 5}),
+        ("watermelon_2.0_missing", "c45", {"prune": False, "min_cases": 1}),
+        ("vote", "id3", {"max_depth": 3}),
+    ],
+)
 def test_forcing_the_algorithms_own_choice_gives_the_same_tree(name, algo, params):
     est, X, y = fit(name, algo, **params)
     tree = est.tree_
@@ -42,7 +57,7 @@ def test_forcing_the_runner_up_regrows_children_on_their_rows():
     test = rep.features[rep.runner_up].test
     assert rep.features[rep.runner_up].name == "student"
     new = forcing.force_split(est, X, y, None, 0, test)
-    assert est.tree_.to_dict() == before                      # the original is untouched
+    assert est.tree_.to_dict() == before  # the original is untouched
     assert explain.same_test(explain.tree_test(new, 0), test)  # the root tests student now
     student = X[:, test["feature"]]
     for b, child in enumerate(new.children_of(0)):
@@ -101,5 +116,6 @@ def test_replay_tracks_forced_ids_and_refuses_useless_tests():
     assert forcing.is_forced_test(est2, parent, ops[1][1])
     # a cut above every value sends all rows one way
     with pytest.raises(ValueError, match="two branches"):
-        forcing.force_split(est, X, y, None, 0, {"feature": 6, "cuts": [99.0], "cat_branch": None,
-                                                  "missing_branch": -1})
+        forcing.force_split(
+            est, X, y, None, 0, {"feature": 6, "cuts": [99.0], "cat_branch": None, "missing_branch": -1}
+        )

@@ -1,4 +1,5 @@
 """Split explorer figures and text views, checked on their figure JSON / LaTeX."""
+
 import json
 import time
 from types import SimpleNamespace
@@ -12,8 +13,18 @@ from tests.dtcore.test_explain import fit
 from ui.figures import splits as F
 from ui.views.splits import arithmetic_latex, describe_test, latex_text, ranking_rows
 
-TEXTS = {"score": "gain", "threshold": "x", "count": "rows", "chosen": "best", "runner": "second",
-         "ineligible": "not eligible", "candidates": "cuts", "entropy": "Ent", "value": "v", "title": "tree"}
+TEXTS = {
+    "score": "gain",
+    "threshold": "x",
+    "count": "rows",
+    "chosen": "best",
+    "runner": "second",
+    "ineligible": "not eligible",
+    "candidates": "cuts",
+    "entropy": "Ent",
+    "value": "v",
+    "title": "tree",
+}
 
 
 def tr(key, **values):
@@ -29,8 +40,17 @@ def melon_curve(algo="c45"):
     c = rec.candidates
     hist = F.class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
     runner = 9 if rec.best != 9 else 8
-    fig = F.curve_figure(c.threshold, c.score, c.eligible, rec.best, runner, hist,
-                         classes=list(est.schema_.classes), texts=TEXTS, stored=rec.test["cuts"][0])
+    fig = F.curve_figure(
+        c.threshold,
+        c.score,
+        c.eligible,
+        rec.best,
+        runner,
+        hist,
+        classes=list(est.schema_.classes),
+        texts=TEXTS,
+        stored=rec.test["cuts"][0],
+    )
     return fig, rec, hist
 
 
@@ -56,8 +76,15 @@ def test_curve_marks_the_best_cut_and_greys_ineligible_ones():
     lines = sorted((s["line"]["dash"], round(s["x0"], 9), s["yref"]) for s in d["layout"]["shapes"])
     x_run = float(rec.candidates.threshold[9 if rec.best != 9 else 8])
     x_run = round(x_run, 9)
-    assert lines == sorted([("dash", 0.3815, "y domain"), ("dash", 0.3815, "y2 domain"),
-                            ("dash", x_run, "y domain"), ("dash", x_run, "y2 domain"), ("dot", 0.36, "y2 domain")])
+    assert lines == sorted(
+        [
+            ("dash", 0.3815, "y domain"),
+            ("dash", 0.3815, "y2 domain"),
+            ("dash", x_run, "y domain"),
+            ("dash", x_run, "y2 domain"),
+            ("dot", 0.36, "y2 domain"),
+        ]
+    )
     assert fig.to_json() == melon_curve("c45")[0].to_json()  # deterministic
 
 
@@ -70,8 +97,7 @@ def test_large_curve_is_decimated_keeping_the_exact_maximum_and_draws_fast():
     cg = explain.cut_gains(x, y, np.ones(n), float(n), 2, rules="textbook")
     best = int(np.argmax(cg.gain))
     hist = F.class_histogram(x, y, None, 2)
-    fig = F.curve_figure(cg.midpoint, cg.gain, cg.eligible, best, None, hist, classes=["a", "b"],
-                         texts=TEXTS)
+    fig = F.curve_figure(cg.midpoint, cg.gain, cg.eligible, best, None, hist, classes=["a", "b"], texts=TEXTS)
     text = fig.to_json()
     elapsed = time.perf_counter() - t0
     assert elapsed < 1.0, elapsed
@@ -93,8 +119,9 @@ def test_tree_overview_is_clickable_and_marks_forced_nodes():
     est, X, y = fit("watermelon_3.0", "cart")
     tree = est.tree_
     labels = ["<b>x</b>"] + [str(i) for i in range(1, tree.node_count)]
-    fig = F.tree_overview_figure(tree, labels, colors=["#000000"] * tree.node_count, selected=2,
-                                 forced=[0], texts=TEXTS)
+    fig = F.tree_overview_figure(
+        tree, labels, colors=["#000000"] * tree.node_count, selected=2, forced=[0], texts=TEXTS
+    )
     nodes = fig.data[1]
     assert list(nodes.customdata) == list(range(tree.node_count))
     assert nodes.marker.line.width[0] == 4 and nodes.marker.line.width[1] == 1
@@ -106,13 +133,15 @@ def test_tree_overview_is_clickable_and_marks_forced_nodes():
 
 
 def test_subset_bars_and_value_bars():
-    fig = F.candidate_bars_figure(["{a}", "{b}", "{a, c}"], [0.1, 0.3, 0.2], [True, True, True], 1, 2,
-                                  texts=TEXTS)
+    fig = F.candidate_bars_figure(
+        ["{a}", "{b}", "{a, c}"], [0.1, 0.3, 0.2], [True, True, True], 1, 2, texts=TEXTS
+    )
     bar = fig.data[0]
     assert list(bar.customdata) == [0, 2, 1]  # best drawn on top (last)
     assert list(bar.marker.color) == [F.LINE, F.RUNNER, F.CHOSEN]
-    fig = F.value_bars_figure(["青绿", "乌黑"], [[3, 3], [4, 2]], classes=["是", "否"], texts=TEXTS,
-                              entropies=[1.0, 0.918])
+    fig = F.value_bars_figure(
+        ["青绿", "乌黑"], [[3, 3], [4, 2]], classes=["是", "否"], texts=TEXTS, entropies=[1.0, 0.918]
+    )
     assert [t.name for t in fig.data[:2]] == ["是", "否"] and fig.data[2].text[1] == "Ent 0.918"
 
 
@@ -123,8 +152,10 @@ def test_arithmetic_latex_for_buys_computer_prints_the_spec_numbers():
     age = rep.features[est.schema_.index("age")]
     lines = arithmetic_latex(explain.arithmetic(nd, age.test, rep), tr)
     text = "\n".join(f for _, f in lines)
-    assert (r"\begin{aligned}\mathrm{Ent}(D) &= -\sum_k p_k\log_2 p_k \\ &= -\big(\tfrac{5}{14}\log_2\tfrac{5}{14}"
-            r" + \tfrac{9}{14}\log_2\tfrac{9}{14}\big) \\ &= 0.940\end{aligned}") in text
+    assert (
+        r"\begin{aligned}\mathrm{Ent}(D) &= -\sum_k p_k\log_2 p_k \\ &= -\big(\tfrac{5}{14}\log_2\tfrac{5}{14}"
+        r" + \tfrac{9}{14}\log_2\tfrac{9}{14}\big) \\ &= 0.940\end{aligned}"
+    ) in text
     assert "= 0.940" in text and "= 0.247" in text and "= 1.577" in text and "= 0.156" in text
     assert r"\frac{0.247}{1.577}" in text
     assert r"\mathrm{Ent}(D^{\text{youth}})" in text
@@ -150,23 +181,34 @@ def test_arithmetic_with_missing_values_and_mdl():
 
 
 def test_latex_text_escapes_user_labels():
-    assert latex_text(r"a_b{c}$%#&~^\x") == (r"a\_b\{c\}\$\%\#\&\textasciitilde{}\textasciicircum{}"
-                                             r"\textbackslash{}x")
+    assert latex_text(r"a_b{c}$%#&~^\x") == (
+        r"a\_b\{c\}\$\%\#\&\textasciitilde{}\textasciicircum{}"
+        r"\textbackslash{}x"
+    )
 
 
 def test_numbers_that_round_to_zero_never_print_a_minus_sign():
     """A pure branch's entropy and a useless cut's gain come out of floating point as −1e-17:
     shown as 0, while a real negative number keeps its sign."""
     from ui.views.splits import candidate_label, num
+
     tiny = -1e-17
-    fig = F.value_bars_figure(["青绿", "乌黑"], [[4, 0], [2, 2]], classes=["是", "否"], texts=TEXTS,
-                              entropies=[tiny, 1.0])
+    fig = F.value_bars_figure(
+        ["青绿", "乌黑"], [[4, 0], [2, 2]], classes=["是", "否"], texts=TEXTS, entropies=[tiny, 1.0]
+    )
     assert list(fig.data[2].text) == ["Ent 0.000", "Ent 1.000"]
     fig = F.candidate_bars_figure(["{a}", "{b}"], [tiny, 0.25], [True, True], 1, 0, texts=TEXTS)
     assert sorted(fig.data[0].text) == ["0.0000", "0.2500"]
-    fig = F.curve_figure([0.5, 1.5], [tiny, tiny], [True, True], 0, None,
-                         F.class_histogram(np.array([0.0, 1.0, 2.0]), np.array([0, 1, 0]), None, 2),
-                         classes=["a", "b"], texts=TEXTS)
+    fig = F.curve_figure(
+        [0.5, 1.5],
+        [tiny, tiny],
+        [True, True],
+        0,
+        None,
+        F.class_histogram(np.array([0.0, 1.0, 2.0]), np.array([0, 1, 0]), None, 2),
+        classes=["a", "b"],
+        texts=TEXTS,
+    )
     assert [tr.text[0] for tr in fig.data if tr.name == TEXTS["chosen"]] == ["0.5 · 0.000"]
     rec = SimpleNamespace(candidates=SimpleNamespace(score=[tiny], threshold=[0.5]))
     assert candidate_label(rec, 0, None, "cart") == "≤ 0.5 · 0.0000"

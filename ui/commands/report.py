@@ -12,6 +12,7 @@ by ``ui.figures.splits`` and exported by Plotly's Kaleido through the system Chr
 only; the data flags and the fitting are ``python -m dtcore train``'s own.
 Same data and settings → byte-identical DOT, SVG and rules (the tests check it).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,6 @@ def file_stem(name: str, taken: set) -> str:
         out, k = f"{stem}-{k}", k + 1
     taken.add(out.lower())
     return out
-
-
 
 
 def node_report(est, X_raw, y_raw, node: int = 0):
@@ -106,26 +105,33 @@ def write_report(args) -> list[Path]:
     if figs:
         use_system_chromium()
         import plotly.io as pio
+
         taken: set = set()
         paths = [out / "curves" / f"{file_stem(name, taken)}.png" for name in figs]
         paths[0].parent.mkdir(parents=True, exist_ok=True)
         try:
             pio.write_images(list(figs.values()), paths, format="png", width=args.width, scale=args.scale)
         except Exception as exc:  # kaleido reports a missing browser in several ways
-            raise RuntimeError(f"Plotly could not export PNG through Chromium ({exc}); install chromium "
-                               "or set BROWSER_PATH to a Chrome/Chromium binary") from None
+            raise RuntimeError(
+                f"Plotly could not export PNG through Chromium ({exc}); install chromium "
+                "or set BROWSER_PATH to a Chrome/Chromium binary"
+            ) from None
         written += paths
     return written
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m ui.commands.report",
-                                description="Write the tree (DOT/SVG/PNG, rules) and the gain curves (PNG) "
-                                            "for given data and settings.")
+    p = argparse.ArgumentParser(
+        prog="python -m ui.commands.report",
+        description="Write the tree (DOT/SVG/PNG, rules) and the gain curves (PNG) "
+        "for given data and settings.",
+    )
     add_training_args(p)
     add_picture_args(p)
     p.add_argument("--out-dir", required=True, help="folder for tree.* and curves/<feature>.png")
-    p.add_argument("--node", type=int, default=0, help="node whose candidate splits are charted (pre-order id)")
+    p.add_argument(
+        "--node", type=int, default=0, help="node whose candidate splits are charted (pre-order id)"
+    )
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the chart labels")
     p.add_argument("--dpi", type=int, default=96, help="resolution of tree.png")
     p.add_argument("--width", type=int, default=CURVE_WIDTH, help="width of the curve PNGs in CSS pixels")

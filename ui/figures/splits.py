@@ -6,6 +6,7 @@ carries its candidate index in ``customdata``, so a click maps back to the candi
 decimation. Axis titles and hover texts come in translated (and are user text: Plotly renders
 hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
 """
+
 from __future__ import annotations
 
 import html
@@ -44,8 +45,15 @@ def esc(text) -> str:
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    return base_layout(fig, height, top=40, hovermode="closest", clickmode="event+select", dragmode=False,
-                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, font=dict(size=12)))
+    return base_layout(
+        fig,
+        height,
+        top=40,
+        hovermode="closest",
+        clickmode="event+select",
+        dragmode=False,
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, font=dict(size=12)),
+    )
 
 
 def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep=()) -> np.ndarray:
@@ -91,8 +99,9 @@ def class_histogram(x, y, w, n_classes: int, distinct_bars: int = DISTINCT_BARS,
     return (edges[:-1] + edges[1:]) / 2, np.diff(edges), counts
 
 
-def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, texts: dict,
-                 stored=None) -> go.Figure:
+def curve_figure(
+    threshold, score, eligible, chosen, runner, hist, *, classes, texts: dict, stored=None
+) -> go.Figure:
     """Score against threshold (top) over the class histogram of the feature at the node
     (bottom, same x axis). ``chosen``/``runner``: candidate indices or None; ``hist``: the
     output of :func:`class_histogram`; ``classes``: class labels (None for regression);
@@ -102,40 +111,82 @@ def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, t
     x = np.asarray(threshold, dtype=np.float64)
     s = np.asarray(score, dtype=np.float64)
     ok = np.asarray(eligible, dtype=bool)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36],
-                        vertical_spacing=0.04)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36], vertical_spacing=0.04)
     idx = decimate(s, keep=(chosen, runner))
     Scatter = go.Scattergl if idx.size > GL_POINTS else go.Scatter
     el = idx[ok[idx]]
-    fig.add_trace(Scatter(
-        x=x[el], y=s[el], customdata=el, mode="lines+markers", name=texts["candidates"],
-        line=dict(color=LINE, width=1.5, shape="linear"), marker=dict(color=LINE, size=5),
-        unselected=dict(marker=dict(opacity=0.75)),
-        hovertemplate=f"{esc(texts['threshold'])} %{{x:.6g}}<br>{esc(texts['score'])} %{{y:.4f}}<extra></extra>"),
-        row=1, col=1)
+    fig.add_trace(
+        Scatter(
+            x=x[el],
+            y=s[el],
+            customdata=el,
+            mode="lines+markers",
+            name=texts["candidates"],
+            line=dict(color=LINE, width=1.5, shape="linear"),
+            marker=dict(color=LINE, size=5),
+            unselected=dict(marker=dict(opacity=0.75)),
+            hovertemplate=f"{esc(texts['threshold'])} %{{x:.6g}}<br>{esc(texts['score'])} %{{y:.4f}}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
     bad = idx[~ok[idx]]
-    fig.add_trace(Scatter(
-        x=x[bad], y=s[bad], customdata=bad, mode="markers", name=texts["ineligible"],
-        marker=dict(color=INELIGIBLE, size=6, symbol="circle-open"), visible=True if bad.size else "legendonly",
-        hovertemplate=f"{esc(texts['ineligible'])}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>"), row=1, col=1)
-    for k, name, color, symbol in ((runner, texts["runner"], RUNNER, "diamond"),
-                                   (chosen, texts["chosen"], CHOSEN, "star")):
+    fig.add_trace(
+        Scatter(
+            x=x[bad],
+            y=s[bad],
+            customdata=bad,
+            mode="markers",
+            name=texts["ineligible"],
+            marker=dict(color=INELIGIBLE, size=6, symbol="circle-open"),
+            visible=True if bad.size else "legendonly",
+            hovertemplate=f"{esc(texts['ineligible'])}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    for k, name, color, symbol in (
+        (runner, texts["runner"], RUNNER, "diamond"),
+        (chosen, texts["chosen"], CHOSEN, "star"),
+    ):
         if k is None:
             continue
-        fig.add_trace(go.Scatter(
-            x=[x[k]], y=[s[k]], customdata=[int(k)], mode="markers+text", name=name,
-            text=[f"{x[k]:.4g} · {num(s[k], 3)}"], textposition="top center", textfont=dict(color=color),
-            marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
-            unselected=dict(marker=dict(opacity=1.0), textfont=dict(color=color)),
-            hovertemplate=f"{esc(name)}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>"), row=1, col=1)
+        fig.add_trace(
+            go.Scatter(
+                x=[x[k]],
+                y=[s[k]],
+                customdata=[int(k)],
+                mode="markers+text",
+                name=name,
+                text=[f"{x[k]:.4g} · {num(s[k], 3)}"],
+                textposition="top center",
+                textfont=dict(color=color),
+                marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
+                unselected=dict(marker=dict(opacity=1.0), textfont=dict(color=color)),
+                hovertemplate=f"{esc(name)}<br>%{{x:.6g}} → %{{y:.4f}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
     centres, widths, counts = hist
     groups = counts.shape[0]
     for k in range(groups):
         label = str(classes[k]) if classes is not None else texts["count"]
         color = PALETTE[k % len(PALETTE)] if classes is not None else REGRESSION_COLOR
-        fig.add_trace(go.Bar(x=centres, y=counts[k], width=widths, name=esc(label), marker_color=color,
-                             showlegend=classes is not None, legendgroup="classes",
-                             hovertemplate=f"{esc(label)}: %{{y:.4g}}<extra></extra>"), row=2, col=1)
+        fig.add_trace(
+            go.Bar(
+                x=centres,
+                y=counts[k],
+                width=widths,
+                name=esc(label),
+                marker_color=color,
+                showlegend=classes is not None,
+                legendgroup="classes",
+                hovertemplate=f"{esc(label)}: %{{y:.4g}}<extra></extra>",
+            ),
+            row=2,
+            col=1,
+        )
     fig.update_layout(barmode="stack", bargap=0)
     # vertical marks after every trace (plotly skips shapes on subplots that are still empty)
     for k, color in ((runner, RUNNER), (chosen, CHOSEN)):
@@ -146,8 +197,15 @@ def curve_figure(threshold, score, eligible, chosen, runner, hist, *, classes, t
     top = float(np.nanmax(s)) if s.size else 1.0
     bottom = float(np.nanmin(s)) if s.size else 0.0
     span = max(top - min(bottom, 0.0), 1e-9)
-    fig.update_yaxes(title_text=esc(texts["score"]), range=[min(bottom, 0.0) - 0.02 * span, top + 0.18 * span],
-                     gridcolor=GRID, zeroline=True, zerolinecolor="#cccccc", row=1, col=1)
+    fig.update_yaxes(
+        title_text=esc(texts["score"]),
+        range=[min(bottom, 0.0) - 0.02 * span, top + 0.18 * span],
+        gridcolor=GRID,
+        zeroline=True,
+        zerolinecolor="#cccccc",
+        row=1,
+        col=1,
+    )
     fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID, row=2, col=1)
     fig.update_xaxes(gridcolor=GRID, row=1, col=1)
     fig.update_xaxes(title_text=esc(texts["threshold"]), gridcolor=GRID, row=2, col=1)
@@ -160,12 +218,21 @@ def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dic
     s = np.asarray(score, dtype=np.float64)
     ok = np.asarray(eligible, dtype=bool)
     order = np.argsort(-s, kind="stable")[:30][::-1]  # plotly draws the first bar at the bottom
-    colors = [CHOSEN if k == chosen else RUNNER if k == runner else LINE if ok[k] else INELIGIBLE
-              for k in order]
-    fig = go.Figure(go.Bar(
-        x=s[order], y=[f"{esc(labels[k])}" for k in order], orientation="h", marker_color=colors,
-        customdata=order, text=[num(s[k], 4) for k in order], textposition="auto",
-        hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>"))
+    colors = [
+        CHOSEN if k == chosen else RUNNER if k == runner else LINE if ok[k] else INELIGIBLE for k in order
+    ]
+    fig = go.Figure(
+        go.Bar(
+            x=s[order],
+            y=[f"{esc(labels[k])}" for k in order],
+            orientation="h",
+            marker_color=colors,
+            customdata=order,
+            text=[num(s[k], 4) for k in order],
+            textposition="auto",
+            hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>",
+        )
+    )
     fig.update_xaxes(title_text=esc(texts["score"]), gridcolor=GRID)
     fig.update_yaxes(automargin=True, type="category")
     return _layout(fig, 120 + 30 * order.size)
@@ -178,14 +245,29 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
     names = [esc(v) for v in labels]
     fig = go.Figure()
     for k in range(counts.shape[1]):
-        fig.add_trace(go.Bar(x=names, y=counts[:, k], name=esc(classes[k]), customdata=np.arange(len(names)),
-                             marker_color=PALETTE[k % len(PALETTE)],
-                             hovertemplate=f"%{{x}} · {esc(classes[k])}: %{{y:.4g}}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=names,
+                y=counts[:, k],
+                name=esc(classes[k]),
+                customdata=np.arange(len(names)),
+                marker_color=PALETTE[k % len(PALETTE)],
+                hovertemplate=f"%{{x}} · {esc(classes[k])}: %{{y:.4g}}<extra></extra>",
+            )
+        )
     if entropies is not None:
         tot = counts.sum(axis=1)
-        fig.add_trace(go.Scatter(x=names, y=tot, mode="text", showlegend=False, hoverinfo="skip",
-                                 text=[f"{texts['entropy']} {num(e, 3)}" for e in entropies],  # a pure branch: 0.000
-                                 textposition="top center"))
+        fig.add_trace(
+            go.Scatter(
+                x=names,
+                y=tot,
+                mode="text",
+                showlegend=False,
+                hoverinfo="skip",
+                text=[f"{texts['entropy']} {num(e, 3)}" for e in entropies],  # a pure branch: 0.000
+                textposition="top center",
+            )
+        )
         fig.update_yaxes(range=[0, float(tot.max()) * 1.25 if tot.size else 1])
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="category", title_text=esc(texts["value"]))
@@ -201,13 +283,29 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
     fig = go.Figure()
     if classes is not None:
         for k in range(values.shape[1]):
-            fig.add_trace(go.Bar(y=names, x=values[::-1, k], orientation="h", name=esc(classes[k]),
-                                 marker_color=PALETTE[k % len(PALETTE)], text=[f"{v:.4g}" for v in values[::-1, k]],
-                                 textposition="inside",
-                                 hovertemplate=f"%{{y}} · {esc(classes[k])}: %{{x:.4g}}<extra></extra>"))
+            fig.add_trace(
+                go.Bar(
+                    y=names,
+                    x=values[::-1, k],
+                    orientation="h",
+                    name=esc(classes[k]),
+                    marker_color=PALETTE[k % len(PALETTE)],
+                    text=[f"{v:.4g}" for v in values[::-1, k]],
+                    textposition="inside",
+                    hovertemplate=f"%{{y}} · {esc(classes[k])}: %{{x:.4g}}<extra></extra>",
+                )
+            )
     else:
-        fig.add_trace(go.Bar(y=names, x=values[::-1, 0], orientation="h", marker_color=REGRESSION_COLOR,
-                             showlegend=False, text=[f"{v:.4g}" for v in values[::-1, 0]]))
+        fig.add_trace(
+            go.Bar(
+                y=names,
+                x=values[::-1, 0],
+                orientation="h",
+                marker_color=REGRESSION_COLOR,
+                showlegend=False,
+                text=[f"{v:.4g}" for v in values[::-1, 0]],
+            )
+        )
     fig.update_layout(barmode="stack")
     fig.update_xaxes(title_text=esc(texts["count"]), gridcolor=GRID)
     fig.update_yaxes(type="category", automargin=True)
@@ -216,6 +314,7 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
 
 # ---------------------------------------------------------------------------------------------
 # the tree as a clickable picture
+
 
 def tree_layout(parent, depth, children_of) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of every node: leaves one unit apart in pre-order, a test centred over its
@@ -246,25 +345,48 @@ def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), text
         ex += [x[p], x[i], None]
         ey += [y[p], y[i], None]
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=EDGE, width=1), hoverinfo="skip",
-                             showlegend=False))
+    fig.add_trace(
+        go.Scatter(
+            x=ex, y=ey, mode="lines", line=dict(color=EDGE, width=1), hoverinfo="skip", showlegend=False
+        )
+    )
     forced = {int(f) for f in forced}
     width = [4 if i in forced else 1 for i in range(n)]
     line_col = [CHOSEN if i in forced else "#555555" for i in range(n)]
     size = [16 if tree.feature[i] >= 0 else 11 for i in range(n)]
     show_text = n <= 40
-    fig.add_trace(go.Scatter(
-        x=x, y=y, customdata=np.arange(n), mode="markers+text" if show_text else "markers",
-        text=[esc(s) for s in labels] if show_text else None,
-        textposition=["top center" if tree.feature[i] >= 0 else "bottom center" for i in range(n)],
-        textfont=dict(size=11), hovertext=[f"#{i} · {esc(labels[i])}" for i in range(n)],
-        hovertemplate="%{hovertext}<extra></extra>", showlegend=False,
-        marker=dict(color=list(colors), size=size, line=dict(color=line_col, width=width),
-                    symbol=["square" if tree.feature[i] >= 0 else "circle" for i in range(n)])))
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=y,
+            customdata=np.arange(n),
+            mode="markers+text" if show_text else "markers",
+            text=[esc(s) for s in labels] if show_text else None,
+            textposition=["top center" if tree.feature[i] >= 0 else "bottom center" for i in range(n)],
+            textfont=dict(size=11),
+            hovertext=[f"#{i} · {esc(labels[i])}" for i in range(n)],
+            hovertemplate="%{hovertext}<extra></extra>",
+            showlegend=False,
+            marker=dict(
+                color=list(colors),
+                size=size,
+                line=dict(color=line_col, width=width),
+                symbol=["square" if tree.feature[i] >= 0 else "circle" for i in range(n)],
+            ),
+        )
+    )
     if selected is not None and 0 <= int(selected) < n:
         s = int(selected)
-        fig.add_trace(go.Scatter(x=[x[s]], y=[y[s]], mode="markers", showlegend=False, hoverinfo="skip",
-                                 marker=dict(size=21, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=2.5))))
+        fig.add_trace(
+            go.Scatter(
+                x=[x[s]],
+                y=[y[s]],
+                mode="markers",
+                showlegend=False,
+                hoverinfo="skip",
+                marker=dict(size=21, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=2.5)),
+            )
+        )
     fig.update_xaxes(visible=False, range=[float(x.min()) - 0.8, float(x.max()) + 0.8])
     fig.update_yaxes(visible=False, range=[float(y.min()) - 0.6, 0.6])
     fig.update_layout(title=dict(text=esc(texts["title"]), font=dict(size=13)))
@@ -273,6 +395,7 @@ def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), text
 
 # ---------------------------------------------------------------------------------------------
 # one feature's chart at a node, as the Splits page and the report command draw it
+
 
 def second_best(score, eligible, best):
     """Index of the best eligible candidate other than ``best`` (the runner-up mark)."""
@@ -288,11 +411,19 @@ def second_best(score, eligible, best):
 def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict:
     def t(key):
         return i18n.translate(key, lang)
+
     score = "splits.score." + rep.score_name if rep.algorithm == "cart" else "splits.score.gain"
-    return {"score": t(score), "threshold": rec.name, "count": t("splits.weight"),
-            "chosen": t("splits.mark.chosen"), "runner": t("splits.mark.runner_up"),
-            "ineligible": t("splits.mark.ineligible"), "candidates": t("splits.mark.candidates"),
-            "entropy": "Ent", "value": rec.name}
+    return {
+        "score": t(score),
+        "threshold": rec.name,
+        "count": t("splits.weight"),
+        "chosen": t("splits.mark.chosen"),
+        "runner": t("splits.mark.runner_up"),
+        "ineligible": t("splits.mark.ineligible"),
+        "candidates": t("splits.mark.candidates"),
+        "entropy": "Ent",
+        "value": rec.name,
+    }
 
 
 def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en"):
@@ -310,17 +441,27 @@ def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en"):
         runner = second_best(sc, cand.eligible, rec.best)
         hist = class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
         stored = rec.test["cuts"][0] if rec.test else None
-        return curve_figure(cand.threshold, np.where(np.isfinite(sc), sc, np.nan), cand.eligible,
-                            rec.best, runner, hist, classes=classes, texts=texts, stored=stored)
+        return curve_figure(
+            cand.threshold,
+            np.where(np.isfinite(sc), sc, np.nan),
+            cand.eligible,
+            rec.best,
+            runner,
+            hist,
+            classes=classes,
+            texts=texts,
+            stored=stored,
+        )
     if mode == "subset" and cand is not None:
-        labels = [candidate_label(rec, k, s, rep.algorithm).rsplit(" · ", 1)[0]
-                  for k in range(len(cand.score))]
+        labels = [
+            candidate_label(rec, k, s, rep.algorithm).rsplit(" · ", 1)[0] for k in range(len(cand.score))
+        ]
         runner = second_best(np.asarray(cand.score, float), cand.eligible, rec.best)
-        return candidate_bars_figure(labels, cand.score, cand.eligible, rec.best, runner,
-                                     texts=texts)
+        return candidate_bars_figure(labels, cand.score, cand.eligible, rec.best, runner, texts=texts)
     if mode in ("multiway", "intervals") and rec.branch_counts is not None and classes is not None:
         labels = branch_labels(s, rec.test)
         counts = np.asarray(rec.branch_counts)
-        return value_bars_figure(labels[:counts.shape[0]], counts, classes=classes, texts=texts,
-                                 entropies=entropy(counts))
+        return value_bars_figure(
+            labels[: counts.shape[0]], counts, classes=classes, texts=texts, entropies=entropy(counts)
+        )
     return None

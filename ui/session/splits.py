@@ -1,5 +1,6 @@
 """The Splits page's session state: its cached explainer data, the clicked node and candidate,
 and which feature and candidate its selectors show."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -38,8 +39,11 @@ def forget_report() -> None:
 def _picked(key):
     """customdata of the first clicked point of a chart, or None."""
     ev = st.session_state.get(key)
-    pts = (ev or {}).get("selection", {}).get("points", []) if isinstance(ev, dict) else (
-        getattr(getattr(ev, "selection", None), "points", []) if ev is not None else [])
+    pts = (
+        (ev or {}).get("selection", {}).get("points", [])
+        if isinstance(ev, dict)
+        else (getattr(getattr(ev, "selection", None), "points", []) if ev is not None else [])
+    )
     if not pts:
         return None
     cd = pts[0].get("customdata")
@@ -51,7 +55,9 @@ def _picked(key):
 def on_tree_click():
     node = _picked("split_tree_chart")
     if node is not None:
-        st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = node
+        st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = (
+            node
+        )
 
 
 def on_curve_click(key):

@@ -4,6 +4,7 @@ as LaTeX with the numbers filled in (the way seed 003 computes Gain(age) = 0.247
 Pure functions over ``dtcore.explain`` records. Labels are user text: escaped for LaTeX's
 ``\\text{}`` here (Markdown escaping is the page's job, via ``ui.views.text.md_escape``).
 """
+
 from __future__ import annotations
 
 import math
@@ -13,9 +14,18 @@ import pandas as pd
 
 from dtcore.explain import Arithmetic, FeatureSplits, SplitReport, branch_labels
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
-                  "#": r"\#", "^": r"\textasciicircum{}", "_": r"\_", "%": r"\%",
-                  "~": r"\textasciitilde{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+}
 
 
 def latex_text(s) -> str:
@@ -69,9 +79,11 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
     for rank, j in enumerate(order, start=1):
         r = feats[j]
         usable = bool(r.usable)
-        row = {t("splits.col.rank"): str(rank) if usable else "",
-               t("splits.col.feature"): r.name,
-               t("splits.col.test"): describe_test(schema, r.test) if usable and r.test else "–"}
+        row = {
+            t("splits.col.rank"): str(rank) if usable else "",
+            t("splits.col.feature"): r.name,
+            t("splits.col.test"): describe_test(schema, r.test) if usable and r.test else "–",
+        }
         if algo == "cart":
             row[t("splits.col.decrease")] = r.gain if usable else None
             row[t("splits.col.weighted_decrease")] = r.improvement if usable else None
@@ -94,8 +106,12 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
             status = ""
         row[t("splits.col.status")] = status
         # numbers as text to 4 decimals, "–" where a feature has no usable test (no "None" cells)
-        rows.append({k: "–" if v is None else num(v, 4) if isinstance(v, (float, np.floating)) else v
-                     for k, v in row.items()})
+        rows.append(
+            {
+                k: "–" if v is None else num(v, 4) if isinstance(v, (float, np.floating)) else v
+                for k, v in row.items()
+            }
+        )
     return rows
 
 
@@ -110,7 +126,7 @@ def _join(terms, per: int = 3) -> str:
     out = ""
     for i, term in enumerate(terms):
         if i:
-            out += (f" {BREAK} + " if i % per == 0 else " + ")
+            out += f" {BREAK} + " if i % per == 0 else " + "
         out += term
     return out
 
@@ -165,15 +181,30 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
     labels = ar.labels
     lines: list[tuple[str, str]] = []
     if kind == "entropy":
-        lines.append((t("splits.ar.ent_D"), rf"\mathrm{{Ent}}(D) = -\sum_k p_k\log_2 p_k = "
-                      rf"{_ent_terms(ar.node_counts)} = {num(ar.ent_D)}"))
+        lines.append(
+            (
+                t("splits.ar.ent_D"),
+                rf"\mathrm{{Ent}}(D) = -\sum_k p_k\log_2 p_k = "
+                rf"{_ent_terms(ar.node_counts)} = {num(ar.ent_D)}",
+            )
+        )
         tilde = ar.missing
         D = r"\tilde D" if tilde else "D"
         if tilde:
-            lines.append((t("splits.ar.rho"), rf"\rho = \frac{{\sum_{{x\in\tilde D}} w_x}}{{\sum_{{x\in D}} w_x}} = "
-                          rf"{_frac(ar.K, ar.N)} = {num(ar.rho)}"))
-            lines.append((t("splits.ar.ent_known"), rf"\mathrm{{Ent}}(\tilde D) = {_ent_terms(ar.known_counts)}"
-                          rf" = {num(ar.ent_known)}"))
+            lines.append(
+                (
+                    t("splits.ar.rho"),
+                    rf"\rho = \frac{{\sum_{{x\in\tilde D}} w_x}}{{\sum_{{x\in D}} w_x}} = "
+                    rf"{_frac(ar.K, ar.N)} = {num(ar.rho)}",
+                )
+            )
+            lines.append(
+                (
+                    t("splits.ar.ent_known"),
+                    rf"\mathrm{{Ent}}(\tilde D) = {_ent_terms(ar.known_counts)}"
+                    rf" = {num(ar.ent_known)}",
+                )
+            )
         for v, lab in enumerate(labels):
             if v >= len(ar.branch_weights):
                 break
@@ -183,40 +214,72 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
             if tilde:
                 head = head.replace("D^", r"\tilde D^")
                 caption += " · r̃ = " + f"{count(ar.branch_weights[v])}/{count(ar.K)}"
-            lines.append((caption,
-                          rf"{head} = {_ent_terms(cnt)} = {num(ar.branch_entropy[v])}"))
+            lines.append((caption, rf"{head} = {_ent_terms(cnt)} = {num(ar.branch_entropy[v])}"))
         weights = ar.branch_weights
-        parts = _join([rf"{_frac(w, ar.K)}\cdot {num(e)}" for w, e in zip(weights, ar.branch_entropy) if w > 0], 2)
+        parts = _join(
+            [rf"{_frac(w, ar.K)}\cdot {num(e)}" for w, e in zip(weights, ar.branch_entropy) if w > 0], 2
+        )
         if tilde:
-            lines.append((t("splits.ar.gain"),
-                          rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \rho\big(\mathrm{{Ent}}(\tilde D) - \sum_v \tilde r_v"
-                          rf"\,\mathrm{{Ent}}(\tilde D^v)\big) = {num(ar.rho)}\times\big({num(ar.ent_known)} - "
-                          rf"\big({parts}\big)\big) = {num(ar.gain)}"))
+            lines.append(
+                (
+                    t("splits.ar.gain"),
+                    rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \rho\big(\mathrm{{Ent}}(\tilde D) - \sum_v \tilde r_v"
+                    rf"\,\mathrm{{Ent}}(\tilde D^v)\big) = {num(ar.rho)}\times\big({num(ar.ent_known)} - "
+                    rf"\big({parts}\big)\big) = {num(ar.gain)}",
+                )
+            )
         else:
-            lines.append((t("splits.ar.gain"),
-                          rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \mathrm{{Ent}}(D) - \sum_v \frac{{|D^v|}}{{|D|}}"
-                          rf"\mathrm{{Ent}}(D^v) = {num(ar.ent_D)} - \big({parts}\big) = {num(ar.gain)}"))
+            lines.append(
+                (
+                    t("splits.ar.gain"),
+                    rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \mathrm{{Ent}}(D) - \sum_v \frac{{|D^v|}}{{|D|}}"
+                    rf"\mathrm{{Ent}}(D^v) = {num(ar.ent_D)} - \big({parts}\big) = {num(ar.gain)}",
+                )
+            )
         nz = [w for w in weights if w > 0]
         iv_terms = _join([rf"{_frac(w, ar.K)}\log_2{_frac(w, ar.K)}" for w in nz])
-        lines.append((t("splits.ar.iv"), rf"\mathrm{{IV}}(\text{{{name}}}) = -\sum_v \frac{{|{D}^v|}}{{|{D}|}}\log_2"
-                      rf"\frac{{|{D}^v|}}{{|{D}|}} = -\big({iv_terms}\big) = {num(ar.iv)}"))
+        lines.append(
+            (
+                t("splits.ar.iv"),
+                rf"\mathrm{{IV}}(\text{{{name}}}) = -\sum_v \frac{{|{D}^v|}}{{|{D}|}}\log_2"
+                rf"\frac{{|{D}^v|}}{{|{D}|}} = -\big({iv_terms}\big) = {num(ar.iv)}",
+            )
+        )
         gain_sym = r"\mathrm{Gain}"
         if ar.algorithm == "c45" and (ar.mdl_penalty or 0.0) > 0:
-            lines.append((t("splits.ar.mdl"), rf"\mathrm{{Gain}}' = \mathrm{{Gain}} - \frac{{\log_2 {ar.n_candidates or 0}}}"
-                          rf"{{{count(ar.N)}}} = {num(ar.gain)} - {num(ar.mdl_penalty)} = "
-                          rf"{num(ar.gain_after_penalty)}"))
+            lines.append(
+                (
+                    t("splits.ar.mdl"),
+                    rf"\mathrm{{Gain}}' = \mathrm{{Gain}} - \frac{{\log_2 {ar.n_candidates or 0}}}"
+                    rf"{{{count(ar.N)}}} = {num(ar.gain)} - {num(ar.mdl_penalty)} = "
+                    rf"{num(ar.gain_after_penalty)}",
+                )
+            )
             gain_sym = r"\mathrm{Gain}'"
-        shown_gain = (ar.gain_after_penalty if ar.gain_after_penalty is not None else ar.gain) \
-            if ar.algorithm == "c45" else ar.gain
+        shown_gain = (
+            (ar.gain_after_penalty if ar.gain_after_penalty is not None else ar.gain)
+            if ar.algorithm == "c45"
+            else ar.gain
+        )
         if ar.ratio_of == "split_info" and abs(ar.split_info - ar.iv) > 1e-12:
             parts_si = list(weights[weights > 0]) + ([ar.N - ar.K] if ar.N - ar.K > 1e-12 else [])
             si_terms = _join([rf"{_frac(w, ar.N)}\log_2{_frac(w, ar.N)}" for w in parts_si])
-            lines.append((t("splits.ar.split_info"), rf"\mathrm{{SplitInfo}} = -\big({si_terms}\big) = {num(ar.split_info)}"))
+            lines.append(
+                (
+                    t("splits.ar.split_info"),
+                    rf"\mathrm{{SplitInfo}} = -\big({si_terms}\big) = {num(ar.split_info)}",
+                )
+            )
             denom_sym, denom = r"\mathrm{SplitInfo}", ar.split_info
         else:
             denom_sym, denom = r"\mathrm{IV}", ar.iv if ar.ratio_of == "iv" else ar.split_info
-        lines.append((t("splits.ar.ratio"), rf"\mathrm{{Gain\_ratio}}(D,\text{{{name}}}) = \frac{{{gain_sym}}}{{{denom_sym}}} = "
-                      rf"\frac{{{num(shown_gain)}}}{{{num(denom)}}} = {num(ar.gain_ratio)}"))
+        lines.append(
+            (
+                t("splits.ar.ratio"),
+                rf"\mathrm{{Gain\_ratio}}(D,\text{{{name}}}) = \frac{{{gain_sym}}}{{{denom_sym}}} = "
+                rf"\frac{{{num(shown_gain)}}}{{{num(denom)}}} = {num(ar.gain_ratio)}",
+            )
+        )
         return lines
     if kind in ("gini", "entropy_cart"):
         sym = r"\mathrm{Gini}" if kind == "gini" else r"\mathrm{Ent}"
@@ -226,29 +289,71 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
             if v >= len(ar.branch_weights):
                 break
             cnt = ar.branch_counts[v]
-            lines.append((t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt)),
-                          rf"{sym}({_set(lab)}) = {terms(cnt)} = {num(ar.branch_impurity[v])}"))
-        parts = _join([rf"{_frac(w, ar.N)}\cdot {num(g)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)], 2)
-        lines.append((t("splits.ar.weighted"), rf"{sym}(D,\text{{{name}}}) = \sum_v \frac{{|D^v|}}{{|D|}}{sym}(D^v) = "
-                      rf"{parts} = {num(ar.weighted)}"))
-        lines.append((t("splits.ar.decrease"), rf"\Delta = {sym}(D) - {sym}(D,\text{{{name}}}) = {num(ar.impurity)} - "
-                      rf"{num(ar.weighted)} = {num(ar.decrease)}"))
-        lines.append((t("splits.ar.weighted_decrease"), rf"\frac{{N_t}}{{N}}\,\Delta = {_frac(ar.N, ar.W_root)}"
-                      rf"\times {num(ar.decrease)} = {num(ar.weighted_decrease, 4)}"))
+            lines.append(
+                (
+                    t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt)),
+                    rf"{sym}({_set(lab)}) = {terms(cnt)} = {num(ar.branch_impurity[v])}",
+                )
+            )
+        parts = _join(
+            [rf"{_frac(w, ar.N)}\cdot {num(g)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)], 2
+        )
+        lines.append(
+            (
+                t("splits.ar.weighted"),
+                rf"{sym}(D,\text{{{name}}}) = \sum_v \frac{{|D^v|}}{{|D|}}{sym}(D^v) = "
+                rf"{parts} = {num(ar.weighted)}",
+            )
+        )
+        lines.append(
+            (
+                t("splits.ar.decrease"),
+                rf"\Delta = {sym}(D) - {sym}(D,\text{{{name}}}) = {num(ar.impurity)} - "
+                rf"{num(ar.weighted)} = {num(ar.decrease)}",
+            )
+        )
+        lines.append(
+            (
+                t("splits.ar.weighted_decrease"),
+                rf"\frac{{N_t}}{{N}}\,\Delta = {_frac(ar.N, ar.W_root)}"
+                rf"\times {num(ar.decrease)} = {num(ar.weighted_decrease, 4)}",
+            )
+        )
         return lines
     # regression
-    lines.append((t("splits.ar.mse"), rf"\bar y = {num(ar.mean, 4)},\quad \mathrm{{MSE}}(D) = \frac{{1}}{{|D|}}"
-                  rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, 4)}"))
+    lines.append(
+        (
+            t("splits.ar.mse"),
+            rf"\bar y = {num(ar.mean, 4)},\quad \mathrm{{MSE}}(D) = \frac{{1}}{{|D|}}"
+            rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, 4)}",
+        )
+    )
     for v, lab in enumerate(labels):
         if v >= len(ar.branch_weights):
             break
-        lines.append((t("splits.ar.branch_reg", branch=lab, n=count(ar.branch_weights[v])),
-                      rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], 4)},\quad \mathrm{{MSE}}({_set(lab)}) = "
-                      rf"{num(ar.branch_impurity[v], 4)}"))
-    parts = _join([rf"{_frac(w, ar.N)}\cdot {num(g, 4)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)], 3)
-    lines.append((t("splits.ar.weighted"), rf"\sum_v \frac{{|D^v|}}{{|D|}}\mathrm{{MSE}}(D^v) = {parts} = {num(ar.weighted, 4)}"))
-    lines.append((t("splits.ar.decrease"), rf"\Delta = {num(ar.impurity, 4)} - {num(ar.weighted, 4)} = "
-                  rf"{num(ar.decrease, 4)}"))
+        lines.append(
+            (
+                t("splits.ar.branch_reg", branch=lab, n=count(ar.branch_weights[v])),
+                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], 4)},\quad \mathrm{{MSE}}({_set(lab)}) = "
+                rf"{num(ar.branch_impurity[v], 4)}",
+            )
+        )
+    parts = _join(
+        [rf"{_frac(w, ar.N)}\cdot {num(g, 4)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)], 3
+    )
+    lines.append(
+        (
+            t("splits.ar.weighted"),
+            rf"\sum_v \frac{{|D^v|}}{{|D|}}\mathrm{{MSE}}(D^v) = {parts} = {num(ar.weighted, 4)}",
+        )
+    )
+    lines.append(
+        (
+            t("splits.ar.decrease"),
+            rf"\Delta = {num(ar.impurity, 4)} - {num(ar.weighted, 4)} = "
+            rf"{num(ar.decrease, 4)}",
+        )
+    )
     return lines
 
 
@@ -284,9 +389,13 @@ def children_values(kids, classes) -> tuple[list, np.ndarray]:
 
 def children_table(kids, classes, t) -> pd.DataFrame:
     """Branch, weight, rows (and the mean for regression) per child. ``t``: translation."""
-    table = pd.DataFrame({t("splits.col.branch"): [k.label for k in kids],
-                          t("splits.weight"): [k.weight for k in kids],
-                          t("splits.col.rows"): [k.n_rows for k in kids]})
+    table = pd.DataFrame(
+        {
+            t("splits.col.branch"): [k.label for k in kids],
+            t("splits.weight"): [k.weight for k in kids],
+            t("splits.col.rows"): [k.n_rows for k in kids],
+        }
+    )
     if classes is None:
         table[t("splits.col.mean")] = [k.mean for k in kids]
     return table
