@@ -33,14 +33,21 @@ tests), ``cart`` (CART's candidates), ``report`` (selection, leaf reason, the re
 from __future__ import annotations
 
 from ..cutpoints import pick_j48
-from .arithmetic import arithmetic, branch_labels, candidate_test, children_rows, children_summary, route_test
+from .arithmetic import (
+    Arithmetic,
+    ChildSummary,
+    arithmetic,
+    branch_labels,
+    candidate_test,
+    children_rows,
+    children_summary,
+    route_test,
+)
 from .cart import cart_features, cart_test
 from .entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
 from .node_data import NodeData, feats_impurity
 from .records import (
-    Arithmetic,
     Candidates,
-    ChildSummary,
     CutGains,
     FeatureSplits,
     Selection,

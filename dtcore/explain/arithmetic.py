@@ -1,9 +1,11 @@
 """One test at a node: how it routes the node's rows (its children), its branch labels, the
-worked arithmetic of its score, and the test a report's candidate stands for."""
+worked arithmetic of its score (the :class:`Arithmetic` and :class:`ChildSummary` records), and
+the test a report's candidate stands for."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,143 @@ from ..tree import DISTRIBUTE, branch_index
 from .cart import cart_test
 from .entropy import snap
 from .node_data import NodeData, criterion
-from .records import Arithmetic, ChildSummary, SplitReport, TestDict
+from .records import SplitReport, TestDict, _Record
+
+# =============================================================================================
+# records
+
+_HEAD = ("feature", "name", "labels", "algorithm", "N", "test", "kind")
+_ENTROPY_ARITHMETIC = _HEAD + (
+    "classes",
+    "node_counts",
+    "ent_D",
+    "known_counts",
+    "unknown_counts",
+    "K",
+    "rho",
+    "ent_known",
+    "branch_counts",
+    "branch_weights",
+    "r",
+    "branch_entropy",
+    "conditional",
+    "gain",
+    "gain_textbook",
+    "iv",
+    "split_info",
+    "missing",
+    "ratio_of",
+    "n_candidates",
+    "mdl_penalty",
+    "gain_after_penalty",
+    "gain_ratio",
+)
+_CART_ARITHMETIC = _HEAD + (
+    "classes",
+    "node_counts",
+    "impurity",
+    "branch_counts",
+    "branch_weights",
+    "branch_impurity",
+    "weighted",
+    "decrease",
+    "weighted_decrease",
+    "W_root",
+    "missing",
+)
+_MSE_ARITHMETIC = _HEAD + (
+    "mean",
+    "impurity",
+    "branch_weights",
+    "branch_n",
+    "branch_mean",
+    "branch_impurity",
+    "weighted",
+    "decrease",
+    "weighted_decrease",
+    "W_root",
+    "missing",
+    "criterion",
+)
+
+
+@dataclass(kw_only=True)
+class Arithmetic(_Record):
+    """The worked arithmetic of one test at a node, as numbers for formulas (``arithmetic``).
+
+    ``kind``: "entropy" (ID3/C4.5: ρ, Ent of the known rows, per-branch entropies, gain, IV,
+    split information, the ratio the algorithm uses, C4.5's MDL penalty for cuts),
+    "gini" / "entropy_cart" (CART classification: impurities and decreases) or "mse"
+    (regression: means and mean squared errors).
+    """
+
+    feature: int
+    name: str
+    labels: list[str]
+    algorithm: str
+    N: float
+    test: TestDict
+    kind: str
+    classes: list | None = None
+    node_counts: np.ndarray | None = None
+    missing: bool | None = None
+    # entropy family (ID3, C4.5)
+    ent_D: float | None = None
+    known_counts: np.ndarray | None = None
+    unknown_counts: np.ndarray | None = None
+    K: float | None = None
+    rho: float | None = None
+    ent_known: float | None = None
+    r: np.ndarray | None = None
+    branch_entropy: np.ndarray | None = None
+    conditional: float | None = None
+    gain: float | None = None
+    gain_textbook: float | None = None
+    iv: float | None = None
+    split_info: float | None = None
+    ratio_of: str | None = None
+    n_candidates: int | None = None
+    mdl_penalty: float | None = None
+    gain_after_penalty: float | None = None
+    gain_ratio: float | None = None
+    # per branch
+    branch_counts: np.ndarray | None = None
+    branch_weights: np.ndarray | None = None
+    # CART
+    impurity: float | None = None
+    branch_impurity: np.ndarray | None = None
+    weighted: float | None = None
+    decrease: float | None = None
+    weighted_decrease: float | None = None
+    W_root: float | None = None
+    # regression
+    mean: float | None = None
+    branch_n: np.ndarray | None = None
+    branch_mean: np.ndarray | None = None
+    criterion: str | None = None
+
+    def _order(self) -> tuple[str, ...]:
+        if self.kind == "entropy":
+            return _ENTROPY_ARITHMETIC
+        if self.kind == "mse":
+            return _MSE_ARITHMETIC
+        return _CART_ARITHMETIC
+
+
+@dataclass(kw_only=True)
+class ChildSummary(_Record):
+    """One branch of a previewed test: label, weight, rows, class counts (or the mean)."""
+
+    branch: int
+    label: str
+    weight: float
+    n_rows: int
+    class_counts: np.ndarray | None = None
+    mean: float | None = None
+
+
+# =============================================================================================
+# routing and arithmetic
 
 
 def route_test(nd: NodeData, test: TestDict) -> tuple[np.ndarray, int]:

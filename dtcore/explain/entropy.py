@@ -65,6 +65,7 @@ def cut_gains(
             n_candidates=0,
         )
     cg = cut_gain_arrays(V, Y, W, N, n_classes, rules=rules, min_cases=min_cases, min_leaf=min_leaf)
+    assert cg.gain is not None  # asked for with the default gains=True
     pos = np.flatnonzero(cg.distinct[0])
     lo, hi = V[0, pos], V[0, pos + 1]
     mid = (lo + hi) / 2.0

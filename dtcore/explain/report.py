@@ -20,6 +20,12 @@ from .records import FeatureSplits, Selection, SplitReport, TestDict
 # selection between features
 
 
+def _score(value: float | None) -> float:
+    """A usable feature's score (a usable feature always has its best test's scores)."""
+    assert value is not None
+    return value
+
+
 def _select(nd: NodeData, feats: list[FeatureSplits]) -> tuple[int | None, int | None, list[int], Selection]:
     """(chosen feature or None, runner-up or None, ranking, selection info); C4.5's gain-ratio
     rule also marks each usable feature ``above_average`` / ``in_average``."""
@@ -46,8 +52,8 @@ def _select(nd: NodeData, feats: list[FeatureSplits]) -> tuple[int | None, int |
         )
         pool = [j for j in usable if not many[j] or multi_val]
         sel = c45_rules.select_test(
-            [feats[j].gain for j in usable],
-            [feats[j].gain_ratio for j in usable],
+            [_score(feats[j].gain) for j in usable],
+            [_score(feats[j].gain_ratio) for j in usable],
             [j in pool for j in usable],
             est.criterion,
         )
@@ -103,7 +109,7 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
         assert gain is not None  # a usable feature has its best test's gain
         if id3_rules.weighted_gain(nd.N, nd.W_root, gain) < est.min_impurity_decrease:
             return "min_impurity_decrease"
-    if algo == "cart" and not decrease_ok(cart_params(nd), feats[chosen].improvement):
+    if algo == "cart" and not decrease_ok(cart_params(nd), _score(feats[chosen].improvement)):
         return "min_impurity_decrease"
     return None
 
