@@ -16,7 +16,7 @@ from dtcore.schema import encode_target
 
 from . import roles as R
 from .loading import raw_rows
-from .metrics import classification_scores, regression_scores
+from .metrics import split_scores
 
 
 def training_arrays(res, df: pd.DataFrame):
@@ -29,19 +29,10 @@ def training_arrays(res, df: pd.DataFrame):
 
 
 def rescore(res, df: pd.DataFrame, est) -> dict:
+    """``est``'s scores on the row splits of ``res`` (same rows, same scoring as training)."""
     X = raw_rows(df, res.features)
     y_all = df[res.target].to_numpy(dtype=object)
-    scores = {}
-    for name, idx in res.rows.items():
-        if idx.size == 0:
-            continue
-        pred = est.predict(X[idx])
-        if res.task == R.CLASSIFICATION:
-            scores[name] = classification_scores(y_all[idx], pred, est.classes_)
-        else:
-            truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
-            scores[name] = regression_scores(truth, pred)
-    return scores
+    return split_scores(est, X, y_all, res.rows, res.task == R.CLASSIFICATION)
 
 
 def apply_forced(res, df: pd.DataFrame, ops, arrays=None):

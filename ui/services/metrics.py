@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from dtcore.schema import label_of
 
@@ -58,3 +59,21 @@ def regression_scores(truth, predicted) -> RegressionScores:
     ss_tot = float(np.sum((t - t.mean()) ** 2))
     r2 = 1.0 - float(np.sum(err**2)) / ss_tot if ss_tot > 0 else float("nan")
     return RegressionScores(int(t.size), float(np.sqrt(np.mean(err**2))), float(np.mean(np.abs(err))), r2)
+
+
+def split_scores(
+    est, X: np.ndarray, y_raw: np.ndarray, rows: dict[str, np.ndarray], classification: bool
+) -> dict:
+    """Scores of ``est`` on every non-empty row split (name → positions into ``X``/``y_raw``): the
+    one scoring pass behind a trained model and a tree with forced splits."""
+    scores: dict[str, ClassificationScores | RegressionScores] = {}
+    for name, idx in rows.items():
+        if idx.size == 0:
+            continue
+        pred = est.predict(X[idx])
+        if classification:
+            scores[name] = classification_scores(y_raw[idx], pred, est.classes_)
+        else:
+            truth = pd.to_numeric(pd.Series(y_raw[idx]), errors="coerce").to_numpy(dtype=float)
+            scores[name] = regression_scores(truth, pred)
+    return scores

@@ -20,7 +20,7 @@ from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
 
 from . import roles as R
 from .loading import is_missing_cell, raw_rows
-from .metrics import classification_scores, regression_scores
+from .metrics import split_scores
 
 #: algorithm names in menu order, from dtcore's registry
 ALGORITHMS = tuple(sorted(registry.ALGORITHMS))
@@ -186,16 +186,7 @@ def train(
     except ValueError as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None
     seconds = time.perf_counter() - t0
-    scores = {}
-    for name, idx in rows.items():
-        if idx.size == 0:
-            continue
-        pred = est.predict(X[idx])
-        if task == R.CLASSIFICATION:
-            scores[name] = classification_scores(y_all[idx], pred, est.classes_)
-        else:
-            truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
-            scores[name] = regression_scores(truth, pred)
+    scores = split_scores(est, X, y_all, rows, task == R.CLASSIFICATION)
     return TrainResult(
         est,
         algorithm,
