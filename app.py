@@ -46,6 +46,9 @@ with st.sidebar:
     )
     summary = st.container()
 
+for notice in url.pop_url_notices():  # a shared link's values that could not be used
+    st.warning(t("url.bad_value", **{k: md_escape(v) for k, v in notice.items()}), icon=":material/link_off:")
+
 # pages return instead of calling st.stop(), so the summary below always reflects this run
 nav.run()
 

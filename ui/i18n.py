@@ -38,6 +38,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Uploaded files cannot travel in a link: a shared link opens the bundled sample instead.",
         "上传的文件无法通过链接分享：分享的链接会打开内置样例。",
     ),
+    "url.bad_value": (
+        "The link's setting {name}={value} is not valid here ({rule}); the default {default} is used.",
+        "链接中的设置 {name}={value} 无效（{rule}），已改用默认值 {default}。",
+    ),
     "task.classification": ("classification", "分类"),
     "task.regression": ("regression", "回归"),
     "algo.c45": ("C4.5", "C4.5"),

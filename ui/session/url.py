@@ -10,6 +10,8 @@ page reads it with :func:`setting`.
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from ui import i18n
@@ -107,19 +109,79 @@ def decode_url_value(text: str, default):
     return text
 
 
+#: numeric URL settings whose widgets have a range: key → (lowest, highest), as drawn
+RANGES: dict[str, tuple[float, float]] = {
+    "valid": (0, 50),  # Data page sliders (percent of rows)
+    "test": (0, 50),
+    "seed": (0, 2**31 - 1),
+    "prune_alpha": (0.0, math.inf),
+    "prune_cv": (0, 50),
+    "prune_cf": (0.01, 0.5),  # the CF slider; C4.5 needs 0 < CF < 1
+}
+
+
+def value_rule(key: str, value) -> str | None:
+    """Why ``value`` cannot be URL setting ``key`` (a short rule such as "0 … 50"), None if it can.
+
+    Numbers must be finite and within their widget's range (:data:`RANGES`, or the estimator's
+    declared ``Param`` range), choices among their options, the language among the catalogue's.
+    """
+    if key == "lang":
+        return None if value in i18n.LANGS else "/".join(i18n.LANGS)
+    if key in ("node",) or key == "collapse":
+        values = value if isinstance(value, list) else [value]
+        return None if all(isinstance(v, int) and v >= 0 for v in values) else "≥ 0"
+    lo_hi = RANGES.get(key)
+    for algo, params in PARAMS.items():
+        for p in params:
+            if param_key(algo, p.name) != key:
+                continue
+            if p.kind == "select":
+                return None if value in p.options else "/".join(map(str, p.options))
+            if p.kind in ("int", "float") and p.lo is not None and p.hi is not None:
+                lo_hi = (p.lo, p.hi)
+    if lo_hi is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
+        lo, hi = lo_hi
+        if not (math.isfinite(value) and lo <= value <= hi):
+            return f"{_plain(lo)} … {_plain(hi)}" if math.isfinite(hi) else f"≥ {_plain(lo)}"
+    return None
+
+
+def _plain(x: float) -> str:
+    """A range end as people write it: 2147483647, 0.01."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
 def seed_from_url() -> None:
-    """Once per session, before any widget: copy the URL's settings into session state."""
+    """Once per session, before any widget: copy the URL's settings into session state. A value
+    that does not parse or is out of range leaves the setting at its default and is kept as a
+    notice (:func:`pop_url_notices`) for the page to show."""
     if st.session_state.get("_url_seeded"):
         return
     st.session_state["_url_seeded"] = True
     defaults = url_defaults()
+    notices = []
     for key in st.query_params:
         if key not in defaults:
             continue
+        text = st.query_params[key]
         try:
-            st.session_state[key] = decode_url_value(st.query_params[key], defaults[key])
+            value = decode_url_value(text, defaults[key])
+            rule = value_rule(key, value)
         except ValueError:
-            continue
+            rule = type(defaults[key]).__name__ if defaults[key] is not None else "int"
+        if rule is None:
+            st.session_state[key] = value
+        else:
+            notices.append(
+                {"name": key, "value": text, "rule": rule, "default": encode_url_value(defaults[key])}
+            )
+    st.session_state["_url_notices"] = notices
+
+
+def pop_url_notices() -> list[dict]:
+    """The notices of :func:`seed_from_url` for bad link values, once."""
+    return st.session_state.pop("_url_notices", [])
 
 
 def url_params(session) -> dict[str, str]:
