@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from dtcore.export import PALETTE
 
-from .style import GRID, base_layout
+from .style import GRID, base_layout, esc
 
 BAR_COLOR = PALETTE[0]
 
@@ -28,7 +28,7 @@ def importances_figure(names, importances, axis_title: str, top: int = 20) -> go
     fig = go.Figure(
         go.Bar(
             x=[float(imp[i]) for i in order],
-            y=[str(names[i]) for i in order],
+            y=[esc(names[i]) for i in order],
             orientation="h",
             marker_color=BAR_COLOR,
             text=[f"{imp[i]:.3f}" for i in order],
@@ -49,7 +49,7 @@ def confusion_figure(labels, matrix, x_title: str, y_title: str) -> go.Figure:
     """Counts with row shares as colour, so a small class's errors are as visible as a large one's."""
     m = np.asarray(matrix, dtype=float)
     share = m / np.maximum(m.sum(axis=1, keepdims=True), 1)
-    labels = [str(v) for v in labels]
+    labels = [esc(v) for v in labels]
     fig = go.Figure(
         go.Heatmap(
             z=share,

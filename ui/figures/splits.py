@@ -9,8 +9,6 @@ hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -21,7 +19,7 @@ from dtcore.export import PALETTE, REGRESSION_COLOR
 from ui import i18n
 from ui.views.splits import candidate_label, num
 
-from .style import GRID, base_layout
+from .style import GRID, base_layout, esc
 
 LINE = "#4e79a7"
 INELIGIBLE = "#b8b8b8"
@@ -37,11 +35,6 @@ GL_POINTS = 1500
 #: a continuous feature with at most this many distinct values gets one histogram bar per value
 DISTINCT_BARS = 60
 HIST_BINS = 40
-
-
-def esc(text) -> str:
-    """User text inside Plotly labels (which read a subset of HTML)."""
-    return html.escape(str(text), quote=False)
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import plotly.graph_objects as go
 
 #: CJK first, so Chinese labels render in the same face as Latin ones
@@ -22,3 +24,10 @@ def base_layout(fig: go.Figure, height: int, top: int = 30, **extra) -> go.Figur
         **extra,
     )
     return fig
+
+
+def esc(text) -> str:
+    """User text (feature, class and category names) inside a Plotly label, tick, hover or title:
+    Plotly reads a subset of HTML there (links, bold, ...), so markup characters become entities
+    and show as typed. Every figure builder passes user text through here."""
+    return html.escape(str(text), quote=False)
