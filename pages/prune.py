@@ -35,7 +35,8 @@ def method_panel(res):
     methods = pv.methods_for(res.task)
     for key in ("prune_alpha", "prune_cf", "prune_cv", "prune_one_se"):
         url.default(key)
-    url.keep_valid("prune_method", methods, pv.natural_method(res.algorithm, res.task))
+    native = pv.natural_method(res.algorithm, res.task)
+    url.follow("prune_method", methods, native)
     report = report_mode.active()  # no controls: the settings come from the URL (no empty columns)
     left, right = st.columns([1, 2], vertical_alignment="bottom") if not report else (st, st)
     method = report_mode.control(
@@ -45,7 +46,15 @@ def method_panel(res):
         key="prune_method",
         help=t("prune.method_help"),
         **url.KEEP,
-        format_func=state.fixed_labels(methods, lambda m: t("prune.method." + m)),
+        on_change=url.mark_chosen,
+        args=("prune_method",),
+        format_func=state.fixed_labels(
+            methods,
+            lambda m: (
+                t("prune.method." + m)
+                + (t("prune.native", algorithm=t("algo." + res.algorithm)) if m == native else "")
+            ),
+        ),
     )
     right.caption(t("prune.about." + method))
     if res.task != R.CLASSIFICATION:

@@ -586,6 +586,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "REP and CCP work on every tree; PEP and C4.5's error-based pruning count misclassifications, so they need a classification tree.",
         "REP 和 CCP 适用于所有树；PEP 和 C4.5 的基于错误率的剪枝统计误分类数，只适用于分类树。",
     ),
+    "prune.native": (" · native to {algorithm}", " · {algorithm} 自带"),
     "prune.method.rep": ("Reduced-error pruning (REP)", "错误率降低剪枝（REP）"),
     "prune.method.pep": ("Pessimistic error pruning (PEP)", "悲观错误剪枝（PEP）"),
     "prune.method.ebp": ("C4.5 error-based pruning (EBP)", "C4.5 基于错误率的剪枝（EBP）"),

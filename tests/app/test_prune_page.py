@@ -88,8 +88,9 @@ def test_cart_breast_cancer_each_method_end_to_end():
         "Reduced-error pruning (REP)",
         "Pessimistic error pruning (PEP)",
         "C4.5 error-based pruning (EBP)",
-        "Cost-complexity pruning (CCP)",
+        "Cost-complexity pruning (CCP) · native to CART",
     ]
+    assert at.selectbox(key="prune_method").value == "ccp"  # CART's own method by default
     show_all_levels(at)
     for method, kw in (("rep", {}), ("pep", {}), ("ebp", {"cf": 0.25})):
         at.selectbox(key="prune_method").select(method).run()
@@ -163,7 +164,7 @@ def test_regression_offers_rep_and_ccp_and_says_why():
     at.switch_page(PRUNE).run()
     no_exception(at)
     box = at.selectbox(key="prune_method")
-    assert box.options == ["Reduced-error pruning (REP)", "Cost-complexity pruning (CCP)"]
+    assert box.options == ["Reduced-error pruning (REP)", "Cost-complexity pruning (CCP) · native to CART"]
     assert box.value == "ccp"  # the URL default (EBP) does not apply
     assert any("classification trees only" in i.value for i in at.info)
     box.select("rep").run()
@@ -194,3 +195,21 @@ def test_rep_without_validation_rows_says_so_and_chinese_ui():
     assert any("剪枝后" in m.value for m in at.markdown)
     before, after = dots(at)  # the pictures speak Chinese too
     assert "样本数 = 17" in before and "样本数 = 17" in after
+
+
+def test_the_default_method_follows_the_model_until_the_user_or_the_link_chooses():
+    at = start()  # C4.5 on watermelon 3.0
+    at.switch_page(PRUNE).run()
+    assert at.selectbox(key="prune_method").value == "ebp"
+    at.session_state["algo"] = "cart"
+    at.switch_page("pages/train.py").run()
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.selectbox(key="prune_method").value == "ccp"  # not C4.5's EBP left over
+    at.selectbox(key="prune_method").select("pep").run()
+    at.switch_page("pages/train.py").run()
+    at.switch_page(PRUNE).run()
+    assert at.selectbox(key="prune_method").value == "pep"  # the user's choice stays
+    linked = start(algo="cart", prune_method="ebp")
+    linked.switch_page(PRUNE).run()
+    assert linked.selectbox(key="prune_method").value == "ebp"  # so does the link's

@@ -172,6 +172,7 @@ def seed_from_url() -> None:
             rule = type(defaults[key]).__name__ if defaults[key] is not None else "int"
         if rule is None:
             st.session_state[key] = value
+            mark_chosen(key)
         else:
             notices.append(
                 {"name": key, "value": text, "rule": rule, "default": encode_url_value(defaults[key])}
@@ -226,6 +227,20 @@ def keep_valid(key: str, options, fallback):
     default(key)
     if st.session_state[key] not in options:
         st.session_state[key] = fallback
+    return st.session_state[key]
+
+
+def mark_chosen(key: str) -> None:
+    """Remember that the user (a widget) or the link set ``key``: :func:`follow` leaves it alone."""
+    st.session_state.setdefault("_chosen", set()).add(key)
+
+
+def follow(key: str, options, natural):
+    """A URL-bound setting whose default depends on the model (the pruning method native to its
+    algorithm): ``natural`` until the user or the link chooses, then their choice while it is
+    among ``options``. Returns the value."""
+    if key not in st.session_state.get("_chosen", set()) or st.session_state.get(key) not in options:
+        st.session_state[key] = natural
     return st.session_state[key]
 
 
