@@ -228,22 +228,24 @@ def downloads_section(res):
     est = res.estimator
     st.subheader(t("download.title"))
     stem = f"tree-{res.algorithm}"
-    full_dot = export.to_dot(est)
+    # every payload is built when its button is clicked, not on each run (a 30 000-node tree's
+    # JSON and DOT take seconds to write)
     c = st.columns(5)
     c[0].download_button(
         t("download.json"),
-        export.dumps_model(est),
+        lambda: export.dumps_model(est),
         f"{stem}.json",
         "application/json",
         on_click="ignore",
         icon=":material/data_object:",
     )
-    c[1].download_button(t("download.dot"), full_dot, f"{stem}.dot", "text/vnd.graphviz", on_click="ignore")
-    # SVG/PNG are drawn by the server's Graphviz only when clicked (big trees take a moment)
+    c[1].download_button(
+        t("download.dot"), lambda: export.to_dot(est), f"{stem}.dot", "text/vnd.graphviz", on_click="ignore"
+    )
     no_dot = shutil.which("dot") is None
     c[2].download_button(
         t("download.svg"),
-        lambda: export.render(full_dot, "svg"),
+        lambda: export.render(export.to_dot(est), "svg"),
         f"{stem}.svg",
         "image/svg+xml",
         on_click="ignore",
@@ -252,7 +254,7 @@ def downloads_section(res):
     )
     c[3].download_button(
         t("download.png"),
-        lambda: export.render(full_dot, "png", dpi=144),
+        lambda: export.render(export.to_dot(est), "png", dpi=144),
         f"{stem}.png",
         "image/png",
         on_click="ignore",
