@@ -272,7 +272,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     if args.proba:
         if not classifier:
             raise ValueError("--proba needs a classification model; this one is a regression tree")
-        header += [f"proba_{c}" for c in est.schema_.classes]
+        header += [f"proba_{c}" for c in est.schema_.classes or ()]  # a classifier: classes set
     w.writerow(header)
     Xe = est.encode(X)
     if classifier:
