@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
 
@@ -43,7 +45,7 @@ class ArffData:
         """The last attribute's labels (Weka's default class attribute), None when numeric."""
         return self.categories.get(self.names[-1]) if self.names else None
 
-    def to_xy(self, target: str | None = None):
+    def to_xy(self, target: str | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Split into features and target for ``BaseTreeEstimator.fit``.
 
         Returns (X, y, fit_kwargs) with fit_kwargs = feature_names, feature_kinds, categories,
@@ -55,7 +57,8 @@ class ArffData:
         j = self.names.index(target)
         keep = [i for i in range(len(self.names)) if i != j]
         names = [self.names[i] for i in keep]
-        kwargs = {
+        # the keyword arguments of ``fit``: names, kinds, categories, classes and the target name
+        kwargs: dict[str, Any] = {
             "feature_names": names,
             "feature_kinds": [self.kinds[i] for i in keep],
             "categories": {n: self.categories[n] for n in names if n in self.categories},
@@ -155,7 +158,7 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def read_arff(source, encoding: str = "utf-8") -> ArffData:
+def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = "utf-8") -> ArffData:
     """Parse an ARFF file (path, text, bytes or text stream)."""
     if isinstance(source, (bytes, bytearray)):
         text = bytes(source).decode(encoding)
@@ -302,7 +305,15 @@ def _number(v: float) -> str:
     return repr(f)
 
 
-def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data", missing_tokens=None) -> str:
+def write_arff(
+    dest: str | Path | IO[str] | None,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    rows: ArrayLike,
+    categories: Mapping[str, Iterable[str]] | None = None,
+    relation: str = "data",
+    missing_tokens: Iterable[str] | None = None,
+) -> str:
     """Write rows as ARFF (to a path or text stream) and return the text.
 
     ``kinds``: one "continuous"/"categorical" per column; ``categories``: dict name → labels in
@@ -352,7 +363,7 @@ def write_arff(dest, names, kinds, rows, categories=None, relation: str = "data"
                 cells.append(quote(lab))
         lines.append(",".join(cells))
     text = "\n".join(lines) + "\n"
-    if hasattr(dest, "write"):
+    if dest is not None and hasattr(dest, "write"):
         dest.write(text)
     elif dest is not None:
         Path(dest).write_text(text, encoding="utf-8")

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 METHODS = ("intervals", "equal_width", "equal_frequency", "kmeans")
 
 
-def _known(x) -> np.ndarray:
+def _known(x: ArrayLike) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64).ravel()
     return x[~np.isnan(x)]
 
@@ -119,6 +119,6 @@ def inner_edges(edges: ArrayLike) -> np.ndarray:
     return e[1:-1] if e.size > 2 else np.empty(0)
 
 
-def _check_bins(n_bins):
+def _check_bins(n_bins: float) -> None:
     if int(n_bins) != n_bins or n_bins < 2:
         raise ValueError(f"n_bins must be an integer ≥ 2, not {n_bins!r}")

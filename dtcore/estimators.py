@@ -9,8 +9,12 @@ name. Imports are lazy so that each algorithm's module loads only when it is ask
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from .params import Param
+
+if TYPE_CHECKING:
+    from .base import BaseTreeEstimator
 
 CLASSIFICATION, REGRESSION = "classification", "regression"
 
@@ -22,7 +26,7 @@ ALGORITHMS = {
 }
 
 
-def estimator_class(algorithm: str, task: str = "classification"):
+def estimator_class(algorithm: str, task: str = "classification") -> type[BaseTreeEstimator]:
     """The class for an algorithm name ("cart", "id3", "c45") and task."""
     try:
         module, clf, reg = ALGORITHMS[algorithm.lower()]
@@ -34,7 +38,7 @@ def estimator_class(algorithm: str, task: str = "classification"):
     return getattr(importlib.import_module(module), name)
 
 
-def make_estimator(algorithm: str, task: str = "classification", **params):
+def make_estimator(algorithm: str, task: str = "classification", **params: Any) -> BaseTreeEstimator:
     return estimator_class(algorithm, task)(**params)
 
 
@@ -50,7 +54,9 @@ def criteria(algorithm: str, task: str) -> tuple[str, ...]:
     """The criteria of an algorithm for a task, the default first; () when it has no such task."""
     if task not in tasks_of(algorithm):
         return ()
-    return tuple(estimator_class(algorithm, task)._criteria)
+    # Any: ``_criteria`` is declared by each algorithm's class, not by BaseTreeEstimator
+    cls: Any = estimator_class(algorithm, task)
+    return tuple(cls._criteria)
 
 
 def ui_params(algorithm: str) -> tuple[Param, ...]:
@@ -58,7 +64,9 @@ def ui_params(algorithm: str) -> tuple[Param, ...]:
     tasks = tasks_of(algorithm)
     if not tasks:
         return ()
-    return tuple(estimator_class(algorithm, tasks[0]).ui_params)
+    # Any: ``ui_params`` is declared by each algorithm's class, not by BaseTreeEstimator
+    cls: Any = estimator_class(algorithm, tasks[0])
+    return tuple(cls.ui_params)
 
 
 def algorithms_for(task: str) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -36,9 +36,12 @@ from .tree import DISTRIBUTE, Tree, TreeAssembler
 
 if TYPE_CHECKING:
     from .base import BaseTreeEstimator
+    from .cart import _CARTBase
 
 
-def _sub_params(est, nd: NodeData, child_weight: float, child_depth: int):
+def _sub_params(
+    est: BaseTreeEstimator, nd: NodeData, child_weight: float, child_depth: int
+) -> dict[str, Any] | None:
     """The estimator's parameters for regrowing a child (see the module docstring); None when
     the limits leave no room to split (the child is a leaf)."""
     params = est.get_params()
@@ -51,7 +54,7 @@ def _sub_params(est, nd: NodeData, child_weight: float, child_depth: int):
     if "min_impurity_decrease" in params:
         params["min_impurity_decrease"] = float(params["min_impurity_decrease"]) * scale
     if est.algorithm == "cart":
-        gp = est._params_for(nd.X_all.shape[0], nd.w_all, nd.C)
+        gp = cast("_CARTBase", est)._params_for(nd.X_all.shape[0], nd.w_all, nd.C)
         params["min_samples_leaf"] = int(gp.min_samples_leaf)
         params["min_samples_split"] = int(max(gp.min_samples_split, 2))
         mwf = float(params.get("min_weight_fraction_leaf", 0.0)) * scale
@@ -62,7 +65,9 @@ def _sub_params(est, nd: NodeData, child_weight: float, child_depth: int):
     return params
 
 
-def _regrow(est, nd: NodeData, rows: np.ndarray, weights: np.ndarray, child_depth: int) -> Tree | None:
+def _regrow(
+    est: BaseTreeEstimator, nd: NodeData, rows: np.ndarray, weights: np.ndarray, child_depth: int
+) -> Tree | None:
     """A fitted subtree for one child, or None (make it a leaf)."""
     wsum = float(weights.sum())
     params = _sub_params(est, nd, wsum, child_depth)
@@ -81,7 +86,7 @@ def _regrow(est, nd: NodeData, rows: np.ndarray, weights: np.ndarray, child_dept
     return sub.tree_
 
 
-def _leaf_stats(nd: NodeData, rows, weights):
+def _leaf_stats(nd: NodeData, rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, float, float]:
     y = nd.y_all[rows]
     wsum = float(weights.sum())
     if nd.C:
@@ -115,7 +120,7 @@ def force_split(
     n_out = tree.value.shape[1]
     asm = TreeAssembler(n_out, tree.n_classes)
 
-    def copy_sub(src: Tree, i: int, parent: int):
+    def copy_sub(src: Tree, i: int, parent: int) -> None:
         """Copy src's subtree at i under ``parent`` (explicit stack, children in branch order)."""
         stack = [(i, parent)]
         while stack:
@@ -139,7 +144,7 @@ def force_split(
             for c in reversed(src.children_of(k).tolist()):
                 stack.append((c, new))
 
-    def grow_forced(new: int):
+    def grow_forced(new: int) -> None:
         asm.set_split(
             new,
             test["feature"],

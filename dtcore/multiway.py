@@ -66,7 +66,7 @@ def branch_class_counts(
     return counts, unknown
 
 
-def _info(counts) -> float:
+def _info(counts: ArrayLike) -> float:
     """Σ n·log2(n) form used by C4.5/J48: total·Ent (weight × bits)."""
     counts = np.asarray(counts, dtype=np.float64)
     return float(counts.sum() * entropy(counts))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -20,6 +22,8 @@ from .schema import DataError
 #: Delimiters we sniff between, in order of preference on a tie.
 DELIMITERS = (",", "\t", ";")
 _SNIFF_LINES = 50
+
+_V = TypeVar("_V")
 
 
 @dataclass
@@ -146,7 +150,7 @@ def _show_delim(d: str) -> str:
     return {"\t": "tab", ",": "comma", ";": "semicolon"}.get(d, repr(d))
 
 
-def _check_header(names: list[str], source: str):
+def _check_header(names: list[str], source: str) -> None:
     empty = [i + 1 for i, n in enumerate(names) if not n]
     if empty:
         raise DataError(
@@ -161,7 +165,7 @@ def _check_header(names: list[str], source: str):
 # files
 
 
-def read_table(path, *, delimiter: str | None = None) -> Table:
+def read_table(path: str | Path, *, delimiter: str | None = None) -> Table:
     """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV."""
     path = Path(path)
     if path.suffix.lower() == ".arff":
@@ -175,7 +179,7 @@ def read_table(path, *, delimiter: str | None = None) -> Table:
     return parse_delimited(text, delimiter, encoding=encoding, source=path.name)
 
 
-def read_arff_table(path) -> Table:
+def read_arff_table(path: str | Path) -> Table:
     """An ARFF file as a Table carrying the declared kinds and category orders."""
     from . import arff  # written separately; imported lazily so CSV reading never depends on it
 
@@ -194,7 +198,9 @@ def read_arff_table(path) -> Table:
     return Table(names, rows, getattr(data, "encoding", "utf-8"), None, kinds, categories, classes)
 
 
-def _as_name_dict(value, names):
+def _as_name_dict(
+    value: dict[str, _V] | Sequence[_V | None] | None, names: Sequence[str]
+) -> dict[str, _V] | None:
     if value is None:
         return None
     if isinstance(value, dict):

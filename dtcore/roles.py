@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, _to_float, is_missing, label_of
 
@@ -95,7 +97,7 @@ class Issue:
     count: int = 0
 
 
-def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
+def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> ColumnProfile:
     """Profile one column from its raw cells (strings from a file, numbers, None/NaN).
 
     A numeric array (a typed DataFrame column) is numeric by its type, NaN being missing; other
@@ -137,7 +139,9 @@ def profile_column(name: str, values, tokens=MISSING_TOKENS) -> ColumnProfile:
     return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example)
 
 
-def profile_columns(columns, tokens=MISSING_TOKENS) -> dict[str, ColumnProfile]:
+def profile_columns(
+    columns: Mapping[str, ArrayLike] | Iterable[tuple[str, ArrayLike]], tokens: Sequence[str] = MISSING_TOKENS
+) -> dict[str, ColumnProfile]:
     """``{name: cells}`` (or ``(name, cells)`` pairs) → ``{name: ColumnProfile}``, in order."""
     items = columns.items() if hasattr(columns, "items") else columns
     return {str(n): profile_column(n, v, tokens) for n, v in items}
@@ -154,7 +158,11 @@ def infer_task(target: ColumnProfile, declared: str | None = None) -> str:
 
 
 def infer_roles(
-    profiles: dict[str, ColumnProfile], target: str | None = None, ignore=(), declared=None, keep=()
+    profiles: dict[str, ColumnProfile],
+    target: str | None = None,
+    ignore: Collection[str] = (),
+    declared: Mapping[str, str] | None = None,
+    keep: Collection[str] = (),
 ) -> dict[str, str]:
     """Default roles: target = the given column, else the last; identifiers and constants ignored.
 
@@ -177,7 +185,9 @@ def infer_roles(
     return roles
 
 
-def ignored_issues(profiles: dict[str, ColumnProfile], roles: dict[str, str], ignore=()) -> list[Issue]:
+def ignored_issues(
+    profiles: dict[str, ColumnProfile], roles: dict[str, str], ignore: Collection[str] = ()
+) -> list[Issue]:
     """Why the rules (not the user, who named ``ignore``) left columns out: ``identifier`` or
     ``constant``, one issue per column."""
     out = []

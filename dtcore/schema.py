@@ -9,9 +9,11 @@ exactly like a missing value (SPEC §5) instead of crashing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 CONTINUOUS = "continuous"
 CATEGORICAL = "categorical"
@@ -31,7 +33,7 @@ class Feature:
     kind: str
     categories: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise DataError(f"column {self.name!r}: kind must be one of {KINDS}, not {self.kind!r}")
 
@@ -96,7 +98,7 @@ class Schema:
 # cell level
 
 
-def is_missing(value, tokens=MISSING_TOKENS) -> bool:
+def is_missing(value: object, tokens: Sequence[str] = MISSING_TOKENS) -> bool:
     if value is None:
         return True
     if isinstance(value, float) and math.isnan(value):
@@ -108,7 +110,7 @@ def is_missing(value, tokens=MISSING_TOKENS) -> bool:
     return False
 
 
-def label_of(value) -> str:
+def label_of(value: object) -> str:
     """The text of a category label: strings as written (outer blanks dropped), 3.0 as '3'."""
     if isinstance(value, str):
         return value.strip()
@@ -122,7 +124,7 @@ def label_of(value) -> str:
     return str(value)
 
 
-def _to_float(value) -> float | None:
+def _to_float(value: object) -> float | None:
     """The number a cell holds, or None when it is not a number."""
     if isinstance(value, (bool, np.bool_)):
         return None
@@ -140,14 +142,14 @@ def _to_float(value) -> float | None:
 # column level
 
 
-def _as_2d(X) -> np.ndarray:
+def _as_2d(X: ArrayLike) -> np.ndarray:
     arr = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
     if arr.ndim != 2:
         raise DataError(f"X must be 2-D (rows × columns), got shape {arr.shape}")
     return arr
 
 
-def infer_kind(column, tokens=MISSING_TOKENS) -> str:
+def infer_kind(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> str:
     """Continuous when every non-missing cell is a number, else categorical."""
     col = np.asarray(column)
     if col.dtype.kind in "fiu":
@@ -164,7 +166,7 @@ def infer_kind(column, tokens=MISSING_TOKENS) -> str:
     return CONTINUOUS if seen else CATEGORICAL
 
 
-def categories_of(column, tokens=MISSING_TOKENS) -> tuple[str, ...]:
+def categories_of(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> tuple[str, ...]:
     """Distinct labels in order of first appearance (the order users wrote them in)."""
     out: dict[str, None] = {}
     for v in np.asarray(column, dtype=object).ravel():
@@ -173,20 +175,20 @@ def categories_of(column, tokens=MISSING_TOKENS) -> tuple[str, ...]:
     return tuple(out)
 
 
-def identifier_like(column, tokens=MISSING_TOKENS) -> bool:
+def identifier_like(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> bool:
     """A categorical column with one distinct value per row (IDs such as 编号, RID)."""
     values = [label_of(v) for v in np.asarray(column, dtype=object).ravel() if not is_missing(v, tokens)]
     return len(values) > 2 and len(set(values)) == len(values)
 
 
 def infer_schema(
-    X,
-    feature_names=None,
-    feature_kinds=None,
-    categories=None,
-    target="y",
-    classes=None,
-    tokens=MISSING_TOKENS,
+    X: ArrayLike,
+    feature_names: Iterable[str] | None = None,
+    feature_kinds: Sequence[str | None] | dict[str, str] | None = None,
+    categories: Mapping[str, Iterable[str]] | None = None,
+    target: str = "y",
+    classes: Iterable[str] | None = None,
+    tokens: Sequence[str] = MISSING_TOKENS,
 ) -> Schema:
     """Build a Schema from raw data; ``feature_kinds`` and ``categories`` override the guesses.
 
@@ -222,7 +224,7 @@ def infer_schema(
     return Schema(tuple(feats), target, None if classes is None else tuple(classes), tuple(tokens))
 
 
-def encode_features(X, schema: Schema) -> np.ndarray:
+def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
     """Raw rows → float64 matrix (values, category codes, NaN for missing and unseen labels)."""
     if (
         isinstance(X, np.ndarray)
@@ -251,9 +253,11 @@ def encode_features(X, schema: Schema) -> np.ndarray:
         col = arr[:, j]
         if feat.is_categorical:
             code = {c: float(i) for i, c in enumerate(feat.categories)}
-            out[:, j] = _per_cell(
-                col, lambda v, code=code: np.nan if is_missing(v, tokens) else code.get(label_of(v), np.nan)
-            )
+
+            def code_of(v: object, code: dict[str, float] = code) -> object:
+                return np.nan if is_missing(v, tokens) else code.get(label_of(v), np.nan)
+
+            out[:, j] = _per_cell(col, code_of)
         elif col.dtype.kind in "fiu":
             out[:, j] = col
         else:
@@ -275,7 +279,7 @@ def encode_features(X, schema: Schema) -> np.ndarray:
     return out
 
 
-def _per_cell(col: np.ndarray, fn) -> np.ndarray:
+def _per_cell(col: np.ndarray, fn: Callable[[object], object]) -> np.ndarray:
     """``fn`` of every cell, as an object array. A column of strings (what files give) is mapped
     once per distinct string, so the Python work grows with the labels, not the rows."""
     cells = col.tolist()
@@ -289,7 +293,12 @@ def _per_cell(col: np.ndarray, fn) -> np.ndarray:
     return out
 
 
-def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
+def encode_classes(
+    y: ArrayLike,
+    classes: Iterable[str] | None = None,
+    tokens: Sequence[str] = MISSING_TOKENS,
+    target: str = "target",
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """Class labels → (codes int64, classes).
 
     Classes are sorted when every label is a number (as scikit-learn does), else kept in order of
@@ -318,7 +327,7 @@ def encode_classes(y, classes=None, tokens=MISSING_TOKENS, target="target"):
     return _class_codes(labels, classes, target), classes
 
 
-def _class_order(labels_in_row_order, classes=None) -> tuple[str, ...]:
+def _class_order(labels_in_row_order: Iterable[str], classes: Iterable[str] | None = None) -> tuple[str, ...]:
     """The declared classes, else the labels sorted as numbers when all are numbers, else in
     order of first appearance."""
     if classes is None:
@@ -329,7 +338,7 @@ def _class_order(labels_in_row_order, classes=None) -> tuple[str, ...]:
     return tuple(classes)
 
 
-def _class_codes(labels, classes, target) -> np.ndarray:
+def _class_codes(labels: Sequence[str], classes: Sequence[str], target: str) -> np.ndarray:
     index = {c: i for i, c in enumerate(classes)}
     unknown = sorted({lab for lab in labels if lab not in index})
     if unknown:
@@ -337,7 +346,9 @@ def _class_codes(labels, classes, target) -> np.ndarray:
     return np.fromiter((index[lab] for lab in labels), dtype=np.int64, count=len(labels))
 
 
-def _encode_string_classes(col, classes, tokens, target):
+def _encode_string_classes(
+    col: np.ndarray, classes: Iterable[str] | None, tokens: Sequence[str], target: str
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """``encode_classes`` for a column of str: the per-label work runs once per distinct
     string (a C-speed ``np.unique``), with the same classes, codes and errors as the loop."""
     uniq, first, inv, cnt = np.unique(
@@ -356,7 +367,9 @@ def _encode_string_classes(col, classes, tokens, target):
     return _class_codes(labels, classes, target)[inv.ravel()], classes
 
 
-def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.ndarray:
+def encode_regression_target(
+    y: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS, target: str = "target"
+) -> np.ndarray:
     col = np.asarray(y)
     if col.dtype.kind in "fiu":
         out = col.astype(np.float64).ravel()
@@ -380,7 +393,13 @@ def encode_regression_target(y, tokens=MISSING_TOKENS, target="target") -> np.nd
     return out
 
 
-def target_encoding(y, task: str, classes=None, tokens=MISSING_TOKENS, target="target"):
+def target_encoding(
+    y: ArrayLike,
+    task: str,
+    classes: Iterable[str] | None = None,
+    tokens: Sequence[str] = MISSING_TOKENS,
+    target: str = "target",
+) -> tuple[np.ndarray, tuple[str, ...] | None]:
     """The target encoded for ``task``: (class codes, classes) for classification (``classes``
     fixed, or found from the labels when None), (float values, None) for regression."""
     if task == "classification":
@@ -388,14 +407,14 @@ def target_encoding(y, task: str, classes=None, tokens=MISSING_TOKENS, target="t
     return encode_regression_target(y, tokens, target), None
 
 
-def encode_target(schema: Schema, y_raw) -> np.ndarray:
+def encode_target(schema: Schema, y_raw: ArrayLike) -> np.ndarray:
     """A raw target column encoded against a fitted model's schema: class codes (its classes) for
     a classifier, float values for a regressor; the errors name ``schema.target``."""
     task = "classification" if schema.is_classifier else "regression"
     return target_encoding(y_raw, task, schema.classes, schema.missing_tokens, schema.target)[0]
 
 
-def check_columns(available, names, what: str) -> None:
+def check_columns(available: Iterable[str], names: Iterable[str], what: str) -> None:
     """DataError naming ``what`` (a flag, a file) when some of ``names`` are not columns."""
     available = list(available)
     unknown = [n for n in names if n not in available]
@@ -405,7 +424,7 @@ def check_columns(available, names, what: str) -> None:
         )
 
 
-def lacking_columns(available, needed) -> list[str]:
+def lacking_columns(available: Iterable[str], needed: Iterable[str]) -> list[str]:
     """The ``needed`` column names that ``available`` lacks, in the order needed."""
     have = set(available)
     return [n for n in needed if n not in have]

@@ -3,29 +3,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, SupportsFloat
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .estimators import estimator_class as _cls
 from .export import fmt_num
 from .schema import Schema, encode_features, encode_target, infer_schema, target_encoding
 
+if TYPE_CHECKING:
+    from .base import BaseTreeEstimator
+
 
 def node_splits(
-    X,
-    y,
-    features,
-    kinds,
-    categories,
-    classes,
-    task,
-    target,
+    X: ArrayLike,
+    y: ArrayLike,
+    features: Iterable[str] | None,
+    kinds: Sequence[str | None] | dict[str, str] | None,
+    categories: Mapping[str, Iterable[str]] | None,
+    classes: Iterable[str] | None,
+    task: str,
+    target: str,
     *,
-    algorithm="cart",
-    criterion=None,
-    node=0,
-    estimator=None,
-    min_samples_leaf=1,
-    sample_weight=None,
+    algorithm: str = "cart",
+    criterion: str | None = None,
+    node: int = 0,
+    estimator: BaseTreeEstimator | None = None,
+    min_samples_leaf: int | float = 1,
+    sample_weight: ArrayLike | None = None,
 ) -> dict:
     """Per feature, the best test at one node and its score (what ``splits`` prints): a summary
     of ``dtcore.explain.split_report``, whose numbers are the builder's own.
@@ -75,7 +82,7 @@ def node_splits(
     out = []
     for r in rep.features:
         feat = schema.features[r.feature]
-        rec = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
+        rec: dict[str, object] = {"feature": feat.name, "kind": feat.kind, "test": None, "score": None}
         if r.known_share is not None:
             rec["known_share"] = float(r.known_share)
         test = r.test
@@ -135,6 +142,6 @@ def _f(x: float | None) -> float:
     return float(x)
 
 
-def _finite(x):
+def _finite(x: SupportsFloat) -> float | None:
     x = float(x)
     return x if np.isfinite(x) else None

@@ -407,7 +407,7 @@ class TreeAssembler:
         recs = [self._nodes[i] for i in order]
         n = len(recs)
 
-        def ptr(lengths):
+        def ptr(lengths: Sequence[int]) -> np.ndarray:
             p = np.zeros(n + 1, dtype=np.int64)
             p[1:] = np.cumsum(lengths)
             return p

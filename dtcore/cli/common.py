@@ -22,7 +22,7 @@ def warn(text: str) -> None:
     sys.stderr.buffer.flush()
 
 
-def print_json(data) -> None:
+def print_json(data: object) -> None:
     stdout(json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
 
 
@@ -39,7 +39,7 @@ def parse_option(text: str) -> tuple[str, object]:
     return key, value
 
 
-def int_or_float(text: str):
+def int_or_float(text: str) -> int | float:
     try:
         return int(text)
     except ValueError:

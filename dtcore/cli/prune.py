@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,8 +22,11 @@ from ..pruning.interface import prune
 from ..pruning.methods import PRUNING_METHODS
 from .common import print_json as _print_json
 
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
-def add_parser(sub) -> argparse.ArgumentParser:
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register the ``prune`` subcommand on the CLI's subparsers."""
     p = sub.add_parser(
         "prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); prints the report as JSON"
@@ -56,7 +60,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _z_arg(text: str):
+def _z_arg(text: str) -> str | float:
     if text in ("c45", "normal"):
         return text
     try:
@@ -65,7 +69,9 @@ def _z_arg(text: str):
         raise argparse.ArgumentTypeError(f"--z must be c45, normal or a number, not {text!r}") from None
 
 
-def encoded_rows(est, path, weight_column=None):
+def encoded_rows(
+    est: BaseTreeEstimator, path: str | Path, weight_column: str | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
     from ..readers import read_table
     from ..schema import DataError, encode_target, lacking_columns
@@ -90,7 +96,7 @@ def encoded_rows(est, path, weight_column=None):
     return X, y, w
 
 
-def cmd_prune(args) -> int:
+def cmd_prune(args: argparse.Namespace) -> int:
     from ..export import load_model, save_model
 
     est = load_model(args.model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from ..estimators import estimator_class
@@ -10,7 +11,7 @@ from .common import stdout
 from .train import add_training_args, fit_prepared, params_from_args, read_training
 
 
-def cmd_splits(args) -> int:
+def cmd_splits(args: argparse.Namespace) -> int:
     prepared, weight = read_training(args)
     X, y, features, kinds, categories, classes, task = prepared
     if args.node != 0:  # node ids refer to the tree these settings grow
@@ -41,7 +42,7 @@ def cmd_splits(args) -> int:
     return 0
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("splits", help="best test per feature at a node, as JSON")
     add_training_args(p)
     p.add_argument("--node", type=int, default=0, help="node id (pre-order, as the pictures show)")

@@ -7,8 +7,10 @@ import argparse
 import csv
 import io
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +20,15 @@ from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
 from ..readers import Table, read_table
 from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 from .common import check_out, int_or_float, parse_option, stdout, warn
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
+
+#: ``prepare_training``'s result: (X raw, y raw, feature names, kinds by name, categories by name,
+#: classes or None, task)
+Prepared = tuple[
+    np.ndarray, np.ndarray, list[str], dict[str, str], dict[str, tuple[str, ...]], tuple[str, ...] | None, str
+]
 
 # =============================================================================================
 # roles: which columns are features, of which kind, and which task
@@ -36,7 +47,14 @@ class RolePlan:
 
 
 def plan_roles(
-    table: Table, target: str, *, ignore=(), categorical=(), continuous=(), keep=(), task: str | None = None
+    table: Table,
+    target: str,
+    *,
+    ignore: Collection[str] = (),
+    categorical: Collection[str] = (),
+    continuous: Collection[str] = (),
+    keep: Collection[str] = (),
+    task: str | None = None,
 ) -> RolePlan:
     """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
     ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
@@ -95,8 +113,15 @@ def _note_roles(plan: RolePlan, target: str) -> None:
 
 
 def prepare_training(
-    table: Table, target: str, *, ignore=(), categorical=(), continuous=(), task: str | None = None, keep=()
-):
+    table: Table,
+    target: str,
+    *,
+    ignore: Collection[str] = (),
+    categorical: Collection[str] = (),
+    continuous: Collection[str] = (),
+    task: str | None = None,
+    keep: Collection[str] = (),
+) -> Prepared:
     """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
 
     The roles are the app's (``dtcore.roles``): identifier columns (a different label in every
@@ -143,7 +168,7 @@ _PARAM_FLAGS = (
 )
 
 
-def read_training(args):
+def read_training(args: argparse.Namespace) -> tuple[Prepared, np.ndarray | None]:
     """The table, the roles from the flags, and the sample weights (a --weight column is
     never a feature)."""
     table = read_table(args.data)
@@ -171,19 +196,21 @@ def read_training(args):
     return prepared, weight
 
 
-def params_from_args(args) -> dict:
+def params_from_args(args: argparse.Namespace) -> dict:
     """The estimator parameters the flags give (``--max-depth`` …, then each ``--option``)."""
     params = {k: getattr(args, k) for k in _PARAM_FLAGS if getattr(args, k) is not None}
     params.update(parse_option(o) for o in args.option)
     return params
 
 
-def fit_from_args(args):
+def fit_from_args(args: argparse.Namespace) -> BaseTreeEstimator:
     """The estimator the flags describe, fitted on the data file they name."""
     return fit_prepared(args, *read_training(args))
 
 
-def fit_prepared(args, prepared, weight=None):
+def fit_prepared(
+    args: argparse.Namespace, prepared: Prepared, weight: np.ndarray | None = None
+) -> BaseTreeEstimator:
     """``fit_from_args`` on a ``read_training`` result already at hand."""
     X, y, features, kinds, categories, classes, task = prepared
     est = estimator_class(args.algorithm, task)()
@@ -201,14 +228,14 @@ def fit_prepared(args, prepared, weight=None):
     return est
 
 
-def dot_options(args) -> dict:
+def dot_options(args: argparse.Namespace) -> dict:
     opts = {"precision": args.precision, "rankdir": args.rankdir}
     if args.show_depth is not None:
         opts["max_depth"] = args.show_depth
     return opts
 
 
-def cmd_train(args) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     check_out(args.out)
     est = fit_from_args(args)
     write_tree_file(est, args.out, **dot_options(args))
@@ -220,14 +247,14 @@ def cmd_train(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     check_out(args.out)
     est = load_model(args.model)
     write_tree_file(est, args.out, **dot_options(args))
     return 0
 
 
-def cmd_predict(args) -> int:
+def cmd_predict(args: argparse.Namespace) -> int:
     est = load_model(args.model)
     table = read_table(args.data)
     names = est.schema_.names
@@ -245,7 +272,7 @@ def cmd_predict(args) -> int:
     if args.proba:
         if not classifier:
             raise ValueError("--proba needs a classification model; this one is a regression tree")
-        header += [f"proba_{c}" for c in est.schema_.classes]
+        header += [f"proba_{c}" for c in est.schema_.classes or ()]  # a classifier: classes set
     w.writerow(header)
     Xe = est.encode(X)
     if classifier:
@@ -268,7 +295,7 @@ def cmd_predict(args) -> int:
     return 0
 
 
-def cmd_show(args) -> int:
+def cmd_show(args: argparse.Namespace) -> int:
     est = load_model(args.model)
     if args.format == "text":
         stdout(to_text(est, precision=args.precision))
@@ -361,7 +388,7 @@ def add_picture_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``train``, ``predict``, ``show`` and ``export`` on the CLI's subparsers."""
     p = sub.add_parser(
         "train",

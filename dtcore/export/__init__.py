@@ -7,6 +7,8 @@ byte-identical files, and every piece of user text (column names, category label
 is escaped for the format it lands in: models are JSON, never pickle.
 """
 
+from __future__ import annotations
+
 from .dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
 from .labels import (
     Branch,

@@ -4,7 +4,9 @@ fonts, pre-order node ids and stable element ids, so the same model gives byte-i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +23,9 @@ from .labels import (
     node_prediction_index,
     unwrap_model,
 )
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
 #: First choice renders Chinese with the installed fonts-noto-cjk; the rest are fallbacks for
 #: other systems (a comma list works for pango/fontconfig and as a CSS font-family in SVG).
@@ -48,7 +53,7 @@ REGRESSION_COLOR = "#e58139"
 _COLOR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
 
 
-def class_palette(classes, class_colors: dict | None = None) -> list[str]:
+def class_palette(classes: Iterable[str], class_colors: dict | None = None) -> list[str]:
     """One colour per class: the fixed palette by class index, overridden by ``class_colors``."""
     out = []
     for k, c in enumerate(classes):
@@ -115,13 +120,13 @@ class _DotStyle:
 
 
 def to_dot(
-    model,
+    model: BaseTreeEstimator | Tree,
     schema: Schema | None = None,
     *,
     max_depth: int | None = None,
-    collapsed=(),
-    highlight=(),
-    ghost=(),
+    collapsed: Iterable[int] = (),
+    highlight: Iterable[int] = (),
+    ghost: Iterable[int] = (),
     class_colors: dict | None = None,
     rankdir: str = "TB",
     precision: int = 3,
@@ -297,7 +302,7 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
     return f"node{i} [{', '.join(attrs)}, label=<{label}>];"
 
 
-def _node_fill(tree: Tree, i: int, s: _DotStyle, classes) -> str:
+def _node_fill(tree: Tree, i: int, s: _DotStyle, classes: Sequence[str] | None) -> str:
     """Majority-class colour, stronger the purer the node (white at a uniform distribution)."""
     if is_empty(tree, i):
         return "#f5f5f5"

@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from ..multiway import SMALL
 from ..pruning.ebp import add_errs
+from ..schema import Schema
 from ..tree import Tree
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
 
 def _java_double(x: float) -> str:
@@ -43,7 +49,7 @@ def weka_double(value: float, digits: int = 6) -> str:
     return ("-" if p < 0 else "") + s
 
 
-def _leaf_label(tree: Tree, node: int, classes, errors: str, cf, z) -> str:
+def _leaf_label(tree: Tree, node: int, classes: Sequence[str], errors: str, cf: float, z: float | str) -> str:
     counts = tree.value[node]
     N = float(tree.weighted_n[node])
     cls = classes[int(np.argmax(counts))]
@@ -57,7 +63,7 @@ def _leaf_label(tree: Tree, node: int, classes, errors: str, cf, z) -> str:
     return text + ")"
 
 
-def _branch_texts(tree: Tree, node: int, schema) -> list[str]:
+def _branch_texts(tree: Tree, node: int, schema: Schema) -> list[str]:
     feat = schema.features[int(tree.feature[node])]
     name = feat.name
     if tree.is_categorical_test(node):
@@ -79,14 +85,16 @@ def _branch_texts(tree: Tree, node: int, schema) -> list[str]:
     return out
 
 
-def tree_to_j48_lines(tree: Tree, schema, errors: str = "actual", cf: float = 0.25, z="c45") -> list[str]:
+def tree_to_j48_lines(
+    tree: Tree, schema: Schema, errors: str = "actual", cf: float = 0.25, z: float | str = "c45"
+) -> list[str]:
     """The tree body exactly as J48 prints it (``|   `` per level, ``attr = value: class (N/E)``)."""
-    classes = schema.classes
+    classes = cast("tuple[str, ...]", schema.classes)  # J48 prints classification trees only
     if tree.is_leaf[0]:
         return [": " + _leaf_label(tree, 0, classes, errors, cf, z)]
     lines = []
 
-    def walk(node, depth):
+    def walk(node: int, depth: int) -> None:
         for label, child in zip(_branch_texts(tree, node, schema), tree.children_of(node)):
             child = int(child)
             line = "|   " * depth + label
@@ -100,7 +108,7 @@ def tree_to_j48_lines(tree: Tree, schema, errors: str = "actual", cf: float = 0.
     return lines
 
 
-def to_j48_text(estimator, errors: str = "actual") -> str:
+def to_j48_text(estimator: BaseTreeEstimator, errors: str = "actual") -> str:
     """A fitted tree in J48's text form.
 
     Each leaf reads ``class (N/E)``: N the training weight reaching it (fractional with missing

@@ -6,11 +6,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..schema import Schema
 from ..tree import Tree
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
 _IMPURITY_NAMES = {
     "gini": "gini",
@@ -65,14 +69,14 @@ _HTML_ESCAPES = {
 _HTML_RE = re.compile("[" + re.escape("".join(_HTML_ESCAPES)) + "]")
 
 
-def html_escape(text) -> str:
+def html_escape(text: object) -> str:
     """Text safe inside a Graphviz HTML-like label: markup characters become entities, and so do
     the record/escString characters ``[ ] { } | \\``; control characters become spaces."""
     text = _CONTROL.sub(" ", str(text))
     return _HTML_RE.sub(lambda m: _HTML_ESCAPES[m.group(0)], text)
 
 
-def plain_text(text) -> str:
+def plain_text(text: object) -> str:
     """User text on one line (text rules): newlines and control characters become spaces."""
     return _CONTROL.sub(" ", str(text))
 
@@ -173,7 +177,9 @@ def is_empty(tree: Tree, node: int) -> bool:
     return bool(tree.weighted_n[node] <= 0)
 
 
-def unwrap_model(model, schema):
+def unwrap_model(
+    model: BaseTreeEstimator | Tree, schema: Schema | None
+) -> tuple[Tree, Schema, BaseTreeEstimator | None]:
     """(tree, schema, estimator or None) from an estimator or a bare Tree plus its Schema."""
     if isinstance(model, Tree):
         if schema is None:
@@ -184,7 +190,7 @@ def unwrap_model(model, schema):
     return model.tree_, schema or model.schema_, model
 
 
-def impurity_name(estimator=None, criterion: str | None = None) -> str:
+def impurity_name(estimator: BaseTreeEstimator | None = None, criterion: str | None = None) -> str:
     """The name to print next to node impurity (the criterion the node impurity is measured by)."""
     if criterion is None and estimator is not None:
         criterion = estimator.get_params().get("criterion")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +20,9 @@ from .labels import (
     unassigned_categories,
     unwrap_model,
 )
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
 FORMAT = "dtcore-model"
 VERSION = 1
@@ -76,7 +81,7 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
     return out
 
 
-def _jsonable_param(name, value):
+def _jsonable_param(name: str, value: object) -> object:
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, (list, tuple)):
@@ -95,7 +100,7 @@ def _jsonable_param(name, value):
 _NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
 
 
-def _finite_json(values):
+def _finite_json(values: object) -> object:
     """Float lists with ±inf/NaN written as the strings "Infinity", "-Infinity", "NaN" (strict
     JSON has no such numbers; CART's "missing values alone" test stores the cut +inf)."""
     if isinstance(values, list):
@@ -105,7 +110,7 @@ def _finite_json(values):
     return values
 
 
-def _from_finite_json(values):
+def _from_finite_json(values: object) -> object:
     if isinstance(values, list):
         return [_from_finite_json(v) for v in values]
     if isinstance(values, str):
@@ -120,7 +125,7 @@ def _tree_json(tree: Tree) -> dict:
     return {k: _finite_json(v) for k, v in tree.to_dict().items()}
 
 
-def model_to_dict(estimator) -> dict:
+def model_to_dict(estimator: BaseTreeEstimator) -> dict:
     """A fitted estimator as plain JSON data (format ``dtcore-model`` version 1, docs/model-json.md)."""
     tree, schema, _ = unwrap_model(estimator, None)
     return {
@@ -137,7 +142,7 @@ def model_to_dict(estimator) -> dict:
     }
 
 
-def model_from_dict(d: dict, estimator_class=None):
+def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = None) -> BaseTreeEstimator:
     """Rebuild a fitted estimator from ``model_to_dict`` output (the ``tree`` arrays are the truth;
     ``nodes`` and ``summary`` are for readers and ignored). ``estimator_class`` overrides the
     class looked up from ``algorithm`` and ``task``."""
@@ -168,17 +173,17 @@ def model_from_dict(d: dict, estimator_class=None):
     return est
 
 
-def dumps_model(estimator) -> str:
+def dumps_model(estimator: BaseTreeEstimator) -> str:
     """The JSON text of a model (UTF-8, labels kept readable, strict JSON: no NaN)."""
     return json.dumps(model_to_dict(estimator), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def save_model(estimator, path) -> None:
+def save_model(estimator: BaseTreeEstimator, path: str | Path) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(dumps_model(estimator))
 
 
-def load_model(path, estimator_class=None):
+def load_model(path: str | Path, estimator_class: type[BaseTreeEstimator] | None = None) -> BaseTreeEstimator:
     with open(path, encoding="utf-8") as f:
         try:
             d = json.load(f)

@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .dot import to_dot
 from .model_json import save_model
 from .rules_text import to_text
+
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
 
 
 class GraphvizMissing(RuntimeError):
@@ -55,8 +60,9 @@ def render(
     return out
 
 
-def write_tree_file(model, path, **dot_options) -> None:
-    """Write the picture or rules a suffix asks for: .dot, .txt, .svg, .png, .pdf (or .json model)."""
+def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: Any) -> None:
+    """Write the picture or rules a suffix asks for: .dot, .txt, .svg, .png, .pdf (or .json model).
+    ``dot_options``: keyword arguments of ``to_dot`` (of several types, hence Any)."""
     suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if suffix == "json":
         save_model(model, path)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..schema import Schema
+from ..tree import Tree
 from .labels import (
     branches,
     condition_text,
@@ -14,9 +17,12 @@ from .labels import (
     unwrap_model,
 )
 
+if TYPE_CHECKING:
+    from ..base import BaseTreeEstimator
+
 
 def to_text(
-    model,
+    model: BaseTreeEstimator | Tree,
     schema: Schema | None = None,
     *,
     max_depth: int = 10,
@@ -34,7 +40,7 @@ def to_text(
     pad = "|" + " " * spacing
     out: list[str] = []
 
-    def leaf_text(i):
+    def leaf_text(i: int) -> str:
         if classes is not None:
             text = f"class: {plain_text(classes[node_prediction_index(tree, i)])}"
             if show_weights:
@@ -45,7 +51,7 @@ def to_text(
             text += " (empty: parent's majority)" if classes is not None else " (empty)"
         return text
 
-    def walk(i, level):
+    def walk(i: int, level: int) -> None:
         indent = pad * level
         if tree.feature[i] < 0:
             out.append(indent + right + leaf_text(i))

@@ -4,6 +4,8 @@
 ``cost_complexity_path`` and ``prune_to_alpha`` are the CCP pieces CART's ``ccp_alpha`` uses.
 """
 
+from __future__ import annotations
+
 from .alpha_selection import AlphaChoice, choose_alpha_cv, choose_alpha_validation, estimator_grower
 from .ccp import CostComplexityPath, cost_complexity_path, prune_to_alpha
 from .collapse import collapse

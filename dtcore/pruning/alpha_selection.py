@@ -179,7 +179,7 @@ def estimator_grower(estimator: BaseTreeEstimator, schema: Schema) -> Grower:
     if "ccp_alpha" in params:
         params["ccp_alpha"] = 0.0
 
-    def grow(X, y, w):
+    def grow(X: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> Tree:
         return type(estimator)(**params).fit_encoded(X, y, schema, w).tree_
 
     return grow

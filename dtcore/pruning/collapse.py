@@ -9,7 +9,7 @@ pre-order numbering.  ``kept[new] = old`` lets a view ghost the removed nodes.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike
 
 from ..tree import DISTRIBUTE, LEAF, Tree
 
@@ -23,7 +23,7 @@ def subtree_end(tree: Tree) -> np.ndarray:
     return np.arange(n) + size
 
 
-def _gather(ptr: np.ndarray, data: np.ndarray, nodes: np.ndarray):
+def _gather(ptr: np.ndarray, data: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """CSR slices of ``nodes`` concatenated, with the new pointer array."""
     lengths = ptr[nodes + 1] - ptr[nodes]
     new_ptr = np.zeros(nodes.size + 1, dtype=np.int64)
@@ -54,7 +54,7 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
     leaf_now = tree.is_leaf[kept] | cut[kept]
     tests = kept[~leaf_now]
 
-    def csr(ptr, data, dtype):
+    def csr(ptr: np.ndarray, data: np.ndarray, dtype: DTypeLike) -> tuple[np.ndarray, np.ndarray]:
         p = np.zeros(kept.size + 1, dtype=np.int64)
         sub_ptr, sub = _gather(ptr, data, tests)
         lengths = np.zeros(kept.size, dtype=np.int64)

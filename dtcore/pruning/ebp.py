@@ -82,7 +82,7 @@ def add_errs(N: float, e: float, cf: float = 0.25, z: float | str = "c45") -> fl
 
 
 @lru_cache(maxsize=64)
-def _z2(cf, z) -> float:
+def _z2(cf: float, z: float | str) -> float:
     return z_value(cf, z) ** 2
 
 
@@ -113,25 +113,33 @@ class _PNode:
         "nrows",
     )
 
-    def __init__(self, orig, feature, cuts, cat_branch, missing_branch, children):
+    def __init__(
+        self,
+        orig: int,
+        feature: int,
+        cuts: np.ndarray,
+        cat_branch: np.ndarray,
+        missing_branch: int,
+        children: list[_PNode],
+    ) -> None:
         self.orig, self.feature, self.cuts = orig, feature, cuts
         self.cat_branch, self.missing_branch, self.children = cat_branch, missing_branch, children
-        self.counts = None  # class counts at a leaf after pruning it
+        self.counts: np.ndarray | None = None  # class counts at a leaf after pruning it
         self.err = 0.0  # estimated errors of the pruned subtree
         self.nrows = 0  # rows (positive weight) at a leaf after pruning it
 
     @property
-    def is_leaf(self):
+    def is_leaf(self) -> bool:
         return self.feature < 0 or not self.children
 
-    def size(self):
+    def size(self) -> int:
         return 1 + sum(c.size() for c in self.children)
 
 
 def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
     """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
 
-    def make(i):
+    def make(i: int) -> _PNode:
         return _PNode(
             i,
             int(tree.feature[i]),
@@ -152,7 +160,9 @@ def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
     return top
 
 
-def _split_rows(node: _PNode, X, idx, w):
+def _split_rows(
+    node: _PNode, X: np.ndarray, idx: np.ndarray, w: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Rows (and weights) of each branch of ``node``, unknown values shared as in training
     (``tree.branch_index`` + ``multiway.distribute_rows``; a binary cut with nothing missing
     takes a shortcut with the same partition)."""
@@ -227,22 +237,22 @@ def ebp_prune(
 
     clean_rows = ~np.isnan(X).any(axis=1)
 
-    def counts_of(idx, wl):
+    def counts_of(idx: np.ndarray, wl: np.ndarray) -> np.ndarray:
         return np.bincount(y[idx], weights=wl, minlength=C)
 
-    def est_counts(idx, wl):
+    def est_counts(idx: np.ndarray, wl: np.ndarray) -> float:
         if idx.size == 0:
             return 0.0
         return estimated_errors(counts_of(idx, wl), cf, zmode)
 
-    def est_branch(node, idx, wl):
+    def est_branch(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
         """J48's getEstimatedErrorsForBranch: all rows re-routed through ``node``."""
         if node.is_leaf:
             return est_counts(idx, wl)
         parts, _ = _split_rows(node, X, idx, wl)
         return sum(est_branch(c, *p) for c, p in zip(node.children, parts))
 
-    def est_added(node, idx, wl):
+    def est_added(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
         """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
         with no missing value: routing is then fixed and leaf counts add up."""
         if node.is_leaf:
@@ -267,7 +277,7 @@ def ebp_prune(
             return total
         return by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl)
 
-    def by_branch(node, b, idx, wl):
+    def by_branch(node: _PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> float:
         """est_added summed over the children, each given the rows of its branch b."""
         total = 0.0
         for v, c in enumerate(node.children):
@@ -278,7 +288,7 @@ def ebp_prune(
 
     collapsed, raised, events = [], [], []
 
-    def prune(node, idx, wl):
+    def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
         if node.is_leaf:
             node.counts = counts_of(idx, wl)
             node.nrows = int(np.count_nonzero(wl > 0))
@@ -365,7 +375,7 @@ def ebp_prune(
     )
 
 
-def _copy_test(asm: TreeAssembler, i: int, node: _PNode):
+def _copy_test(asm: TreeAssembler, i: int, node: _PNode) -> None:
     """Give assembler node i the test of pruned node ``node``."""
     if node.cat_branch.size:
         asm.set_split(i, node.feature, cat_branch=node.cat_branch, missing_branch=node.missing_branch)
@@ -373,13 +383,18 @@ def _copy_test(asm: TreeAssembler, i: int, node: _PNode):
         asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
 
 
-def _rebuild(root: _PNode, X, y, w, idx, C):
+def _rebuild(
+    root: _PNode, X: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
+) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
     asm = TreeAssembler(C, C)
     kept = []
 
-    def add(node, parent, idx, wl, parent_counts):
+    def add(
+        node: _PNode, parent: int, idx: np.ndarray, wl: np.ndarray, parent_counts: np.ndarray | None
+    ) -> None:
         if idx.size == 0 and parent >= 0:
+            assert parent_counts is not None  # only the root (parent -1) is added without them
             i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
         else:
             counts = np.bincount(y[idx], weights=wl, minlength=C)
@@ -400,27 +415,31 @@ def _rebuild(root: _PNode, X, y, w, idx, C):
     return asm.build(), kept
 
 
-def _rebuild_from_leaves(root: _PNode, C):
+def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
     test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
-    totals = {}
+    totals: dict[int, tuple[np.ndarray, int]] = {}
 
-    def up(node):
+    def up(node: _PNode) -> tuple[np.ndarray, int]:
         if node.is_leaf:
+            assert node.counts is not None  # pruning set the counts of every leaf
             totals[id(node)] = (node.counts, node.nrows)
         else:
             parts = [up(c) for c in node.children]
-            totals[id(node)] = (sum(p[0] for p in parts), sum(p[1] for p in parts))
+            counts = sum(p[0] for p in parts)
+            assert isinstance(counts, np.ndarray)  # a test has children: a sum of arrays
+            totals[id(node)] = (counts, sum(p[1] for p in parts))
         return totals[id(node)]
 
     up(root)
     asm = TreeAssembler(C, C)
     kept = []
 
-    def add(node, parent, parent_counts):
+    def add(node: _PNode, parent: int, parent_counts: np.ndarray | None) -> None:
         counts, nrows = totals[id(node)]
         wn = float(counts.sum())
         if nrows == 0 and wn <= 0 and parent >= 0:
+            assert parent_counts is not None  # only the root (parent -1) is added without them
             i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
         else:
             i = asm.add_node(parent, counts, wn, nrows, 0.0)

@@ -6,6 +6,7 @@ X float64, y class codes or regression values, w optional sample weights.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..tree import Tree
 from .alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
 from .ccp import cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
-from .ebp import ebp_prune
+from .ebp import EBPReport, ebp_prune
 from .pep import pep_nodes
 from .rep import rep_nodes
 from .report import PruneReport, make_report
@@ -61,6 +62,9 @@ def prune(
         "validation": (X_valid, y_valid, w_valid),
         "test": (X_test, y_test, w_test),
     }
+    kept: ArrayLike  # an array from ``collapse``, a list from EBP
+    raised: Iterable[dict]
+    events: list | None
     raised, choice, events = (), None, None
     if method == "rep":
         X_valid, y_valid = _require(
@@ -72,7 +76,9 @@ def prune(
         params = {}
         pruned, kept = collapse(tree, pep_nodes(tree))
     elif method == "ebp":
-        _require(X_train, y_train, "error-based pruning needs the training set (X_train, y_train)")
+        X_train, y_train = _require(
+            X_train, y_train, "error-based pruning needs the training set (X_train, y_train)"
+        )
         pruned, info = _ebp(tree, X_train, y_train, w_train, cf, z, subtree_raising)
         # z as used (release 8's table value unless a number or "normal" was asked for)
         params = {"cf": cf, "z": info.z, "subtree_raising": subtree_raising}
@@ -121,9 +127,17 @@ def _require(X: ArrayLike | None, y: ArrayLike | None, message: str) -> tuple[Ar
     return X, y
 
 
-def _ebp(tree, X, y, w, cf, z, subtree_raising):
+def _ebp(
+    tree: Tree,
+    X: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike | None,
+    cf: float,
+    z: float | str | None,
+    subtree_raising: bool,
+) -> tuple[Tree, EBPReport]:
     """C4.5's own pruner (one implementation, shared with C4.5's default)."""
-    kwargs = {"cf": cf, "subtree_raising": subtree_raising}
+    kwargs: dict[str, Any] = {"cf": cf, "subtree_raising": subtree_raising}  # float, bool and z
     if z is not None:
         kwargs["z"] = z
     pruned, info = ebp_prune(tree, np.asarray(X, dtype=np.float64), np.asarray(y), w, **kwargs)

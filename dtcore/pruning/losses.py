@@ -39,7 +39,7 @@ def node_pairs(tree: Tree, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.concatenate(rows), np.concatenate(nodes), np.concatenate(weights)
 
 
-def _loss(tree: Tree, y, pred):
+def _loss(tree: Tree, y: ArrayLike, pred: np.ndarray) -> np.ndarray:
     if is_classifier(tree):
         return (np.asarray(y) != pred).astype(np.float64)
     return (np.asarray(y, dtype=np.float64) - pred) ** 2

@@ -35,7 +35,7 @@ def pep_nodes(tree: Tree) -> np.ndarray:
     return _top_down(tree, leaf_err, sub_err, leaves)
 
 
-def _top_down(tree, leaf_err, sub_err, leaves):
+def _top_down(tree: Tree, leaf_err: np.ndarray, sub_err: np.ndarray, leaves: np.ndarray) -> np.ndarray:
     collapsed = []
     stack = [0]
     while stack:
