@@ -97,7 +97,7 @@ def encoded_rows(
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
-    from ..export import load_model, save_model
+    from ..export import impurity_name, load_model, save_model
 
     est = load_model(args.model)
     if args.path:
@@ -126,6 +126,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
         cf=args.cf,
         z=args.z,
         subtree_raising=not args.no_subtree_raising,
+        impurity=impurity_name(est) if args.method == "ebp" else "entropy",
         **sets,
     )
     est.tree_ = pruned

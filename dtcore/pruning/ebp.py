@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..c45.growth import _set_impurity
-from ..criteria import entropy
+from ..criteria import entropy, gini
 from ..multiway import SMALL, distribute_rows
 from ..tree import Tree, TreeAssembler, branch_index
 
@@ -35,6 +35,10 @@ _R8_DEV = (100.0, 3.09, 2.58, 2.33, 1.65, 1.28, 0.84, 0.25, 0.00)
 
 # =============================================================================================
 # error estimates
+
+
+#: node impurity of the pruned tree, by the criterion the tree was grown with
+IMPURITIES = {"entropy": entropy, "gini": gini}
 
 
 def z_value(cf: float = 0.25, z: float | str = "c45") -> float:
@@ -218,6 +222,7 @@ def ebp_prune(
     cf: float = 0.25,
     z: float | str = "c45",
     subtree_raising: bool = True,
+    impurity: str = "entropy",
 ) -> tuple[Tree, EBPReport]:
     """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
 
@@ -226,8 +231,14 @@ def ebp_prune(
     a leaf if LeafErr ≤ BranchErr + 0.1 and LeafErr ≤ TreeErr + 0.1, else raise the largest
     branch if BranchErr ≤ TreeErr + 0.1 (it is re-fitted to all the node's rows and pruned
     again).  Ties between equally large branches go to the last one, as in both release 8
-    and J48.  The input tree is not modified; class counts are recomputed from the data.
+    and J48.  The input tree is not modified; class counts are recomputed from the data, and so
+    is each node's ``impurity`` ("entropy", C4.5's; "gini" for a CART tree pruned this way).
     """
+    if impurity not in IMPURITIES:
+        raise ValueError(
+            f"impurity must be one of {sorted(IMPURITIES)} (EBP prunes classification trees), "
+            f"not {impurity!r}"
+        )
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.int64)
     w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
@@ -362,6 +373,8 @@ def ebp_prune(
         out, kept = _rebuild_from_leaves(root, C)
     else:
         out, kept = _rebuild(root, X, y, w[idx], idx, C)
+    if impurity != "entropy":  # the rebuilt tree's impurity is C4.5's entropy
+        out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
     return out, EBPReport(
         kept=kept,

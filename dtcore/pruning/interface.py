@@ -45,6 +45,7 @@ def prune(
     cf: float = 0.25,
     z: float | str | None = None,
     subtree_raising: bool = True,
+    impurity: str = "entropy",
 ) -> tuple[Tree, PruneReport]:
     """Prune a copy of ``tree``.
 
@@ -52,7 +53,8 @@ def prune(
     - ``pep``: uses the training counts stored in the tree (classification only).
     - ``ebp``: C4.5's error-based pruning (``dtcore.pruning.ebp.ebp_prune``) with ``cf``, ``z`` ("c45"
       by default, "normal" for Weka's, or a number) and ``subtree_raising``; needs the training
-      set: raised branches are re-fitted to it and the pruned tree's counts recomputed from it.
+      set: raised branches are re-fitted to it and the pruned tree's counts recomputed from it,
+      its node impurity with ``impurity`` (the tree's own criterion: "entropy" or "gini").
     - ``ccp``: ``alpha`` if given; else α chosen by ``cv``-fold cross-validation (needs the
       training set and ``grow``) or on the validation set; ``one_se`` applies the 1-SE rule.
     """
@@ -79,7 +81,7 @@ def prune(
         X_train, y_train = _require(
             X_train, y_train, "error-based pruning needs the training set (X_train, y_train)"
         )
-        pruned, info = _ebp(tree, X_train, y_train, w_train, cf, z, subtree_raising)
+        pruned, info = _ebp(tree, X_train, y_train, w_train, cf, z, subtree_raising, impurity)
         # z as used (release 8's table value unless a number or "normal" was asked for)
         params = {"cf": cf, "z": info.z, "subtree_raising": subtree_raising}
         kept, raised, events = info.kept, info.raised, info.events
@@ -135,9 +137,10 @@ def _ebp(
     cf: float,
     z: float | str | None,
     subtree_raising: bool,
+    impurity: str,
 ) -> tuple[Tree, EBPReport]:
     """C4.5's own pruner (one implementation, shared with C4.5's default)."""
-    kwargs: dict[str, Any] = {"cf": cf, "subtree_raising": subtree_raising}  # float, bool and z
+    kwargs: dict[str, Any] = {"cf": cf, "subtree_raising": subtree_raising, "impurity": impurity}
     if z is not None:
         kwargs["z"] = z
     pruned, info = ebp_prune(tree, np.asarray(X, dtype=np.float64), np.asarray(y), w, **kwargs)

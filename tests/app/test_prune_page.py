@@ -92,7 +92,8 @@ def test_cart_breast_cancer_each_method_end_to_end():
     ]
     assert at.selectbox(key="prune_method").value == "ccp"  # CART's own method by default
     show_all_levels(at)
-    for method, kw in (("rep", {}), ("pep", {}), ("ebp", {"cf": 0.25})):
+    # EBP of a gini tree keeps gini node impurities (the page once showed entropy labelled gini)
+    for method, kw in (("rep", {}), ("pep", {}), ("ebp", {"cf": 0.25, "impurity": "gini"})):
         at.selectbox(key="prune_method").select(method).run()
         no_exception(at)
         before, after, grown, pruned, rep = expected_dots(at, method, **kw)
@@ -108,7 +109,7 @@ def test_cart_breast_cancer_each_method_end_to_end():
     # the CF chart comes with EBP; CF moves the tree
     assert at.get("plotly_chart")
     at.slider(key="prune_cf").set_value(0.01).run()
-    assert dots(at) == expected_dots(at, "ebp", cf=0.01)[:2]
+    assert dots(at) == expected_dots(at, "ebp", cf=0.01, impurity="gini")[:2]
 
 
 def test_ccp_alpha_slider_and_the_cv_choice():
@@ -213,3 +214,16 @@ def test_the_default_method_follows_the_model_until_the_user_or_the_link_chooses
     linked = start(algo="cart", prune_method="ebp")
     linked.switch_page(PRUNE).run()
     assert linked.selectbox(key="prune_method").value == "ebp"  # so does the link's
+
+
+def test_ebp_keeps_a_cart_trees_gini():
+    """Watermelon 3.0, CART: the root reads gini = 0.498 before and after EBP (not entropy 0.998
+    under the name gini)."""
+    at = start(algo="cart")
+    at.switch_page(PRUNE).run()
+    at.selectbox(key="prune_method").select("ebp").run()
+    no_exception(at)
+    before, after = dots(at)
+    for dot in (before, after):
+        root = next(line for line in dot.splitlines() if line.startswith("node0 "))
+        assert "gini = 0.498" in root and "0.998" not in root

@@ -436,3 +436,12 @@ def test_export_converts_a_saved_model(tmp_path):
     assert "rankdir=LR" in direct.read_text(encoding="utf-8") and "_more [" in direct.read_text(
         encoding="utf-8"
     )
+
+
+def test_prune_ebp_keeps_a_cart_models_gini(tmp_path):
+    model, pruned = tmp_path / "cart.json", tmp_path / "pruned.json"
+    assert dtcore("train", *MELON_ARGS, "--algorithm", "cart", "--out", str(model)).returncode == 0
+    done = dtcore("prune", str(model), str(MELON), "--method", "ebp", "--out", str(pruned))
+    assert done.returncode == 0, done.stderr
+    root = json.loads(pruned.read_text(encoding="utf-8"))["nodes"][0]
+    assert abs(root["impurity"] - (1 - (8 / 17) ** 2 - (9 / 17) ** 2)) < 1e-12  # gini, not entropy

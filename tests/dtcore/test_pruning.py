@@ -623,3 +623,33 @@ def test_cli_prune_and_path(tmp_path):
     assert report["method"] == "pep"
     proc = _cli("prune", model, train, "--method", "rep", "--out", out)
     assert proc.returncode == 2 and "validation" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_ebp_on_a_gini_tree_keeps_gini_impurities():
+    """EBP recomputes class counts; a CART (gini) tree must keep gini as its node impurity (it
+    was relabelled entropy: "gini = 0.998" at watermelon 3.0's root, "gini = 1.58" on iris)."""
+    from dtcore.cart import CARTClassifier
+    from dtcore.criteria import entropy, gini
+    from dtcore.pruning import prune
+
+    X, y = load_iris_like()
+    est = CARTClassifier(criterion="gini").fit(X, y)
+    Xe = est.encode(X)
+    codes = np.searchsorted(est.classes_.astype(str), np.asarray(y).astype(str))
+    pruned, _ = prune(est.tree_, "ebp", X_train=Xe, y_train=codes, impurity="gini")
+    live = pruned.weighted_n > 0
+    assert np.allclose(pruned.impurity[live], gini(pruned.value[live]))
+    assert pruned.impurity.max() <= 1.0
+    as_entropy, _ = prune(est.tree_, "ebp", X_train=Xe, y_train=codes)  # C4.5's own: entropy
+    assert np.allclose(as_entropy.impurity[live], entropy(as_entropy.value[live]))
+    with pytest.raises(ValueError, match="impurity"):
+        prune(est.tree_, "ebp", X_train=Xe, y_train=codes, impurity="squared_error")
+
+
+def load_iris_like():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(150, 4))
+    y = np.array(["setosa", "versicolor", "virginica"])[
+        np.argmax(X[:, :3] + 0.8 * rng.normal(size=(150, 3)), axis=1)
+    ]
+    return X, y

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dtcore.export import impurity_name
+
 # the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
 from dtcore.pruning import METHODS as METHODS
 from dtcore.pruning import (
@@ -114,7 +116,11 @@ class PruneOutcome:
 def ebp_options(est) -> dict:
     """C4.5's own z and subtree raising when the model is C4.5, release 8's defaults otherwise."""
     params = est.get_params()
-    return {"z": params.get("z", "c45"), "subtree_raising": bool(params.get("subtree_raising", True))}
+    return {
+        "z": params.get("z", "c45"),
+        "subtree_raising": bool(params.get("subtree_raising", True)),
+        "impurity": impurity_name(est),  # a CART tree keeps its gini
+    }
 
 
 def run_prune(
