@@ -53,6 +53,9 @@ def fmt_weight(w: float) -> str:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: code points XML 1.0 does not allow beyond the controls (lone surrogates, U+FFFE, U+FFFF):
+#: Graphviz's HTML labels and SVG are XML, so one of them makes ``dot`` fail "not well-formed"
+_NON_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 _HTML_ESCAPES = {
     "&": "&amp;",
     "<": "&lt;",
@@ -71,14 +74,16 @@ _HTML_RE = re.compile("[" + re.escape("".join(_HTML_ESCAPES)) + "]")
 
 def html_escape(text: object) -> str:
     """Text safe inside a Graphviz HTML-like label: markup characters become entities, and so do
-    the record/escString characters ``[ ] { } | \\``; control characters become spaces."""
-    text = _CONTROL.sub(" ", str(text))
+    the record/escString characters ``[ ] { } | \\``; control characters become spaces and code
+    points XML does not allow become U+FFFD."""
+    text = _NON_XML.sub("\ufffd", _CONTROL.sub(" ", str(text)))
     return _HTML_RE.sub(lambda m: _HTML_ESCAPES[m.group(0)], text)
 
 
 def plain_text(text: object) -> str:
-    """User text on one line (text rules): newlines and control characters become spaces."""
-    return _CONTROL.sub(" ", str(text))
+    """User text on one line (text rules): newlines and control characters become spaces, code
+    points no text file should hold (lone surrogates, U+FFFE, U+FFFF) become U+FFFD."""
+    return _NON_XML.sub("\ufffd", _CONTROL.sub(" ", str(text)))
 
 
 @dataclass(frozen=True)

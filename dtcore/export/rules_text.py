@@ -63,7 +63,7 @@ def to_text(
             return
         name = plain_text(schema.features[int(tree.feature[i])].name)
         for b in branches(tree, schema, i, precision):
-            line = f"{name} {condition_text(b, ascii_ops=True)}"
+            line = f"{name} {plain_text(condition_text(b, ascii_ops=True))}"
             if b.missing and b.op != "missing":
                 line += " or missing"
                 if b.also:

@@ -602,3 +602,22 @@ def test_dot_words_translate_and_escape():
         assert f"还有 {sub.size} 个节点<BR/>（{int(t.is_leaf[sub].sum())} 个叶）" in dot
     with pytest.raises(ValueError, match="lacks"):
         to_dot(clf, words={"samples": "n"})
+
+
+@needs_dot
+def test_code_points_xml_forbids_are_replaced_so_graphviz_draws_the_tree():
+    """U+FFFE / U+FFFF in a name or label made ``dot`` fail "not well-formed" and the in-page
+    tree lose its labels; they become U+FFFD in DOT and text rules."""
+    from dtcore.cart import CARTClassifier
+    from dtcore.export import render, to_dot, to_text
+
+    X = np.array([["x\ufffe", 1.0], ["y", 2.0], ["x\ufffe", 3.0], ["y", 4.0]], dtype=object)
+    est = CARTClassifier().fit(
+        X, ["ok\uffff", "no", "ok\uffff", "no"], feature_names=["f\ufffe", "g"], target_name="t\uffff"
+    )
+    dot = to_dot(est)
+    rules = to_text(est)
+    for text in (dot, rules):
+        assert "\ufffe" not in text and "\uffff" not in text and "\ufffd" in text
+    svg = render(dot, "svg").decode("utf-8")
+    assert "\ufffd" in svg
