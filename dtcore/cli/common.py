@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -44,6 +45,17 @@ def int_or_float(text: str) -> int | float:
         return int(text)
     except ValueError:
         return float(text)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number ≥ 1 (digits, depths)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not {text!r}")
+    return value
 
 
 def check_out(path: str) -> None:

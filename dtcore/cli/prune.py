@@ -11,6 +11,7 @@ re-grows on its folds).  The pruned model is written to ``--out`` and the report
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument("--cv", type=int, metavar="K", help="ccp: choose α by K-fold cross-validation")
     p.add_argument("--one-se", action="store_true", help="ccp: choose α by the 1-SE rule")
     p.add_argument("--seed", type=int, default=0, help="ccp --cv: fold shuffling seed")
-    p.add_argument("--cf", type=float, default=0.25, help="ebp: confidence factor (default 0.25)")
+    p.add_argument("--cf", type=_cf_arg, default=0.25, help="ebp: confidence factor in (0, 1) (default 0.25)")
     p.add_argument(
         "--z",
         type=_z_arg,
@@ -64,9 +65,24 @@ def _z_arg(text: str) -> str | float:
     if text in ("c45", "normal"):
         return text
     try:
-        return float(text)
+        z = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--z must be c45, normal or a number, not {text!r}") from None
+        z = math.nan
+    if not (math.isfinite(z) and z >= 0):
+        raise argparse.ArgumentTypeError(f"--z must be c45, normal or a number ≥ 0, not {text!r}")
+    return z
+
+
+def _cf_arg(text: str) -> float:
+    try:
+        cf = float(text)
+    except ValueError:
+        cf = math.nan
+    if not 0 < cf < 1:
+        raise argparse.ArgumentTypeError(
+            f"--cf must be a number between 0 and 1 (C4.5's default 0.25), not {text!r}"
+        )
+    return cf
 
 
 def encoded_rows(
@@ -98,6 +114,7 @@ def encoded_rows(
 
 def cmd_prune(args: argparse.Namespace) -> int:
     from ..export import impurity_name, load_model, save_model
+    from ..export.files import refuse_input_as_output
 
     est = load_model(args.model)
     if args.path:
@@ -109,6 +126,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
         raise ValueError("prune needs --out PRUNED.json for the pruned model")
     if Path(args.out).suffix.lower() != ".json":
         raise ValueError(f"--out {args.out!r}: the pruned model is written as .json")
+    refuse_input_as_output(args.out, [args.model, args.data, args.validation, args.test])
     sets = {}
     for name, path in (("train", args.data), ("valid", args.validation), ("test", args.test)):
         X, y, w = encoded_rows(est, path, args.weight) if path else (None, None, None)
@@ -130,6 +148,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
         **sets,
     )
     est.tree_ = pruned
+    report_json = report.to_dict()  # the report is built before anything is written
     save_model(est, args.out)
-    _print_json(report.to_dict())
+    _print_json(report_json)
     return 0

@@ -17,9 +17,10 @@ import numpy as np
 from .. import roles as R
 from ..estimators import ALGORITHMS, estimator_class
 from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
+from ..export.files import refuse_input_as_output, write_atomic
 from ..readers import Table, read_table
 from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
-from .common import check_out, int_or_float, parse_option, stdout, warn
+from .common import check_out, int_or_float, parse_option, positive_int, stdout, warn
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -237,6 +238,7 @@ def dot_options(args: argparse.Namespace) -> dict:
 
 def cmd_train(args: argparse.Namespace) -> int:
     check_out(args.out)
+    refuse_input_as_output(args.out, [args.data])
     est = fit_from_args(args)
     write_tree_file(est, args.out, **dot_options(args))
     s = tree_summary(est.tree_)
@@ -249,12 +251,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     check_out(args.out)
+    refuse_input_as_output(args.out, [args.model])
     est = load_model(args.model)
     write_tree_file(est, args.out, **dot_options(args))
     return 0
 
 
 def cmd_predict(args: argparse.Namespace) -> int:
+    refuse_input_as_output(args.out, [args.model, args.data])
     est = load_model(args.model)
     table = read_table(args.data)
     names = est.schema_.names
@@ -290,8 +294,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     if args.out in (None, "-"):
         stdout(text)
     else:
-        with open(args.out, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        write_atomic(args.out, text)
     return 0
 
 
@@ -381,7 +384,7 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_picture_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--precision", type=int, default=3, help="significant digits in pictures")
+    p.add_argument("--precision", type=positive_int, default=3, help="significant digits in pictures")
     p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"))
     p.add_argument(
         "--show-depth", type=int, metavar="N", help="draw N levels; deeper subtrees become summary boxes"
@@ -423,7 +426,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
         "Weka's J48 print-out (C4.5 models)",
     )
-    p.add_argument("--precision", type=int, default=4)
+    p.add_argument("--precision", type=positive_int, default=4)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("export", help="convert a saved model to .dot .txt .svg .png .pdf")

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..schema import Schema
 from ..tree import Tree
+from .files import write_atomic
 from .labels import (
     branches,
     condition_text,
@@ -179,8 +180,8 @@ def dumps_model(estimator: BaseTreeEstimator) -> str:
 
 
 def save_model(estimator: BaseTreeEstimator, path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(dumps_model(estimator))
+    """The model's JSON to ``path``, serialised first and written atomically (``write_atomic``)."""
+    write_atomic(path, dumps_model(estimator))
 
 
 def load_model(path: str | Path, estimator_class: type[BaseTreeEstimator] | None = None) -> BaseTreeEstimator:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .dot import to_dot
+from .files import write_atomic
 from .model_json import save_model
 from .rules_text import to_text
 
@@ -67,14 +68,10 @@ def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: A
     if suffix == "json":
         save_model(model, path)
     elif suffix == "txt":
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(to_text(model))
+        write_atomic(path, to_text(model))
     elif suffix == "dot" or suffix == "gv":
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(to_dot(model, **dot_options))
+        write_atomic(path, to_dot(model, **dot_options))
     elif suffix in ("svg", "png", "pdf"):
-        data = render(to_dot(model, **dot_options), suffix)
-        with open(path, "wb") as f:
-            f.write(data)
+        write_atomic(path, render(to_dot(model, **dot_options), suffix))
     else:
         raise ValueError(f"unknown output type {path!r}: use .json, .dot, .txt, .svg, .png or .pdf")

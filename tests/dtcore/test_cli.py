@@ -445,3 +445,53 @@ def test_prune_ebp_keeps_a_cart_models_gini(tmp_path):
     assert done.returncode == 0, done.stderr
     root = json.loads(pruned.read_text(encoding="utf-8"))["nodes"][0]
     assert abs(root["impurity"] - (1 - (8 / 17) ** 2 - (9 / 17) ** 2)) < 1e-12  # gini, not entropy
+
+
+# ---------------------------------------------------------------------------------------------
+# outputs: never over an input, never half-written, options checked before any work
+
+
+def test_predict_refuses_to_write_over_its_input(tmp_path):
+    data = tmp_path / "data.csv"
+    data.write_bytes(MELON.read_bytes())
+    model = tmp_path / "m.json"
+    assert dtcore("train", str(data), "--target", "好瓜", "--out", str(model)).returncode == 0
+    assert_user_error(dtcore("predict", str(model), str(data), "--out", str(data)), "input")
+    assert data.read_bytes() == MELON.read_bytes()
+    assert_user_error(dtcore("prune", str(model), str(data), "--method", "pep", "--out", str(model)), "input")
+
+
+def test_a_failed_model_write_leaves_the_old_file(tmp_path):
+    from dtcore.cart import CARTClassifier
+    from dtcore.export import save_model
+
+    path = tmp_path / "m.json"
+    path.write_text("old", encoding="utf-8")
+    est = CARTClassifier(min_impurity_decrease=0.0).fit([[0.0], [1.0]], ["a", "b"])
+    est.min_impurity_decrease = float("nan")  # cannot be saved as strict JSON
+    with pytest.raises(ValueError):
+        save_model(est, path)
+    assert path.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (["--method", "ebp", "--z", "nan"], "--z"),
+        (["--method", "ebp", "--cf", "0"], "--cf"),
+        (["--method", "ebp", "--cf", "1.5"], "--cf"),
+    ],
+)
+def test_prune_checks_its_options_before_writing(tmp_path, args, phrase):
+    model, out = tmp_path / "m.json", tmp_path / "out.json"
+    assert dtcore("train", *MELON_ARGS, "--out", str(model)).returncode == 0
+    proc = dtcore("prune", str(model), str(MELON), *args, "--out", str(out))
+    assert proc.returncode == 2 and phrase in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+def test_precision_must_be_positive(tmp_path):
+    proc = dtcore("train", *MELON_ARGS, "--precision", "-1", "--out", str(tmp_path / "t.dot"))
+    assert proc.returncode == 2 and "--precision" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "t.dot").exists()
