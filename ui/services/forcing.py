@@ -37,7 +37,7 @@ def rescore(res, df: pd.DataFrame, est) -> dict:
             continue
         pred = est.predict(X[idx])
         if res.task == R.CLASSIFICATION:
-            scores[name] = classification_scores(y_all[idx], pred, est.classes_)
+            scores[name] = classification_scores(y_all[idx], pred, est.schema_.classes)
         else:
             truth = pd.to_numeric(pd.Series(y_all[idx]), errors="coerce").to_numpy(dtype=float)
             scores[name] = regression_scores(truth, pred)
