@@ -9,6 +9,8 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +44,7 @@ class BaseTreeEstimator:
     _task = "classification"
     algorithm = "?"
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""
         return estimator_tags(self)
 
@@ -87,7 +89,9 @@ class BaseTreeEstimator:
         object arrays may mix numbers and labels. ``feature_kinds``: list or dict of
         "continuous"/"categorical" (inferred where absent). ``categories``: dict name → labels in
         declared order. ``classes``: class labels in declared order (default: sorted numbers, or
-        first appearance).
+        first appearance); that order, as text, is ``schema_.classes`` (display, C4.5's ties),
+        while ``classes_`` holds y's own values sorted as ``np.unique`` sorts them (the columns of
+        ``predict_proba``). y may be any 1-D array or list of labels (or numbers, for a regressor).
         """
         refuse_sparse(X)
         if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
@@ -174,7 +178,7 @@ class BaseTreeEstimator:
         return encode_features(X_arr, self.schema_)
 
     @property
-    def predict_proba(self):
+    def predict_proba(self) -> Callable[[Any], np.ndarray]:
         """Class probabilities of each row, columns in the order of ``classes_``.
 
         A classifier's method only: a regressor has no such attribute (``hasattr`` is False, as

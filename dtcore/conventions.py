@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,11 @@ from .schema import DataError, _to_float
 class NotFittedError(ValueError, AttributeError):
     """An estimator was used before ``fit``; like scikit-learn's, a ValueError and an
     AttributeError (so ``hasattr`` and scikit-learn's checks see an unfitted estimator)."""
+
+    def __reduce__(
+        self,
+    ) -> tuple[Any, tuple[str]]:  # the scikit-learn flavour is made at run time: rebuild it by name
+        return (not_fitted, (str(self),))
 
 
 _SKLEARN_FLAVOURED: dict[type, type] = {}
@@ -49,7 +55,7 @@ class Bunch(dict):
     def __setattr__(self, key: str, value: Any) -> None:
         self[key] = value
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return list(self.keys())
 
 
@@ -133,7 +139,9 @@ def check_class_target(y_arr: np.ndarray) -> None:
             )
 
 
-def typed_classes(y_arr: np.ndarray, codes: np.ndarray, labels: tuple[str, ...]):
+def typed_classes(
+    y_arr: np.ndarray, codes: np.ndarray, labels: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray]:
     """The class labels in y's own type: (values by class code, column order of ``classes_``).
 
     Class ``k`` is represented by y's value in the first row coded ``k``; a declared class no row
@@ -162,7 +170,7 @@ def typed_classes(y_arr: np.ndarray, codes: np.ndarray, labels: tuple[str, ...])
     return out, order.astype(np.int64)
 
 
-def text_label_order(labels) -> np.ndarray:
+def text_label_order(labels: Iterable[str]) -> np.ndarray:
     """The order ``fit`` gives classes whose values are lost (a model file keeps their text):
     numerically when every label is a number, else as text; the positions, as ``typed_classes``."""
     labels = list(labels)

@@ -181,8 +181,10 @@ def test_not_fitted_error_is_a_value_error_and_an_attribute_error():
     assert issubclass(NotFittedError, ValueError) and issubclass(NotFittedError, AttributeError)
     with pytest.raises(SkNotFittedError):  # scikit-learn's own class catches it
         CARTClassifier().predict([[0.0]])
-    with pytest.raises(NotFittedError):
+    with pytest.raises(NotFittedError) as info:
         CARTRegressor().predict([[0.0]])
+    again = pickle.loads(pickle.dumps(info.value))  # joblib's workers send errors pickled
+    assert isinstance(again, SkNotFittedError) and isinstance(again, NotFittedError)
     assert not hasattr(CARTClassifier(), "feature_importances_")
 
 
