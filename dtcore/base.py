@@ -48,6 +48,15 @@ class BaseTreeEstimator:
         """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""
         return estimator_tags(self)
 
+    def _more_tags(self) -> dict[str, Any]:
+        """The same tags for scikit-learn < 1.6 (which reads ``_more_tags`` and
+        ``_estimator_type``; later versions read ``__sklearn_tags__`` only)."""
+        return {"allow_nan": True, "requires_y": True, "X_types": ["2darray", "categorical", "string"]}
+
+    @property
+    def _estimator_type(self) -> str:
+        return "classifier" if self._task == "classification" else "regressor"
+
     # -- parameters ----------------------------------------------------------------------------
     @classmethod
     def _param_names(cls) -> list[str]:

@@ -147,6 +147,11 @@ def test_a_loaded_model_predicts_the_stored_labels_with_the_same_columns(tmp_pat
 def test_tags_make_clone_and_type_checks_work():
     assert is_classifier(CARTClassifier()) and is_classifier(C45Classifier())
     assert is_classifier(ID3Classifier()) and is_regressor(CARTRegressor())
+    # scikit-learn < 1.6 reads these instead of __sklearn_tags__
+    assert CARTClassifier()._estimator_type == "classifier" and CARTRegressor()._estimator_type == "regressor"
+    assert (
+        CARTClassifier()._more_tags()["allow_nan"] and C45Classifier().__sklearn_tags__().input_tags.allow_nan
+    )
     est = CARTClassifier(max_depth=3)
     twin = clone(est)
     assert twin is not est and twin.get_params() == est.get_params()
