@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .schema import DataError, _to_float
+from .schema import DataError, _to_float, label_of
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -153,21 +153,30 @@ def typed_classes(
     values: list[Any] = list(labels)
     for k, row in zip(present.tolist(), first.tolist()):
         values[k] = y_arr[row]
-    if y_arr.dtype.kind in "US" or y_arr.dtype == object:
-        out = np.empty(n, dtype=object) if y_arr.dtype == object else np.asarray(values)
-        if y_arr.dtype == object:
-            out[:] = values
-    else:
-        try:
-            out = np.asarray(values, dtype=y_arr.dtype)
-        except (TypeError, ValueError):
-            out = np.empty(n, dtype=object)
-            out[:] = values
+    out = _in_dtype(values, labels, y_arr.dtype)
     try:
         order = np.argsort(out, kind="stable")
     except TypeError:
         order = np.arange(n)
     return out, order.astype(np.int64)
+
+
+def _in_dtype(values: list[Any], labels: tuple[str, ...], dtype: np.dtype) -> np.ndarray:
+    """``values`` as an array of ``dtype``; an object array when a declared label does not
+    convert to that dtype and back to its own text (e.g. "maybe" among booleans)."""
+    if dtype.kind in "US":
+        return np.asarray(values)
+    if dtype.kind != "O":
+        try:
+            out = np.asarray(values, dtype=dtype)
+        except (TypeError, ValueError, OverflowError):
+            pass
+        else:
+            if [label_of(v) for v in out.tolist()] == list(labels):
+                return out
+    obj = np.empty(len(values), dtype=object)
+    obj[:] = values
+    return obj
 
 
 def text_label_order(labels: Iterable[str]) -> np.ndarray:

@@ -330,3 +330,14 @@ def test_the_readme_workflow():
     clf = CARTClassifier(max_depth=3).fit(X_train, y_train)
     assert accuracy_score(y_test, clf.predict(X_test)) > 0.9
     assert cross_val_score(CARTClassifier(max_depth=3), X, y, cv=5).mean() > 0.9
+
+
+@pytest.mark.parametrize(
+    "kind, declared, dtype",
+    [("bool", ["True", "False", "maybe"], object), ("int", ["1", "2", "3", "4"], np.int64)],
+)
+def test_a_declared_class_no_row_holds_keeps_its_text_unless_it_converts(kind, declared, dtype):
+    clf = CARTClassifier().fit(X_LABELS, LABELS[kind], classes=declared)
+    assert clf.classes_.dtype == dtype and len(clf.classes_) == len(declared)
+    assert clf.predict_proba(X_LABELS).shape == (8, len(declared))
+    assert clf.predict(X_LABELS).tolist() == LABELS[kind].tolist()
