@@ -9,9 +9,22 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from .conventions import (
+    NotFittedError,
+    check_class_target,
+    check_X_shape,
+    estimator_tags,
+    not_fitted,
+    refuse_sparse,
+    target_array,
+    text_label_order,
+    typed_classes,
+)
 from .schema import (
     CATEGORICAL,
     DataError,
@@ -19,18 +32,30 @@ from .schema import (
     encode_features,
     encode_regression_target,
     infer_schema,
+    label_of,
     target_encoding,
 )
 from .tree import Tree
 
-
-class NotFittedError(RuntimeError):
-    pass
+__all__ = ["BaseTreeEstimator", "NotFittedError"]
 
 
 class BaseTreeEstimator:
     _task = "classification"
     algorithm = "?"
+
+    def __sklearn_tags__(self) -> Any:
+        """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""
+        return estimator_tags(self)
+
+    def _more_tags(self) -> dict[str, Any]:
+        """The same tags for scikit-learn < 1.6 (which reads ``_more_tags`` and
+        ``_estimator_type``; later versions read ``__sklearn_tags__`` only)."""
+        return {"allow_nan": True, "requires_y": True, "X_types": ["2darray", "categorical", "string"]}
+
+    @property
+    def _estimator_type(self) -> str:
+        return "classifier" if self._task == "classification" else "regressor"
 
     # -- parameters ----------------------------------------------------------------------------
     @classmethod
@@ -73,29 +98,33 @@ class BaseTreeEstimator:
         object arrays may mix numbers and labels. ``feature_kinds``: list or dict of
         "continuous"/"categorical" (inferred where absent). ``categories``: dict name → labels in
         declared order. ``classes``: class labels in declared order (default: sorted numbers, or
-        first appearance).
+        first appearance); that order, as text, is ``schema_.classes`` (display, C4.5's ties),
+        while ``classes_`` holds y's own values sorted as ``np.unique`` sorts them (the columns of
+        ``predict_proba``). y may be any 1-D array or list of labels (or numbers, for a regressor).
         """
+        refuse_sparse(X)
         if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
             feature_names = [str(c) for c in X.columns]
             X = X.to_numpy(dtype=object)
         X_arr = np.asarray(X) if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
-        if X_arr.ndim != 2:
-            raise DataError(f"X must be 2-D (rows × columns), got shape {X_arr.shape}")
+        check_X_shape(X_arr, fitting=True)
         n = X_arr.shape[0]
-        if n == 0:
-            raise DataError("no rows to train on: the data is empty (a header only?)")
-        if X_arr.shape[1] == 0:
-            raise DataError("no feature columns to train on: mark at least one column as a feature")
-        y_arr = np.asarray(y, dtype=object if not isinstance(y, np.ndarray) else None).ravel()
+        y_arr = target_array(y, type(self).__name__)
         if y_arr.shape[0] != n:
             raise DataError(f"X has {n} rows but y has {y_arr.shape[0]}")
+        if self._task == "classification":
+            check_class_target(y_arr)
         schema = infer_schema(X_arr, feature_names, feature_kinds, categories, target=target_name)
         Xe = encode_features(X_arr, schema)
         y_enc, cls = target_encoding(y_arr, self._task, classes, schema.missing_tokens, target_name)
         if self._task == "classification":
             schema = Schema(schema.features, target_name, cls, schema.missing_tokens)
         w = self._check_weight(sample_weight, n)
-        return self.fit_encoded(Xe, y_enc, schema, w)
+        self.fit_encoded(Xe, y_enc, schema, w)
+        if self._task == "classification":
+            self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())
+            self.classes_ = self._class_values[self._proba_columns]
+        return self
 
     def fit_encoded(self, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight=None):
         """Fit on arrays already encoded against ``schema`` (the app and CLI come this way)."""
@@ -111,7 +140,11 @@ class BaseTreeEstimator:
         self.n_features_in_ = len(schema.features)
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         if schema.is_classifier:
-            self.classes_ = np.array(schema.classes, dtype=object)
+            # the text labels (a loaded model, the app's ``fit_encoded``), sorted as ``fit`` sorts
+            # the labels they stand for; ``fit`` replaces them by y's own values
+            self._class_values = np.array(schema.classes, dtype=object)
+            self._proba_columns = text_label_order(schema.classes or ())
+            self.classes_ = self._class_values[self._proba_columns]
             self.n_classes_ = len(schema.classes or ())
 
     @staticmethod
@@ -136,36 +169,53 @@ class BaseTreeEstimator:
     # -- prediction ----------------------------------------------------------------------------
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first")
+            raise not_fitted(f"this {type(self).__name__} is not fitted yet: call fit first")
 
     def encode(self, X) -> np.ndarray:
         """Raw rows → the float64 matrix the tree reads (unseen labels become missing)."""
         self._check_fitted()
+        refuse_sparse(X)
         if hasattr(X, "columns"):
             X = X.to_numpy(dtype=object)
-        return encode_features(X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object), self.schema_)
+        X_arr = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
+        check_X_shape(X_arr, fitting=False)
+        if X_arr.shape[1] != self.n_features_in_:
+            raise DataError(
+                f"X has {X_arr.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input ({', '.join(self.schema_.names)})"
+            )
+        return encode_features(X_arr, self.schema_)
 
-    def predict_proba(self, X) -> np.ndarray:
+    @property
+    def predict_proba(self) -> Callable[[Any], np.ndarray]:
+        """Class probabilities of each row, columns in the order of ``classes_``.
+
+        A classifier's method only: a regressor has no such attribute (``hasattr`` is False, as
+        scikit-learn expects)."""
         if self._task != "classification":
-            raise AttributeError("predict_proba is for classifiers")
-        return self.tree_.predict_proba(self.encode(X))
+            raise AttributeError(f"{type(self).__name__} has no predict_proba: it is a regressor")
+        return self._predict_proba
+
+    def _predict_proba(self, X) -> np.ndarray:
+        Xe = self.encode(X)
+        return self.tree_.predict_proba(Xe)[:, self._proba_columns]
 
     def predict(self, X) -> np.ndarray:
+        """The class (of y's own type) or the value of each row."""
         Xe = self.encode(X)
         if self._task == "classification":
-            proba = self.tree_.predict_proba(Xe)
-            return self.classes_[np.argmax(proba, axis=1)]  # ties: the class declared first
+            proba = self.tree_.predict_proba(Xe)  # columns in the schema's order
+            return self._class_values[np.argmax(proba, axis=1)]  # ties: the class declared first
         return self.tree_.predict_value(Xe)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Accuracy for classifiers, R² for regressors (scikit-learn's choices)."""
         pred = self.predict(X)
         w = self._check_weight(sample_weight, len(pred))
-        if self._task == "classification":
-            from .schema import label_of
-
-            truth = np.array([label_of(v) for v in np.asarray(y, dtype=object).ravel()], dtype=object)
-            return float(np.average(pred == truth, weights=w))
+        if self._task == "classification":  # labels compare as text: 1, 1.0 and "1" are one class
+            truth = [label_of(v) for v in np.asarray(y, dtype=object).ravel()]
+            said = [label_of(v) for v in pred.tolist()]
+            return float(np.average(np.array(said, dtype=object) == np.array(truth, dtype=object), weights=w))
         y = encode_regression_target(y)
         ss_res = np.sum(w * (y - pred) ** 2)
         ss_tot = np.sum(w * (y - np.average(y, weights=w)) ** 2)
@@ -174,7 +224,11 @@ class BaseTreeEstimator:
     def apply(self, X) -> np.ndarray:
         return self.tree_.apply(self.encode(X))
 
-    def decision_path(self, X):
+    def decision_path(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """The nodes each row visits, as the ``(indptr, indices)`` arrays of a CSR indicator
+        matrix (paths root first); scikit-learn's sparse matrix is one line with scipy:
+        ``scipy.sparse.csr_matrix((np.ones(len(indices)), indices, indptr),
+        shape=(len(X), est.node_count))``."""
         return self.tree_.decision_path(self.encode(X))
 
     @property

@@ -25,6 +25,7 @@ import numbers
 import numpy as np
 
 from .base import BaseTreeEstimator
+from .conventions import Bunch
 from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from .growing import GrowParams, grow
 from .params import GROWTH_LIMITS, Param
@@ -88,6 +89,29 @@ class _CARTBase(BaseTreeEstimator):
         a = self.ccp_alpha
         if not (_is_real(a) and a >= 0):
             raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None, **fit_params) -> Bunch:
+        """The minimal cost-complexity pruning path of the tree ``fit`` grows with ``ccp_alpha=0``
+        (this estimator is left as it is), as scikit-learn's method of the same name returns it.
+
+        Parameters
+        ----------
+        X, y, sample_weight
+            As for ``fit``; ``fit_params`` (``feature_kinds``, ``classes``…) go to ``fit`` too.
+
+        Returns
+        -------
+        Bunch
+            ``ccp_alphas``: the effective alphas of the pruning steps, increasing (0 first);
+            ``impurities``: the total leaf impurity of the pruned tree after each step.
+            Any of the alphas, given as ``ccp_alpha``, grows that step's pruned tree.
+        """
+        from .pruning import cost_complexity_path
+
+        grower = type(self)(**{**self.get_params(), "ccp_alpha": 0.0})
+        grower.fit(X, y, sample_weight, **fit_params)
+        path = cost_complexity_path(grower.tree_)
+        return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
 
     def _params_for(self, n: int, w: np.ndarray, n_classes: int) -> GrowParams:
         msl = self.min_samples_leaf
@@ -173,7 +197,10 @@ class CARTClassifier(_CARTBase):
     feature_names_in_ : ndarray of str
         Feature names seen during fit.
     classes_ : ndarray
-        Class labels, in the order of ``predict_proba``'s columns.
+        Class labels in y's own dtype (int, bool, float, str, object), sorted as ``np.unique``
+        sorts them; the order of ``predict_proba``'s columns. ``predict`` returns these values.
+        A declared order (``classes=``, ARFF) stays in ``schema_.classes`` (as text, for display
+        and ties); a model loaded from JSON has the text labels.
     n_classes_ : int
         Number of classes.
     feature_importances_ : ndarray of shape (n_features_in_,)

@@ -57,7 +57,7 @@ def test_to_xy_feeds_fit_with_declared_classes(tmp_path):
     d = read_arff(DATA / "contact-lenses.arff")
     X, y, kw = d.to_xy()
     est = C45Classifier().fit(X, y, **kw)
-    assert tuple(est.classes_) == d.classes
+    assert tuple(est.schema_.classes) == d.classes
     assert est.schema_.features[0].categories == d.categories["age"]
     # writing to a file and reading back gives the same rows
     p = tmp_path / "cl.arff"

@@ -295,7 +295,7 @@ def test_single_class_is_one_leaf_like_sklearn():
     ours = CARTClassifier().fit(X, y)
     sk = DecisionTreeClassifier().fit(X, y)
     assert ours.tree_.node_count == sk.tree_.node_count == 1
-    assert (ours.predict(X) == "1").all()
+    assert (ours.predict(X) == 1).all()
 
 
 def test_friedman_warning_is_sklearns_only():

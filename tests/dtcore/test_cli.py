@@ -224,7 +224,8 @@ def test_predict_matches_the_library_and_proba_sums_to_one(tmp_path):
     X = t.rows[:, [t.column_index(n) for n in est.schema_.names]]
     assert [r[0] for r in rows[1:]] == est.predict(X).tolist()
     proba = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
-    assert np.array_equal(proba, est.predict_proba(X))  # exact floats in the CSV
+    columns = [list(est.classes_).index(c) for c in est.schema_.classes]  # the header's order
+    assert np.array_equal(proba, est.predict_proba(X)[:, columns])  # exact floats in the CSV
     assert np.allclose(proba.sum(axis=1), 1.0)
     # the target column is not needed, the feature columns are matched by name in any order
     lines = MELON.read_text(encoding="utf-8").splitlines()

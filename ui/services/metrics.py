@@ -72,7 +72,7 @@ def split_scores(
             continue
         pred = est.predict(X[idx])
         if classification:
-            scores[name] = classification_scores(y_raw[idx], pred, est.classes_)
+            scores[name] = classification_scores(y_raw[idx], pred, est.schema_.classes)  # display order
         else:
             truth = pd.to_numeric(pd.Series(y_raw[idx]), errors="coerce").to_numpy(dtype=float)
             scores[name] = regression_scores(truth, pred)
