@@ -48,7 +48,13 @@ from itertools import product
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .criteria import CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement, proxy_improvement
+from .criteria import (
+    CLASSIFICATION_CRITERIA,
+    channel_impurity,
+    friedman_score,
+    impurity_improvement,
+    proxy_improvement,
+)
 
 FEATURE_THRESHOLD = 1e-7
 EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level
@@ -471,8 +477,8 @@ def continuous_candidates(
     x: the node's values (NaN = missing); y: class codes (0..K-1) or targets; returns arrays
     ``threshold``, ``proxy`` (what the builder maximises), ``improvement`` (weighted impurity
     decrease, w_total = the root's weight, default this node's), ``impurity_left/right``,
-    ``n_left/right``, ``weight_left/right``, ``missing_left`` and ``variant``, in scikit-learn's
-    scan order (the builder takes the first maximum of ``proxy``).
+    ``n_left/right``, ``weight_left/right``, ``missing_left`` and ``variant`` (friedman_mse adds
+    ``friedman``, Friedman's score), in scikit-learn's scan order (the builder takes the first maximum of ``proxy``).
     """
     x = np.asarray(x, dtype=np.float64)
     if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
@@ -573,5 +579,7 @@ def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra)
         weight_left=left[:, 0],
         weight_right=right[:, 0],
     )
+    if criterion == "friedman_mse":  # Friedman's own score, shown next to the decrease it splits by
+        out["friedman"] = friedman_score(left[:, 0], right[:, 0], left[:, 1], right[:, 1])
     out.update(extra)
     return out

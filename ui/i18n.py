@@ -527,6 +527,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "splits.col.test": ("Best test", "最佳测试"),
     "splits.col.decrease": ("Impurity decrease", "不纯度下降"),
     "splits.col.weighted_decrease": ("Weighted decrease (N_t/N·Δ)", "加权下降（N_t/N·Δ）"),
+    "splits.col.friedman": ("Friedman improvement", "Friedman 改进量"),
     "splits.col.gain": ("Gain", "增益"),
     "splits.col.raw_gain": ("Gain before MDL", "MDL 前增益"),
     "splits.col.gain_ratio": ("Gain ratio", "增益率"),

@@ -60,6 +60,7 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
             n_left=c["n_left"],
             n_right=c["n_right"],
             eligible=np.ones(proxy.size, bool),
+            friedman=c.get("friedman"),
         )
         if f.is_categorical:
             cand.left_mask = c["left_mask"]
@@ -82,6 +83,8 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
         k = int(np.argmax(proxy))  # the builder's first maximum in scan order
         rec.best, rec.usable, rec.reason = k, True, None
         rec.proxy, rec.gain, rec.improvement = float(proxy[k]), float(local[k]), float(c["improvement"][k])
+        if cand.friedman is not None:
+            rec.friedman = float(cand.friedman[k])
         rec.test = cart_test(nd, j, cand, k)
         out.append(rec)
     return out

@@ -187,6 +187,21 @@ def test_friedman_mse_grows_the_squared_error_tree():
     check_same(ours, sk, X, classification=False, expect_no_ties=True)
 
 
+@pytest.mark.parametrize("kw", [dict(min_impurity_decrease=5.0), dict(max_leaf_nodes=20, min_samples_leaf=3)])
+def test_friedman_mse_limits_as_sklearn(kw):
+    """scikit-learn 1.9 treats friedman_mse as squared_error for min_impurity_decrease and the
+    best-first order too (diabetes with min_impurity_decrease=5: 263 nodes, not 787)."""
+    X, y = datasets.load_diabetes(return_X_y=True, scaled=False)
+    X = f32(X)
+    ours = CARTRegressor(criterion="friedman_mse", **kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # friedman_mse is deprecated there
+        sk = DecisionTreeRegressor(criterion="friedman_mse", random_state=0, **kw).fit(X, y)
+    check_same(ours, sk, X, classification=False, expect_no_ties=True)
+    if "min_impurity_decrease" in kw:
+        assert ours.tree_.node_count == sk.tree_.node_count == 263
+
+
 def _random_regression(rng, n, p):
     X = f32(rng.normal(size=(n, p)) * rng.uniform(0.1, 100, p))
     y = X[:, 0] / X[:, 0].std() + np.sin(X[:, 1 % p]) + rng.normal(size=n)
@@ -393,7 +408,9 @@ def test_zero_weights_match_sklearn(criterion, kw):
     else:
         y = np.exp(0.5 * X[:, 0]) + rng.uniform(size=n)  # positive: poisson takes it too
         ours = CARTRegressor(criterion=criterion, **kw).fit(X, y, sample_weight=w)
-        sk = DecisionTreeRegressor(criterion=criterion, random_state=0, **kw).fit(X, y, sample_weight=w)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # friedman_mse is deprecated there
+            sk = DecisionTreeRegressor(criterion=criterion, random_state=0, **kw).fit(X, y, sample_weight=w)
         res = check_same(ours, sk, X, classification=False)
     assert res["ties"] <= 1 and res["nodes"] > 10  # k/8 weights can tie exactly in a small node
     assert ours.tree_.n_samples[0] == sk.tree_.n_node_samples[0] == int((w > 0).sum())

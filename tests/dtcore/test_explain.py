@@ -156,7 +156,7 @@ def test_the_report_chooses_the_test_the_tree_holds_at_every_node(name, algo, pa
         assert rep.leaf_reason is None, (node, rep.leaf_reason)
         chosen = rep.features[rep.chosen]
         assert explain.same_test(chosen.test, rep.tree_test), (node, chosen.test, rep.tree_test)
-        if algo == "cart" and params.get("criterion") != "friedman_mse":
+        if algo == "cart":
             # the reported weighted decrease is the one the tree's impurities give
             kids = tree.children_of(node)
             dec = (
@@ -236,3 +236,21 @@ def test_untrained_root_report_and_json():
     assert "含糖率" in text
     with pytest.raises(ValueError, match="node"):
         explain.split_report(est, X, y, None, est.tree_.node_count)
+
+
+def test_friedman_score_stays_visible_in_the_explorer():
+    """friedman_mse splits by the weighted MSE decrease (scikit-learn 1.9); the explorer still
+    shows Friedman's n_L·n_R/n·(mean_L − mean_R)² for every candidate and the best test."""
+    est, X, y = fit("diabetes", "cart", criterion="friedman_mse", max_depth=2)
+    rep = explain.split_report(est, X, y, None, 0)
+    chosen = rep.features[rep.chosen]
+    c = chosen.candidates
+    assert c.friedman is not None and c.friedman.shape == c.proxy.shape
+    wl, wr = c.weight_left, c.weight_right
+    k = chosen.best
+    x = X[:, chosen.feature]
+    yv = np.asarray(y, dtype=float)
+    left = x <= c.threshold[k]
+    expect = wl[k] * wr[k] / (wl[k] + wr[k]) * (yv[left].mean() - yv[~left].mean()) ** 2
+    assert chosen.friedman == pytest.approx(expect, rel=1e-9)
+    assert "friedman" in rep.to_dict()["features"][rep.chosen]

@@ -87,6 +87,8 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
         if algo == "cart":
             row[t("splits.col.decrease")] = r.gain if usable else None
             row[t("splits.col.weighted_decrease")] = r.improvement if usable else None
+            if report.criterion == "friedman_mse":  # Friedman's own score, next to what splits
+                row[t("splits.col.friedman")] = r.friedman if usable else None
         else:
             row[t("splits.col.gain")] = r.gain if usable else None
             if algo == "c45" and r.mode == "threshold":
