@@ -54,9 +54,10 @@ def _xlog2x(x):
     return x * np.log2(np.where(x > 0, x, 1.0))
 
 
-def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
-    """The cut J48's left-to-right scan keeps: it starts from gain 0 and moves to a later cut
-    only when that cut's gain exceeds the kept one by more than ``tol``; -1 if none qualifies.
+def pick_j48(g: np.ndarray, tol: float = SMALL, start: float = 0.0) -> int:
+    """The cut J48's left-to-right scan keeps: it starts from gain ``start`` (0) and moves to a
+    later cut only when that cut's gain exceeds the kept one by more than ``tol``; -1 if none
+    qualifies.  (``start=-inf``: J48's setSplitPoint scan over values, ``c45.rules``.)
 
     Only prefix-maximum "records" can be kept, and their gains increase, so the scan is a chain
     ``next(i) = first record with gain > g_i + tol``; the last element of the chain is found by
@@ -66,7 +67,7 @@ def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
     if g.size == 0:
         return -1
     prev = np.maximum.accumulate(np.concatenate(([-np.inf], g[:-1])))
-    rec = np.nonzero((g > prev) & (g > tol))[0]
+    rec = np.nonzero((g > prev) & (g - start > tol))[0]
     if rec.size == 0:
         return -1
     v = g[rec]

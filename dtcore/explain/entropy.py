@@ -90,7 +90,7 @@ def snap(nd: NodeData, j: int, mid: float) -> float:
     """C4.5's stored threshold (``c45.rules.snap_threshold``, as the builder)."""
     if nd.est.threshold == "midpoint":
         return mid
-    return c45_rules.snap_threshold(c45_rules.sorted_known(nd.X_all[:, j]), mid, nd.est.threshold)
+    return c45_rules.snap_threshold(c45_rules.snap_values(nd.X_all[:, j]), mid, nd.est.threshold)
 
 
 def _named(nd: NodeData, j: int) -> dict[str, Any]:

@@ -602,3 +602,12 @@ def test_dot_words_translate_and_escape():
         assert f"还有 {sub.size} 个节点<BR/>（{int(t.is_leaf[sub].sum())} 个叶）" in dot
     with pytest.raises(ValueError, match="lacks"):
         to_dot(clf, words={"samples": "n"})
+
+
+def test_model_files_with_the_old_threshold_name_load_as_r8():
+    """C4.5 models written when threshold="c45" was the default load with its new name "r8"."""
+    from pathlib import Path
+
+    d = json.loads((Path(__file__).parents[1] / "snapshots/dtcore/watermelon3-c45/model.json").read_text())
+    d["params"]["threshold"] = "c45"
+    assert model_from_dict(d).get_params()["threshold"] == "r8"
