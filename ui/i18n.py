@@ -530,6 +530,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "splits.col.decrease": ("Impurity decrease", "不纯度下降"),
     "splits.col.weighted_decrease": ("Weighted decrease (N_t/N·Δ)", "加权下降（N_t/N·Δ）"),
     "splits.col.friedman": ("Friedman improvement", "Friedman 改进量"),
+    "splits.col.split_impurity": ("Impurity after the split Σ|Dᵛ|/|D|·I(Dᵛ)", "划分后不纯度 Σ|Dᵛ|/|D|·I(Dᵛ)"),
+    "splits.one_vs_rest": (
+        "One-vs-rest tests (a = v versus a ≠ v, the textbook's Gini(D, a)) next to the optimal subset the tree uses.",
+        "一对其余测试（a = v 与 a ≠ v，即教材中的 Gini(D, a)），与树所用的最优子集并列。",
+    ),
     "splits.col.gain": ("Gain", "增益"),
     "splits.col.raw_gain": ("Gain before MDL", "MDL 前增益"),
     "splits.col.gain_ratio": ("Gain ratio", "增益率"),

@@ -67,6 +67,8 @@ _CART_CANDIDATES = (
     "n_right",
     "eligible",
     "left_mask",
+    "one_vs_rest",
+    "split_impurity",
     "threshold",
     "missing_left",
     "variant",
@@ -96,7 +98,10 @@ class Candidates(_Record):
     test is one candidate (``gain``, ``gain_ratio``); CART adds ``proxy`` (what its builder
     maximises), ``improvement``, child impurities, weights and row counts, and ``left_mask``
     (subsets) or ``threshold``/``missing_left``/``variant`` (cuts); friedman_mse adds
-    ``friedman``, Friedman's improvement n_L·n_R/n·(mean_L − mean_R)².
+    ``friedman``, Friedman's improvement n_L·n_R/n·(mean_L − mean_R)².  CART subsets add
+    ``one_vs_rest`` (category code v when the test is ``a = v`` versus ``a ≠ v``, else −1; those
+    the builder's subset search does not scan follow its candidates with ``eligible`` False) and ``split_impurity``
+    (Σ_v |D^v|/|D|·I(D^v), the textbook's Gini(D, a)).
     """
 
     score: np.ndarray
@@ -119,6 +124,8 @@ class Candidates(_Record):
     missing_left: np.ndarray | None = None
     variant: np.ndarray | None = None
     friedman: np.ndarray | None = None
+    one_vs_rest: np.ndarray | None = None
+    split_impurity: np.ndarray | None = None
 
     def _order(self) -> tuple[str, ...]:
         if self.proxy is not None:

@@ -374,6 +374,38 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
     return f"{describe_test(schema, rec.test)} · {num(s, 4)}"
 
 
+def one_vs_rest_rows(rec: FeatureSplits, schema, t) -> list[dict]:
+    """CART subsets: the optimal subset (the builder's choice), then every one-vs-rest test
+    ``a = v`` with its Σ|D^v|/|D|·I(D^v) (the textbook's Gini(D, a)) and decrease, for a table.
+    ``t``: translation. Empty when the feature has no such candidates."""
+    cand = rec.candidates
+    if cand is None or cand.one_vs_rest is None or cand.split_impurity is None or rec.best is None:
+        return []
+    f = schema.features[rec.feature]
+    col_test, col_imp, col_dec = (
+        t("splits.col.test"),
+        t("splits.col.split_impurity"),
+        t("splits.col.decrease"),
+    )
+    ks = [rec.best] + [int(k) for k in np.flatnonzero(cand.one_vs_rest >= 0) if k != rec.best]
+    rows = []
+    for k in ks:
+        v = int(cand.one_vs_rest[k])
+        test = (
+            f"{f.name} = {f.categories[v]}"
+            if v >= 0
+            else candidate_label(rec, k, schema, "cart").rsplit(" · ", 1)[0]
+        )
+        rows.append(
+            {
+                col_test: test + (f" ({t('splits.status.chosen')})" if k == rec.best else ""),
+                col_imp: num(float(cand.split_impurity[k]), 4),
+                col_dec: num(float(cand.score[k]), 4),
+            }
+        )
+    return rows
+
+
 def candidate_order(scores, limit: int) -> list[int]:
     """Candidate indices best first (ties in order, non-finite scores last), at most ``limit``."""
     sc = np.asarray(scores, dtype=float)
