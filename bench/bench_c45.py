@@ -42,6 +42,7 @@ def bench(n: int, pruned: bool = True, repeat: int = 3, j48_repeat: int = 2):
     X, y = make_data(n)
     names = [f"x{i}" for i in range(X.shape[1])]
     params = {"z": "normal"} if pruned else {"prune": False}
+    params["threshold"] = "j48"  # J48's stored threshold, to compare the text with J48's
     est = None
     t_ours = []
     for _ in range(repeat):

@@ -120,14 +120,20 @@ class BaseTreeEstimator:
         if self._task == "classification":
             schema = Schema(schema.features, target_name, cls, schema.missing_tokens)
         w = self._check_weight(sample_weight, n)
-        self.fit_encoded(Xe, y_enc, schema, w)
+        keep = w > 0  # a row of weight 0 is no training case, as in scikit-learn: no threshold
+        # snaps to its value, no bin edge or row count includes it (its label is still a class)
+        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep])
         if self._task == "classification":
             self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())
             self.classes_ = self._class_values[self._proba_columns]
         return self
 
     def fit_encoded(self, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight=None):
-        """Fit on arrays already encoded against ``schema`` (the app and CLI come this way)."""
+        """Fit on arrays already encoded against ``schema``.
+
+        Unlike :meth:`fit`, rows of weight 0 stay part of the training set here: growth ignores
+        them, but C4.5 snaps thresholds to (and ID3 bins over) all its values. ``dtcore.forcing``
+        relies on this when it regrows one child of a node with the other rows at weight 0."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()
         self._set_schema(schema)

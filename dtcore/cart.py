@@ -8,9 +8,10 @@ Deviations from scikit-learn, on purpose:
   * ``random_state`` is stored but unused (no feature sampling here);
   * ``ccp_alpha > 0`` prunes the grown tree with ``dtcore.pruning`` (the same weakest-link code
     as the pruning page and CLI), which gives scikit-learn's pruned tree;
-  * friedman_mse keeps its own improvement score n_L·n_R/n·(mean_L − mean_R)² (SPEC §3) for
-    ``min_impurity_decrease`` and best-first order; scikit-learn 1.9 maps it to squared_error.
-    Both grow the same splits (the proxies rank candidates identically);
+  * friedman_mse: as scikit-learn 1.9, which maps it to squared_error, the weighted MSE decrease
+    drives ``min_impurity_decrease`` and best-first order (the proxies rank candidates
+    identically, so the splits are squared_error's); Friedman's score n_L·n_R/n·(mean_L − mean_R)²
+    (SPEC §3) is shown by the split explorer next to it (``criteria.friedman_score``);
   * missing values: scikit-learn ≥ 1.3's learned direction (see ``splitting``); a node that saw
     no missing value in training sends them to the child with more training rows;
   * absolute_error takes continuous features without missing values only (scikit-learn's MAE

@@ -170,19 +170,29 @@ def impurity_improvement(
     sum_right: np.ndarray | float | None = None,
 ) -> np.ndarray:
     """The weighted impurity decrease N_t/N·(I − N_L/N_t·I_L − N_R/N_t·I_R) used by
-    ``min_impurity_decrease`` and best-first growth.
+    ``min_impurity_decrease`` and best-first growth, for every criterion.
 
-    friedman_mse (as in scikit-learn) uses its own score n_L·n_R/n_t·(mean_L − mean_R)²,
-    *not* divided by the total weight N: pass the children's Σw·y (any common shift of y is fine).
+    friedman_mse included: scikit-learn 1.9 maps it to squared_error (this decrease); its own
+    score n_L·n_R/n_t·(mean_L − mean_R)² is :func:`friedman_score`, which the split explorer
+    shows.  ``sum_left`` / ``sum_right`` are accepted for callers that pass them and unused.
     """
-    if criterion == "friedman_mse":
-        assert sum_left is not None and sum_right is not None  # friedman_mse needs them
-        diff = np.asarray(w_right) * sum_left - np.asarray(w_left) * sum_right
-        return diff * diff / (np.asarray(w_left) * w_right * w_node)
     w_node = np.asarray(w_node, dtype=np.float64)
     return (w_node / w_total) * (
         impurity - w_right / w_node * impurity_right - w_left / w_node * impurity_left
     )
+
+
+def friedman_score(
+    w_left: np.ndarray | float,
+    w_right: np.ndarray | float,
+    sum_left: np.ndarray | float,
+    sum_right: np.ndarray | float,
+) -> np.ndarray:
+    """Friedman's improvement n_L·n_R/(n_L+n_R)·(mean_L − mean_R)² from the children's weights
+    and Σw·y (any common shift of y gives the same score); not divided by the total weight."""
+    wl, wr = np.asarray(w_left, dtype=np.float64), np.asarray(w_right, dtype=np.float64)
+    diff = wr * sum_left - wl * sum_right
+    return diff * diff / (wl * wr * (wl + wr))
 
 
 def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:

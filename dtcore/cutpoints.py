@@ -15,7 +15,8 @@ Two rule sets:
   moves to a later cut only when its gain is larger by more than 1e-6; ``pick_j48`` reproduces
   that scan exactly (vectorised, see there).
 * ``textbook_rules`` (ID3, SPEC §4): every midpoint between distinct known values with both
-  sides non-empty (or ≥ ``min_leaf``), plain ρ-weighted gain, first maximum wins.
+  sides non-empty (or holding ≥ ``min_leaf`` known *rows*, whatever their fractional weights),
+  plain ρ-weighted gain, first maximum wins.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def _xlog2x(x):
     return x * np.log2(np.where(x > 0, x, 1.0))
 
 
-def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
-    """The cut J48's left-to-right scan keeps: it starts from gain 0 and moves to a later cut
-    only when that cut's gain exceeds the kept one by more than ``tol``; -1 if none qualifies.
+def pick_j48(g: np.ndarray, tol: float = SMALL, start: float = 0.0) -> int:
+    """The cut J48's left-to-right scan keeps: it starts from gain ``start`` (0) and moves to a
+    later cut only when that cut's gain exceeds the kept one by more than ``tol``; -1 if none
+    qualifies.  (``start=-inf``: J48's setSplitPoint scan over values, ``c45.rules``.)
 
     Only prefix-maximum "records" can be kept, and their gains increase, so the scan is a chain
     ``next(i) = first record with gain > g_i + tol``; the last element of the chain is found by
@@ -65,7 +67,7 @@ def pick_j48(g: np.ndarray, tol: float = SMALL) -> int:
     if g.size == 0:
         return -1
     prev = np.maximum.accumulate(np.concatenate(([-np.inf], g[:-1])))
-    rec = np.nonzero((g > prev) & (g > tol))[0]
+    rec = np.nonzero((g > prev) & (g - start > tol))[0]
     if rec.size == 0:
         return -1
     v = g[rec]
@@ -135,7 +137,7 @@ class CutGains:
     distinct: np.ndarray  # the two neighbours are different values (a cut can lie there)
     eligible: np.ndarray  # distinct and both sides hold the minimum weight
     gain: np.ndarray | None  # ρ-weighted raw gain (no MDL penalty); J48's |x| < 1e-6 → 0
-    min_split: np.ndarray  # (F,) the minimum side weight used (MinSplit or min_leaf floor)
+    min_split: np.ndarray  # (F,) the side minimum: MinSplit weight (c45) or min_leaf rows (textbook)
 
 
 def cut_gain_arrays(
@@ -165,10 +167,15 @@ def cut_gain_arrays(
         distinct = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
         ok = (Lw >= ms[:, None] - SMALL) & (Rw >= ms[:, None] - SMALL)
     elif rules == "textbook":
-        floor = max(min_leaf, 1e-12)
+        # min_leaf counts rows (scikit-learn's min_samples_leaf), not their fractional weight:
+        # a row that reached the node with a share of its weight is still one row
+        floor = max(min_leaf, 1.0)
         ms = np.full(V.shape[0], float(floor))
         distinct = V[:, :-1] < V[:, 1:]
-        ok = (Lw >= floor - 1e-12) & (Rw >= floor - 1e-12)
+        cumn = np.cumsum(known & (W > 0), axis=1)
+        Ln = cumn[:, :-1]
+        Rn = cumn[:, -1:] - Ln
+        ok = (Ln >= floor - 1e-12) & (Rn >= floor - 1e-12)
     else:
         raise ValueError(f"unknown cut rules {rules!r}")
     eligible = distinct & ok

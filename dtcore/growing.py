@@ -661,5 +661,12 @@ def grow(
     n_categories: Sequence[int] | np.ndarray,
     params: GrowParams,
 ) -> Tree:
-    """Grow a CART tree on encoded arrays (category codes as floats, NaN = missing)."""
-    return Grower(X, y, sample_weight, n_categories, params).grow()
+    """Grow a CART tree on encoded arrays (category codes as floats, NaN = missing).
+
+    Rows of zero weight are dropped first, as scikit-learn's splitter does: they take no part in
+    the split search, the row counts (``min_samples_leaf``, ``n_samples``) or the medians."""
+    w = np.asarray(sample_weight, dtype=np.float64)
+    keep = w > 0
+    if keep.any() and not keep.all():
+        X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
+    return Grower(X, y, w, n_categories, params).grow()

@@ -11,7 +11,8 @@
   ``"threshold"`` — a binary test ``x ≤ t`` at the midpoint with the largest gain (SPEC §4);
   the feature stays available below.
 * Stop (SPEC §7): one class left, no usable feature, best gain not positive, or a pre-pruning
-  limit: ``max_depth``, ``min_samples_split``, ``min_samples_leaf`` (every non-empty branch),
+  limit: ``max_depth``, ``min_samples_split``, ``min_samples_leaf`` (rows, not weight, in every
+  non-empty branch or side of a cut, counting the rows whose value is known),
   ``min_impurity_decrease`` (N_t/N · gain), ``max_leaf_nodes`` (best-first growth: the split
   with the largest N_t/N · gain first; a multiway split adds its branch count − 1 leaves, empty
   branches included, and is skipped when that would exceed the limit).
@@ -86,10 +87,23 @@ def leaf_reason(
     return None
 
 
-def branches_ok(branch_weights: np.ndarray, min_samples_leaf: float) -> bool:
+def branch_rows(branch: np.ndarray, w: np.ndarray, n_branches: int) -> np.ndarray:
+    """Rows of positive weight whose known value sends them down each branch (``branch``: float
+    with NaN, or int with < 0, for an unknown value; those rows are not counted)."""
+    b = np.asarray(branch)
+    bi = np.where(np.isnan(b), -1, b).astype(np.int64) if b.dtype.kind == "f" else b.astype(np.int64)
+    sel = (bi >= 0) & (bi < n_branches) & (np.asarray(w) > 0)
+    return np.bincount(bi[sel], minlength=n_branches)[:n_branches]
+
+
+def branches_ok(n_rows: np.ndarray, min_samples_leaf: float) -> bool:
     """A multiway test is usable with at least two non-empty branches, each holding
-    ``min_samples_leaf`` weight (empty branches become empty leaves)."""
-    nonempty = branch_weights[branch_weights > 0]
+    ``min_samples_leaf`` rows (:func:`branch_rows`; empty branches become empty leaves).
+
+    Rows, as scikit-learn's ``min_samples_leaf`` counts them, not weight: with missing values a
+    row reaches a node with a fraction of its weight and still counts as one row."""
+    n_rows = np.asarray(n_rows)
+    nonempty = n_rows[n_rows > 0]
     return nonempty.size >= 2 and nonempty.min() >= min_samples_leaf - POSITIVE_GAIN
 
 
@@ -129,7 +143,8 @@ class ID3Classifier(BaseTreeEstimator):
     min_samples_split : float, default=2
         Fewest rows a node needs to be split.
     min_samples_leaf : float, default=1
-        Fewest rows every non-empty branch must keep.
+        Fewest rows every non-empty branch must keep: rows whose value sends them there, counted
+        as rows (as scikit-learn does) even when missing values gave them a fractional weight.
     min_impurity_decrease : float, default=0.0
         A split's N_t/N · gain must reach this.
     max_leaf_nodes : int or None, default=None
@@ -307,8 +322,7 @@ class ID3Classifier(BaseTreeEstimator):
             else:
                 b, V = self._branches(j, x)
                 bc, unk = branch_class_counts(b, y_loc, wl, V, C)
-                bw = bc.sum(axis=1)
-                if not branches_ok(bw, self.min_samples_leaf):
+                if not branches_ok(branch_rows(b, wl, V), self.min_samples_leaf):
                     continue
                 s = score_multiway(bc, unk)
                 gain = s.gain

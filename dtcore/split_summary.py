@@ -43,7 +43,9 @@ def node_splits(
     SPEC §6; C4.5's after the MDL penalty, ``raw_gain`` before it), with the split information
     and gain ratio the algorithm uses. ``threshold`` is the midpoint cut; C4.5 stores the largest
     training value ≤ it (``stored_threshold``). ``best`` is the feature the algorithm's own rule
-    picks (C4.5: best ratio among tests with at least average gain).
+    picks (C4.5: best ratio among tests with at least average gain). A CART categorical feature
+    adds ``split_impurity`` (Σ|D^v|/|D|·I(D^v) of its best subset) and ``one_vs_rest``: every test
+    ``a = v`` versus ``a ≠ v`` with its ``split_impurity`` (the textbook's Gini(D, a)) and score.
     ``estimator``: a fitted one for ``node`` > 0; at the root an unfitted one gives the settings.
     """
     from . import explain
@@ -96,10 +98,13 @@ def node_splits(
                 rec["impurity_left"] = _finite(cand.impurity_left[k])
                 rec["impurity_right"] = _finite(cand.impurity_right[k])
                 if feat.is_categorical:
+                    assert cand.split_impurity is not None  # CART subsets carry it
                     left = [feat.categories[i] for i, b in enumerate(test["cat_branch"]) if b == 0]
                     rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
                     rec["left"] = left
                     rec["missing_left"] = test["missing_branch"] == 0
+                    rec["split_impurity"] = _finite(cand.split_impurity[k])
+                    rec["one_vs_rest"] = _one_vs_rest(feat, cand)
                 else:
                     t = float(test["cuts"][0])
                     rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
@@ -134,6 +139,24 @@ def node_splits(
         "best": None if best is None else schema.features[best].name,
         "features": out,
     }
+
+
+def _one_vs_rest(feat, cand) -> list[dict]:
+    """Every one-vs-rest test ``a = v`` of a CART categorical feature (the textbook's), with
+    Σ|D^v|/|D|·I(D^v) (Gini(D, a) for gini) and the weighted decrease; the tree keeps the optimal
+    subset."""
+    out = []
+    for k in np.flatnonzero(cand.one_vs_rest >= 0):
+        v = feat.categories[int(cand.one_vs_rest[k])]
+        out.append(
+            {
+                "test": f"{feat.name} = {v}",
+                "category": v,
+                "split_impurity": _finite(cand.split_impurity[k]),
+                "score": _finite(cand.improvement[k]),
+            }
+        )
+    return out
 
 
 def _f(x: float | None) -> float:

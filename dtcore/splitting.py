@@ -48,7 +48,13 @@ from itertools import product
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .criteria import CLASSIFICATION_CRITERIA, channel_impurity, impurity_improvement, proxy_improvement
+from .criteria import (
+    CLASSIFICATION_CRITERIA,
+    channel_impurity,
+    friedman_score,
+    impurity_improvement,
+    proxy_improvement,
+)
 
 FEATURE_THRESHOLD = 1e-7
 EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level
@@ -400,10 +406,13 @@ def scan_categorical(
     criterion: str,
     min_samples_leaf: int = 1,
     min_weight_leaf: float = 0.0,
+    masks: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Score every candidate subset: returns (masks (S,C) or (n_seg,S,C), proxy (n_seg,S) with
-    -inf where invalid, n_left, left (n_seg,S,d), right)."""
-    masks = categorical_subsets(stats, counts, criterion)
+    -inf where invalid, n_left, left (n_seg,S,d), right).  ``masks``: score these left subsets
+    instead of :func:`categorical_subsets`' (the explorer's one-vs-rest tests)."""
+    if masks is None:
+        masks = categorical_subsets(stats, counts, criterion)
     mf = masks.astype(np.float64)
     spec = "sc" if masks.ndim == 2 else "nsc"
     left = np.einsum(f"{spec},ncd->nsd", mf, stats)
@@ -471,8 +480,8 @@ def continuous_candidates(
     x: the node's values (NaN = missing); y: class codes (0..K-1) or targets; returns arrays
     ``threshold``, ``proxy`` (what the builder maximises), ``improvement`` (weighted impurity
     decrease, w_total = the root's weight, default this node's), ``impurity_left/right``,
-    ``n_left/right``, ``weight_left/right``, ``missing_left`` and ``variant``, in scikit-learn's
-    scan order (the builder takes the first maximum of ``proxy``).
+    ``n_left/right``, ``weight_left/right``, ``missing_left`` and ``variant`` (friedman_mse adds
+    ``friedman``, Friedman's score), in scikit-learn's scan order (the builder takes the first maximum of ``proxy``).
     """
     x = np.asarray(x, dtype=np.float64)
     if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
@@ -501,6 +510,28 @@ def continuous_candidates(
     )
 
 
+def _canonical_partitions(masks: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Left-subset masks (S, C) as partitions of the present categories: restricted to them and
+    flipped so that the first present category is on the left (a subset and its complement are
+    one test)."""
+    m = masks & present[None, :]
+    first = int(np.argmax(present))
+    return np.where(m[:, first : first + 1], m, present[None, :] & ~m)
+
+
+def one_vs_rest_masks(counts: np.ndarray) -> np.ndarray:
+    """The textbook's one-vs-rest tests ``a = v`` versus ``a ≠ v`` (missing values with the
+    rest), one per category present, as left-subset masks over C = n_cat+1 (last = missing);
+    none when fewer than two categories are present."""
+    C = counts.size
+    cats = np.flatnonzero(counts[:-1] > 0)
+    if cats.size < 2:
+        return np.zeros((0, C), dtype=bool)
+    masks = np.zeros((cats.size, C), dtype=bool)
+    masks[np.arange(cats.size), cats] = True
+    return masks
+
+
 def categorical_candidates(
     codes: ArrayLike,
     y: ArrayLike,
@@ -513,8 +544,14 @@ def categorical_candidates(
     min_weight_leaf: float = 0.0,
     w_total: float | None = None,
 ) -> dict:
-    """Every candidate subset split of one categorical feature at one node (the subsets the
-    builder considers), with ``left_mask`` (n, n_categories+1; last column = missing) and scores."""
+    """Every candidate subset split of one categorical feature at one node, with ``left_mask``
+    (n, n_categories+1; last column = missing) and scores.
+
+    First the subsets the builder considers (``eligible`` True), then every one-vs-rest test
+    ``a = v`` / ``a ≠ v`` that is not among them (``eligible`` False: the builder's subset search
+    does not pick it, e.g. Breiman's ordering for two classes; it never beats the optimal
+    subset there).  ``one_vs_rest`` is, per candidate, the category code v of a one-vs-rest
+    test (−1: another subset) and ``split_impurity`` Σ_v |D^v|/|D|·I(D^v) (Gini(D, a) for gini)."""
     codes = np.asarray(codes, dtype=np.float64)
     if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
         n_classes = int(np.max(y)) + 1
@@ -523,18 +560,52 @@ def categorical_candidates(
     masks, proxy, n_left, left, right = scan_categorical(
         stats, counts, criterion, min_samples_leaf, min_weight_leaf
     )
+    masks = masks if masks.ndim == 2 else masks[0]
     ok = np.isfinite(proxy[0])
-    return _describe(
-        left[0][ok],
-        right[0][ok],
-        proxy[0][ok],
-        n_left[0][ok].astype(np.int64),
-        (counts.sum() - n_left[0][ok]).astype(np.int64),
+    masks, proxy, n_left, left, right = masks[ok], proxy[0][ok], n_left[0][ok], left[0][ok], right[0][ok]
+    present = counts[0] > 0
+    ovr = one_vs_rest_masks(counts[0])
+    if ovr.shape[0]:
+        known = _canonical_partitions(masks, present)
+        new = _canonical_partitions(ovr, present)
+        fresh = ~(new[:, None, :] == known[None, :, :]).all(axis=2).any(axis=1)
+        extra_m = ovr[fresh]
+        _, xp, xn, xl, xr = scan_categorical(
+            stats, counts, criterion, min_samples_leaf, min_weight_leaf, masks=extra_m
+        )
+        xok = np.isfinite(xp[0])
+        n_scanned = proxy.size
+        masks = np.concatenate([masks, extra_m[xok]])
+        proxy = np.concatenate([proxy, xp[0][xok]])
+        n_left = np.concatenate([n_left, xn[0][xok]])
+        left = np.concatenate([left, xl[0][xok]])
+        right = np.concatenate([right, xr[0][xok]])
+    else:
+        n_scanned = proxy.size
+    eligible = np.arange(proxy.size) < n_scanned
+    # one-vs-rest: one present category on one side, every other present one on the other
+    on_left = (masks[:, :-1] & present[None, :-1]).sum(axis=1)
+    n_present = int(present[:-1].sum())
+    miss_left = masks[:, -1] & present[-1]
+    alone_left = (on_left == 1) & ~miss_left
+    alone_right = (on_left == n_present - 1) & (miss_left | ~present[-1]) & (n_present >= 2)
+    single = np.where(alone_left[:, None], masks[:, :-1], ~masks[:, :-1]) & present[None, :-1]
+    ovr_code = np.where(alone_left | alone_right, np.argmax(single, axis=1), -1)
+    out = _describe(
+        left,
+        right,
+        proxy,
+        n_left.astype(np.int64),
+        (counts.sum() - n_left).astype(np.int64),
         criterion,
         G,
         w_total,
-        extra={"left_mask": (masks if masks.ndim == 2 else masks[0])[ok]},
+        extra={"left_mask": masks, "eligible": eligible, "one_vs_rest": ovr_code.astype(np.int64)},
     )
+    wl, wr = out["weight_left"], out["weight_right"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["split_impurity"] = (wl * out["impurity_left"] + wr * out["impurity_right"]) / (wl + wr)
+    return out
 
 
 def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra):
@@ -573,5 +644,7 @@ def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra)
         weight_left=left[:, 0],
         weight_right=right[:, 0],
     )
+    if criterion == "friedman_mse":  # Friedman's own score, shown next to the decrease it splits by
+        out["friedman"] = friedman_score(left[:, 0], right[:, 0], left[:, 1], right[:, 1])
     out.update(extra)
     return out

@@ -22,6 +22,7 @@ from ui.views.splits import (
     count,
     describe_test,
     num,
+    one_vs_rest_rows,
     ranking_rows,
 )
 from ui.views.text import md_escape, training_error
@@ -151,6 +152,10 @@ def feature_chart(rep, nd, j):
             config=PLOT_CONFIG,
         )
         st.caption(t("splits.curve_hint" if mode == "threshold" else "splits.subset_hint"))
+        ovr = one_vs_rest_rows(rec, nd.schema, t) if mode == "subset" else []
+        if len(ovr) > 1:
+            st.caption(t("splits.one_vs_rest"))
+            st.dataframe(pd.DataFrame(ovr), hide_index=True)
     else:
         st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
 

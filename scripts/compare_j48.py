@@ -6,7 +6,8 @@
 
 Both trees are printed in J48's text form and compared line by line: tests, thresholds and
 leaf classes must be identical, the leaf weights N/E equal within 0.01 (J48 rounds them to two
-decimals).  Pruned trees are compared with ``z="normal"`` (J48's exact normal quantile);
+decimals).  Both use ``threshold="j48"`` (J48's setSplitPoint).  Pruned trees are compared
+with ``z="normal"`` (J48's exact normal quantile);
 ``-U`` trees with ``prune=False``.  J48 runs as
 ``java -cp /usr/share/java/weka.jar weka.classifiers.trees.J48 -t FILE.arff -no-cv -v``.
 """
@@ -180,9 +181,9 @@ def compare_lines(ours: list[str], theirs: list[str], tol: float = 0.0101) -> li
 def compare(X, y, fit_kwargs, pruned: bool = True, **params):
     """Fit ours and J48 on the same data; returns (differences, our lines, J48 lines)."""
     if pruned:
-        params = {"z": "normal", **params}
+        params = {"z": "normal", "threshold": "j48", **params}
     else:
-        params = {"prune": False, **params}
+        params = {"prune": False, "threshold": "j48", **params}
     est = C45Classifier(**params).fit(X, y, **fit_kwargs)
     ours = tree_to_j48_lines(est.tree_, est.schema_)
     theirs, _ = run_j48(fitted_schema_arff(est, X, y), unpruned=not pruned)

@@ -380,8 +380,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "等宽、等频和 k-means 分箱的箱数。",
     ),
     "help.threshold": (
-        "Release 8 reports the largest training value below the cut; the textbooks use the midpoint.",
-        "C4.5 第 8 版取不超过切点的最大训练值作为阈值；教材使用中点。",
+        "Release 8 reports the largest training value not above the cut; J48 scans the values in data "
+        "order with a 1e-6 tolerance (it can differ in the last digit); the textbooks use the midpoint.",
+        "C4.5 第 8 版取不超过切点的最大训练值作为阈值；J48 按数据顺序扫描取值，容差 1e-6（末位可能不同）；教材使用中点。",
     ),
     "help.mdl_penalty": (
         "Release 8 subtracts log2(number of cut points)/N from a continuous test's gain.",
@@ -425,7 +426,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "opt.equal_width": ("equal-width bins", "等宽分箱"),
     "opt.equal_frequency": ("equal-frequency bins", "等频分箱"),
     "opt.kmeans": ("k-means bins", "k-means 分箱"),
-    "opt.c45": ("C4.5 (largest training value ≤ cut)", "C4.5（不超过切点的最大训练值）"),
+    "opt.threshold.r8": ("release 8 (largest training value ≤ cut)", "第 8 版（不超过切点的最大训练值）"),
+    "opt.threshold.j48": ("J48 (Weka's value, 1e-6 tolerance)", "J48（Weka 的取值，容差 1e-6）"),
     "opt.midpoint": ("midpoint", "中点"),
     "opt.z.c45": ("C4.5's table (release 8)", "C4.5 查表（第 8 版）"),
     "opt.z.normal": ("exact normal quantile", "精确正态分位数"),
@@ -531,6 +533,12 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "splits.col.test": ("Best test", "最佳测试"),
     "splits.col.decrease": ("Impurity decrease", "不纯度下降"),
     "splits.col.weighted_decrease": ("Weighted decrease (N_t/N·Δ)", "加权下降（N_t/N·Δ）"),
+    "splits.col.friedman": ("Friedman improvement", "Friedman 改进量"),
+    "splits.col.split_impurity": ("Impurity after the split Σ|Dᵛ|/|D|·I(Dᵛ)", "划分后不纯度 Σ|Dᵛ|/|D|·I(Dᵛ)"),
+    "splits.one_vs_rest": (
+        "One-vs-rest tests (a = v versus a ≠ v, the textbook's Gini(D, a)) next to the optimal subset the tree uses.",
+        "一对其余测试（a = v 与 a ≠ v，即教材中的 Gini(D, a)），与树所用的最优子集并列。",
+    ),
     "splits.col.gain": ("Gain", "增益"),
     "splits.col.raw_gain": ("Gain before MDL", "MDL 前增益"),
     "splits.col.gain_ratio": ("Gain ratio", "增益率"),

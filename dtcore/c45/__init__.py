@@ -15,9 +15,11 @@ tests run) and say so:
   floats exactly;
 * collapse is applied top-down after growth (J48) rather than bottom-up during growth (release
   8); both compare the subtree's leaf errors with the node's errors − 0.001;
-* the stored threshold is the largest training value ≤ midpoint + 1e-6 (J48's setSplitPoint),
-  not strictly ≤ the float64 midpoint (SPEC §9): (14.95 + 14.99)/2 = 14.969999999999999 must
-  snap to the value 14.97 (breast_cancer);
+* the stored threshold (``threshold=``) is release 8's by default, ``"r8"``: the largest
+  training value ≤ the float64 midpoint, compared strictly (SPEC §9; breast_cancer
+  ``mean radius <= 14.96``, as (14.95 + 14.99)/2 = 14.969999999999999); ``"j48"`` is J48's
+  setSplitPoint, a scan in data order with Weka's 1e-6 tolerance (``mean radius <= 14.97``),
+  which the J48 comparisons use; ``"midpoint"`` the textbooks' midpoint;
 * ``z="normal"`` is Weka's ``Stats.addErrs`` as a whole: the exact normal quantile
   (0.6745 at CF 0.25) and ``N − e`` (not release 8's ``0.67·(N − e)``) when ``e + 0.5 ≥ N``.
   ``z="c45"`` (default) is release 8's AddErrs with its table-interpolated 0.6925.
@@ -31,7 +33,15 @@ error-based pruning are ``dtcore.pruning.ebp``; J48's text form is ``dtcore.expo
 
 from .estimator import C45Classifier
 from .growth import GrowthStats
-from .rules import AVERAGE_EPS, COLLAPSE_EPS, SNAP_TOL, select_test, snap_threshold
+from .rules import (
+    AVERAGE_EPS,
+    COLLAPSE_EPS,
+    SNAP_TOL,
+    THRESHOLD_RULES,
+    select_test,
+    snap_threshold,
+    snap_values,
+)
 
 __all__ = [
     "AVERAGE_EPS",
@@ -39,6 +49,8 @@ __all__ = [
     "C45Classifier",
     "GrowthStats",
     "SNAP_TOL",
+    "THRESHOLD_RULES",
     "select_test",
     "snap_threshold",
+    "snap_values",
 ]

@@ -10,6 +10,7 @@ from ..params import Param
 from ..pruning import ebp
 from ..tree import Tree
 from .growth import _collapse, _Grower, _set_impurity
+from .rules import THRESHOLD_RULES
 
 
 class C45Classifier(BaseTreeEstimator):
@@ -25,9 +26,10 @@ class C45Classifier(BaseTreeEstimator):
     criterion : {"gain_ratio", "gain"}, default="gain_ratio"
         "gain_ratio": release 8's rule, the best gain ratio among the tests with at least the
         average gain; "gain": the largest gain, no average rule.
-    threshold : {"c45", "midpoint"}, default="c45"
+    threshold : {"r8", "j48", "midpoint"}, default="r8"
         The stored threshold of a continuous cut: the largest training value ≤ the midpoint
-        (release 8) or the midpoint itself (the textbooks).
+        (release 8), J48's value (its data-order scan with a 1e-6 tolerance), or the midpoint
+        itself (the textbooks); see ``dtcore.c45.rules.snap_threshold``.
     mdl_penalty : bool, default=True
         Subtract log2(candidate cuts)/N from a continuous feature's gain (release 8).
     min_cases : float, default=2
@@ -83,7 +85,7 @@ class C45Classifier(BaseTreeEstimator):
     algorithm = "c45"
     _criteria = ("gain_ratio", "gain")  # the default first
     ui_params: tuple[Param, ...] = (
-        Param("threshold", "select", "c45", ("c45", "midpoint")),
+        Param("threshold", "select", "r8", THRESHOLD_RULES),
         Param("mdl_penalty", "bool", True),
         Param("min_cases", "int", 2, lo=1, hi=1000, step=1),
         Param("prune", "bool", True),
@@ -96,7 +98,7 @@ class C45Classifier(BaseTreeEstimator):
     def __init__(
         self,
         criterion: str = "gain_ratio",
-        threshold: str = "c45",
+        threshold: str = "r8",
         mdl_penalty: bool = True,
         min_cases: float = 2,
         confidence_factor: float = 0.25,
@@ -118,8 +120,8 @@ class C45Classifier(BaseTreeEstimator):
     def _validate_params(self):
         if self.criterion not in ("gain_ratio", "gain"):
             raise ValueError(f"criterion must be 'gain_ratio' or 'gain', not {self.criterion!r}")
-        if self.threshold not in ("c45", "midpoint"):
-            raise ValueError(f"threshold must be 'c45' or 'midpoint', not {self.threshold!r}")
+        if self.threshold not in THRESHOLD_RULES:
+            raise ValueError(f"threshold must be one of {list(THRESHOLD_RULES)}, not {self.threshold!r}")
         if not (isinstance(self.min_cases, (int, float)) and self.min_cases >= 1):
             raise ValueError(f"min_cases must be a number ≥ 1, not {self.min_cases!r}")
         if not 0 < float(self.confidence_factor) < 1:

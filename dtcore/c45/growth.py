@@ -24,7 +24,7 @@ from ..criteria import entropy
 from ..cutpoints import score_cuts_batch, xlog2x_table
 from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
 from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
-from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_threshold, sorted_known
+from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_threshold, snap_values
 
 
 @dataclass
@@ -93,7 +93,7 @@ class _Grower:
         if self.est.threshold == "midpoint":
             return mid
         if j not in self._sorted_all:
-            self._sorted_all[j] = sorted_known(self.X[:, j])
+            self._sorted_all[j] = snap_values(self.X[:, j])
         return snap_threshold(self._sorted_all[j], mid, self.est.threshold)
 
     # -- main loop -------------------------------------------------------------------------

@@ -6,13 +6,15 @@ does.
   class, is a leaf;
 * :func:`select_test`: release 8's selection among the scored tests (best gain ratio among
   those with at least the average gain, or plain gain);
-* :func:`snap_threshold`: the threshold stored for a continuous cut.
+* :func:`snap_threshold`: the threshold stored for a continuous cut, by ``threshold=``:
+  ``"r8"`` (default, SPEC §9) the largest training value ≤ the float64 midpoint, compared
+  strictly; ``"j48"`` J48's setSplitPoint, a scan of the training values in data order that
+  moves on only to a value ≤ midpoint (within 1e-6) greater than the kept one by more than 1e-6;
+  ``"midpoint"`` the midpoint itself (the textbooks).
 
-Where release 8 and J48 differ in a way that can change a tree, we follow J48 (the oracle our
-tests run): comparisons of gains and ratios use Weka's tolerance (``SMALL`` = 1e-6,
-``Utils.gr``) where release 8 compares single-precision floats exactly, and the stored
-threshold is the largest training value ≤ midpoint + ``SNAP_TOL`` (J48's setSplitPoint), not
-strictly ≤ the float64 midpoint (see :func:`snap_threshold`).
+Where release 8 and J48 differ in a way that can change a tree's growth, we follow J48 (the
+oracle our tests run): comparisons of gains and ratios use Weka's tolerance (``SMALL`` = 1e-6,
+``Utils.gr``) where release 8 compares single-precision floats exactly.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..cutpoints import pick_j48
 from ..multiway import SMALL
 
 COLLAPSE_EPS = 1e-3  # release 8's Epsilon in FormTree's collapse test (J48 uses the same)
 AVERAGE_EPS = 1e-3  # gain ≥ average − ε
-SNAP_TOL = 1e-6  # J48's tolerance when snapping a threshold to a training value
+SNAP_TOL = 1e-6  # J48's tolerance when snapping a threshold to a training value (threshold="j48")
 
 #: a categorical feature with at least this share of the rows as values stays out of the
 #: average gain (unless every feature is such a one)
@@ -101,22 +104,52 @@ def select_test(
 # thresholds
 
 
-def sorted_known(column: ArrayLike) -> np.ndarray:
-    """A feature's known training values, sorted (what :func:`snap_threshold` searches)."""
-    column = np.asarray(column)
-    return np.sort(column[~np.isnan(column)])
+THRESHOLD_RULES = ("r8", "j48", "midpoint")  # the default first
 
 
-def snap_threshold(sorted_values: np.ndarray, mid: float, threshold: str = "c45") -> float:
-    """The threshold stored for a cut at midpoint ``mid``: the largest training value of the
-    feature (``sorted_values``, from :func:`sorted_known`) that is ≤ the midpoint (release 8),
-    or the midpoint itself when ``threshold="midpoint"``."""
+class SnapValues(NamedTuple):
+    """A feature's known training values, as :func:`snap_threshold` searches them."""
+
+    sorted: np.ndarray  # ascending
+    in_order: np.ndarray  # in training-row order (J48's scan)
+
+
+def snap_values(column: ArrayLike) -> SnapValues:
+    """The known values of a feature's training column (NaN = missing), sorted and in order."""
+    column = np.asarray(column, dtype=np.float64)
+    known = column[~np.isnan(column)]
+    return SnapValues(np.sort(known), known)
+
+
+def snap_threshold(values: SnapValues, mid: float, threshold: str = "r8") -> float:
+    """The threshold stored for a cut at midpoint ``mid`` (``values`` from :func:`snap_values`).
+
+    ``"r8"``: release 8, the largest training value ≤ ``mid`` compared strictly in float64 (the
+    midpoint of two decimals can land just below a value equal to the exact midpoint:
+    (14.95 + 14.99) / 2 = 14.969999999999999 gives 14.96 on breast_cancer).
+    ``"j48"``: J48's setSplitPoint: over the known training values in data order, keep a value
+    v with ``v − mid < 1e-6`` (or v ≤ mid) when it exceeds the kept one by more than 1e-6
+    (Weka's ``Utils.gr`` / ``smOrEq``).  ``"midpoint"``: ``mid`` itself.
+    The node's own partition cannot change: its values next to the cut are > 1e-5 apart.
+    """
     if threshold == "midpoint":
         return mid
-    # Deviation from "compare strictly" (SPEC §9), as J48's setSplitPoint: values up to 1e-6
-    # above the float64 midpoint count, because the midpoint of two decimals can land just
-    # below a training value equal to the exact midpoint ((14.95 + 14.99) / 2 =
-    # 14.969999999999999 while 14.97 is a value: breast_cancer).  The node's own partition
-    # cannot change: its values next to the cut are more than 1e-5 apart.
-    k = np.searchsorted(sorted_values, mid + SNAP_TOL, side="right")
-    return float(sorted_values[k - 1]) if k > 0 else mid
+    s = values.sorted
+    if threshold == "r8":
+        k = int(np.searchsorted(s, mid, side="right"))
+        return float(s[k - 1]) if k > 0 else mid
+    if threshold != "j48":
+        raise ValueError(f"threshold must be one of {THRESHOLD_RULES}, not {threshold!r}")
+    # the values J48 may keep form a prefix of the sorted ones (float subtraction is monotone)
+    k = int(np.count_nonzero((s - mid < SNAP_TOL) | (s <= mid)))
+    if k == 0:
+        return mid
+    top = s[k - 1]
+    below = int(np.searchsorted(s, top, side="left"))
+    # the kept value ends within 1e-6 of the largest one; when no other value is that close the
+    # scan must end on it, whatever the order (the common case, no pass over the rows)
+    if below == 0 or top - s[below - 1] > SNAP_TOL:
+        return float(top)
+    v = values.in_order
+    g = v[(v - mid < SNAP_TOL) | (v <= mid)]
+    return float(g[pick_j48(g, SNAP_TOL, start=-np.inf)])

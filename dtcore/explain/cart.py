@@ -59,10 +59,12 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
             weight_right=c["weight_right"],
             n_left=c["n_left"],
             n_right=c["n_right"],
-            eligible=np.ones(proxy.size, bool),
+            eligible=np.asarray(c.get("eligible", np.ones(proxy.size, bool)), dtype=bool),
+            friedman=c.get("friedman"),
         )
         if f.is_categorical:
             cand.left_mask = c["left_mask"]
+            cand.one_vs_rest, cand.split_impurity = c["one_vs_rest"], c["split_impurity"]
         else:
             cand.threshold, cand.missing_left = c["threshold"], c["missing_left"]
             cand.variant = c["variant"]
@@ -75,13 +77,17 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
             score_name=score_name,
             impurity=float(c["impurity"]),
         )
-        if proxy.size == 0 or not np.isfinite(proxy).any():
+        assert cand.eligible is not None
+        scanned = np.where(cand.eligible, proxy, -np.inf)  # the builder's candidates only
+        if proxy.size == 0 or not np.isfinite(scanned).any():
             rec.usable, rec.reason = False, "no_cut"
             out.append(rec)
             continue
-        k = int(np.argmax(proxy))  # the builder's first maximum in scan order
+        k = int(np.argmax(scanned))  # the builder's first maximum in scan order
         rec.best, rec.usable, rec.reason = k, True, None
         rec.proxy, rec.gain, rec.improvement = float(proxy[k]), float(local[k]), float(c["improvement"][k])
+        if cand.friedman is not None:
+            rec.friedman = float(cand.friedman[k])
         rec.test = cart_test(nd, j, cand, k)
         out.append(rec)
     return out

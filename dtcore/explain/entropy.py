@@ -39,7 +39,7 @@ def cut_gains(
     from): arrays over the sorted positions i (cut between i and i+1) that separate
     distinct known values — ``pos``, ``lo``, ``hi`` (the two values), ``midpoint``, ``gain``
     (ρ-weighted, raw: no MDL penalty), ``eligible`` (C4.5: both sides hold MinSplit weight;
-    textbook: both sides ≥ ``min_leaf``), ``weight_left``/``weight_right`` (known weight), plus
+    textbook: both sides hold ≥ ``min_leaf`` known rows), ``weight_left``/``weight_right`` (known weight), plus
     ``known_weight`` K, ``min_split`` and ``n_candidates`` (eligible cuts: what the MDL penalty
     counts).
     """
@@ -90,7 +90,7 @@ def snap(nd: NodeData, j: int, mid: float) -> float:
     """C4.5's stored threshold (``c45.rules.snap_threshold``, as the builder)."""
     if nd.est.threshold == "midpoint":
         return mid
-    return c45_rules.snap_threshold(c45_rules.sorted_known(nd.X_all[:, j]), mid, nd.est.threshold)
+    return c45_rules.snap_threshold(c45_rules.snap_values(nd.X_all[:, j]), mid, nd.est.threshold)
 
 
 def _named(nd: NodeData, j: int) -> dict[str, Any]:
@@ -213,7 +213,8 @@ def entropy_multiway(
         ok = reasonable_branches(bw, float(nd.est.min_cases)) >= 2
         rec.usable, rec.reason = ok, None if ok else "min_cases"
     else:
-        ok = id3_rules.branches_ok(bw, nd.est.min_samples_leaf)
+        rows = id3_rules.branch_rows(np.asarray(branch), nd.w, n_branches)
+        ok = id3_rules.branches_ok(rows, nd.est.min_samples_leaf)
         rec.gain_ratio = s.gain / s.iv if s.iv > 0 else 0.0  # id3: plain IV
         rec.candidates.gain_ratio = np.array([rec.gain_ratio])
         if ok and not id3_rules.is_positive(s.gain):

@@ -58,6 +58,7 @@ _CART_CANDIDATES = (
     "score",
     "proxy",
     "improvement",
+    "friedman",
     "impurity_left",
     "impurity_right",
     "weight_left",
@@ -66,6 +67,8 @@ _CART_CANDIDATES = (
     "n_right",
     "eligible",
     "left_mask",
+    "one_vs_rest",
+    "split_impurity",
     "threshold",
     "missing_left",
     "variant",
@@ -94,7 +97,11 @@ class Candidates(_Record):
     ``hi``, ``gain``, ``gain_ratio``, ``split_info`` and the known weights per side; a multiway
     test is one candidate (``gain``, ``gain_ratio``); CART adds ``proxy`` (what its builder
     maximises), ``improvement``, child impurities, weights and row counts, and ``left_mask``
-    (subsets) or ``threshold``/``missing_left``/``variant`` (cuts).
+    (subsets) or ``threshold``/``missing_left``/``variant`` (cuts); friedman_mse adds
+    ``friedman``, Friedman's improvement n_L·n_R/n·(mean_L − mean_R)².  CART subsets add
+    ``one_vs_rest`` (category code v when the test is ``a = v`` versus ``a ≠ v``, else −1; those
+    the builder's subset search does not scan follow its candidates with ``eligible`` False) and ``split_impurity``
+    (Σ_v |D^v|/|D|·I(D^v), the textbook's Gini(D, a)).
     """
 
     score: np.ndarray
@@ -116,6 +123,9 @@ class Candidates(_Record):
     left_mask: np.ndarray | None = None
     missing_left: np.ndarray | None = None
     variant: np.ndarray | None = None
+    friedman: np.ndarray | None = None
+    one_vs_rest: np.ndarray | None = None
+    split_impurity: np.ndarray | None = None
 
     def _order(self) -> tuple[str, ...]:
         if self.proxy is not None:
@@ -180,6 +190,7 @@ _CART_FEATURE = (
     "proxy",
     "gain",
     "improvement",
+    "friedman",
     "test",
     "feature",
     "name",
@@ -201,7 +212,8 @@ class FeatureSplits(_Record):
     ``mdl_penalty``, ``midpoint``; multiway tests ``iv``, ``branch_counts``, ``unknown_counts``.
     C4.5's average-gain rule marks usable features ``above_average`` / ``in_average``. CART:
     ``score_name``, ``impurity`` (the node's), ``proxy``, ``gain`` (local impurity decrease),
-    ``improvement`` (weighted, scikit-learn's scale).
+    ``improvement`` (weighted, scikit-learn's scale; friedman_mse too), ``friedman`` (friedman_mse:
+    Friedman's score of the best test).
     """
 
     feature: int
@@ -230,6 +242,7 @@ class FeatureSplits(_Record):
     impurity: float | None = None
     proxy: float | None = None
     improvement: float | None = None
+    friedman: float | None = None
     above_average: bool | None = None
     in_average: bool | None = None
 

@@ -164,7 +164,10 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
 
         estimator_class = lookup(d["algorithm"], d["task"])
     est = estimator_class()
-    est.set_params(**d["params"])
+    params = dict(d["params"])
+    if d["algorithm"] == "c45" and params.get("threshold") == "c45":
+        params["threshold"] = "r8"  # files written before the option was split into "r8" / "j48"
+    est.set_params(**params)
     schema = Schema.from_dict(d["schema"])
     tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
     if tree.node_count and int(tree.feature.max()) >= len(schema.features):

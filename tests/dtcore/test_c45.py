@@ -134,6 +134,52 @@ def test_watermelon3_cut_snapped_to_a_training_value():
     ] == [pytest.approx(0.3815)]
 
 
+def near_midpoint_data(larger_first):
+    """x cut at 0.8333355 (midpoint of 0.5 and 1.166671) under z = p; under z = q the values
+    0.833335 (≤ the midpoint) and 0.833336 (5e-7 above it, 1e-6 above the other), in either
+    data order."""
+    near = [("q", 0.833336, "C"), ("q", 0.833335, "C")]
+    if not larger_first:
+        near = near[::-1]
+    rows = [("p", 0.5, "A")] * 2 + near + [("p", 0.5, "A")] * 2 + [("p", 1.166671, "B")] * 4
+    rows += [("q", 0.2, "C"), ("q", 2.0, "C")] * 2
+    X = np.array([[z, x] for z, x, _ in rows], dtype=object)
+    kw = dict(feature_names=["z", "x"], feature_kinds=["categorical", "continuous"])
+    return X, [c for *_, c in rows], kw
+
+
+def _cut_lines(est, name):
+    return [line for line in tree_to_j48_lines(est.tree_, est.schema_) if f"{name} <=" in line]
+
+
+@pytest.mark.parametrize("larger_first", [False, True])
+def test_threshold_rules_r8_j48_midpoint(larger_first):
+    """r8 (default): the largest training value ≤ the float64 midpoint; j48: J48's data-order
+    scan with its 1e-6 tolerance (0.833335 when it comes first: 0.833336 is not greater by more
+    than 1e-6; 0.833336 when it comes first); midpoint: the midpoint."""
+    X, y, kw = near_midpoint_data(larger_first)
+    cut = {
+        thr: C45Classifier(threshold=thr, prune=False).fit(X, y, **kw).tree_.cuts[0]
+        for thr in ("r8", "j48", "midpoint")
+    }
+    assert C45Classifier().threshold == "r8"
+    assert cut["r8"] == 0.833335
+    assert cut["j48"] == (0.833336 if larger_first else 0.833335)
+    assert cut["midpoint"] == pytest.approx(0.8333355, abs=1e-12)
+    with pytest.raises(ValueError, match="threshold"):
+        C45Classifier(threshold="c45").fit(X, y, **kw)
+
+
+def test_r8_threshold_on_breast_cancer():
+    """Release 8 compares with the float64 midpoint strictly: (14.95 + 14.99)/2 =
+    14.969999999999999 < 14.97, so ``mean radius <= 14.96``; J48's tolerance gives 14.97."""
+    X, y, kw = cj.load(DATA / "breast_cancer.csv", "class")
+    r8 = _cut_lines(C45Classifier().fit(X, y, **kw), "mean radius")
+    j48 = _cut_lines(C45Classifier(threshold="j48").fit(X, y, **kw), "mean radius")
+    assert any(line.endswith("mean radius <= 14.96") for line in r8), r8
+    assert any(line.endswith("mean radius <= 14.97") for line in j48), j48
+
+
 def test_minsplit_and_mdl_penalty():
     # 40 rows, 2 classes: MinSplit = clamp(0.1·40/2, 2, 25) = 2
     x = np.arange(40, dtype=float)

@@ -187,6 +187,21 @@ def test_friedman_mse_grows_the_squared_error_tree():
     check_same(ours, sk, X, classification=False, expect_no_ties=True)
 
 
+@pytest.mark.parametrize("kw", [dict(min_impurity_decrease=5.0), dict(max_leaf_nodes=20, min_samples_leaf=3)])
+def test_friedman_mse_limits_as_sklearn(kw):
+    """scikit-learn 1.9 treats friedman_mse as squared_error for min_impurity_decrease and the
+    best-first order too (diabetes with min_impurity_decrease=5: 263 nodes, not 787)."""
+    X, y = datasets.load_diabetes(return_X_y=True, scaled=False)
+    X = f32(X)
+    ours = CARTRegressor(criterion="friedman_mse", **kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # friedman_mse is deprecated there
+        sk = DecisionTreeRegressor(criterion="friedman_mse", random_state=0, **kw).fit(X, y)
+    check_same(ours, sk, X, classification=False, expect_no_ties=True)
+    if "min_impurity_decrease" in kw:
+        assert ours.tree_.node_count == sk.tree_.node_count == 263
+
+
 def _random_regression(rng, n, p):
     X = f32(rng.normal(size=(n, p)) * rng.uniform(0.1, 100, p))
     y = X[:, 0] / X[:, 0].std() + np.sin(X[:, 1 % p]) + rng.normal(size=n)
@@ -358,3 +373,44 @@ def test_decision_path_is_sklearns_csr():
     dp = sk.decision_path(X).tocsr()
     np.testing.assert_array_equal(indptr, dp.indptr)
     np.testing.assert_array_equal(indices, dp.indices)
+
+
+def test_zero_weights_small_example():
+    """Rows of zero weight take no part in the split search (scikit-learn drops them)."""
+    X, y, w = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1], [1.0, 1.0, 0.0, 1.0]
+    ours = CARTClassifier().fit(X, y, sample_weight=w)
+    sk = DecisionTreeClassifier(random_state=0).fit(X, y, sample_weight=w)
+    assert ours.tree_.cuts[0] == sk.tree_.threshold[0] == 2.0
+    assert (ours.tree_.missing_branch[0] == 0) == bool(sk.tree_.missing_go_to_left[0])
+    check_same(ours, sk, np.asarray(X), expect_no_ties=True)
+    Xr, yr, wr = [[0.0], [1.0], [2.0], [3.0], [4.0]], [1.0, 2.0, 3.0, 4.0, 10.0], [1, 1, 1, 1, 0]
+    ours_r = CARTRegressor(criterion="absolute_error").fit(Xr, yr, sample_weight=wr)
+    sk_r = DecisionTreeRegressor(criterion="absolute_error", random_state=0).fit(Xr, yr, sample_weight=wr)
+    check_same(ours_r, sk_r, np.asarray(Xr), classification=False)
+
+
+@pytest.mark.parametrize(
+    "criterion", ["gini", "entropy", "log_loss", "squared_error", "friedman_mse", "absolute_error", "poisson"]
+)
+@pytest.mark.parametrize("kw", [dict(min_samples_leaf=3), dict(max_leaf_nodes=10, min_samples_leaf=2)])
+def test_zero_weights_match_sklearn(criterion, kw):
+    """Weighted data with a quarter of zero weights: same trees, row counts and values."""
+    rng = np.random.default_rng(400 + len(criterion))
+    n = 300
+    X = f32(rng.normal(size=(n, 4)))
+    w = dyadic_weights(rng, n)
+    w[rng.random(n) < 0.25] = 0.0
+    if criterion in ("gini", "entropy", "log_loss"):
+        y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.7, size=n) > 0).astype(int)
+        ours = CARTClassifier(criterion=criterion, **kw).fit(X, y, sample_weight=w)
+        sk = DecisionTreeClassifier(criterion=criterion, random_state=0, **kw).fit(X, y, sample_weight=w)
+        res = check_same(ours, sk, X)
+    else:
+        y = np.exp(0.5 * X[:, 0]) + rng.uniform(size=n)  # positive: poisson takes it too
+        ours = CARTRegressor(criterion=criterion, **kw).fit(X, y, sample_weight=w)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # friedman_mse is deprecated there
+            sk = DecisionTreeRegressor(criterion=criterion, random_state=0, **kw).fit(X, y, sample_weight=w)
+        res = check_same(ours, sk, X, classification=False)
+    assert res["ties"] <= 1 and res["nodes"] > 10  # k/8 weights can tie exactly in a small node
+    assert ours.tree_.n_samples[0] == sk.tree_.n_node_samples[0] == int((w > 0).sum())

@@ -496,3 +496,36 @@ def test_precision_must_be_positive(tmp_path):
     proc = dtcore("train", *MELON_ARGS, "--precision", "-1", "--out", str(tmp_path / "t.dot"))
     assert proc.returncode == 2 and "--precision" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "t.dot").exists()
+
+
+def test_splits_cart_list_one_vs_rest_ginis(tmp_path):
+    """``splits`` on Li Hang's loan table (CART, gini): every one-vs-rest Gini(D, A=a) next to
+    the optimal subset the tree uses."""
+    from tests.dtcore.test_explain import LOAN
+
+    p = tmp_path / "loan.csv"
+    p.write_text(LOAN, encoding="utf-8")
+    report, by = _splits(str(p), "--target", "类别", "--algorithm", "cart")
+    ovr = {
+        f: {o["category"]: o["split_impurity"] for o in by[f]["one_vs_rest"]} for f in ("年龄", "信贷情况")
+    }
+    assert ovr["年龄"] == pytest.approx({"青年": 0.44, "中年": 0.48, "老年": 0.44}, abs=0.005)
+    assert ovr["信贷情况"] == pytest.approx({"一般": 0.32, "好": 0.47, "非常好": 0.36}, abs=0.005)
+    assert by["有自己的房子"]["split_impurity"] == pytest.approx(0.27, abs=0.005)
+    assert report["best"] == "有自己的房子"
+
+
+def test_one_vs_rest_with_missing_and_absent_categories():
+    """Missing values stay with the rest; a category absent from the node gets no test."""
+    from dtcore.splitting import categorical_candidates
+
+    codes = np.array([0, 0, 1, 1, 3, 3, np.nan, np.nan])  # category 2 absent
+    y = np.array([0, 1, 1, 1, 0, 0, 1, 0])
+    c = categorical_candidates(codes, y, n_categories=4)
+    ovr = c["one_vs_rest"]
+    assert sorted(ovr[ovr >= 0].tolist()) == [0, 1, 3]
+    for k in np.flatnonzero(ovr >= 0):
+        mask = c["left_mask"][k]
+        v = int(ovr[k])
+        # a = v on one side alone, every other present category and the missing values opposite
+        assert mask[v] != mask[-1] and all(mask[u] == mask[-1] for u in (0, 1, 3) if u != v)

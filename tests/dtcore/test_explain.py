@@ -156,7 +156,7 @@ def test_the_report_chooses_the_test_the_tree_holds_at_every_node(name, algo, pa
         assert rep.leaf_reason is None, (node, rep.leaf_reason)
         chosen = rep.features[rep.chosen]
         assert explain.same_test(chosen.test, rep.tree_test), (node, chosen.test, rep.tree_test)
-        if algo == "cart" and params.get("criterion") != "friedman_mse":
+        if algo == "cart":
             # the reported weighted decrease is the one the tree's impurities give
             kids = tree.children_of(node)
             dec = (
@@ -236,3 +236,81 @@ def test_untrained_root_report_and_json():
     assert "含糖率" in text
     with pytest.raises(ValueError, match="node"):
         explain.split_report(est, X, y, None, est.tree_.node_count)
+
+
+def test_friedman_score_stays_visible_in_the_explorer():
+    """friedman_mse splits by the weighted MSE decrease (scikit-learn 1.9); the explorer still
+    shows Friedman's n_L·n_R/n·(mean_L − mean_R)² for every candidate and the best test."""
+    est, X, y = fit("diabetes", "cart", criterion="friedman_mse", max_depth=2)
+    rep = explain.split_report(est, X, y, None, 0)
+    chosen = rep.features[rep.chosen]
+    c = chosen.candidates
+    assert c.friedman is not None and c.friedman.shape == c.proxy.shape
+    wl, wr = c.weight_left, c.weight_right
+    k = chosen.best
+    x = X[:, chosen.feature]
+    yv = np.asarray(y, dtype=float)
+    left = x <= c.threshold[k]
+    expect = wl[k] * wr[k] / (wl[k] + wr[k]) * (yv[left].mean() - yv[~left].mean()) ** 2
+    assert chosen.friedman == pytest.approx(expect, rel=1e-9)
+    assert "friedman" in rep.to_dict()["features"][rep.chosen]
+
+
+# Li Hang, Statistical Learning Methods, table 5.1 (the loan applications): 年龄, 有工作,
+# 有自己的房子, 信贷情况 → 类别
+LOAN = """年龄,有工作,有自己的房子,信贷情况,类别
+青年,否,否,一般,否
+青年,否,否,好,否
+青年,是,否,好,是
+青年,是,是,一般,是
+青年,否,否,一般,否
+中年,否,否,一般,否
+中年,否,否,好,否
+中年,是,是,好,是
+中年,否,是,非常好,是
+中年,否,是,非常好,是
+老年,否,是,非常好,是
+老年,否,是,好,是
+老年,是,否,好,是
+老年,是,否,非常好,是
+老年,否,否,一般,否
+"""
+
+
+def loan_cart(tmp_path):
+    p = tmp_path / "loan.csv"
+    p.write_text(LOAN, encoding="utf-8")
+    X, y, feats, kinds, cats, classes, task = prepare_training(read_table(p), "类别")
+    est = make_estimator("cart", task).fit(
+        X, y, feature_names=feats, feature_kinds=kinds or None, categories=cats or None, classes=classes
+    )
+    return est, est.encode(X), encode_classes(y, est.schema_.classes)[0]
+
+
+def test_cart_lists_every_one_vs_rest_gini_next_to_the_optimal_subset(tmp_path):
+    """Li Hang's Gini(D, A=a) for every category (example 5.4): Breiman's ordering alone never
+    shows 年龄=中年 (0.48) or 信贷情况=好 (0.47); the explorer lists them, the tree keeps the
+    optimal subset."""
+    est, X, y = loan_cart(tmp_path)
+    rep = explain.split_report(est, X, y, None, 0)
+    f = by_name(rep)
+    expect = {
+        "年龄": {"青年": 0.44, "中年": 0.48, "老年": 0.44},
+        "有工作": {"是": 0.32},  # two categories: 是 versus 否 is one test
+        "有自己的房子": {"是": 0.27},
+        "信贷情况": {"一般": 0.32, "好": 0.47, "非常好": 0.36},
+    }
+    for name, ginis in expect.items():
+        rec = f[name]
+        cand = rec.candidates
+        cats = est.schema_.features[rec.feature].categories
+        got = {}
+        for k in np.flatnonzero(cand.one_vs_rest >= 0):
+            label = cats[int(cand.one_vs_rest[k])]
+            got["是" if label == "否" and len(cats) == 2 else label] = float(cand.split_impurity[k])
+        assert got == pytest.approx(ginis, abs=0.005), name
+        # the builder's candidates come first and hold the chosen (optimal) subset
+        assert cand.eligible[rec.best]
+        assert cand.split_impurity[rec.best] <= min(ginis.values()) + 1e-12
+    assert rep.features[rep.chosen].name == "有自己的房子"
+    assert explain.same_test(rep.features[rep.chosen].test, rep.tree_test)

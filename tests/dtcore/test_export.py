@@ -621,3 +621,12 @@ def test_code_points_xml_forbids_are_replaced_so_graphviz_draws_the_tree():
         assert "\ufffe" not in text and "\uffff" not in text and "\ufffd" in text
     svg = render(dot, "svg").decode("utf-8")
     assert "\ufffd" in svg
+
+
+def test_model_files_with_the_old_threshold_name_load_as_r8():
+    """C4.5 models written when threshold="c45" was the default load with its new name "r8"."""
+    from pathlib import Path
+
+    d = json.loads((Path(__file__).parents[1] / "snapshots/dtcore/watermelon3-c45/model.json").read_text())
+    d["params"]["threshold"] = "c45"
+    assert model_from_dict(d).get_params()["threshold"] == "r8"

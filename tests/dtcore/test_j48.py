@@ -50,7 +50,7 @@ def test_options_map_to_j48_flags():
         ({"confidence_factor": 0.1}, ["-C", "0.1"]),
         ({"subtree_raising": False}, ["-S"]),
     ):
-        est = C45Classifier(z="normal", **params).fit(X, y, **kw)
+        est = C45Classifier(z="normal", threshold="j48", **params).fit(X, y, **kw)
         theirs, _ = cj.run_j48(cj.fitted_schema_arff(est, X, y), extra=flags)
         ours = tree_to_j48_lines(est.tree_, est.schema_)
         assert not cj.compare_lines(ours, theirs), (params, ours, theirs)
@@ -67,6 +67,33 @@ def test_missing_values_weighting_matches_j48():
 @pytest.mark.parametrize("seed", [0, 5, 9])
 def test_random_mixed_data_with_missing_values(seed):
     X, y, kw = cj.random_dataset(seed, n=300 + 50 * seed, missing=0.05 * (1 + seed % 3))
+    for pruned in (True, False):
+        diffs, ours, theirs = cj.compare(X, y, kw, pruned=pruned)
+        assert not diffs, "\n".join(diffs + ["ours:"] + ours + ["J48:"] + theirs)
+
+
+@pytest.mark.parametrize("larger_first", [False, True])
+def test_j48_threshold_scan_in_data_order(larger_first):
+    """threshold="j48" is J48's setSplitPoint: a value within 1e-6 above the midpoint counts,
+    and the scan in data order moves on only to values greater by more than 1e-6 (Weka's
+    segment-challenge prints hedge-mean <= 0.833335 for this reason)."""
+    from tests.dtcore.test_c45 import near_midpoint_data
+
+    X, y, kw = near_midpoint_data(larger_first)
+    diffs, ours, theirs = cj.compare(X, y, kw, pruned=False)
+    assert not diffs, "\n".join(diffs + ["ours:"] + ours + ["J48:"] + theirs)
+    expect = "0.833336" if larger_first else "0.833335"
+    assert any(line.endswith(f"x <= {expect}: A (4.0)") for line in theirs), theirs
+
+
+@pytest.mark.parametrize("name", ["segment-challenge", "diabetes"])
+def test_j48_threshold_on_wekas_own_files(name):
+    """Weka's example files, where installed: J48's thresholds (segment-challenge's hedge-mean
+    <= 0.833335, diabetes' pedi <= 0.561) under threshold="j48"."""
+    path = Path("/usr/share/doc/weka/examples") / f"{name}.arff"
+    if not path.exists():
+        pytest.skip(f"{path} is not installed")
+    X, y, kw = cj.load(path)
     for pruned in (True, False):
         diffs, ours, theirs = cj.compare(X, y, kw, pruned=pruned)
         assert not diffs, "\n".join(diffs + ["ours:"] + ours + ["J48:"] + theirs)

@@ -343,3 +343,20 @@ def test_tree_picture_speaks_the_ui_language():
     en = treeview.tree_dot(est, None, lang="en")
     assert "样本数 = 4" in zh and "samples" not in zh
     assert "samples = 4" in en and "样本数" not in en
+
+
+def test_one_vs_rest_rows_list_the_textbook_ginis(tmp_path):
+    """The splits page's table under CART's subset bars: the optimal subset, then every
+    one-vs-rest test with Gini(D, a) (Li Hang's loan table: 年龄=中年 0.48)."""
+    from dtcore import explain
+    from tests.dtcore.test_explain import loan_cart
+    from ui.views.splits import one_vs_rest_rows
+
+    est, X, y = loan_cart(tmp_path)
+    rep = explain.split_report(est, X, y, None, 0)
+    j = [f.name for f in est.schema_.features].index("年龄")
+    rows = one_vs_rest_rows(rep.features[j], est.schema_, lambda key: key)
+    # the optimal subset here is itself one-vs-rest ({青年}): first, marked, not repeated
+    assert rows[0]["splits.col.test"] == "年龄 = 青年 (splits.status.chosen)"
+    by = {r["splits.col.test"].split(" (")[0]: r["splits.col.split_impurity"] for r in rows}
+    assert by == {"年龄 = 青年": "0.4400", "年龄 = 中年": "0.4800", "年龄 = 老年": "0.4400"}

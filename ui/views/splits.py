@@ -87,6 +87,8 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
         if algo == "cart":
             row[t("splits.col.decrease")] = r.gain if usable else None
             row[t("splits.col.weighted_decrease")] = r.improvement if usable else None
+            if report.criterion == "friedman_mse":  # Friedman's own score, next to what splits
+                row[t("splits.col.friedman")] = r.friedman if usable else None
         else:
             row[t("splits.col.gain")] = r.gain if usable else None
             if algo == "c45" and r.mode == "threshold":
@@ -370,6 +372,38 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
         left = [f.categories[i] for i in np.nonzero(mask[:-1])[0]]
         return "{" + ", ".join(left) + "}" + f" · {num(s, 4)}"
     return f"{describe_test(schema, rec.test)} · {num(s, 4)}"
+
+
+def one_vs_rest_rows(rec: FeatureSplits, schema, t) -> list[dict]:
+    """CART subsets: the optimal subset (the builder's choice), then every one-vs-rest test
+    ``a = v`` with its Σ|D^v|/|D|·I(D^v) (the textbook's Gini(D, a)) and decrease, for a table.
+    ``t``: translation. Empty when the feature has no such candidates."""
+    cand = rec.candidates
+    if cand is None or cand.one_vs_rest is None or cand.split_impurity is None or rec.best is None:
+        return []
+    f = schema.features[rec.feature]
+    col_test, col_imp, col_dec = (
+        t("splits.col.test"),
+        t("splits.col.split_impurity"),
+        t("splits.col.decrease"),
+    )
+    ks = [rec.best] + [int(k) for k in np.flatnonzero(cand.one_vs_rest >= 0) if k != rec.best]
+    rows = []
+    for k in ks:
+        v = int(cand.one_vs_rest[k])
+        test = (
+            f"{f.name} = {f.categories[v]}"
+            if v >= 0
+            else candidate_label(rec, k, schema, "cart").rsplit(" · ", 1)[0]
+        )
+        rows.append(
+            {
+                col_test: test + (f" ({t('splits.status.chosen')})" if k == rec.best else ""),
+                col_imp: num(float(cand.split_impurity[k]), 4),
+                col_dec: num(float(cand.score[k]), 4),
+            }
+        )
+    return rows
 
 
 def candidate_order(scores, limit: int) -> list[int]:
