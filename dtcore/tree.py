@@ -306,13 +306,34 @@ class Tree:
 
     @classmethod
     def from_dict(cls, d: dict) -> Tree:
+        """The tree of ``to_dict`` output, checked (:func:`check_tree`): a damaged or crafted
+        model file is refused with a ValueError naming the field, before anything walks it."""
+        if not isinstance(d, dict):
+            raise ValueError("model tree: expected an object of arrays")
         kw = {}
         for name, dtype in _ARRAYS.items():
-            arr = np.asarray(d[name], dtype=dtype)
+            if name not in d:
+                raise ValueError(f"model tree lacks {name!r}")
+            try:
+                arr = np.asarray(d[name], dtype=dtype)
+            except (TypeError, ValueError, OverflowError):
+                raise ValueError(f"model tree.{name}: not a list of numbers") from None
             if name == "value":
-                arr = arr.reshape(len(d["feature"]), -1)
+                n = len(d["feature"]) if isinstance(d.get("feature"), list) else -1
+                if n <= 0 or arr.ndim not in (1, 2) or arr.size % n or (arr.ndim == 2 and arr.shape[0] != n):
+                    raise ValueError("model tree.value: not one row of numbers per node")
+                arr = arr.reshape(n, -1)
+            elif arr.ndim != 1:
+                raise ValueError(f"model tree.{name}: not a flat list of numbers")
             kw[name] = arr
-        return cls(n_classes=int(d.get("n_classes", 0)), **kw)
+        n_classes = d.get("n_classes", 0)
+        if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
+            raise ValueError("model tree.n_classes: not a whole number ≥ 0")
+        tree = cls(n_classes=n_classes, **kw)
+        from .tree_check import check_tree  # a module of its own that needs Tree
+
+        check_tree(tree)
+        return tree
 
     def copy(self) -> Tree:
         return Tree.from_dict(self.to_dict())

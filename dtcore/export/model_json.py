@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..schema import Schema
+from ..schema import KINDS, Schema
 from ..tree import Tree
 from .files import write_atomic
 from .labels import (
@@ -159,6 +159,10 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     for key in ("algorithm", "task", "params", "schema", "tree"):
         if key not in d:
             raise ValueError(f"model file lacks the {key!r} entry")
+    if d["task"] not in ("classification", "regression"):
+        raise ValueError(f"model file: task must be classification or regression, not {d['task']!r}")
+    if not isinstance(d["params"], dict):
+        raise ValueError("model file: params must be an object")
     if estimator_class is None:
         from ..estimators import estimator_class as lookup
 
@@ -168,13 +172,62 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     if d["algorithm"] == "c45" and params.get("threshold") == "c45":
         params["threshold"] = "r8"  # files written before the option was split into "r8" / "j48"
     est.set_params(**params)
-    schema = Schema.from_dict(d["schema"])
+    est._validate_params()
+    schema = _schema_from_dict(d["schema"], d["task"])
+    if not isinstance(d["tree"], dict):
+        raise ValueError("model file: tree must be an object of arrays")
     tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
-    if tree.node_count and int(tree.feature.max()) >= len(schema.features):
-        raise ValueError("model file is inconsistent: a node tests a feature the schema lacks")
+    _check_tree_fits_schema(tree, schema)
     est._set_schema(schema)
     est.tree_ = tree
     return est
+
+
+def _schema_from_dict(d: object, task: str) -> Schema:
+    """The schema entry, checked: features with a name and a known kind, category and class
+    labels as text, classes exactly for a classification model."""
+    if not isinstance(d, dict) or not isinstance(d.get("features"), list) or not d["features"]:
+        raise ValueError("model file: schema.features must be a non-empty list")
+    for f in d["features"]:
+        if not isinstance(f, dict) or not isinstance(f.get("name"), str) or f.get("kind") not in KINDS:
+            raise ValueError(f"model file: schema.features holds {f!r}, not a feature with a name and a kind")
+        cats = f.get("categories", [])
+        if not isinstance(cats, list) or not all(isinstance(c, str) for c in cats):
+            raise ValueError(
+                f"model file: schema.features[{f['name']!r}].categories must be a list of labels"
+            )
+    classes = d.get("classes")
+    if task == "classification" and not (
+        isinstance(classes, list) and classes and all(isinstance(c, str) for c in classes)
+    ):
+        raise ValueError(
+            "model file: schema.classes must be the list of class labels of a classification model"
+        )
+    if task == "regression" and classes is not None:
+        raise ValueError("model file: schema.classes must be null for a regression model")
+    return Schema.from_dict(d)
+
+
+def _check_tree_fits_schema(tree: Tree, schema: Schema) -> None:
+    """The tree's tests name the schema's features with tests of their kind, and its value rows
+    have one column per class (one value for regression)."""
+    inner = np.nonzero(tree.feature >= 0)[0]
+    if inner.size and int(tree.feature[inner].max()) >= len(schema.features):
+        raise ValueError("model file is inconsistent: tree.feature tests a feature the schema lacks")
+    n_cats = np.array([len(f.categories or ()) if f.is_categorical else 0 for f in schema.features])
+    categorical = np.diff(tree.cat_ptr)[inner] > 0
+    kinds = n_cats[tree.feature[inner]] > 0
+    if np.any(categorical != kinds) or np.any(
+        np.diff(tree.cat_ptr)[inner] > np.maximum(n_cats[tree.feature[inner]], 1)
+    ):
+        raise ValueError(
+            "model file is inconsistent: tree.cat_ptr does not match the features' kinds and categories"
+        )
+    width = len(schema.classes) if schema.classes is not None else 1
+    if tree.value.shape[1] != width or tree.n_classes != (width if schema.classes is not None else 0):
+        raise ValueError(
+            f"model file is inconsistent: tree.value / tree.n_classes do not hold {width} column(s)"
+        )
 
 
 def dumps_model(estimator: BaseTreeEstimator) -> str:
@@ -193,4 +246,10 @@ def load_model(path: str | Path, estimator_class: type[BaseTreeEstimator] | None
             d = json.load(f)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{path} is not a dtcore model: not UTF-8 text (models are UTF-8 JSON)"
+            ) from None
+        except RecursionError:
+            raise ValueError(f"{path} is not a dtcore model: nested too deeply") from None
     return model_from_dict(d, estimator_class)

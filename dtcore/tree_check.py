@@ -1,0 +1,78 @@
+"""Is this a tree? The checks a model file's tree passes before anything walks it (a crafted
+child index that points back to the root would make prediction loop forever)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .tree import Tree
+
+
+def check_tree(tree: Tree) -> None:
+    """ValueError naming the field when ``tree``'s arrays do not form a tree: every node but the
+    root has one parent that comes before it (so no walk can loop), children point back to their
+    parent, depths follow, pointers are monotone and in range, tests have the branches their
+    cuts or category tables say, counts are finite and ≥ 0. Vectorised: no Python loop over nodes.
+    """
+
+    def bad(field: str, what: str) -> ValueError:
+        return ValueError(f"model tree.{field}: {what}")
+
+    n = tree.feature.size
+    if n == 0:
+        raise bad("feature", "no nodes")
+    for name in ("parent", "depth", "missing_branch", "weighted_n", "n_samples", "impurity"):
+        if getattr(tree, name).size != n:
+            raise bad(name, f"{getattr(tree, name).size} entries for {n} nodes")
+    if tree.value.shape[0] != n:
+        raise bad("value", "not one row per node")
+    for ptr, data in (("child_ptr", "children"), ("cut_ptr", "cuts"), ("cat_ptr", "cat_branch")):
+        p = getattr(tree, ptr)
+        if p.size != n + 1 or p[0] != 0 or p[-1] != getattr(tree, data).size or np.any(np.diff(p) < 0):
+            raise bad(ptr, f"not {n + 1} non-decreasing offsets from 0 to the length of {data}")
+    ids = np.arange(n)
+    if tree.parent[0] != -1 or np.any(tree.parent[1:] < 0) or np.any(tree.parent[1:] >= ids[1:]):
+        raise bad("parent", "the root's parent must be -1 and every other node's an earlier node")
+    owner = np.repeat(ids, np.diff(tree.child_ptr))
+    kids = tree.children.astype(np.int64)
+    if np.any(kids <= owner) or np.any(kids >= n):
+        raise bad("children", "a child must be a later node of the tree")
+    if np.any(tree.parent[kids] != owner) or np.any(np.bincount(kids, minlength=n)[1:] != 1):
+        raise bad("children", "every node but the root must be the child of its parent, once")
+    if tree.depth[0] != 0 or np.any(tree.depth[1:] != tree.depth[tree.parent[1:]] + 1):
+        raise bad("depth", "a node's depth must be its parent's + 1")
+    n_kids = np.diff(tree.child_ptr)
+    inner = tree.feature >= 0
+    if np.any(tree.feature < -1) or np.any(inner != (n_kids > 0)):
+        raise bad("feature", "a leaf has feature -1 and no children, a test a feature and children")
+    mb = tree.missing_branch
+    if np.any((mb < -1) | (mb >= np.maximum(n_kids, 1))):
+        raise bad("missing_branch", "must be -1 (share out) or one of the node's branches")
+    n_cuts, n_cats = np.diff(tree.cut_ptr), np.diff(tree.cat_ptr)
+    continuous = inner & (n_cats == 0)
+    if np.any(n_cuts[~inner] | n_cats[~inner]) or np.any((n_cuts > 0) & (n_cats > 0)):
+        raise bad("cut_ptr", "a node has cuts or a category table only when it tests a feature")
+    if np.any(n_cuts[continuous] != n_kids[continuous] - 1):
+        raise bad("cuts", "a continuous test has one cut fewer than branches")
+    if np.isnan(tree.cuts).any() or np.any(np.diff(tree.cuts)[np.diff(np.repeat(ids, n_cuts)) == 0] < 0):
+        raise bad("cuts", "cut points must be numbers, sorted within a node")
+    cat_owner = np.repeat(ids, n_cats)
+    if np.any(tree.cat_branch < -1) or np.any(tree.cat_branch >= n_kids[cat_owner]):
+        raise bad("cat_branch", "a category's branch must be -1 or one of the node's branches")
+    for name in ("value", "weighted_n", "impurity"):
+        if not np.all(np.isfinite(getattr(tree, name))):
+            raise bad(name, "holds a value that is not a finite number")
+    if np.any(tree.weighted_n < 0):
+        raise bad("weighted_n", "a weight below 0")
+    if np.any(tree.n_samples < 0):
+        raise bad("n_samples", "a row count below 0")
+    if tree.n_classes:
+        if tree.value.shape[1] != tree.n_classes:
+            raise bad(
+                "n_classes", f"{tree.n_classes} classes, but tree.value has {tree.value.shape[1]} columns"
+            )
+        if np.any(tree.value < 0):
+            raise bad("value", "a class count below 0")

@@ -1,0 +1,126 @@
+"""Model files are user input: a crafted or damaged JSON model is refused on load with one line
+that names the field, never a hang, a traceback of another type, or silently wrong predictions."""
+
+import json
+
+import numpy as np
+import pytest
+
+from dtcore.c45 import C45Classifier
+from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.export import dumps_model, model_from_dict
+
+
+def model(est_cls=CARTClassifier, **kw):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    X[::7, 1] = np.nan
+    y = np.where(X[:, 0] > 0, "a", "b") if est_cls is not CARTRegressor else X[:, 0] * 2
+    return json.loads(dumps_model(est_cls(**kw).fit(X, y)))
+
+
+def refused(d, *phrases):
+    with pytest.raises(ValueError) as info:
+        model_from_dict(d)
+    message = str(info.value)
+    assert "\n" not in message
+    for p in phrases:
+        assert p in message, message
+
+
+def test_a_sound_model_loads():
+    for cls in (CARTClassifier, CARTRegressor, C45Classifier):
+        est = model_from_dict(model(cls))
+        assert est.tree_.node_count >= 3
+
+
+def test_a_child_pointing_back_to_the_root_is_refused():
+    d = model()
+    d["tree"]["children"][1] = 0  # root's second child → the root: a cycle
+    refused(d, "tree", "children")
+
+
+@pytest.mark.parametrize(
+    ("field", "index", "value", "phrase"),
+    [
+        ("children", 0, -3, "children"),
+        ("children", 0, 10**6, "children"),
+        ("parent", 1, 5, "parent"),
+        ("feature", 0, 99, "feature"),
+        ("missing_branch", 0, 7, "missing_branch"),
+        ("weighted_n", 0, -1.0, "weighted_n"),
+        ("n_samples", 0, -5, "n_samples"),
+        ("depth", 1, 9, "depth"),
+        ("child_ptr", 1, 999, "child_ptr"),
+        ("cuts", 0, "NaN", "cuts"),
+    ],
+)
+def test_broken_arrays_are_refused_naming_the_field(field, index, value, phrase):
+    d = model()
+    d["tree"][field][index] = value
+    refused(d, phrase)
+
+
+def test_non_finite_or_negative_counts_are_refused():
+    d = model()
+    d["tree"]["value"][0][0] = "NaN"
+    refused(d, "value")
+    d = model()
+    d["tree"]["value"][-1][0] = -2.0
+    refused(d, "value")
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "phrase"),
+    [
+        (("task",), "foo", "task"),
+        (("schema", "classes"), None, "classes"),
+        (("tree", "feature"), None, "feature"),
+        (("tree",), [], "tree"),
+        (("schema",), "x", "schema"),
+        (("tree", "n_classes"), 9, "n_classes"),
+    ],
+)
+def test_wrong_entries_are_refused(path, value, phrase):
+    d = model()
+    target = d
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    refused(d, phrase)
+
+
+def test_missing_keys_are_refused():
+    for key in ("parent", "value", "child_ptr"):
+        d = model()
+        del d["tree"][key]
+        refused(d, key)
+
+
+def test_a_model_file_that_is_not_utf8_is_refused_in_words(tmp_path):
+    from dtcore.export import load_model
+
+    path = tmp_path / "m.json"
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        load_model(path)
+
+
+def test_the_cli_refuses_a_looping_model_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    d = model()
+    d["tree"]["children"][1] = 0
+    path = tmp_path / "loop.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    data = tmp_path / "x.csv"
+    data.write_text("x0,x1,x2\n0.1,0.2,0.3\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "dtcore", "predict", str(path), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().startswith("dtcore: error:") and "children" in proc.stderr
