@@ -56,6 +56,12 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "dot.parents_value": ("(parent's)", "（父节点）"),
     "dot.more": ("{n} more nodes<BR/>({leaves} leaves)", "还有 {n} 个节点<BR/>（{leaves} 个叶子）"),
     "dot.missing": ("missing", "缺失"),
+    "dot.gini": ("gini", "基尼指数"),
+    "dot.entropy": ("entropy", "信息熵"),
+    "dot.squared_error": ("squared_error", "平方误差"),
+    "dot.friedman_mse": ("friedman_mse", "Friedman 平方误差"),
+    "dot.absolute_error": ("absolute_error", "绝对误差"),
+    "dot.poisson": ("poisson", "泊松偏差"),
     # -- data page ------------------------------------------------------------------------------
     "data.title": ("Data", "数据"),
     "data.source": ("Where the data comes from", "数据来源"),

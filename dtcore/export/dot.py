@@ -106,6 +106,13 @@ DOT_WORDS = {
     "parents_value": "(parent's)",
     "more": "{n} more nodes<BR/>({leaves} leaves)",
     "missing": "missing",
+    # the impurity a node shows, by the name ``impurity_name`` gives it
+    "gini": "gini",
+    "entropy": "entropy",
+    "squared_error": "squared_error",
+    "friedman_mse": "friedman_mse",
+    "absolute_error": "absolute_error",
+    "poisson": "poisson",
 }
 
 
@@ -277,7 +284,8 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
                 f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
                 f"<TR>{bar}</TR></TABLE>"
             )
-        rows.append(f"{html_escape(s.impurity)} = {fmt_num(tree.impurity[i], s.precision)}")
+        name = s.words.get(s.impurity, html_escape(s.impurity))  # words are escaped already
+        rows.append(f"{name} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
             if classes is not None:
                 rows.append(f"{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}")

@@ -360,3 +360,15 @@ def test_one_vs_rest_rows_list_the_textbook_ginis(tmp_path):
     assert rows[0]["splits.col.test"] == "年龄 = 青年 (splits.status.chosen)"
     by = {r["splits.col.test"].split(" (")[0]: r["splits.col.split_impurity"] for r in rows}
     assert by == {"年龄 = 青年": "0.4400", "年龄 = 中年": "0.4800", "年龄 = 老年": "0.4400"}
+
+
+def test_the_tree_names_its_impurity_in_the_ui_language():
+    from dtcore.cart import CARTRegressor
+    from ui.views.tree import tree_dot
+
+    df = load_sample("watermelon_3.0").df
+    res = train(df, R.infer_roles(df, "好瓜", ["编号"]), R.CLASSIFICATION, "c45", "gain_ratio", {}, Split())
+    zh, en = tree_dot(res.estimator, None, lang="zh"), tree_dot(res.estimator, None, lang="en")
+    assert "信息熵 = 0.998" in zh and "entropy =" not in zh and "entropy = 0.998" in en
+    reg = CARTRegressor(criterion="poisson", max_depth=1).fit([[0.0], [1.0], [2.0]], [1.0, 2.0, 6.0])
+    assert "泊松偏差 = " in tree_dot(reg, None, lang="zh")
