@@ -9,10 +9,11 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .conventions import (
     NotFittedError,
@@ -39,6 +40,8 @@ from .tree import Tree
 
 __all__ = ["BaseTreeEstimator", "NotFittedError"]
 
+_Est = TypeVar("_Est", bound="BaseTreeEstimator")  # fit/set_params return the estimator itself
+
 
 class BaseTreeEstimator:
     _task = "classification"
@@ -63,10 +66,10 @@ class BaseTreeEstimator:
         sig = inspect.signature(cls.__init__)
         return [p for p in sig.parameters if p != "self"]
 
-    def get_params(self, deep: bool = True) -> dict:
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def set_params(self, **params):
+    def set_params(self: _Est, **params: Any) -> _Est:
         valid = self._param_names()
         for key, value in params.items():
             if key not in valid:
@@ -74,24 +77,24 @@ class BaseTreeEstimator:
             setattr(self, key, value)
         return self
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
         changed = [f"{k}={v!r}" for k, v in self.get_params().items() if defaults.get(k) != v]
         return f"{type(self).__name__}({', '.join(changed)})"
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(
-        self,
-        X,
-        y,
-        sample_weight=None,
+        self: _Est,
+        X: ArrayLike,
+        y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
         *,
-        feature_names=None,
-        feature_kinds=None,
-        categories=None,
-        classes=None,
-        target_name="y",
-    ):
+        feature_names: Iterable[str] | None = None,
+        feature_kinds: Sequence[str | None] | dict[str, str] | None = None,
+        categories: Mapping[str, Iterable[str]] | None = None,
+        classes: Iterable[str] | None = None,
+        target_name: str = "y",
+    ) -> _Est:
         """Fit on raw rows.
 
         X: 2-D array; numeric arrays are all-continuous unless ``feature_kinds`` says otherwise,
@@ -104,8 +107,9 @@ class BaseTreeEstimator:
         """
         refuse_sparse(X)
         if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
-            feature_names = [str(c) for c in X.columns]
-            X = X.to_numpy(dtype=object)
+            frame: Any = X  # pandas' types are not imported here: its attributes are read untyped
+            feature_names = [str(c) for c in frame.columns]
+            X = frame.to_numpy(dtype=object)
         X_arr = np.asarray(X) if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
         check_X_shape(X_arr, fitting=True)
         n = X_arr.shape[0]
@@ -128,7 +132,9 @@ class BaseTreeEstimator:
             self.classes_ = self._class_values[self._proba_columns]
         return self
 
-    def fit_encoded(self, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight=None):
+    def fit_encoded(
+        self: _Est, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight: ArrayLike | None = None
+    ) -> _Est:
         """Fit on arrays already encoded against ``schema``.
 
         Unlike :meth:`fit`, rows of weight 0 stay part of the training set here: growth ignores
@@ -140,7 +146,7 @@ class BaseTreeEstimator:
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
         return self
 
-    def _set_schema(self, schema: Schema):
+    def _set_schema(self, schema: Schema) -> None:
         """The fitted attributes that follow from the schema (also used when loading a model)."""
         self.schema_ = schema
         self.n_features_in_ = len(schema.features)
@@ -154,7 +160,7 @@ class BaseTreeEstimator:
             self.n_classes_ = len(schema.classes or ())
 
     @staticmethod
-    def _check_weight(sample_weight, n):
+    def _check_weight(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
         if sample_weight is None:
             return np.ones(n)
         w = np.asarray(sample_weight, dtype=np.float64).ravel()
@@ -166,23 +172,26 @@ class BaseTreeEstimator:
             raise DataError("every sample weight is zero: nothing to train on")
         return w
 
-    def _validate_params(self):
+    def _validate_params(self) -> None:
         """Subclasses check their parameters here and raise ValueError with the fix."""
 
-    def _grow(self, X, y, sample_weight) -> Tree:  # pragma: no cover - abstract
+    def _grow(
+        self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray
+    ) -> Tree:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # -- prediction ----------------------------------------------------------------------------
-    def _check_fitted(self):
+    def _check_fitted(self) -> None:
         if not hasattr(self, "tree_"):
             raise not_fitted(f"this {type(self).__name__} is not fitted yet: call fit first")
 
-    def encode(self, X) -> np.ndarray:
+    def encode(self, X: ArrayLike) -> np.ndarray:
         """Raw rows → the float64 matrix the tree reads (unseen labels become missing)."""
         self._check_fitted()
         refuse_sparse(X)
-        if hasattr(X, "columns"):
-            X = X.to_numpy(dtype=object)
+        if hasattr(X, "columns"):  # a DataFrame (pandas' types are not imported: read untyped)
+            frame: Any = X
+            X = frame.to_numpy(dtype=object)
         X_arr = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
         check_X_shape(X_arr, fitting=False)
         if X_arr.shape[1] != self.n_features_in_:
@@ -193,7 +202,7 @@ class BaseTreeEstimator:
         return encode_features(X_arr, self.schema_)
 
     @property
-    def predict_proba(self) -> Callable[[Any], np.ndarray]:
+    def predict_proba(self) -> Callable[[ArrayLike], np.ndarray]:
         """Class probabilities of each row, columns in the order of ``classes_``.
 
         A classifier's method only: a regressor has no such attribute (``hasattr`` is False, as
@@ -202,11 +211,11 @@ class BaseTreeEstimator:
             raise AttributeError(f"{type(self).__name__} has no predict_proba: it is a regressor")
         return self._predict_proba
 
-    def _predict_proba(self, X) -> np.ndarray:
+    def _predict_proba(self, X: ArrayLike) -> np.ndarray:
         Xe = self.encode(X)
         return self.tree_.predict_proba(Xe)[:, self._proba_columns]
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """The class (of y's own type) or the value of each row."""
         Xe = self.encode(X)
         if self._task == "classification":
@@ -214,7 +223,7 @@ class BaseTreeEstimator:
             return self._class_values[np.argmax(proba, axis=1)]  # ties: the class declared first
         return self.tree_.predict_value(Xe)
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """Accuracy for classifiers, R² for regressors (scikit-learn's choices)."""
         pred = self.predict(X)
         w = self._check_weight(sample_weight, len(pred))
@@ -227,10 +236,10 @@ class BaseTreeEstimator:
         ss_tot = np.sum(w * (y - np.average(y, weights=w)) ** 2)
         return float(1 - ss_res / ss_tot) if ss_tot > 0 else 0.0
 
-    def apply(self, X) -> np.ndarray:
+    def apply(self, X: ArrayLike) -> np.ndarray:
         return self.tree_.apply(self.encode(X))
 
-    def decision_path(self, X) -> tuple[np.ndarray, np.ndarray]:
+    def decision_path(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The nodes each row visits, as the ``(indptr, indices)`` arrays of a CSR indicator
         matrix (paths root first); scikit-learn's sparse matrix is one line with scipy:
         ``scipy.sparse.csr_matrix((np.ones(len(indices)), indices, indptr),

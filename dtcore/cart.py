@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import BaseTreeEstimator
 from .conventions import Bunch
@@ -34,11 +36,11 @@ from .schema import DataError
 from .tree import Tree
 
 
-def _is_int(v) -> bool:
+def _is_int(v: object) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
 
 
-def _is_real(v) -> bool:
+def _is_real(v: object) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, bool)
 
 
@@ -55,13 +57,13 @@ class _CARTBase(BaseTreeEstimator):
     max_leaf_nodes: int | None
     random_state: object
     ccp_alpha: float
-    _criteria: tuple = ()  # the criteria of the class's task, the default first
+    _criteria: tuple[str, ...] = ()  # the criteria of the class's task, the default first
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
         Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),
     )
 
-    def _validate_params(self):
+    def _validate_params(self) -> None:
         name = type(self).__name__
         if self.criterion not in self._criteria:
             raise ValueError(
@@ -91,7 +93,9 @@ class _CARTBase(BaseTreeEstimator):
         if not (_is_real(a) and a >= 0):
             raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
 
-    def cost_complexity_pruning_path(self, X, y, sample_weight=None, **fit_params) -> Bunch:
+    def cost_complexity_pruning_path(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
+    ) -> Bunch:
         """The minimal cost-complexity pruning path of the tree ``fit`` grows with ``ccp_alpha=0``
         (this estimator is left as it is), as scikit-learn's method of the same name returns it.
 
@@ -131,7 +135,7 @@ class _CARTBase(BaseTreeEstimator):
             max_leaf_nodes=None if self.max_leaf_nodes is None else int(self.max_leaf_nodes),
         )
 
-    def _grow(self, X, y, sample_weight) -> Tree:
+    def _grow(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> Tree:
         ncat = [len(f.categories or ()) if f.is_categorical else 0 for f in self.schema_.features]
         n_classes = len(self.schema_.classes or ()) if self._task == "classification" else 0
         if self._task == "classification":
@@ -221,16 +225,16 @@ class CARTClassifier(_CARTBase):
 
     def __init__(
         self,
-        criterion="gini",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_leaf_nodes=None,
-        random_state=None,
-        ccp_alpha=0.0,
-    ):
+        criterion: str = "gini",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_weight_fraction_leaf: float = 0.0,
+        min_impurity_decrease: float = 0.0,
+        max_leaf_nodes: int | None = None,
+        random_state: object = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -297,16 +301,16 @@ class CARTRegressor(_CARTBase):
 
     def __init__(
         self,
-        criterion="squared_error",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_impurity_decrease=0.0,
-        max_leaf_nodes=None,
-        random_state=None,
-        ccp_alpha=0.0,
-    ):
+        criterion: str = "squared_error",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_weight_fraction_leaf: float = 0.0,
+        min_impurity_decrease: float = 0.0,
+        max_leaf_nodes: int | None = None,
+        random_state: object = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split

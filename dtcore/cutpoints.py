@@ -21,9 +21,11 @@ Two rule sets:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from .criteria import split_information
 from .multiway import SMALL
@@ -48,7 +50,7 @@ class CutScores:
     known_weight: np.ndarray
 
 
-def _xlog2x(x):
+def _xlog2x(x: ArrayLike) -> np.ndarray:
     """x·log2(x), 0 where x ≤ 0 (log2(1) = 0 does the masking without fancy indexing)."""
     x = np.asarray(x, dtype=np.float64)
     return x * np.log2(np.where(x > 0, x, 1.0))
@@ -105,7 +107,7 @@ def xlog2x_table(n: int) -> np.ndarray:
     return k * np.log2(np.maximum(k, 1.0))
 
 
-def _empty(F, K):
+def _empty(F: int, K: np.ndarray) -> CutScores:
     return CutScores(
         valid=np.zeros(F, bool),
         gain=np.zeros(F),
@@ -120,7 +122,7 @@ def _empty(F, K):
     )
 
 
-def _min_split(K, n_classes, min_cases):
+def _min_split(K: np.ndarray, n_classes: int, min_cases: float) -> np.ndarray:
     ms = 0.1 * K / n_classes
     return np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
 
@@ -236,7 +238,9 @@ def score_cuts(
     return _finish(out, D, V, cg.left_weight, cg.known_weight, N, 0, rules, mdl)
 
 
-def _score_unit(V, Y, C, min_cases, mdl, table) -> CutScores:
+def _score_unit(
+    V: np.ndarray, Y: np.ndarray, C: int, min_cases: float, mdl: bool, table: np.ndarray
+) -> CutScores:
     """The C4.5 rules when all weights are 1 and nothing is missing: integer counts."""
     F, n = V.shape
     K = np.full(F, float(n))
@@ -269,7 +273,17 @@ def _score_unit(V, Y, C, min_cases, mdl, table) -> CutScores:
     return _finish(out, D, V, Lw, K, float(n), a, "c45", mdl)
 
 
-def _finish(out, D, V, Lw, K, N, offset, rules, mdl) -> CutScores:
+def _finish(
+    out: CutScores,
+    D: np.ndarray,
+    V: np.ndarray,
+    Lw: np.ndarray,
+    K: np.ndarray,
+    N: float,
+    offset: int,
+    rules: str,
+    mdl: bool,
+) -> CutScores:
     """Pick each feature's cut from the candidate gains D (F, m; -inf = no candidate)."""
     has = np.isfinite(D).any(axis=1)
     feats = np.nonzero(has)[0]
@@ -374,7 +388,7 @@ def score_cuts_batch(
         return out
     ends = np.append(starts[1:], T)
 
-    def local_cumsum(A, dtype=np.float64):
+    def local_cumsum(A: np.ndarray, dtype: DTypeLike = np.float64) -> tuple[np.ndarray, np.ndarray]:
         """Per-node cumulative sums (F, T) and node totals (F, S)."""
         c = np.cumsum(A, axis=1, dtype=dtype)  # contiguous: fast gathers later
         before = np.zeros((F, S), dtype=dtype)  # (F, S) sum before each node
@@ -385,11 +399,12 @@ def score_cuts_batch(
         return c, total
 
     if unit_table is not None:
-        D, Lw, K = _batch_unit_gains(
+        gains = _batch_unit_gains(
             V, Y, starts, ends, seg, n_classes, min_cases, unit_table, local_cumsum, out
         )
-        if D is None:
+        if gains is None:
             return out
+        D, Lw, K = gains
         return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
     assert W is not None  # only the unit_table path goes without weights
     known = ~np.isnan(V)
@@ -422,7 +437,18 @@ def score_cuts_batch(
     return _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl)
 
 
-def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum, out):
+def _batch_unit_gains(
+    V: np.ndarray,
+    Y: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    seg: np.ndarray,
+    C: int,
+    min_cases: float,
+    table: np.ndarray,
+    local_cumsum: Callable[[np.ndarray, DTypeLike], tuple[np.ndarray, np.ndarray]],
+    out: BatchCutScores,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Gains when every weight is 1 and nothing is missing: counts are integers, so
     k·log2(k) comes from a table; left/right weights depend only on the column position."""
     F, T = V.shape
@@ -438,7 +464,7 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     cand &= ok_pos[None, :]
     out.n_candidates = np.add.reduceat(cand, starts, axis=1).astype(np.int64)
     if not out.n_candidates.any():
-        return None, None, None
+        return None
     # Σ_c k·log2 k over the class counts left and right of every cut, summed in class order
     # (acc starts from the first term: 0 + x is x, so the bits are those of a zero start)
     acc = None
@@ -448,7 +474,7 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     idt = np.intp  # table.take is fastest with native indices (int32 ones are converted)
     for c in range(C):  # loop over classes, not rows
         if c < C - 1:
-            Lc, Kc = local_cumsum(c == Y, idt)
+            Lc, Kc = local_cumsum(np.equal(Y, c), idt)
             kc = Kc[0].astype(np.int64)  # same for every feature
             if left_sum is None:
                 left_sum = Lc.copy() if C > 2 else Lc
@@ -480,7 +506,18 @@ def _batch_unit_gains(V, Y, starts, ends, seg, C, min_cases, table, local_cumsum
     return D, np.broadcast_to(Lw.astype(np.float64), (F, T)), K
 
 
-def _batch_finish(out, D, V, Lw, K, N, starts, ends, seg, mdl):
+def _batch_finish(
+    out: BatchCutScores,
+    D: np.ndarray,
+    V: np.ndarray,
+    Lw: np.ndarray,
+    K: np.ndarray,
+    N: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    seg: np.ndarray,
+    mdl: bool,
+) -> BatchCutScores:
     """Per node and feature: J48's pick, MDL, split information, midpoint."""
     T = D.shape[1]
     gmax = np.maximum.reduceat(D, starts, axis=1)  # (F, S)

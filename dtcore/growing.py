@@ -113,13 +113,20 @@ class _Choice:
 class _Nodes:
     """Node records appended in creation order (block by block)."""
 
-    def __init__(self):
-        self.blocks = []
-        self.splits = []  # (node ids, feature, threshold, missing_left, left ids, right ids)
-        self.cat_branch = {}  # node id → cat_branch array
+    def __init__(self) -> None:
+        self.blocks: list[dict[str, np.ndarray]] = []
+        # (node ids, feature, threshold, missing_left, left ids, right ids)
+        self.splits: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.cat_branch: dict[int, np.ndarray] = {}  # node id → cat_branch array
         self.count = 0
 
-    def add(self, parent, depth, stats, sel=None):
+    def add(
+        self,
+        parent: int | np.ndarray,
+        depth: int,
+        stats: dict[str, np.ndarray],
+        sel: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Append nodes with the given statistics (``sel``: integer index into them); their ids."""
         k = stats["weighted_n"].size if sel is None else int(sel.size)
         pick = (lambda a: a) if sel is None else (lambda a: a[sel])
@@ -337,7 +344,7 @@ class Grower:
             ch.missing_left[better] = np.where(nomiss, nl > seg_len[better] - nl, mk[:, nc])
         return ch
 
-    def _unit_cumulative(self, flat):
+    def _unit_cumulative(self, flat: np.ndarray) -> np.ndarray:
         """Running channel sums [rows, class 0 … K−1 counts] over the gathered rows (unit
         weights): integer cumsums of class indicators; the last class is what the others leave."""
         K = self.p.n_classes
@@ -460,13 +467,15 @@ class Grower:
         return out[:, :m_keep], start[keep], size[keep], keep
 
     # -- builders -----------------------------------------------------------------------------------
-    def _root(self):
+    def _root(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         rows = self.perm0[-1]
         st = self.stats(rows, np.zeros(self.n, np.int64), 1)
         ids = self.nodes.add(-1, 0, st)
         return ids, st
 
-    def _record_split(self, nodes, ch, segs, left_ids, right_ids):
+    def _record_split(
+        self, nodes: np.ndarray, ch: _Choice, segs: np.ndarray, left_ids: np.ndarray, right_ids: np.ndarray
+    ) -> None:
         f = ch.feature[segs]
         mb = np.where(ch.missing_left[segs], 0, 1)
         self.nodes.splits.append((nodes, f, ch.threshold[segs], mb, left_ids, right_ids))
@@ -519,7 +528,14 @@ class Grower:
         heap: list[tuple[float, int, dict[str, Any]]] = []
         counter = 0
 
-        def push(perm, seg_start, seg_len, node_ids, st, depth):
+        def push(
+            perm: np.ndarray,
+            seg_start: np.ndarray,
+            seg_len: np.ndarray,
+            node_ids: np.ndarray,
+            st: dict[str, np.ndarray],
+            depth: int,
+        ) -> None:
             nonlocal counter
             ch, split, impr, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
             for s in np.flatnonzero(split):
@@ -641,7 +657,9 @@ class Grower:
         )
 
 
-def _group_medians(key, y, w, n_groups, wn):
+def _group_medians(
+    key: np.ndarray, y: np.ndarray, w: np.ndarray, n_groups: int, wn: np.ndarray
+) -> np.ndarray:
     """scikit-learn's weighted median per group (midpoint when half the weight is hit exactly)."""
     order = np.lexsort((y, key))
     k, ys, cw = key[order], y[order], np.cumsum(w[order])

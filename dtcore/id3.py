@@ -47,6 +47,11 @@ CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
 #: must beat the best score by more than it, a branch may hold it less than min_samples_leaf
 POSITIVE_GAIN = 1e-12
 
+#: a node to grow: (node id, its rows, their weights there, categorical features used above)
+_Task = tuple[int, np.ndarray, np.ndarray, frozenset[int]]
+#: a node's chosen test: (score, gain, feature, kind, threshold or None, N_t/N · gain)
+_Test = tuple[float, float, int, str, float | None, float]
+
 
 # =============================================================================================
 # ID3's rules: the one home ``ID3Classifier`` and the split explorer (``dtcore.explain``) call
@@ -54,7 +59,7 @@ POSITIVE_GAIN = 1e-12
 
 def feature_plan(
     schema: Schema, X: np.ndarray, continuous: str, n_bins: int, random_state: int
-) -> tuple[dict, dict]:
+) -> tuple[dict[int, tuple[str, Any]], dict[str, list[float]]]:
     """How ID3 tests each feature, fixed before growth: (plan, bin edges by feature name).
 
     ``plan[j]`` is ``("cat", n_branches)`` (one branch per category), ``("bins", inner cuts)``
@@ -217,7 +222,7 @@ class ID3Classifier(BaseTreeEstimator):
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
 
-    def _validate_params(self):
+    def _validate_params(self) -> None:
         if self.criterion not in self._criteria:
             raise ValueError(f"criterion must be 'gain' or 'gain_ratio', not {self.criterion!r}")
         if self.continuous not in CONTINUOUS_MODES:
@@ -236,7 +241,7 @@ class ID3Classifier(BaseTreeEstimator):
             raise ValueError("max_leaf_nodes must be None or an integer ≥ 2")
 
     # -- fitting -------------------------------------------------------------------------------
-    def _grow(self, X, y, sample_weight) -> Tree:
+    def _grow(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> Tree:
         schema = self.schema_
         assert schema.classes is not None  # ID3 is a classifier: the schema has classes
         C = len(schema.classes)
@@ -249,7 +254,7 @@ class ID3Classifier(BaseTreeEstimator):
         rows = np.nonzero(w > 0)[0]
         counts = np.bincount(y[rows], weights=w[rows], minlength=C)
         root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
-        task: tuple[int, np.ndarray, np.ndarray, frozenset[int]] = (root, rows, w[rows], frozenset())
+        task: _Task = (root, rows, w[rows], frozenset())
         if self.max_leaf_nodes is None:
             stack = [task]
             while stack:
@@ -259,7 +264,7 @@ class ID3Classifier(BaseTreeEstimator):
                     stack.extend(reversed(self._apply(asm, X, y, *t, best)))
             return asm.build()
         # best-first: the largest weighted gain N_t/N · gain is split first
-        heap: list[tuple[float, int, tuple[int, np.ndarray, np.ndarray, frozenset[int]], tuple]] = []
+        heap: list[tuple[float, int, _Task, _Test]] = []
         tick, leaves = 0, 1
         best = self._find(asm, X, y, *task)
         if best is not None:
@@ -277,18 +282,27 @@ class ID3Classifier(BaseTreeEstimator):
                     heapq.heappush(heap, (-kb[5], tick, kid, kb))
         return asm.build()
 
-    def _n_branches(self, j) -> int:
+    def _n_branches(self, j: int) -> int:
         kind, arg = self.plan_[j]
         return arg if kind == "cat" else (2 if kind == "thr" else arg.size + 1)
 
-    def _branches(self, j, x):
+    def _branches(self, j: int, x: np.ndarray) -> tuple[np.ndarray, int]:
         """Branch index of each value for feature j (-1 = missing)."""
         kind, arg = self.plan_[j]
         if kind == "cat":
             return branch_index(x, cat_branch=np.arange(arg)), arg
         return branch_index(x, cuts=arg), arg.size + 1
 
-    def _find(self, asm, X, y, node, rows, wl, used):
+    def _find(
+        self,
+        asm: TreeAssembler,
+        X: np.ndarray,
+        y: np.ndarray,
+        node: int,
+        rows: np.ndarray,
+        wl: np.ndarray,
+        used: frozenset[int],
+    ) -> _Test | None:
         """The best test at a node, or None when a stop rule makes it a leaf."""
         rec = asm.node(node)
         counts = rec["value"]
@@ -297,7 +311,7 @@ class ID3Classifier(BaseTreeEstimator):
         if leaf_reason(counts, N, rec["depth"], self.min_samples_split, self.max_depth):
             return None
         y_loc = y[rows]
-        best = None  # (score, gain, j, kind, payload)
+        best: tuple[float, float, int, str, float | None] | None = None  # (score, gain, j, kind, payload)
         for j, (kind, _arg) in self.plan_.items():
             if j in used:
                 continue
@@ -339,7 +353,17 @@ class ID3Classifier(BaseTreeEstimator):
             return None
         return best + (weighted,)
 
-    def _apply(self, asm, X, y, node, rows, wl, used, best):
+    def _apply(
+        self,
+        asm: TreeAssembler,
+        X: np.ndarray,
+        y: np.ndarray,
+        node: int,
+        rows: np.ndarray,
+        wl: np.ndarray,
+        used: frozenset[int],
+        best: _Test,
+    ) -> list[_Task]:
         """Make ``node`` the chosen test and add its children (empty branches as leaves)."""
         _, gain, j, kind, payload, _ = best
         counts = asm.node(node)["value"]
@@ -347,6 +371,7 @@ class ID3Classifier(BaseTreeEstimator):
         y_loc = y[rows]
         x = X[rows, j]
         if kind == "thr":
+            assert payload is not None  # a threshold test carries its cut
             b = branch_index(x, cuts=[payload])
             V = 2
             asm.set_split(node, j, cuts=[payload], missing_branch=DISTRIBUTE)

@@ -11,10 +11,11 @@ from numpy.typing import ArrayLike
 
 from .estimators import estimator_class as _cls
 from .export import fmt_num
-from .schema import Schema, encode_features, encode_target, infer_schema, target_encoding
+from .schema import Feature, Schema, encode_features, encode_target, infer_schema, target_encoding
 
 if TYPE_CHECKING:
     from .base import BaseTreeEstimator
+    from .explain.records import Candidates
 
 
 def node_splits(
@@ -141,19 +142,21 @@ def node_splits(
     }
 
 
-def _one_vs_rest(feat, cand) -> list[dict]:
+def _one_vs_rest(feat: Feature, cand: Candidates) -> list[dict]:
     """Every one-vs-rest test ``a = v`` of a CART categorical feature (the textbook's), with
     Σ|D^v|/|D|·I(D^v) (Gini(D, a) for gini) and the weighted decrease; the tree keeps the optimal
     subset."""
+    ovr, split_imp, decrease = cand.one_vs_rest, cand.split_impurity, cand.improvement
+    assert ovr is not None and split_imp is not None and decrease is not None  # CART subsets carry them
     out = []
-    for k in np.flatnonzero(cand.one_vs_rest >= 0):
-        v = feat.categories[int(cand.one_vs_rest[k])]
+    for k in np.flatnonzero(ovr >= 0):
+        v = feat.categories[int(ovr[k])]
         out.append(
             {
                 "test": f"{feat.name} = {v}",
                 "category": v,
-                "split_impurity": _finite(cand.split_impurity[k]),
-                "score": _finite(cand.improvement[k]),
+                "split_impurity": _finite(split_imp[k]),
+                "score": _finite(decrease[k]),
             }
         )
     return out

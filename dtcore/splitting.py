@@ -82,7 +82,15 @@ def segment_ids(seg_start: np.ndarray, seg_len: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(seg_len.size, dtype=np.int64), seg_len)
 
 
-def _block(idx, seg, variant, n_left, n_right, left, right) -> list[np.ndarray]:
+def _block(
+    idx: np.ndarray,
+    seg: np.ndarray,
+    variant: int,
+    n_left: np.ndarray,
+    n_right: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+) -> list[np.ndarray]:
     return [idx, seg, np.full(idx.size, variant, np.int8), n_left, n_right, left, right]
 
 
@@ -271,10 +279,13 @@ class _WaveletMatrix:
     """Weighted wavelet matrix over integer ranks: k-th-weight queries on many ranges at once,
     one vectorised step per bit (a loop over ~log2(n) bits, never over rows)."""
 
-    def __init__(self, ranks, w, y):
+    def __init__(self, ranks: np.ndarray, w: np.ndarray, y: np.ndarray) -> None:
         m = ranks.size
         self.bits = max(1, int(m - 1).bit_length())
-        self.c0, self.z, self.zy, self.nz = [], [], [], []
+        self.c0: list[np.ndarray] = []  # per bit: zeros up to each position
+        self.z: list[np.ndarray] = []  # per bit: weight of the zeros up to each position
+        self.zy: list[np.ndarray] = []  # per bit: Σw·y of the zeros up to each position
+        self.nz: list[int] = []  # per bit: number of zeros
         cur, cw, cy = ranks, w, w * y
         for b in range(self.bits - 1, -1, -1):
             zero = ((cur >> b) & 1) == 0
@@ -285,7 +296,9 @@ class _WaveletMatrix:
             order = np.concatenate([np.flatnonzero(zero), np.flatnonzero(~zero)])
             cur, cw, cy = cur[order], cw[order], cy[order]
 
-    def quantile(self, a, b, t, strict):
+    def quantile(
+        self, a: np.ndarray, b: np.ndarray, t: np.ndarray, strict: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rank of the first element of [a, b) (in value order) whose cumulative weight reaches t
         (``strict``: exceeds t), with the weight and Σw·y of the elements of smaller rank."""
         a, b = a.copy(), b.copy()
@@ -446,11 +459,14 @@ def categorical_branches(
 # one node, one feature: every candidate (the split explorer's view, same kernels as training)
 
 
-def _channels(y, w, criterion, n_classes, with_squares=True):
+def _channels(
+    y: ArrayLike, w: ArrayLike | None, criterion: str, n_classes: int | None, with_squares: bool = True
+) -> tuple[np.ndarray, float]:
     """Per-row channels; regression y is centred on the node's weighted mean (ranks unchanged)."""
     y = np.asarray(y)
     w = np.ones(len(y)) if w is None else np.asarray(w, dtype=np.float64)
     if criterion in CLASSIFICATION_CRITERIA:
+        assert n_classes is not None  # the callers fill it in for classification
         G = np.zeros((len(y), n_classes + 1))
         G[:, 0] = w
         G[np.arange(len(y)), 1 + y.astype(np.int64)] = w
@@ -608,7 +624,17 @@ def categorical_candidates(
     return out
 
 
-def _describe(left, right, proxy, n_left, n_right, criterion, G, w_total, extra):
+def _describe(
+    left: np.ndarray,
+    right: np.ndarray,
+    proxy: np.ndarray,
+    n_left: np.ndarray,
+    n_right: np.ndarray,
+    criterion: str,
+    G: np.ndarray,
+    w_total: float | None,
+    extra: dict[str, np.ndarray],
+) -> dict[str, np.ndarray | float]:
     """Impurities and improvements of candidate children from their channel sums."""
     tot = G.sum(axis=0)
     w_node = tot[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..base import BaseTreeEstimator
 from ..params import Param
 
@@ -117,7 +119,7 @@ class C45Classifier(BaseTreeEstimator):
         self.prune = prune
         self.collapse = collapse
 
-    def _validate_params(self):
+    def _validate_params(self) -> None:
         if self.criterion not in ("gain_ratio", "gain"):
             raise ValueError(f"criterion must be 'gain_ratio' or 'gain', not {self.criterion!r}")
         if self.threshold not in THRESHOLD_RULES:
@@ -128,7 +130,7 @@ class C45Classifier(BaseTreeEstimator):
             raise ValueError("confidence_factor must be between 0 and 1 (C4.5's default is 0.25)")
         ebp.z_value(float(self.confidence_factor), self.z)
 
-    def _grow(self, X, y, sample_weight) -> Tree:
+    def _grow(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> Tree:
         grower = _Grower(self, X, y, sample_weight)
         asm = grower.grow()
         self.growth_stats_ = grower.stats

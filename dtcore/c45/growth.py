@@ -16,15 +16,25 @@ values, their binary cuts are applied in one stable partition of the level's blo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..criteria import entropy
-from ..cutpoints import score_cuts_batch, xlog2x_table
+from ..cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
 from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
 from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
-from .rules import COLLAPSE_EPS, is_leaf, many_values, select_test, snap_threshold, snap_values
+from .rules import COLLAPSE_EPS, SnapValues, is_leaf, many_values, select_test, snap_threshold, snap_values
+
+if TYPE_CHECKING:
+    from .estimator import C45Classifier
+
+#: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint": cut} or {})
+_Candidate = tuple[int, str, float, float, dict[str, float]]
+#: the test chosen at a node: (kind, feature, info)
+_Chosen = tuple[str, int, dict[str, float]]
 
 
 @dataclass
@@ -33,7 +43,7 @@ class _Task:
     rows: np.ndarray  # global row indices
     w: np.ndarray  # their weights at this node (fractional for unknown values)
     order: np.ndarray | None  # (Fc, n) local positions sorted by each continuous feature
-    used: frozenset  # categorical features tested on the path
+    used: frozenset[int]  # categorical features tested on the path
     unit: bool = False  # every weight is 1 (integer counts: the fast scoring path)
     R: np.ndarray | None = None  # (Fc, n) the same as global row ids: rows[order]
 
@@ -54,18 +64,19 @@ class _Task:
 @dataclass
 class GrowthStats:
     nodes: int = 0
-    splits: dict = field(default_factory=dict)
+    splits: dict[int, int] = field(default_factory=dict)
 
 
 class _Grower:
     """Level-wise growth over presorted index blocks (sorted once at the root, then filtered)."""
 
-    def __init__(self, est, X, y, w):
+    def __init__(self, est: C45Classifier, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
         self.est = est
         self.X = X
         self.y = np.asarray(y, dtype=np.int64)
         self.w = np.asarray(w, dtype=np.float64)
         schema = est.schema_
+        assert schema.classes is not None  # C4.5 is a classifier: the schema has classes
         self.C = len(schema.classes)
         self.cat = [j for j, f in enumerate(schema.features) if f.is_categorical]
         self.n_cats = {j: len(schema.features[j].categories) for j in self.cat}
@@ -81,7 +92,7 @@ class _Grower:
         # continuous columns stored feature-major: a node's sorted values are one gather
         self.Xt = np.ascontiguousarray(X[:, self.cont].T)
         self.table = xlog2x_table(n_all) if np.any(self.w == 1.0) else None
-        self._sorted_all = {}
+        self._sorted_all: dict[int, SnapValues] = {}
         self.y8 = self.y.astype(np.int8) if self.C < 127 else self.y
         self._side = np.zeros(n_all, dtype=bool)  # scratch: side of each row at a split
         # the last scored level's blocks: (R, starts, lengths, unit)
@@ -123,16 +134,17 @@ class _Grower:
                 todo.append((t, N))
             if not todo:
                 break
-            scores = self._score_level(todo)
-            if scores is not None:  # per node: Python lists of its valid features' numbers
+            batch = self._score_level(todo)
+            scores: list[list[_Candidate]] | None = None
+            if batch is not None:  # per node: Python lists of its valid features' numbers
                 cont = self.cont.tolist()
-                g, r, mid = (a.T.tolist() for a in (scores.gain, scores.gain_ratio, scores.midpoint))
+                g, r, mid = (a.T.tolist() for a in (batch.gain, batch.gain_ratio, batch.midpoint))
                 scores = [
                     [
                         (cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
                         for k in np.flatnonzero(v).tolist()
                     ]
-                    for s, v in enumerate(scores.valid.T)
+                    for s, v in enumerate(batch.valid.T)
                 ]
             chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
             kids: list[list[_Task] | None] = [None] * len(todo)
@@ -146,14 +158,21 @@ class _Grower:
             level = []
             for s, (t, _N) in enumerate(todo):
                 node_kids = kids[s]
-                if node_kids is None and chosen[s] is not None:
-                    node_kids = self._split(asm, t, chosen[s])
+                best = chosen[s]
+                if node_kids is None and best is not None:
+                    node_kids = self._split(asm, t, best)
                 if node_kids:
                     level.extend(node_kids)
         self.stats.nodes = len(asm)
         return asm
 
-    def _split_level(self, asm: TreeAssembler, todo, chosen, fast) -> list[list[_Task]]:
+    def _split_level(
+        self,
+        asm: TreeAssembler,
+        todo: Sequence[tuple[_Task, float]],
+        chosen: Sequence[_Chosen | None],
+        fast: list[int] | np.ndarray,
+    ) -> list[list[_Task]]:
         """Binary cuts of the nodes ``fast`` (indices into ``todo``) in one pass: unit weights
         and no missing values, so every row goes to one side.  Each feature's sorted block of a
         node is partitioned stably (left rows first), so the children's blocks are contiguous
@@ -211,7 +230,7 @@ class _Grower:
             result.append(kids)
         return result
 
-    def _score_level(self, todo):
+    def _score_level(self, todo: Sequence[tuple[_Task, float]]) -> BatchCutScores | None:
         """Continuous cuts of every node in ``todo`` (one batch); None without such features."""
         self._level = None
         if not self.cont.size:
@@ -228,7 +247,8 @@ class _Grower:
             None
             if unit
             else np.concatenate(
-                [np.ones(t.R.shape) if t.unit else t.w[t.local_order()] for t, _ in todo], axis=1
+                [np.ones(t.sorted_ids().shape) if t.unit else t.w[t.local_order()] for t, _ in todo],
+                axis=1,
             )
         )
         return score_cuts_batch(
@@ -243,7 +263,7 @@ class _Grower:
             unit_table=self.table if unit else None,
         )
 
-    def _split(self, asm: TreeAssembler, t: _Task, best) -> list[_Task]:
+    def _split(self, asm: TreeAssembler, t: _Task, best: _Chosen) -> list[_Task]:
         kind, j, info = best
         rec = asm.node(t.node)
         counts = rec["value"]
@@ -301,7 +321,9 @@ class _Grower:
         self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
         return kids
 
-    def _choose(self, t: _Task, N, scores, s):
+    def _choose(
+        self, t: _Task, N: float, scores: Sequence[Sequence[_Candidate]] | None, s: int
+    ) -> _Chosen | None:
         """Release 8's selection rule over the node's scored features; None → leaf."""
         est = self.est
         # (feature, kind, gain, ratio, info); ``scores[s]``: the node's continuous candidates
@@ -339,10 +361,10 @@ def _set_impurity(tree: Tree) -> Tree:
     return tree
 
 
-def _collapse(asm: TreeAssembler):
+def _collapse(asm: TreeAssembler) -> None:
     """Undo splits whose leaves make no fewer training errors than the node itself (−0.001)."""
 
-    def own_errors(i):
+    def own_errors(i: int) -> float:
         rec = asm.node(i)
         return 0.0 if rec["weighted_n"] <= 0 else rec["weighted_n"] - float(rec["value"].max())
 
