@@ -23,6 +23,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .readers import NO_LIMITS, SizeLimits
 from .schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
 
 _NUMERIC = {"numeric", "real", "integer"}
@@ -158,8 +159,22 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = "utf-8") -> ArffData:
-    """Parse an ARFF file (path, text, bytes or text stream)."""
+def _is_data_line(raw: str) -> bool:
+    line = raw.strip()
+    return bool(line) and not line.startswith("%")
+
+
+def read_arff(
+    source: str | Path | bytes | bytearray | IO[str],
+    encoding: str = "utf-8",
+    *,
+    limits: SizeLimits = NO_LIMITS,
+) -> ArffData:
+    """Parse an ARFF file (path, text, bytes or text stream).
+
+    ``limits`` are checked on the declared shape (attributes × data lines, counted first) before
+    any row is built; the rows go straight into one (rows × attributes) object array.
+    """
     if isinstance(source, (bytes, bytearray)):
         text = bytes(source).decode(encoding)
         name = "ARFF data"
@@ -175,14 +190,18 @@ def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = 
     else:
         text, name = str(source), "ARFF data"
     text = text.lstrip("\ufeff")
+    limits.check("bytes", len(text), name)
     relation = ""
     names: list[str] = []
     kinds: list[str] = []
     cats: dict[str, tuple[str, ...]] = {}
     declared: dict[str, bool] = {}
-    rows: list[list] = []
+    lines = text.splitlines()
+    arr: np.ndarray = np.empty((0, 0), dtype=object)
+    n_rows = 0
+    chars = limits.cell_chars
     in_data = False
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(lines, 1):
         where = f"{name} line {lineno}"
         line = raw.strip()
         if not line or line.startswith("%"):
@@ -194,8 +213,9 @@ def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = 
             elif low.startswith("@attribute"):
                 aname, atype = _take_name(line[10:], where)
                 atype = _strip_comment(atype).strip()
-                if aname in names:
+                if aname in declared:
                     raise DataError(f"{where}: attribute {aname!r} is declared twice")
+                limits.check("columns", len(names) + 1, name)
                 names.append(aname)
                 if atype.startswith("{"):
                     if not atype.endswith("}"):
@@ -219,6 +239,9 @@ def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = 
                 in_data = True
                 if not names:
                     raise DataError(f"{where}: @data before any @attribute")
+                declared_rows = sum(1 for r in lines[lineno:] if _is_data_line(r))
+                limits.check_shape(declared_rows, len(names), name)
+                arr = np.empty((declared_rows, len(names)), dtype=object)
             else:
                 raise DataError(f"{where}: expected @relation, @attribute or @data, got {line[:40]!r}")
             continue
@@ -271,13 +294,14 @@ def read_arff(source: str | Path | bytes | bytearray | IO[str], encoding: str = 
                         f"{where}: {val!r} is not among the declared values of "
                         f"{aname!r} {list(cats[aname])}; add it to the declaration"
                     )
+                if chars is not None and isinstance(val, str) and len(val) > chars:
+                    limits.check("cell_chars", len(val), name)
                 out.append(val)
-        rows.append(out)
+        arr[n_rows, :] = out
+        n_rows += 1
     if not in_data:
         raise DataError(f"{name}: no @data section")
-    arr = np.empty((len(rows), len(names)), dtype=object)
-    for i, r in enumerate(rows):
-        arr[i, :] = r
+    arr = arr[:n_rows]
     for j, (aname, kind) in enumerate(zip(names, kinds)):
         if kind == CATEGORICAL and not declared[aname]:
             cats[aname] = categories_of(arr[:, j])

@@ -26,6 +26,45 @@ _SNIFF_LINES = 50
 _V = TypeVar("_V")
 
 
+class LimitError(DataError):
+    """A file larger than a configured limit: ``what`` names the limit (rows, columns, cells,
+    cell_chars, bytes), ``value`` is what the file has (or the count at which reading stopped)."""
+
+    def __init__(self, what: str, value: int, limit: int, source: str = "the file") -> None:
+        super().__init__(f"{source}: {value} {what} is over the limit of {limit}")
+        self.what, self.value, self.limit = what, value, limit
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    """Caps checked while reading, before anything grows with them (None = no cap).
+
+    The library reads without caps; the app passes its configured ones (ui/services/limits.py).
+    ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
+    """
+
+    rows: int | None = None
+    columns: int | None = None
+    cells: int | None = None
+    cell_chars: int | None = None
+    bytes: int | None = None
+
+    def check(self, what: str, value: int, source: str = "the file") -> None:
+        """Raise LimitError when ``value`` is over the cap named ``what``."""
+        limit = getattr(self, what)
+        if limit is not None and value > limit:
+            raise LimitError(what, value, limit, source)
+
+    def check_shape(self, rows: int, columns: int, source: str = "the file") -> None:
+        """Columns, rows and rows × columns against their caps (in that order)."""
+        self.check("columns", columns, source)
+        self.check("rows", rows, source)
+        self.check("cells", rows * columns, source)
+
+
+NO_LIMITS = SizeLimits()
+
+
 @dataclass
 class Table:
     """A data file's columns: ``rows`` is an object array (n_rows × n_columns) of raw cells.
@@ -111,9 +150,18 @@ def sniff_delimiter(text: str, default: str = ",") -> str:
 
 
 def parse_delimited(
-    text: str, delimiter: str | None = None, *, encoding: str = "utf-8", source: str = "the file"
+    text: str,
+    delimiter: str | None = None,
+    *,
+    encoding: str = "utf-8",
+    source: str = "the file",
+    limits: SizeLimits = NO_LIMITS,
 ) -> Table:
-    """CSV/TSV text with a header row → Table (blank lines skipped, ragged rows refused)."""
+    """CSV/TSV text with a header row → Table (blank lines skipped, ragged rows refused).
+
+    ``limits`` are checked as the rows stream in: reading stops at the first row past a cap.
+    """
+    limits.check("bytes", len(text), source)
     if not text.strip():
         raise DataError(f"{source} is empty: it needs a header row and at least one data row")
     if delimiter is None:
@@ -122,6 +170,10 @@ def parse_delimited(
     header = None
     header_line = 0
     rows: list[list[str]] = []
+    max_rows = len(text) if limits.rows is None else limits.rows
+    if limits.cells is not None:
+        max_rows = min(max_rows, limits.cells)
+    chars = limits.cell_chars
     try:
         for record in reader:
             if not any(c.strip() for c in record):
@@ -129,6 +181,9 @@ def parse_delimited(
             if header is None:
                 header, header_line = [c.strip() for c in record], reader.line_num
                 _check_header(header, source)
+                limits.check("columns", len(header), source)
+                if limits.cells is not None:
+                    max_rows = min(max_rows, limits.cells // len(header))
                 continue
             if len(record) != len(header):
                 raise DataError(
@@ -136,7 +191,11 @@ def parse_delimited(
                     f"(line {header_line}) has {len(header)}; fix that line (a stray "
                     f"{_show_delim(delimiter)} or a missing quote?)"
                 )
+            if chars is not None and max(map(len, record)) > chars:
+                limits.check("cell_chars", max(map(len, record)), source)
             rows.append(record)
+            if len(rows) > max_rows:
+                limits.check_shape(len(rows), len(header), source)
     except csv.Error as exc:
         raise DataError(f"{source} line {reader.line_num}: {exc}") from None
     if header is None or not rows:

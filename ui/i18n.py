@@ -211,9 +211,29 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the file has a single column: a tree needs at least one feature and a target (wrong delimiter?).",
         "文件只有一列：决策树至少需要一个特征和一个目标（分隔符不对？）。",
     ),
-    "load.too_many_rows": (
-        "{rows} rows is more than this app handles ({limit}).",
-        "{rows} 行超出了本应用的处理上限（{limit}）。",
+    "load.limit.rows": (
+        "the file is too large to load: more than {limit} data rows (the limit, set by {env}).",
+        "文件太大，无法加载：数据行超过 {limit} 行（上限，由 {env} 设置）。",
+    ),
+    "load.limit.columns": (
+        "the file is too large to load: more than {limit} columns (the limit, set by {env}).",
+        "文件太大，无法加载：列数超过 {limit} 列（上限，由 {env} 设置）。",
+    ),
+    "load.limit.cells": (
+        "the file is too large to load: more than {limit} cells, rows × columns (the limit, set by {env}).",
+        "文件太大，无法加载：单元格（行 × 列）超过 {limit} 个（上限，由 {env} 设置）。",
+    ),
+    "load.limit.cell_chars": (
+        "the file is too large to load: a cell holds more than {limit} characters (the limit, set by {env}).",
+        "文件太大，无法加载：有单元格超过 {limit} 个字符（上限，由 {env} 设置）。",
+    ),
+    "load.limit.bytes": (
+        "the file is too large to load: more than {limit} bytes once decoded or unzipped (the limit, set by {env}).",
+        "文件太大，无法加载：解码或解压后超过 {limit} 字节（上限，由 {env} 设置）。",
+    ),
+    "load.out_of_memory": (
+        "the file is too large to load: the server ran out of memory reading it (limits: {rows} rows, {columns} columns, {cells} cells; see README, Limits).",
+        "文件太大，无法加载：读取时服务器内存不足（上限：{rows} 行、{columns} 列、{cells} 个单元格；见 README 的 Limits 一节）。",
     ),
     "load.unnamed_column": (
         "column {position} has no name in the header row.",

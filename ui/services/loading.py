@@ -6,6 +6,11 @@ missing cells. CSV/TSV go through ``dtcore.readers`` (its encoding detection: UT
 GBK), Excel through openpyxl, Parquet through pyarrow, ARFF through ``dtcore.arff``.
 Failures raise :class:`LoadError` carrying a catalogue key, so the page can say what went wrong
 in the user's language and keep the previous data.
+
+Size limits (``ui.services.limits``) are checked on what a file declares before its data is built:
+Parquet metadata (rows, columns, uncompressed sizes) and dictionary sizes, the xlsx zip members'
+uncompressed sizes and the sheet's dimension (then each streamed row), ARFF attributes × data
+lines, CSV rows and columns as they stream. Columns are typed per distinct value, not per cell.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +26,12 @@ import numpy as np
 import pandas as pd
 
 from dtcore import arff, readers
+from dtcore.readers import LimitError, SizeLimits
 from dtcore.schema import DataError, is_missing, label_of
+from ui.services.limits import ENV, LIMITS
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
-MAX_ROWS = 200_000
+MAX_ROWS = LIMITS.rows
 
 #: file suffix → format name
 FORMATS = {
@@ -122,8 +130,9 @@ def file_format(filename: str) -> str:
     return FORMATS[suffix]
 
 
-def read_bytes(data: bytes, filename: str) -> LoadedData:
+def read_bytes(data: bytes, filename: str, limits: SizeLimits | None = None) -> LoadedData:
     """Read an uploaded file by its suffix. Raises LoadError (never a library traceback)."""
+    limits = LIMITS if limits is None else limits
     fmt = file_format(filename)
     if not data or not data.strip():
         raise LoadError("load.empty", name=filename)
@@ -132,21 +141,26 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
     encoding = None
     try:
         if fmt in ("csv", "tsv"):
+            limits.check("bytes", len(data), filename)
             text, enc = readers.decode(data)
             encoding = _ENCODING_NAMES.get(enc, enc)
             table = readers.parse_delimited(
-                text, "\t" if fmt == "tsv" else None, encoding=enc, source=filename
+                text, "\t" if fmt == "tsv" else None, encoding=enc, source=filename, limits=limits
             )
+            del text
             df = frame_from_cells(table.names, table.rows)
         elif fmt == "excel":
-            raw = pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=object, engine="openpyxl")
-            df = tidy_frame(raw)
+            df = tidy_frame(_read_excel(data, filename, limits))
         elif fmt == "parquet":
-            df = tidy_frame(pd.read_parquet(io.BytesIO(data)))
+            df = tidy_frame(_read_parquet(data, filename, limits))
         else:
-            df, declared = _read_arff(data, filename)
+            df, declared = _read_arff(data, filename, limits)
     except LoadError:
         raise
+    except LimitError as exc:
+        raise too_large(exc.what, exc.limit) from None
+    except MemoryError:
+        raise LoadError("load.out_of_memory", name=filename, **_limit_params(limits)) from None
     except DataError as exc:
         raise LoadError("load.bad_file", name=filename, detail=str(exc)) from None
     except Exception as exc:  # openpyxl / pyarrow / zip errors: many types, one meaning for the user
@@ -159,17 +173,99 @@ def read_bytes(data: bytes, filename: str) -> LoadedData:
         raise LoadError("load.no_rows", name=filename)
     if df.shape[1] < 2:
         raise LoadError("load.one_column", name=filename)
-    if df.shape[0] > MAX_ROWS:
-        raise LoadError("load.too_many_rows", name=filename, rows=df.shape[0], limit=MAX_ROWS)
+    if limits.rows is not None and df.shape[0] > limits.rows:
+        raise too_large("rows", limits.rows)
     return LoadedData(df, filename, "upload", fmt, encoding, digest, declared)
 
 
-def _read_arff(data: bytes, filename: str):
+def too_large(what: str, limit: int) -> LoadError:
+    """The one-line refusal for a file past a size limit (``what``: a SizeLimits field)."""
+    return LoadError(f"load.limit.{what}", limit=f"{limit:,}", env=ENV[what])
+
+
+def _limit_params(limits: SizeLimits) -> dict:
+    return {k: "-" if v is None else f"{v:,}" for k, v in vars(limits).items()}
+
+
+def _read_arff(data: bytes, filename: str, limits: SizeLimits = LIMITS):
+    limits.check("bytes", len(data), filename)
     text, _ = readers.decode(data)
-    parsed = arff.read_arff(text)
+    parsed = arff.read_arff(text, limits=limits)
+    del text
     return frame_from_cells(parsed.names, parsed.rows), {
         n: k for n, k in zip(parsed.names, parsed.kinds) if k
     }
+
+
+def _read_excel(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
+    """The first sheet, after checking the unzipped size, the declared dimension and every row.
+
+    The check streams the sheet (openpyxl read-only) without keeping it, and stops at the first
+    row past a limit; only then does pandas read it (so the frame is what it always was).
+    """
+    import openpyxl
+
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        limits.check("bytes", sum(info.file_size for info in zf.infolist()), filename)
+    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        ws = wb[wb.sheetnames[0]]
+        if getattr(ws, "max_row", None) and getattr(ws, "max_column", None):  # the dimension
+            limits.check_shape(max(ws.max_row - 1, 0), ws.max_column, filename)
+        rows = width = 0
+        chars = limits.cell_chars
+        for row in ws.iter_rows(values_only=True):
+            n = len(row)
+            while n and row[n - 1] is None:
+                n -= 1
+            if not n:
+                continue
+            rows += 1
+            if n > width:
+                width = n
+                limits.check("columns", width, filename)
+            limits.check_shape(rows - 1, width, filename)
+            if chars is not None:
+                for v in row:
+                    if isinstance(v, str) and len(v) > chars:
+                        limits.check("cell_chars", len(v), filename)
+    finally:
+        wb.close()
+    return pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=object, engine="openpyxl")
+
+
+def _read_parquet(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
+    """Parquet after checking its metadata; text columns stay dictionary-encoded (no per-row copy)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(io.BytesIO(data))
+    meta = pf.metadata
+    limits.check_shape(meta.num_rows, meta.num_columns, filename)
+    unzipped = sum(
+        meta.row_group(i).column(j).total_uncompressed_size
+        for i in range(meta.num_row_groups)
+        for j in range(meta.num_columns)
+    )
+    limits.check("bytes", unzipped, filename)
+    text_types = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary)
+    text = [f.name for f in pf.schema_arrow if any(is_t(f.type) for is_t in text_types)]
+    table = pq.ParquetFile(io.BytesIO(data), read_dictionary=text).read() if text else pf.read()
+    total = 0
+    for col in table.columns:
+        values = col
+        if pa.types.is_dictionary(col.type):
+            values = pa.chunked_array([c.dictionary for c in col.chunks], type=col.type.value_type)
+        if not any(is_t(values.type) for is_t in text_types) or len(values) == 0:
+            continue
+        lengths = pc.binary_length(values)
+        total += int(pc.sum(lengths).as_py() or 0)
+        longest = pc.max(lengths).as_py()
+        if longest is not None:
+            limits.check("cell_chars", int(longest), filename)
+    limits.check("bytes", total, filename)
+    return table.to_pandas()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,15 +282,38 @@ def is_missing_cell(v) -> bool:
         return False
 
 
+_UNSEEN = object()
+
+
 def typed_column(values) -> pd.Series:
-    """Raw cells → a numeric Series when every known cell is a number, else labels (None = missing)."""
-    cells = [None if is_missing_cell(v) else (v.strip() if isinstance(v, str) else v) for v in values]
-    known = [v for v in cells if v is not None]
-    if known and not any(isinstance(v, (bool, np.bool_)) for v in known):
-        nums = pd.to_numeric(pd.Series(known, dtype=object), errors="coerce")
+    """Raw cells → a numeric Series when every known cell is a number, else labels (None = missing).
+
+    Text is stripped, tested for missing and for being a number once per distinct string (a
+    repeated string is one object here, so the cache costs one lookup per cell, not a copy).
+    """
+    seen: dict[str, object] = {}
+    cells = []
+    for v in values:
+        if isinstance(v, str):
+            c = seen.get(v, _UNSEEN)
+            if c is _UNSEEN:
+                c = seen[v] = None if is_missing_cell(v) else v.strip()
+            cells.append(c)
+        else:
+            cells.append(None if is_missing_cell(v) else v)
+    known_text = {c for c in seen.values() if c is not None}
+    others = [v for v in cells if v is not None and not isinstance(v, str)]
+    if (known_text or others) and not any(isinstance(v, (bool, np.bool_)) for v in others):
+        probe = list(known_text) + others
+        nums = pd.to_numeric(pd.Series(probe, dtype=object), errors="coerce")
         if not nums.isna().any():
-            arr = np.array([np.nan if v is None else float(v) for v in cells], dtype=np.float64)
-            if len(known) == len(cells) and np.all(np.mod(arr, 1) == 0) and np.all(np.abs(arr) < 2**53):
+            as_float = {c: float(c) for c in known_text}
+            arr = np.array(
+                [np.nan if v is None else (as_float[v] if isinstance(v, str) else float(v)) for v in cells],
+                dtype=np.float64,
+            )
+            n_known = sum(1 for v in cells if v is not None)
+            if n_known == len(cells) and np.all(np.mod(arr, 1) == 0) and np.all(np.abs(arr) < 2**53):
                 return pd.Series(arr.astype(np.int64))
             return pd.Series(arr)
     labels = [None if v is None else (v if isinstance(v, str) else label_of(v)) for v in cells]
