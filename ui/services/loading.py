@@ -198,40 +198,59 @@ def _read_arff(data: bytes, filename: str, limits: SizeLimits = LIMITS):
 
 
 def _read_excel(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
-    """The first sheet, after checking the unzipped size, the declared dimension and every row.
+    """The first sheet as ``pd.read_excel(dtype=object)`` reads it, checked on the way in.
 
-    The check streams the sheet (openpyxl read-only) without keeping it, and stops at the first
-    row past a limit; only then does pandas read it (so the frame is what it always was).
+    First the zip members' uncompressed sizes and the sheet's declared dimension; then pandas'
+    own openpyxl reader streams the rows through :class:`_CheckedRows`, which stops at the first
+    row past a limit (declared dimensions can be wrong, so the streamed rows are what count).
     """
-    import openpyxl
+    from pandas.io.excel._openpyxl import OpenpyxlReader
 
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         limits.check("bytes", sum(info.file_size for info in zf.infolist()), filename)
-    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+
+    class CheckedReader(OpenpyxlReader):
+        def get_sheet_data(self, sheet, file_rows_needed=None):
+            if getattr(sheet, "max_row", None) and getattr(sheet, "max_column", None):
+                limits.check_shape(max(sheet.max_row - 1, 0), sheet.max_column, filename)
+            return super().get_sheet_data(_CheckedRows(sheet, limits, filename), file_rows_needed)
+
+    reader = CheckedReader(io.BytesIO(data))
     try:
-        ws = wb[wb.sheetnames[0]]
-        if getattr(ws, "max_row", None) and getattr(ws, "max_column", None):  # the dimension
-            limits.check_shape(max(ws.max_row - 1, 0), ws.max_column, filename)
-        rows = width = 0
-        chars = limits.cell_chars
-        for row in ws.iter_rows(values_only=True):
-            n = len(row)
-            while n and row[n - 1] is None:
-                n -= 1
-            if not n:
-                continue
-            rows += 1
-            if n > width:
-                width = n
-                limits.check("columns", width, filename)
-            limits.check_shape(rows - 1, width, filename)
-            if chars is not None:
-                for v in row:
-                    if isinstance(v, str) and len(v) > chars:
-                        limits.check("cell_chars", len(v), filename)
+        return reader.parse(sheet_name=0, dtype=object)
     finally:
-        wb.close()
-    return pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=object, engine="openpyxl")
+        reader.close()
+
+
+class _CheckedRows:
+    """A worksheet whose ``rows`` are checked against the limits as they stream."""
+
+    def __init__(self, sheet, limits: SizeLimits, source: str):
+        self._sheet, self._limits, self._source = sheet, limits, source
+
+    def __getattr__(self, name):
+        return getattr(self._sheet, name)
+
+    @property
+    def rows(self):
+        limits, source, chars = self._limits, self._source, self._limits.cell_chars
+        rows = width = 0
+        for row in self._sheet.rows:
+            n = len(row)
+            while n and row[n - 1].value in (None, ""):
+                n -= 1
+            if n:
+                rows += 1
+                if n > width:
+                    width = n
+                    limits.check("columns", width, source)
+                limits.check_shape(rows - 1, width, source)
+                if chars is not None:
+                    for cell in row[:n]:
+                        v = cell.value
+                        if isinstance(v, str) and len(v) > chars:
+                            limits.check("cell_chars", len(v), source)
+            yield row
 
 
 def _read_parquet(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
