@@ -145,6 +145,22 @@ def test_sparse_arff_is_refused_by_cells_before_rows_are_built():
     assert time.perf_counter() - t0 < SECONDS
 
 
+def test_arff_rows_and_long_values():
+    text = "@relation r\n@attribute a numeric\n@attribute b string\n@data\n" + "1,'x'\n" * 6
+    with pytest.raises(LimitError) as info:
+        arff.read_arff(text, limits=SizeLimits(rows=5))
+    assert info.value.what == "rows" and info.value.value == 6
+    assert arff.read_arff(text, limits=SizeLimits(rows=6)).rows.shape == (6, 2)
+    with pytest.raises(LoadError) as err:
+        read_bytes(text.replace("'x'", "'" + "y" * 30 + "'").encode(), "s.arff", SizeLimits(cell_chars=20))
+    assert err.value.key == "load.limit.cell_chars"
+    sparse = "@relation r\n@attribute a numeric\n@attribute b {u,v}\n@data\n{1 v}\n{}\n% note\n"
+    assert arff.read_arff(sparse, limits=SizeLimits(rows=2, cells=4)).rows.tolist() == [
+        [0.0, "v"],
+        [0.0, "u"],
+    ]
+
+
 def test_csv_one_row_over_the_limit(tmp_path):
     data = b"x,y\n" + b"1,a\n" * (LIMITS.rows + 1)
     out = probe(tmp_path, data, "long.csv")
