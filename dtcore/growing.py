@@ -25,12 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from .catsplit import best_categorical, category_stats, scan_categorical
 from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
 from .splitting import (
     best_per_segment_blocks,
-    category_stats,
     missing_goes_left,
-    scan_categorical,
     scan_sorted,
     segment_ids,
     thresholds,
@@ -104,8 +103,10 @@ class _Choice:
     feature: np.ndarray
     threshold: np.ndarray
     missing_left: np.ndarray
-    cat_left: np.ndarray  # (n_seg, max_cat+1) left-subset mask, last column = missing
-    cat_present: np.ndarray  # (n_seg, max_cat+1) category seen at the node
+    # categorical winners, sparse: key s·(max_cat+1) + code (max_cat = missing) of every
+    # category present at a segment split by a categorical feature, sorted, and its side
+    cat_key: np.ndarray
+    cat_left: np.ndarray
     n_left: np.ndarray
     n_right: np.ndarray
 
@@ -251,8 +252,8 @@ class Grower:
             np.full(n_seg, -1, np.int64),
             np.full(n_seg, np.nan),
             np.zeros(n_seg, bool),
-            np.zeros((n_seg, self.max_cat + 1), bool),
-            np.zeros((n_seg, self.max_cat + 1), bool),
+            np.zeros(0, np.int64),
+            np.zeros(0, bool),
             np.zeros(n_seg, np.int64),
             np.zeros(n_seg, np.int64),
         )
@@ -310,38 +311,38 @@ class Grower:
             ch.threshold[better] = thresholds(xs, c.index[k], c.variant[k])
             ch.missing_left[better] = missing_goes_left(c, k)
             ch.n_left[better], ch.n_right[better] = c.n_left[k], c.n_right[k]
+        won: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (j, pair key, side, seg)
         for j in range(self.nf):
             if self.ncat[j] == 0:
                 continue
             if G_rows is None:
                 G_rows = np.take(self.R, rows, axis=1).T
             nc = self.ncat[j]
-            stats, counts = category_stats(self.Xc[j][rows], G_rows, seg_id, n_seg, nc)
-            masks, proxy, n_left, _, _ = scan_categorical(stats, counts, self.crit, msl, mwl)
-            if proxy.shape[1] == 0:
-                continue
-            k = np.argmax(proxy, axis=1)
-            b = proxy[np.arange(n_seg), k]
+            cs = category_stats(self.Xc[j][rows], G_rows, seg_id, n_seg, nc)
+            b, nl_all, pair_left = best_categorical(scan_categorical(cs, self.crit, msl, mwl))
             # categorical features come after the continuous ones: ties go to the lower index
             better = np.flatnonzero((b > ch.proxy) | ((b == ch.proxy) & (b > -np.inf) & (j < ch.feature)))
             if better.size == 0:
                 continue
-            kb = k[better]
-            mk = masks[kb] if masks.ndim == 2 else masks[better, kb]
             ch.proxy[better] = b[better]
             ch.feature[better] = j
             ch.threshold[better] = np.nan
-            ch.cat_left[better] = False
-            ch.cat_left[better, :nc] = mk[:, :nc]
-            ch.cat_left[better, -1] = mk[:, nc]
-            ch.cat_present[better] = False
-            ch.cat_present[better, :nc] = counts[better, :nc] > 0
-            ch.cat_present[better, -1] = counts[better, nc] > 0
-            nl = n_left[better, kb].astype(np.int64)
+            nl = nl_all[better].astype(np.int64)
             ch.n_left[better], ch.n_right[better] = nl, seg_len[better] - nl
             # without missing rows at the node, missing goes to the side with more rows
-            nomiss = counts[better, nc] == 0
-            ch.missing_left[better] = np.where(nomiss, nl > seg_len[better] - nl, mk[:, nc])
+            miss = cs.cat == nc
+            has_miss = np.zeros(n_seg, bool)
+            has_miss[cs.seg[miss]] = True
+            miss_left = np.zeros(n_seg, bool)
+            miss_left[cs.seg[miss]] = pair_left[miss]
+            ch.missing_left[better] = np.where(has_miss[better], miss_left[better], nl > seg_len[better] - nl)
+            code = np.where(miss, self.max_cat, cs.cat)
+            won.append((j, cs.seg * (self.max_cat + 1) + code, pair_left, cs.seg))
+        if won:
+            keep = [(k[ch.feature[sg] == j], pl[ch.feature[sg] == j]) for j, k, pl, sg in won]
+            key = np.concatenate([k for k, _ in keep])
+            order = np.argsort(key, kind="stable")
+            ch.cat_key, ch.cat_left = key[order], np.concatenate([pl for _, pl in keep])[order]
         return ch
 
     def _unit_cumulative(self, flat: np.ndarray) -> np.ndarray:
@@ -384,7 +385,10 @@ class Grower:
         if is_cat.any():
             code = np.where(nan | ~is_cat, self.max_cat, np.nan_to_num(x, nan=0.0)).astype(np.int64)
             code = np.where(nan, self.max_cat, code)
-            go = np.where(is_cat, ch.cat_left[s, np.minimum(code, self.max_cat)], go)
+            key = s * (self.max_cat + 1) + np.minimum(code, self.max_cat)
+            at = np.minimum(np.searchsorted(ch.cat_key, key), max(ch.cat_key.size - 1, 0))
+            side = ch.cat_left[at] if ch.cat_key.size else np.zeros(key.size, bool)
+            go = np.where(is_cat, side, go)
         go = np.where(nan, ch.missing_left[s], go)
         left[sel] = go
         return left
@@ -479,12 +483,14 @@ class Grower:
         f = ch.feature[segs]
         mb = np.where(ch.missing_left[segs], 0, 1)
         self.nodes.splits.append((nodes, f, ch.threshold[segs], mb, left_ids, right_ids))
+        M = self.max_cat + 1
         for i, s in enumerate(segs):
             if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
                 nc = self.ncat[f[i]]
-                self.nodes.cat_branch[int(nodes[i])] = np.where(
-                    ch.cat_present[s, :nc], np.where(ch.cat_left[s, :nc], 0, 1), -1
-                ).astype(np.int32)
+                a, b = np.searchsorted(ch.cat_key, [s * M, s * M + nc])  # real categories of s
+                branch = np.full(nc, -1, np.int32)
+                branch[ch.cat_key[a:b] - s * M] = np.where(ch.cat_left[a:b], 0, 1)
+                self.nodes.cat_branch[int(nodes[i])] = branch
 
     def grow_levelwise(self) -> Tree:
         ids, st = self._root()

@@ -19,18 +19,11 @@ Continuous features (scikit-learn ≥ 1.3, splitter="best"):
   * without missing values at the node, missing values at prediction go to the child with more
     training rows (row count, ties to the right) - scikit-learn's ``missing_go_to_left = n_left > n_right``.
 
-Categorical features (CART subset splits; scikit-learn has none, so this is our rule):
-  * the missing value is treated as one more pseudo-category, so the search picks the subset and
-    the side of the missing values together (the "learned direction");
-  * 2 classes and regression: Breiman's ordering - sort the categories by class-1 proportion /
-    mean target and scan the cut points; exact for gini, entropy, squared_error, friedman_mse
-    (for poisson the mean ordering is used without a proof of exactness; absolute_error does
-    not take categorical features);
-  * more than 2 classes: when the feature has at most ``EXACT_SUBSET_LIMIT`` categories counting
-    the missing pseudo-category, every subset is scored (exact); above that, for each class k
-    the categories are ordered by their class-k proportion and the cut points scanned, keeping
-    the best over k (a heuristic).
-  * categories absent from a node get branch -1 (they follow the missing-value branch).
+Categorical features (CART subset splits; scikit-learn has none, so this is our rule): see
+``catsplit`` - Breiman's ordering for two classes and regression (exact), every subset for
+more classes and at most ``EXACT_SUBSET_LIMIT`` categories, per-class orderings above that (a
+bounded heuristic); O(L log L) time and O(L) memory per node for L categories.  The explorer
+(``categorical_candidates``) lists at most ``LISTED_LIMIT`` subsets and as many one-vs-rest tests.
 
 absolute_error (continuous features, no missing values, like scikit-learn): the weighted median
 and absolute error of every prefix and suffix of every node come from a weighted wavelet matrix
@@ -43,11 +36,13 @@ feature at one node: ``continuous_candidates`` / ``categorical_candidates``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .catsplit import EXACT_SUBSET_LIMIT as EXACT_SUBSET_LIMIT
+from .catsplit import CategoricalScan, _score, category_stats, scan_categorical
+from .catsplit import categorical_branches as categorical_branches
 from .criteria import (
     CLASSIFICATION_CRITERIA,
     channel_impurity,
@@ -57,7 +52,7 @@ from .criteria import (
 )
 
 FEATURE_THRESHOLD = 1e-7
-EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level
+LISTED_LIMIT = 512  # the explorer's subsets (and one-vs-rest tests) per categorical feature
 
 MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT = 0, 1, 2  # scikit-learn's evaluation order
 
@@ -357,105 +352,6 @@ def prefix_suffix_abs_errors(
 
 
 # ---------------------------------------------------------------------------------------------
-# categorical features
-
-
-def category_stats(
-    codes: np.ndarray, G: np.ndarray, seg_id: np.ndarray, n_seg: int, n_cat: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Channel sums and row counts per (segment, category); the last category is "missing"."""
-    c = np.where(np.isnan(codes), n_cat, np.nan_to_num(codes, nan=0.0)).astype(np.int64)
-    key = seg_id * (n_cat + 1) + c
-    size = n_seg * (n_cat + 1)
-    counts = np.bincount(key, minlength=size).reshape(n_seg, n_cat + 1)
-    stats = np.stack(
-        [np.bincount(key, weights=G[:, j], minlength=size) for j in range(G.shape[1])], axis=-1
-    ).reshape(n_seg, n_cat + 1, G.shape[1])
-    return stats, counts
-
-
-def _subset_masks(n: int) -> np.ndarray:
-    """All 2^(n-1)-1 non-empty left subsets of n items, item n-1 always right (complements
-    score the same)."""
-    if n < 2:
-        return np.zeros((0, n), dtype=bool)
-    rows = np.array(list(product((False, True), repeat=n - 1))[1:], dtype=bool)[:, ::-1]
-    return np.hstack([rows, np.zeros((rows.shape[0], 1), dtype=bool)])
-
-
-def _ordered_masks(key: np.ndarray, present: np.ndarray) -> np.ndarray:
-    """Left-subset masks (n_seg, C-1, C) of the cut points after sorting categories by ``key``
-    (absent categories last, so cuts reaching them leave an empty right side)."""
-    k = np.where(present, key, np.inf)
-    order = np.argsort(k, axis=1, kind="stable")
-    n_seg, C = key.shape
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(C)[None, :].repeat(n_seg, 0), axis=1)
-    cut = np.arange(C - 1)
-    return rank[:, None, :] <= cut[None, :, None]
-
-
-def categorical_subsets(stats: np.ndarray, counts: np.ndarray, criterion: str) -> np.ndarray:
-    """The candidate left subsets as boolean masks over the C = n_cat+1 categories (last one =
-    missing): (S, C) shared by every segment for exact enumeration, else (n_seg, S, C) from
-    Breiman's ordering per segment (see the module docstring)."""
-    n_seg, C, d = stats.shape
-    present = counts > 0
-    w = stats[..., 0]
-    safe = np.where(w > 0, w, 1.0)
-    if criterion in CLASSIFICATION_CRITERIA:
-        K = d - 1
-        if K <= 2:
-            return _ordered_masks(stats[..., d - 1] / safe, present)
-        if C <= EXACT_SUBSET_LIMIT:
-            return _subset_masks(C)
-        return np.concatenate([_ordered_masks(stats[..., 1 + k] / safe, present) for k in range(K)], axis=1)
-    return _ordered_masks(stats[..., 1] / safe, present)
-
-
-def scan_categorical(
-    stats: np.ndarray,
-    counts: np.ndarray,
-    criterion: str,
-    min_samples_leaf: int = 1,
-    min_weight_leaf: float = 0.0,
-    masks: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Score every candidate subset: returns (masks (S,C) or (n_seg,S,C), proxy (n_seg,S) with
-    -inf where invalid, n_left, left (n_seg,S,d), right).  ``masks``: score these left subsets
-    instead of :func:`categorical_subsets`' (the explorer's one-vs-rest tests)."""
-    if masks is None:
-        masks = categorical_subsets(stats, counts, criterion)
-    mf = masks.astype(np.float64)
-    spec = "sc" if masks.ndim == 2 else "nsc"
-    left = np.einsum(f"{spec},ncd->nsd", mf, stats)
-    total = stats.sum(axis=1)
-    right = total[:, None, :] - left
-    n_left = np.einsum(f"{spec},nc->ns", mf, counts.astype(np.float64))
-    n_right = counts.sum(axis=1)[:, None] - n_left
-    ok = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
-    if min_weight_leaf > 0:
-        ok &= (left[..., 0] >= min_weight_leaf) & (right[..., 0] >= min_weight_leaf)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        proxy = proxy_improvement(criterion, left, right)
-    proxy = np.where(ok & np.isfinite(proxy), proxy, -np.inf)
-    return masks, proxy, n_left, left, right
-
-
-def categorical_branches(
-    mask: np.ndarray, counts: np.ndarray, n_left: float, n_right: float
-) -> tuple[np.ndarray, int]:
-    """(cat_branch over real categories, missing_branch) from a left-subset mask over C = n_cat+1."""
-    present = counts[:-1] > 0
-    branch = np.where(present, np.where(mask[:-1], 0, 1), -1).astype(np.int32)
-    if counts[-1] > 0:
-        missing = 0 if mask[-1] else 1
-    else:
-        missing = 0 if n_left > n_right else 1
-    return branch, missing
-
-
-# ---------------------------------------------------------------------------------------------
 # one node, one feature: every candidate (the split explorer's view, same kernels as training)
 
 
@@ -535,17 +431,32 @@ def _canonical_partitions(masks: np.ndarray, present: np.ndarray) -> np.ndarray:
     return np.where(m[:, first : first + 1], m, present[None, :] & ~m)
 
 
-def one_vs_rest_masks(counts: np.ndarray) -> np.ndarray:
-    """The textbook's one-vs-rest tests ``a = v`` versus ``a ≠ v`` (missing values with the
-    rest), one per category present, as left-subset masks over C = n_cat+1 (last = missing);
-    none when fewer than two categories are present."""
-    C = counts.size
-    cats = np.flatnonzero(counts[:-1] > 0)
-    if cats.size < 2:
-        return np.zeros((0, C), dtype=bool)
-    masks = np.zeros((cats.size, C), dtype=bool)
-    masks[np.arange(cats.size), cats] = True
-    return masks
+def _keep_best(proxy: np.ndarray, limit: int) -> np.ndarray:
+    """Indices of the ``limit`` largest proxies (earlier ones first among equals), in order."""
+    if proxy.size <= limit:
+        return np.arange(proxy.size)
+    return np.sort(np.argsort(-proxy, kind="stable")[:limit])
+
+
+def _fresh_one_vs_rest(sc: CategoricalScan, cats: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Which one-vs-rest tests ``a = v`` (v in ``cats``) are not already scanned candidates (the
+    same partition of the node's present categories)."""
+    if sc.masks is not None:  # few categories: compare the partitions themselves
+        ok = np.isfinite(sc.proxy[0])
+        known = _canonical_partitions(sc.masks[sc.sub[0][ok]], present)
+        ovr = np.zeros((cats.size, present.size), bool)
+        ovr[np.arange(cats.size), cats] = True
+        new = _canonical_partitions(ovr, present)
+        return ~(new[:, None, :] == known[None, :, :]).all(axis=2).any(axis=1)
+    # ordered scans: a prefix is {v} | rest when it holds the first category alone or all but the last
+    single = np.zeros(present.size, bool)
+    for r, order in enumerate(sc.order):
+        ok = np.isfinite(sc.proxy[r])
+        if ok.size and ok[0]:
+            single[sc.cs.cat[order[0]]] = True
+        if ok.size and ok[-1]:
+            single[sc.cs.cat[order[-1]]] = True
+    return ~single[cats]
 
 
 def categorical_candidates(
@@ -567,37 +478,53 @@ def categorical_candidates(
     ``a = v`` / ``a ≠ v`` that is not among them (``eligible`` False: the builder's subset search
     does not pick it, e.g. Breiman's ordering for two classes; it never beats the optimal
     subset there).  ``one_vs_rest`` is, per candidate, the category code v of a one-vs-rest
-    test (−1: another subset) and ``split_impurity`` Σ_v |D^v|/|D|·I(D^v) (Gini(D, a) for gini)."""
+    test (−1: another subset) and ``split_impurity`` Σ_v |D^v|/|D|·I(D^v) (Gini(D, a) for gini).
+
+    Many categories: each list holds at most ``LISTED_LIMIT`` candidates, those of the largest
+    proxy (the builder's best always among them), still in scan order; below that (fewer than
+    ~``LISTED_LIMIT`` / classes categories) every candidate is listed."""
     codes = np.asarray(codes, dtype=np.float64)
     if criterion in CLASSIFICATION_CRITERIA and n_classes is None:
         n_classes = int(np.max(y)) + 1
     G, _ = _channels(y, sample_weight, criterion, n_classes)
-    stats, counts = category_stats(codes, G, np.zeros(codes.size, np.int64), 1, n_categories)
-    masks, proxy, n_left, left, right = scan_categorical(
-        stats, counts, criterion, min_samples_leaf, min_weight_leaf
-    )
-    masks = masks if masks.ndim == 2 else masks[0]
-    ok = np.isfinite(proxy[0])
-    masks, proxy, n_left, left, right = masks[ok], proxy[0][ok], n_left[0][ok], left[0][ok], right[0][ok]
-    present = counts[0] > 0
-    ovr = one_vs_rest_masks(counts[0])
-    if ovr.shape[0]:
-        known = _canonical_partitions(masks, present)
-        new = _canonical_partitions(ovr, present)
-        fresh = ~(new[:, None, :] == known[None, :, :]).all(axis=2).any(axis=1)
-        extra_m = ovr[fresh]
-        _, xp, xn, xl, xr = scan_categorical(
-            stats, counts, criterion, min_samples_leaf, min_weight_leaf, masks=extra_m
-        )
-        xok = np.isfinite(xp[0])
-        n_scanned = proxy.size
-        masks = np.concatenate([masks, extra_m[xok]])
-        proxy = np.concatenate([proxy, xp[0][xok]])
-        n_left = np.concatenate([n_left, xn[0][xok]])
-        left = np.concatenate([left, xl[0][xok]])
-        right = np.concatenate([right, xr[0][xok]])
-    else:
-        n_scanned = proxy.size
+    cs = category_stats(codes, G, np.zeros(codes.size, np.int64), 1, n_categories)
+    sc = scan_categorical(cs, criterion, min_samples_leaf, min_weight_leaf)
+    counts = np.zeros(n_categories + 1, np.int64)
+    counts[cs.cat] = cs.counts
+    # the builder's candidates in scan order (finite proxies only), at most LISTED_LIMIT
+    blk = np.concatenate([np.full(p.size, r) for r, p in enumerate(sc.proxy)] + [np.zeros(0, np.int64)])
+    pos = np.concatenate([np.arange(p.size) for p in sc.proxy] + [np.zeros(0, np.int64)])
+    proxy = np.concatenate(sc.proxy) if sc.proxy else np.zeros(0)
+    ok = np.flatnonzero(np.isfinite(proxy))
+    ok = ok[_keep_best(proxy[ok], LISTED_LIMIT)]
+    blk, pos = blk[ok].astype(np.int64), pos[ok]
+    C, d = n_categories + 1, cs.stats.shape[1]
+    parts = [(r, pos[blk == r]) for r in range(len(sc.proxy))]
+    masks = np.concatenate([sc.left_masks(r, i) for r, i in parts] + [np.zeros((0, C), bool)])
+    proxy = proxy[ok]
+    n_left = np.concatenate([sc.n_left[r][i] for r, i in parts] + [np.zeros(0)])
+    left = np.concatenate([sc.left[r][i] for r, i in parts] + [np.zeros((0, d))])
+    right = np.concatenate([sc.right[r][i] for r, i in parts] + [np.zeros((0, d))])
+    n_scanned = proxy.size
+    present = counts > 0
+    cats = np.flatnonzero(present[:-1])
+    if cats.size >= 2:
+        cats = cats[_fresh_one_vs_rest(sc, cats, present)]
+        tot, n_tot = cs.totals()
+        xl = np.zeros((cats.size, d))
+        xl[:] = cs.stats[np.searchsorted(cs.cat, cats)]
+        xr = tot[0][None, :] - xl
+        xn = counts[cats].astype(np.float64)
+        xp = _score(criterion, xl, xr, xn, n_tot[0] - xn, min_samples_leaf, min_weight_leaf)
+        xok = np.flatnonzero(np.isfinite(xp))
+        xok = xok[_keep_best(xp[xok], LISTED_LIMIT)]
+        extra_m = np.zeros((xok.size, C), bool)
+        extra_m[np.arange(xok.size), cats[xok]] = True
+        masks = np.concatenate([masks, extra_m])
+        proxy = np.concatenate([proxy, xp[xok]])
+        n_left = np.concatenate([n_left, xn[xok]])
+        left = np.concatenate([left, xl[xok]])
+        right = np.concatenate([right, xr[xok]])
     eligible = np.arange(proxy.size) < n_scanned
     # one-vs-rest: one present category on one side, every other present one on the other
     on_left = (masks[:, :-1] & present[None, :-1]).sum(axis=1)

@@ -298,6 +298,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "train.err.params": ("the settings are not valid: {detail}", "参数无效：{detail}"),
     "train.err.data": ("the data cannot be used as typed: {detail}", "数据无法按当前类型使用：{detail}"),
+    "train.err.memory": (
+        "training ran out of memory and was stopped ({detail}); its memory has been released. Use fewer rows, categories or levels.",
+        "训练内存不足，已停止（{detail}）；占用的内存已释放。请减少数据行数、类别数或树的层数。",
+    ),
     "tree.title": ("Tree", "决策树"),
     "tree.depth_window": ("Show levels", "显示层数"),
     "tree.depth_all": ("all", "全部"),

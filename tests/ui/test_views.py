@@ -372,3 +372,29 @@ def test_the_tree_names_its_impurity_in_the_ui_language():
     assert "信息熵 = 0.998" in zh and "entropy =" not in zh and "entropy = 0.998" in en
     reg = CARTRegressor(criterion="poisson", max_depth=1).fit([[0.0], [1.0], [2.0]], [1.0, 2.0, 6.0])
     assert "泊松偏差 = " in tree_dot(reg, None, lang="zh")
+
+
+def test_a_training_that_runs_out_of_memory_releases_it(monkeypatch):
+    """The issue's 10⁵-level run: an exception, and the server kept 10 GB. Now a message, and the
+    failed fit's arrays are gone once it is shown (no traceback or context keeps their frames)."""
+    import gc
+    import weakref
+
+    from dtcore.cart import CARTClassifier
+    from ui.services.training import TrainingError
+
+    held = []
+
+    def greedy_fit(self, *args, **kwargs):
+        big = np.ones(4_000_000)  # what the failed run had allocated so far
+        held.append(weakref.ref(big))
+        raise MemoryError("Unable to allocate 74.5 GiB for an array")
+
+    monkeypatch.setattr(CARTClassifier, "fit", greedy_fit)
+    df = pd.DataFrame({"x": ["a", "b", "c", "d"] * 3, "y": ["p", "q"] * 6})
+    with pytest.raises(TrainingError) as info:
+        train(df, {"x": R.CATEGORICAL, "y": R.TARGET}, R.CLASSIFICATION, "cart", "gini", {}, Split())
+    assert info.value.key == "train.err.memory" and "74.5 GiB" in info.value.params["detail"]
+    assert info.value.__context__ is None and info.value.__cause__ is None
+    gc.collect()
+    assert held[0]() is None

@@ -7,7 +7,9 @@ validation and test. Failures raise :class:`TrainingError` with a catalogue key.
 
 from __future__ import annotations
 
+import gc
 import time
+import traceback
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -177,6 +179,7 @@ def train(
         raise TrainingError("train.err.params", detail=str(exc)) from None
     X = raw_rows(df, features)
     t0 = time.perf_counter()
+    failed: TrainingError | None = None
     try:
         est.fit(
             X[tr], y_all[tr], feature_names=features, feature_kinds=kinds, categories=cats, target_name=target
@@ -185,6 +188,15 @@ def train(
         raise TrainingError("train.err.data", detail=str(exc)) from None
     except ValueError as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None
+    except MemoryError as exc:
+        # the frames of the failed fit hold its arrays: clear them and raise outside this
+        # block (no __context__), so nothing of the run outlives the message
+        traceback.clear_frames(exc.__traceback__)
+        failed = TrainingError("train.err.memory", detail=str(exc))
+    if failed is not None:
+        del est
+        gc.collect()
+        raise failed
     seconds = time.perf_counter() - t0
     scores = split_scores(est, X, y_all, rows, task == R.CLASSIFICATION)
     return TrainResult(
