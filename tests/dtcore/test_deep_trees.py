@@ -147,7 +147,7 @@ def test_cli_prunes_with_ebp(deep, tmp_path):
     assert "RecursionError" not in proc.stderr and (tmp_path / "p.json").exists()
 
 
-def test_pruning_page_with_ebp():
+def test_pages_and_ebp_on_the_pruning_page():
     at = start()
     at.switch_page("pages/data.py").run()
     at.file_uploader(key="upload").set_value(("chain.csv", chain_csv().encode(), "text/csv")).run()
@@ -164,3 +164,5 @@ def test_pruning_page_with_ebp():
     assert at.selectbox(key="prune_method").value == "ebp"
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("graphviz_chart")) == 2
+    at.switch_page("pages/splits.py").run()  # the split explorer's page, at the root
+    assert not at.exception, [e.value for e in at.exception]
