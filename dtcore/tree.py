@@ -118,9 +118,8 @@ class Tree:
 
     def subtree(self, node: int) -> np.ndarray:
         """Ids of node and all its descendants (contiguous, thanks to pre-order numbering)."""
-        end = node + 1
-        while end < self.node_count and self.depth[end] > self.depth[node]:
-            end += 1
+        after = np.flatnonzero(self.depth[node + 1 :] <= self.depth[node])  # vectorised scan
+        end = node + 1 + int(after[0]) if after.size else self.node_count
         return np.arange(node, end)
 
     # -- prediction ----------------------------------------------------------------------------

@@ -93,18 +93,21 @@ def tree_to_j48_lines(
     if tree.is_leaf[0]:
         return [": " + _leaf_label(tree, 0, classes, errors, cf, z)]
     lines = []
-
-    def walk(node: int, depth: int) -> None:
-        for label, child in zip(_branch_texts(tree, node, schema), tree.children_of(node)):
-            child = int(child)
-            line = "|   " * depth + label
-            if tree.is_leaf[child]:
-                lines.append(line + ": " + _leaf_label(tree, child, classes, errors, cf, z))
-            else:
-                lines.append(line)
-                walk(child, depth + 1)
-
-    walk(0, 0)
+    # depth-first on an explicit stack (deep trees need no recursion): a test's branch lines,
+    # each followed by its child's subtree; pushed reversed so they pop in branch order
+    stack: list[tuple[str, int, int]] = [
+        (label, int(child), 0)
+        for label, child in reversed(list(zip(_branch_texts(tree, 0, schema), tree.children_of(0))))
+    ]
+    while stack:
+        label, child, depth = stack.pop()
+        line = "|   " * depth + label
+        if tree.is_leaf[child]:
+            lines.append(line + ": " + _leaf_label(tree, child, classes, errors, cf, z))
+            continue
+        lines.append(line)
+        pairs = zip(_branch_texts(tree, child, schema), tree.children_of(child))
+        stack.extend((lb, int(c), depth + 1) for lb, c in reversed(list(pairs)))
     return lines
 
 

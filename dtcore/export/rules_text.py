@@ -39,6 +39,7 @@ def to_text(
     right = "|" + "-" * spacing + " "
     pad = "|" + " " * spacing
     out: list[str] = []
+    lines: list[str] = []  # branch lines waiting on the stack below (by index)
 
     def leaf_text(i: int) -> str:
         if classes is not None:
@@ -51,26 +52,32 @@ def to_text(
             text += " (empty: parent's majority)" if classes is not None else " (empty)"
         return text
 
-    def walk(i: int, level: int) -> None:
+    # depth-first on an explicit stack (deep trees need no recursion): an item is a line to
+    # print or a node to open; a node's branch lines and their subtrees are pushed reversed
+    stack: list[tuple[str, int, int]] = [("node", 0, 0)] if tree.node_count else []
+    while stack:
+        kind, i, level = stack.pop()
         indent = pad * level
+        if kind == "line":
+            out.append(indent + right + lines[i])
+            continue
         if tree.feature[i] < 0:
             out.append(indent + right + leaf_text(i))
-            return
+            continue
         if level >= max_depth:
             sub = tree.subtree(i)
             depth = int(tree.depth[sub].max() - tree.depth[i])
             out.append(indent + right + f"truncated branch of depth {depth}")
-            return
+            continue
         name = plain_text(schema.features[int(tree.feature[i])].name)
+        todo: list[tuple[str, int, int]] = []
         for b in branches(tree, schema, i, precision):
             line = f"{name} {plain_text(condition_text(b, ascii_ops=True))}"
             if b.missing and b.op != "missing":
                 line += " or missing"
                 if b.also:
                     line += " (also " + ", ".join(plain_text(c) for c in b.also) + ")"
-            out.append(indent + right + line)
-            walk(b.child, level + 1)
-
-    if tree.node_count:
-        walk(0, 0)
+            lines.append(line)
+            todo += [("line", len(lines) - 1, level), ("node", b.child, level + 1)]
+        stack.extend(reversed(todo))
     return "\n".join(out) + "\n"

@@ -27,6 +27,7 @@ from ..c45.growth import _set_impurity
 from ..criteria import entropy, gini
 from ..multiway import SMALL, distribute_rows
 from ..tree import Tree, TreeAssembler, branch_index
+from ..walk import Step, run
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
 _R8_VAL = (0.0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00)
@@ -137,7 +138,13 @@ class _PNode:
         return self.feature < 0 or not self.children
 
     def size(self) -> int:
-        return 1 + sum(c.size() for c in self.children)
+        """Nodes in this subtree (explicit stack: deep trees need no recursion)."""
+        n, stack = 0, [self]
+        while stack:
+            node = stack.pop()
+            n += 1
+            stack.extend(node.children)
+        return n
 
 
 def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
@@ -256,57 +263,66 @@ def ebp_prune(
             return 0.0
         return estimated_errors(counts_of(idx, wl), cf, zmode)
 
-    def est_branch(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
+    # The walks below are generators driven by ``walk.run`` on an explicit stack: each
+    # ``yield (child, rows, weights)`` is the recursive call of the textbook form and receives
+    # its result, so the order of decisions and of every float operation is the recursive one,
+    # and a tree thousands of levels deep does not reach Python's recursion limit.
+
+    def est_branch(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """J48's getEstimatedErrorsForBranch: all rows re-routed through ``node``."""
         if node.is_leaf:
             return est_counts(idx, wl)
         parts, _ = _split_rows(node, X, idx, wl)
-        return sum(est_branch(c, *p) for c, p in zip(node.children, parts))
+        total: float = 0  # as sum(): int 0 plus the first float
+        for c, p in zip(node.children, parts):
+            total += yield (c, *p)
+        return total
 
-    def est_added(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
+    def est_added(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
         with no missing value: routing is then fixed and leaf counts add up."""
         if node.is_leaf:
             # node.err is estimated_errors(node.counts) (set together when the leaf was made)
+            assert node.counts is not None
             return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
         x = X[idx, node.feature]
         if node.cat_branch.size:
-            return by_branch(node, node.cat_branch[x.astype(np.int64)], idx, wl)
+            return (yield from by_branch(node, node.cat_branch[x.astype(np.int64)], idx, wl))
         if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
             left = x <= node.cuts[0]
             nl = int(np.count_nonzero(left))
             total = 0.0
             if nl:
-                total += (
-                    est_added(node.children[0], idx, wl)
-                    if nl == idx.size
-                    else est_added(node.children[0], idx[left], wl[left])
+                total += yield (
+                    (node.children[0], idx, wl) if nl == idx.size else (node.children[0], idx[left], wl[left])
                 )
             if nl < idx.size:
                 right = ~left if nl else slice(None)
-                total += est_added(node.children[1], idx[right], wl[right])
+                total += yield (node.children[1], idx[right], wl[right])
             return total
-        return by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl)
+        return (yield from by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl))
 
-    def by_branch(node: _PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> float:
+    def by_branch(node: _PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """est_added summed over the children, each given the rows of its branch b."""
         total = 0.0
         for v, c in enumerate(node.children):
             sel = b == v
             if sel.any():
-                total += est_added(c, idx[sel], wl[sel])
+                total += yield (c, idx[sel], wl[sel])
         return total
 
     collapsed, raised, events = [], [], []
 
-    def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> float:
+    def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         if node.is_leaf:
             node.counts = counts_of(idx, wl)
             node.nrows = int(np.count_nonzero(wl > 0))
             node.err = estimated_errors(node.counts, cf, zmode) if idx.size else 0.0
             return node.err
         parts, bw = _split_rows(node, X, idx, wl)
-        tree_err = sum(prune(c, *p) for c, p in zip(node.children, parts))
+        tree_err: float = 0  # as sum(): int 0 plus the first float
+        for c, p in zip(node.children, parts):
+            tree_err += yield (c, *p)
         big = int(np.nonzero(bw >= bw.max() - SMALL)[0][-1]) if bw.size else 0  # last largest
         if not subtree_raising:
             branch_err = math.inf
@@ -315,9 +331,9 @@ def ebp_prune(
             others = [p for v, p in enumerate(parts) if v != big]
             sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
             sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
-            branch_err = child.err + (est_added(child, sib_idx, sib_w) if sib_idx.size else 0.0)
+            branch_err = child.err + (run(est_added, child, sib_idx, sib_w) if sib_idx.size else 0.0)
         else:
-            branch_err = est_branch(node.children[big], idx, wl)
+            branch_err = run(est_branch, node.children[big], idx, wl)
         leaf_err = est_counts(idx, wl)
         if leaf_err <= tree_err + 0.1 + SMALL and leaf_err <= branch_err + 0.1 + SMALL:
             events.append(
@@ -351,7 +367,7 @@ def ebp_prune(
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
             node.children = child.children
-            result = prune(node, idx, wl)
+            result = yield (node, idx, wl)
             ev["size_after"] = node.size()
             ev["estimated_errors_after"] = result
             return result
@@ -368,7 +384,7 @@ def ebp_prune(
         )
     )
     before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(), "estimated_errors": before_err}
-    after_err = prune(root, idx, w[idx])
+    after_err = run(prune, root, idx, w[idx])
     if clean_rows[idx].all():
         out, kept = _rebuild_from_leaves(root, C)
     else:
@@ -403,9 +419,10 @@ def _rebuild(
     asm = TreeAssembler(C, C)
     kept = []
 
-    def add(
-        node: _PNode, parent: int, idx: np.ndarray, wl: np.ndarray, parent_counts: np.ndarray | None
-    ) -> None:
+    # pre-order on an explicit stack (children pushed reversed, so added in branch order)
+    stack: list[tuple[_PNode, int, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, -1, idx, w, None)]
+    while stack:
+        node, parent, idx, wl, parent_counts = stack.pop()
         if idx.size == 0 and parent >= 0:
             assert parent_counts is not None  # only the root (parent -1) is added without them
             i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
@@ -415,40 +432,41 @@ def _rebuild(
             parent_counts = counts
         kept.append(node.orig)
         if node.is_leaf:
-            return
+            continue
         _copy_test(asm, i, node)
         if idx.size:
             parts, _ = _split_rows(node, X, idx, wl)
         else:
             parts = [(idx, wl)] * len(node.children)
-        for c, p in zip(node.children, parts):
-            add(c, i, p[0], p[1], parent_counts)
-
-    add(root, -1, idx, w, None)
+        for c, p in reversed(list(zip(node.children, parts))):
+            stack.append((c, i, p[0], p[1], parent_counts))
     return asm.build(), kept
 
 
 def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
     test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
+    order, stack = [], [root]  # pre-order: parents before children
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(node.children)
     totals: dict[int, tuple[np.ndarray, int]] = {}
-
-    def up(node: _PNode) -> tuple[np.ndarray, int]:
+    for node in reversed(order):  # children before parents: totals flow up
         if node.is_leaf:
             assert node.counts is not None  # pruning set the counts of every leaf
             totals[id(node)] = (node.counts, node.nrows)
         else:
-            parts = [up(c) for c in node.children]
+            parts = [totals[id(c)] for c in node.children]
             counts = sum(p[0] for p in parts)
             assert isinstance(counts, np.ndarray)  # a test has children: a sum of arrays
             totals[id(node)] = (counts, sum(p[1] for p in parts))
-        return totals[id(node)]
-
-    up(root)
     asm = TreeAssembler(C, C)
     kept = []
-
-    def add(node: _PNode, parent: int, parent_counts: np.ndarray | None) -> None:
+    # pre-order on an explicit stack (children pushed reversed, so added in branch order)
+    todo: list[tuple[_PNode, int, np.ndarray | None]] = [(root, -1, None)]
+    while todo:
+        node, parent, parent_counts = todo.pop()
         counts, nrows = totals[id(node)]
         wn = float(counts.sum())
         if nrows == 0 and wn <= 0 and parent >= 0:
@@ -459,10 +477,7 @@ def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
             parent_counts = counts
         kept.append(node.orig)
         if node.is_leaf:
-            return
+            continue
         _copy_test(asm, i, node)
-        for c in node.children:
-            add(c, i, parent_counts)
-
-    add(root, -1, None)
+        todo.extend((c, i, parent_counts) for c in reversed(node.children))
     return _set_impurity(asm.build()), kept
