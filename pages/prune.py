@@ -22,7 +22,7 @@ from ui.session.state import t
 from ui.views import pruning as pviews
 from ui.views import tree as treeview
 from ui.views.pruning import fmt_alpha, fmt_error
-from ui.views.text import md_escape
+from ui.views.text import md_escape, training_error
 
 CHART = {"displayModeBar": False}
 
@@ -180,10 +180,14 @@ def alpha_section(res, alpha):
     one_se = bool(url.setting("prune_one_se"))
     n_train = res.rows["train"].size
     spinner = t("prune.running_cv", k=cv) if cv >= 2 else t("prune.running")
-    with st.spinner(spinner, show_time=True):
-        curves = cached_alpha_curves(
-            model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df
-        )
+    try:
+        with st.spinner(spinner, show_time=True):
+            curves = cached_alpha_curves(
+                model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df
+            )
+    except TrainingError as exc:  # no heavy-job slot came free in time
+        st.error(t("train.failed", message=training_error(exc, t)))
+        return
     rule = t("prune.rule." + ("1-SE" if one_se else "min"))
     if report_mode.active():  # the notes stay, the buttons that set α do not
         b1 = b2 = None

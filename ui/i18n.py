@@ -302,6 +302,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "training ran out of memory and was stopped ({detail}); its memory has been released. Use fewer rows, categories or levels.",
         "训练内存不足，已停止（{detail}）；占用的内存已释放。请减少数据行数、类别数或树的层数。",
     ),
+    "train.err.busy": (
+        "other sessions kept the server busy for {seconds} s, so this job did not start. Try again in a moment.",
+        "其他会话占用服务器已达 {seconds} 秒，本次任务未能开始。请稍后重试。",
+    ),
+    "jobs.waiting": (
+        "Waiting for another session's training to finish… ({seconds} s)",
+        "正在等待其他会话的训练完成……（{seconds} 秒）",
+    ),
     "tree.title": ("Tree", "决策树"),
     "tree.depth_window": ("Show levels", "显示层数"),
     "tree.depth_all": ("all", "全部"),

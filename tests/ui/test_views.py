@@ -206,6 +206,18 @@ def test_md_escape_neutralises_markdown():
     assert "<" not in out
 
 
+@pytest.mark.parametrize(
+    "text",
+    ['<a href="https://example.org/x">feat</a>', "see www.example.org", "mail a@example.org", "HTTP://E.ORG"],
+)
+def test_md_escape_stops_gfm_autolinks(text):
+    """GFM links bare URLs and e-mails after escapes are decoded: a word joiner breaks them."""
+    out = md_escape(text)
+    plain = re.sub(r"\\(.)", r"\1", out).replace("&lt;", "<").replace("&amp;", "&")
+    assert not re.search(r"(?i)https?://|www\.|\w@", plain), plain
+    assert plain.replace("\u2060", "") == text
+
+
 def test_catalogue_complete_and_formats_agree():
     names = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}
     for key, (en, zh) in i18n.CATALOGUE.items():

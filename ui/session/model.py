@@ -9,6 +9,7 @@ from ui.services import roles as R
 from ui.services.forcing import apply_forced
 from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
+from .jobs import WaitNotice, heavy_job
 from .state import data, roles, split, t, task
 from .url import criterion_key, param_key, setting
 
@@ -73,11 +74,19 @@ def _train_cached(
     values_key: tuple,
     split_key: tuple,
     _df,
+    _on_wait=None,
 ) -> TrainResult:
-    # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later
-    res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
+    # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later.
+    # The heavy-job slot is taken here, on a cache miss only: a cache hit never waits.
+    with heavy_job(_on_wait):
+        res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
     res.key = (digest, roles_key, task, algorithm, criterion, values_key, split_key)
     return res
+
+
+def wait_notice() -> WaitNotice:
+    """The notice a session shows while another session's heavy job holds the slot."""
+    return WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
 
 
 def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
@@ -97,7 +106,11 @@ def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
 def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
     """Train (or fetch from the cache) and remember the result; TrainingError propagates."""
     key = training_key(algorithm, criterion, values)
-    res = _train_cached(*key, _df=data().df)
+    notice = wait_notice()
+    try:
+        res = _train_cached(*key, _df=data().df, _on_wait=notice)
+    finally:
+        notice.clear()
     st.session_state["result"] = res
     st.session_state.pop("train_error", None)
     return res

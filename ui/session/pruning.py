@@ -7,7 +7,8 @@ import streamlit as st
 
 from ui.services import pruning as pv
 
-from .model import forced_ops
+from .jobs import heavy_job
+from .model import forced_ops, wait_notice
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -21,8 +22,21 @@ def cached_alpha_values(key, _res):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def cached_alpha_curves(key, cv, one_se, _res, _df):
-    return pv.alpha_curves(_res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1]))
+def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None):
+    # the cross-validation regrows the tree per fold: a heavy job (slot taken on a cache miss only)
+    with heavy_job(_on_wait):
+        return pv.alpha_curves(
+            _res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1])
+        )
+
+
+def cached_alpha_curves(key, cv, one_se, res, df):
+    """The α curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    notice = wait_notice()
+    try:
+        return _alpha_curves(key, cv, one_se, res, df, _on_wait=notice)
+    finally:
+        notice.clear()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -2,6 +2,11 @@
 
 User text (file names, column names, labels): Streamlit Markdown also reads ``:color[...]`` directives, ``$`` maths and emoji shortcodes, so
 every punctuation character Markdown could act on is backslash-escaped and ``<`` becomes an entity.
+
+GitHub-flavoured Markdown also turns bare ``https://…``, ``www.…`` and ``a@b.c`` into links, and
+does so on the text *after* escapes are decoded, so backslashes cannot stop it: an invisible
+WORD JOINER (U+2060) is put inside ``://``, ``www.`` and before ``@``, which the autolinker then
+no longer recognises; the text still reads exactly as typed.
 """
 
 from __future__ import annotations
@@ -10,12 +15,15 @@ import math
 import re
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:$>=])")
+WJ = "\u2060"
+_AUTOLINK = re.compile(r"(:)(?=//)|(?i:(www))(?=\.)|()(?=@)")
 
 
 def md_escape(text) -> str:
     """``text`` shown literally inside Markdown (newlines become spaces)."""
     s = re.sub(r"[\r\n\t]+", " ", str(text))
     s = s.replace("&", "&amp;").replace("<", "&lt;")
+    s = _AUTOLINK.sub(lambda m: (m.group(1) or m.group(2) or "") + WJ, s)
     return _SPECIAL.sub(r"\\\1", s)
 
 
