@@ -149,6 +149,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "**{column}** has a single value: it cannot split anything.",
         "**{column}** 只有一个取值，无法用于划分。",
     ),
+    "roles.decimal_comma": (
+        "**{column}** looks like numbers with decimal commas (1,5): it is read as labels. Save the file with decimal points to use it as a number.",
+        "**{column}** 看起来是使用小数逗号的数字（1,5）：目前按标签读取。请用小数点保存文件，才能作为数值使用。",
+    ),
+    "roles.all_missing": (
+        "**{column}** is missing in all {count} rows: it holds no value and cannot split anything.",
+        "**{column}** 全部 {count} 行都缺失：没有任何取值，无法用于划分。",
+    ),
     "roles.many_categories": (
         "**{column}** has {count} categories: multiway splits on it will be very wide.",
         "**{column}** 有 {count} 个类别：按它的多路划分会非常宽。",
