@@ -163,3 +163,17 @@ def test_a_crafted_link_gives_a_page_not_a_traceback(query):
     at = start("pages/data.py", direct=True, **query)
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["data"] is not None
+
+
+def test_the_role_table_notes_the_new_warnings():
+    from ui.views.tables import role_table
+
+    loaded = read_bytes((BAD / "decimal_comma.csv").read_bytes(), "d.csv")
+    df = loaded.df
+    roles = R.infer_roles(df, "grade")
+    table = role_table(df, roles, R.warnings(df, roles), "en")
+    assert "decimal commas" in table.set_index("column").loc["weight", "note"]
+    loaded = read_bytes((BAD / "all_missing_feature.csv").read_bytes(), "d.csv")
+    roles = R.infer_roles(loaded.df, "y")
+    table = role_table(loaded.df, roles, R.warnings(loaded.df, roles), "en")
+    assert table.set_index("column").loc["empty", "note"].endswith("no values")

@@ -130,6 +130,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "data.ok": ("Ready to train.", "可以训练。"),
     "note.identifier": ("one value per row", "每行取值不同"),
     "note.constant": ("single value", "只有一个取值"),
+    "note.decimal_comma": ("decimal commas?", "小数逗号？"),
+    "note.all_missing": ("no values", "全部缺失"),
     "note.many_categories": ("many categories", "类别很多"),
     "note.missing": ("missing values", "有缺失值"),
     "note.target_missing": ("missing targets", "目标有缺失"),
