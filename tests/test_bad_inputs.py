@@ -6,6 +6,7 @@ import json
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -132,7 +133,15 @@ def assert_cli(run: subprocess.CompletedProcess, expect: str):
 
 
 def app_outcome(data: bytes, name: str, target: str) -> tuple[str, str]:
-    """("error", the one-line message) or ("ok", the role-warning codes, space-separated)."""
+    """("error", the one-line message) or ("ok", the role-warning codes, space-separated),
+    within the time a case may take."""
+    t0 = time.perf_counter()
+    outcome = _app_outcome(data, name, target)
+    assert time.perf_counter() - t0 < SECONDS, f"{name} took over {SECONDS} s in the app's path"
+    return outcome
+
+
+def _app_outcome(data: bytes, name: str, target: str) -> tuple[str, str]:
     try:
         loaded = read_bytes(data, name)
     except LoadError as exc:
