@@ -99,17 +99,37 @@ class Table:
 # bytes → text
 
 
-def decode(data: bytes) -> tuple[str, str]:
+#: leading bytes of binary formats people rename to .csv → what the file looks like
+_BINARY_SIGNATURES = (
+    (b"PK\x03\x04", "an Excel/zip file, not CSV text: rename it .xlsx"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel .xls (or other Office) file, not CSV text: save it as CSV"),
+    (b"PAR1", "a Parquet file, not CSV text: rename it .parquet"),
+    (b"%PDF", "a PDF file, not CSV text"),
+)
+
+
+def check_text(data: bytes, source: str = "the file") -> None:
+    """Refuse bytes that are a known binary format or hold NUL bytes (one line saying which)."""
+    for magic, what in _BINARY_SIGNATURES:
+        if data.startswith(magic):
+            raise DataError(f"{source}: this looks like {what}")
+    if b"\x00" in data[:65536]:
+        raise DataError(f"{source}: this looks like a binary file, not CSV text")
+
+
+def decode(data: bytes, source: str = "the file") -> tuple[str, str]:
     """(text, encoding name): UTF-16 by BOM, else UTF-8 (BOM or not), else GB18030 (a GBK superset).
 
     UTF-8 is tried strictly first: GBK bytes are almost never valid UTF-8, while UTF-8 bytes often
-    decode as (wrong) GBK, so the order matters.
+    decode as (wrong) GBK, so the order matters. Binary data (a zip/xlsx, NUL bytes) is refused
+    with a line saying what it looks like.
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError:
             pass
+    check_text(data, source)
     try:
         text = data.decode("utf-8-sig")
         return text, "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
@@ -232,7 +252,7 @@ def read_table(path: str | Path, *, delimiter: str | None = None) -> Table:
     data = path.read_bytes()
     if not data.strip():
         raise DataError(f"{path.name} is empty: it needs a header row and at least one data row")
-    text, encoding = decode(data)
+    text, encoding = decode(data, path.name)
     if delimiter is None and path.suffix.lower() == ".tsv":
         delimiter = "\t"
     return parse_delimited(text, delimiter, encoding=encoding, source=path.name)

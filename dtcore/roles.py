@@ -26,6 +26,7 @@ FEATURE_ROLES = (CONTINUOUS, CATEGORICAL)
 CLASSIFICATION, REGRESSION = "classification", "regression"
 TASKS = (CLASSIFICATION, REGRESSION)
 
+TINY_TABLE = 4  # on this few rows, the only feature is never ignored as an identifier
 MANY_CATEGORIES = 20  # more labels than this in a categorical feature deserves a warning
 CLASS_LIKE_MAX = 10  # an integer target with at most this many values may be classes
 
@@ -35,6 +36,10 @@ ID_NAME = re.compile(
     r"|([_ ]id|id_|编号)$",
     re.IGNORECASE,
 )
+
+
+#: a number written with a decimal comma ("1,5", "-2,25"): labels to Python, numbers to a person
+DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 
 
 def id_name(name: str) -> bool:
@@ -53,6 +58,7 @@ class ColumnProfile:
     n_missing: int
     n_rows: int
     example: str  # the first known value as a label ("" when none)
+    decimal_comma: bool = False  # labels that are all numbers written with a decimal comma
 
     @property
     def constant(self) -> bool:
@@ -71,7 +77,7 @@ class ColumnProfile:
         Many numeric features are distinct per row too (areas, densities, Li Hang's x = 1…10),
         so a number column counts only when its name is an ID name (编号, RID, idx, …).
         """
-        if self.n_rows <= 2 or self.n_missing or self.n_distinct != self.n_rows:
+        if self.n_rows <= 2 or self.n_missing or self.n_distinct != self.n_rows or self.decimal_comma:
             return False
         if not self.numeric:
             return True
@@ -109,7 +115,8 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
     if arr.dtype.kind in "fiu":
         a = arr.astype(np.float64)
         known = a[~np.isnan(a)]
-        integer = bool(known.size and np.all(np.mod(known, 1) == 0))
+        with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+            integer = bool(known.size and np.all(np.mod(known, 1) == 0))
         example = label_of(float(known[0])) if known.size else ""
         return ColumnProfile(
             str(name), True, integer, int(np.unique(known).size), n - int(known.size), n, example
@@ -136,7 +143,9 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
         integer = False
         distinct = len({label_of(v) for v in known_cells})
     example = label_of(known_cells[0]) if known_cells else ""
-    return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example)
+    comma = numbers is None and bool(known_cells)
+    comma = comma and all(isinstance(v, str) and DECIMAL_COMMA.match(v.strip()) for v in known_cells)
+    return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example, comma)
 
 
 def profile_columns(
@@ -182,7 +191,30 @@ def infer_roles(
             roles[name] = IGNORE
         else:
             roles[name] = declared.get(name) or p.kind
+    spared = _tiny_table_identifiers(profiles, roles, ignore)
+    roles.update({n: declared.get(n) or profiles[n].kind for n in spared})
     return roles
+
+
+def _tiny_table_identifiers(
+    profiles: Mapping[str, ColumnProfile],
+    roles: Mapping[str, str],
+    ignore: Collection[str] = (),
+) -> list[str]:
+    """On a table of at most TINY_TABLE rows every label differs by chance (dates, names): when the
+    identifier rule would leave no feature, the one identifier-like column stays a feature."""
+    if features_of(dict(roles)):
+        return []
+    ids = [
+        n
+        for n, r in roles.items()
+        if r == IGNORE
+        and n not in ignore
+        and profiles[n].identifier
+        and not id_name(n)
+        and profiles[n].n_rows <= TINY_TABLE
+    ]
+    return ids if len(ids) == 1 else []
 
 
 def ignored_issues(
@@ -197,6 +229,8 @@ def ignored_issues(
             continue
         if p.identifier:
             out.append(Issue("identifier", name, p.n_distinct))
+        elif p.n_rows and p.n_missing == p.n_rows:
+            out.append(Issue("all_missing", name, p.n_missing))
         elif p.constant:
             out.append(Issue("constant", name, p.n_distinct))
     return out
@@ -218,9 +252,16 @@ def role_warnings(profiles: dict[str, ColumnProfile], roles: dict[str, str]) -> 
         p = profiles.get(name)
         if p is None:
             continue
+        if role == IGNORE and p.n_rows and p.n_missing == p.n_rows:
+            out.append(Issue("all_missing", name, p.n_missing))
         if role in FEATURE_ROLES:
-            if p.identifier:
+            if p.identifier and not _tiny_table_identifiers(profiles, {**roles, name: IGNORE}):
                 out.append(Issue("identifier", name))
+            if p.decimal_comma:
+                out.append(Issue("decimal_comma", name))
+            if p.n_rows and p.n_missing == p.n_rows:
+                out.append(Issue("all_missing", name, p.n_missing))
+                continue
             if p.constant:
                 out.append(Issue("constant", name))
             if role == CATEGORICAL and p.n_distinct > MANY_CATEGORIES:

@@ -130,6 +130,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "data.ok": ("Ready to train.", "可以训练。"),
     "note.identifier": ("one value per row", "每行取值不同"),
     "note.constant": ("single value", "只有一个取值"),
+    "note.decimal_comma": ("decimal commas?", "小数逗号？"),
+    "note.all_missing": ("no values", "全部缺失"),
     "note.many_categories": ("many categories", "类别很多"),
     "note.missing": ("missing values", "有缺失值"),
     "note.target_missing": ("missing targets", "目标有缺失"),
@@ -148,6 +150,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "roles.constant": (
         "**{column}** has a single value: it cannot split anything.",
         "**{column}** 只有一个取值，无法用于划分。",
+    ),
+    "roles.decimal_comma": (
+        "**{column}** looks like numbers with decimal commas (1,5): it is read as labels. Save the file with decimal points to use it as a number.",
+        "**{column}** 看起来是使用小数逗号的数字（1,5）：目前按标签读取。请用小数点保存文件，才能作为数值使用。",
+    ),
+    "roles.all_missing": (
+        "**{column}** is missing in all {count} rows: it holds no value and cannot split anything.",
+        "**{column}** 全部 {count} 行都缺失：没有任何取值，无法用于划分。",
     ),
     "roles.many_categories": (
         "**{column}** has {count} categories: multiway splits on it will be very wide.",

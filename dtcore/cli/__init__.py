@@ -73,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(f"error: permission denied: {exc.filename}")
     except (DataError, ValueError, GraphvizMissing, GraphvizError) as exc:
         warn(f"error: {exc}")
+    except MemoryError:
+        warn(
+            "error: out of memory: the data is too large to read or train here "
+            "(fewer rows, columns or categories)"
+        )
     return EXIT_USER_ERROR
 
 

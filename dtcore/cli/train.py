@@ -94,11 +94,21 @@ def _note_roles(plan: RolePlan, target: str) -> None:
                 f"is ignored: a test on an ID fits the training rows perfectly and predicts "
                 f"nothing. Add --keep {n} (or --categorical/--continuous {n}) to use it anyway"
             )
+        elif issue.code == "all_missing":
+            warn(f"column {n!r} is missing in every row, so it is ignored: it holds no value")
         elif issue.code == "constant":
             warn(
                 f"column {n!r} holds {'no value' if issue.count == 0 else 'a single value'}, so it "
                 f"is ignored (--keep {n} uses it anyway)"
             )
+    for issue in R.role_warnings(plan.profiles, plan.roles):
+        if issue.code == "decimal_comma":
+            warn(
+                f"column {issue.column!r} looks like numbers with decimal commas (1,5), so it is "
+                "read as labels; save the file with decimal points to use it as a number"
+            )
+        elif issue.code == "all_missing" and plan.roles.get(issue.column or "") != R.IGNORE:
+            warn(f"column {issue.column!r} is missing in every row: it cannot split anything")
     p = plan.profiles[target]
     if plan.task_inferred and p.numeric and p.n_distinct <= R.CLASS_LIKE_MAX:
         if plan.task == R.CLASSIFICATION:
@@ -136,9 +146,20 @@ def prepare_training(
     )
     features = R.features_of(plan.roles)
     if not features:
+        if any(r == R.IGNORE for r in plan.roles.values()):
+            raise DataError(
+                "no feature columns are left: ignore fewer columns"
+                + (" (or --keep the ones ignored as identifiers or constants)" if plan.issues else "")
+            )
         raise DataError(
-            "no feature columns are left: ignore fewer columns"
-            + (" (or --keep the ones ignored as identifiers or constants)" if plan.issues else "")
+            f"no feature columns: the table has only the target column {target!r} "
+            "(a single column: wrong delimiter?)"
+        )
+    target_profile = plan.profiles[target]
+    if target_profile.n_distinct < 2 and target_profile.n_missing < target_profile.n_rows:
+        raise DataError(
+            f"target {target!r} has only {target_profile.n_distinct} distinct value: there is nothing "
+            "to learn (the app refuses it too)"
         )
     _note_roles(plan, target)
     task = plan.task

@@ -142,7 +142,7 @@ def read_bytes(data: bytes, filename: str, limits: SizeLimits | None = None) -> 
     try:
         if fmt in ("csv", "tsv"):
             limits.check("bytes", len(data), filename)
-            text, enc = readers.decode(data)
+            text, enc = readers.decode(data, filename)
             encoding = _ENCODING_NAMES.get(enc, enc)
             table = readers.parse_delimited(
                 text, "\t" if fmt == "tsv" else None, encoding=enc, source=filename, limits=limits
@@ -189,7 +189,7 @@ def _limit_params(limits: SizeLimits) -> dict:
 
 def _read_arff(data: bytes, filename: str, limits: SizeLimits = LIMITS):
     limits.check("bytes", len(data), filename)
-    text, _ = readers.decode(data)
+    text, _ = readers.decode(data, filename)
     parsed = arff.read_arff(text, limits=limits)
     del text
     return frame_from_cells(parsed.names, parsed.rows), {
@@ -332,7 +332,9 @@ def typed_column(values) -> pd.Series:
                 dtype=np.float64,
             )
             n_known = sum(1 for v in cells if v is not None)
-            if n_known == len(cells) and np.all(np.mod(arr, 1) == 0) and np.all(np.abs(arr) < 2**53):
+            with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+                whole = bool(np.all(np.mod(arr, 1) == 0))
+            if n_known == len(cells) and whole and np.all(np.abs(arr) < 2**53):
                 return pd.Series(arr.astype(np.int64))
             return pd.Series(arr)
     labels = [None if v is None else (v if isinstance(v, str) else label_of(v)) for v in cells]

@@ -10,6 +10,8 @@ from ui.services import roles as R
 ISSUE_ICONS = {
     "identifier": "⚠️",
     "constant": "⚠️",
+    "decimal_comma": "⚠️",
+    "all_missing": "⚠️",
     "many_categories": "⚠️",
     "missing": "◌",
     "target_missing": "◌",

@@ -1,0 +1,201 @@
+"""The bad-input corpus (tests/data/bad/, README there) through the command line and the app's
+upload path: every file ends in a model (with a warning where something is off) or in one line
+saying what is wrong — never a traceback, never a hang. Large files are built here at run time."""
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ui.test_upload_limits import parquet_one_big_value, sparse_arff, xlsx_a1_xfd1
+from ui import i18n
+from ui.services import roles as R
+from ui.services.loading import LoadError, read_bytes
+from ui.services.training import Split, TrainingError, train
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD = ROOT / "tests" / "data" / "bad"
+SECONDS = 30
+MEMORY = 2 * 1024**3  # address-space cap of each CLI run: a runaway file fails, it does not swap
+
+#: file → (target, what the CLI does, what the app does). "ok": trains, no warning needed;
+#: "warn:<text>": trains and says <text> on stderr / in a role warning; "error:<text>": exit 2 /
+#: a one-line LoadError or TrainingError containing <text>.
+CASES = {
+    "empty.csv": ("y", "error:is empty", "error:empty"),
+    "blank_lines.csv": ("y", "error:is empty", "error:empty"),
+    "header_only.csv": ("y", "error:no data rows", "error:no data rows"),
+    "one_column.csv": ("y", "error:only the target column", "error:single column"),
+    "one_class.csv": ("y", "error:nothing to learn", "error:only 1 distinct"),
+    "target_all_missing.csv": ("y", "error:target 'y' is missing", "error:only 0 distinct"),
+    "inf.csv": ("y", "error:infinite", "error:infinite"),
+    "duplicate_headers.csv": ("y", "error:duplicate column", "error:duplicate column"),
+    "unnamed_column.csv": ("y", "error:no name", "error:no name"),
+    "ragged.csv": ("y", "error:line 3 has 3 fields", "error:line 3 has 3 fields"),
+    "bom.csv": ("好瓜", "ok", "ok"),
+    "utf16.csv": ("好瓜", "ok", "ok"),
+    "gbk.csv": ("好瓜", "ok", "ok"),
+    "semicolon.csv": ("y", "ok", "ok"),
+    "tabs.csv": ("y", "ok", "ok"),
+    "tabs.tsv": ("y", "ok", "ok"),
+    "names_and_values_syntax.csv": ("y", "ok", "ok"),
+    "decimal_comma.csv": ("grade", "warn:decimal commas", "warn:decimal_comma"),
+    "all_missing_feature.csv": ("y", "warn:missing in every row", "warn:all_missing"),
+    "tiny_dates.csv": ("y", "ok", "ok"),
+    "tiny_names.csv": ("y", "ok", "ok"),
+    "tiny_newline_cell.csv": ("y", "ok", "ok"),
+    "unterminated_quote.csv": ("y", "ok", "ok"),
+    "crlf_and_cr.csv": ("y", "ok", "ok"),
+    "binary_junk.csv": ("y", "error:binary file, not CSV", "error:binary file, not CSV"),
+    "png_renamed.csv": ("y", "error:binary file, not CSV", "error:binary file, not CSV"),
+    "xlsx_renamed.csv": ("y", "error:rename it .xlsx", "error:rename it .xlsx"),
+    "not_gbk_nor_utf8.csv": ("y", "error:neither UTF-8 nor GBK", "error:neither UTF-8 nor GBK"),
+    # the CLI reads anything but .arff as delimited text; the app goes by the suffix
+    "csv_renamed.xlsx": ("y", "ok", "error:not a readable Excel"),
+    "csv_renamed.xls": ("y", "ok", "error:old Excel"),
+    "csv_renamed.json": ("y", "ok", "error:not supported"),
+    "no_suffix": ("y", "ok", "error:not supported"),
+    "bad.arff": ("y", "error:not among the declared values", "error:not among the declared values"),
+    "arff_no_data.arff": ("y", "error:no data rows", "error:no data rows"),
+}
+
+#: built at run time (too big to commit): name → (bytes, target, CLI outcome or None = app only, app)
+GENERATED = {
+    "wide_5000_columns.csv": (
+        lambda: (
+            ",".join(f"c{i}" for i in range(5000))
+            + ",y\n"
+            + "".join(
+                ",".join(str((r * i) % 7) for i in range(5000)) + f",{'ab'[r % 2]}\n" for r in range(20)
+            )
+        ).encode(),
+        "y",
+        "ok",
+        "error:more than 1,000 columns",
+    ),
+    "categories_1e5.csv": (
+        lambda: (
+            "c,x,y\n" + "".join(f"cat{i % 100_000},{i % 13},{'ab'[i % 3 % 2]}\n" for i in range(101_000))
+        ).encode(),
+        "y",
+        "ok",
+        "warn:many_categories",
+    ),
+    "expanding.parquet": (parquet_one_big_value, "y", None, "error:too large"),
+    "expanding.xlsx": (xlsx_a1_xfd1, "y", None, "error:too large"),
+    "expanding.arff": (sparse_arff, "a1", "error:out of memory", "error:too large"),
+}
+
+
+def data_files():
+    return sorted(p.name for p in BAD.iterdir() if p.is_file() and p.name != "README.md")
+
+
+def test_every_committed_file_has_a_case_and_the_folder_stays_small():
+    assert sorted(CASES) == data_files()
+    size = sum(p.stat().st_size for p in BAD.rglob("*") if p.is_file())
+    assert size < 2 * 1024**2
+    readme = (BAD / "README.md").read_text(encoding="utf-8")
+    for name in [*CASES, *GENERATED, *(p.name for p in (BAD / "models").glob("*.json"))]:
+        assert f"`{name}`" in readme, f"{name} is not listed in tests/data/bad/README.md"
+
+
+def _cap_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def cli(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "dtcore", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=SECONDS,
+        cwd=cwd or ROOT,
+        preexec_fn=_cap_memory,
+    )
+
+
+def assert_cli(run: subprocess.CompletedProcess, expect: str):
+    assert "Traceback" not in run.stderr, run.stderr
+    if expect.startswith("error:"):
+        assert run.returncode == 2, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("dtcore: error: "), run.stderr
+        assert expect[len("error:") :] in lines[0], run.stderr
+    else:
+        assert run.returncode == 0, run.stderr
+        if expect.startswith("warn:"):
+            assert expect[len("warn:") :] in run.stderr, run.stderr
+
+
+def app_outcome(data: bytes, name: str, target: str) -> tuple[str, str]:
+    """("error", the one-line message) or ("ok", the role-warning codes, space-separated),
+    within the time a case may take."""
+    t0 = time.perf_counter()
+    outcome = _app_outcome(data, name, target)
+    assert time.perf_counter() - t0 < SECONDS, f"{name} took over {SECONDS} s in the app's path"
+    return outcome
+
+
+def _app_outcome(data: bytes, name: str, target: str) -> tuple[str, str]:
+    try:
+        loaded = read_bytes(data, name)
+    except LoadError as exc:
+        return "error", i18n.translate(exc.key, "en", **exc.params)
+    df = loaded.df
+    roles = R.infer_roles(df, target)
+    task = R.infer_task(df, target)
+    codes = " ".join(sorted({w.code for w in R.warnings(df, roles)}))
+    try:
+        train(df, roles, task, "cart", "gini" if task == R.CLASSIFICATION else "squared_error", {}, Split())
+    except TrainingError as exc:
+        return "error", i18n.translate(exc.key, "en", **exc.params)
+    return "ok", codes
+
+
+def assert_app(outcome: tuple[str, str], expect: str):
+    kind, text = outcome
+    if expect.startswith("error:"):
+        assert kind == "error", text
+        assert "\n" not in text and "Traceback" not in text, text
+        assert expect[len("error:") :] in text, text
+    else:
+        assert kind == "ok", text
+        if expect.startswith("warn:"):
+            assert expect[len("warn:") :] in text.split(), text
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cli_trains_with_a_warning_or_refuses_in_one_line(name, tmp_path):
+    target, expect, _ = CASES[name]
+    assert_cli(cli("train", BAD / name, "--target", target, "--out", tmp_path / "m.json"), expect)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_app_upload_loads_with_warnings_or_says_one_line(name):
+    target, _, expect = CASES[name]
+    assert_app(app_outcome((BAD / name).read_bytes(), name, target), expect)
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_generated_large_files(name, tmp_path):
+    build, target, cli_expect, app_expect = GENERATED[name]
+    data = build()
+    assert_app(app_outcome(data, name, target), app_expect)
+    if cli_expect is not None:
+        path = tmp_path / name
+        path.write_bytes(data)
+        assert_cli(cli("train", path, "--target", target, "--out", tmp_path / "m.json"), cli_expect)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (BAD / "models").glob("*.json")))
+def test_crafted_model_is_refused_in_one_line(name, tmp_path):
+    model = BAD / "models" / name
+    for args in (("show", model), ("predict", model, BAD / "models" / "data.csv")):
+        run = cli(*args)
+        assert_cli(run, "error:")
+        assert json.dumps(str(model)) not in run.stdout
