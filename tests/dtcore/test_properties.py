@@ -214,6 +214,12 @@ def _encoded(est, table):
     return Xe, ye, (None if w is None else np.asarray(w, float)[keep])
 
 
+def _grower(est):
+    """grow(X, y, w) -> the unpruned tree of a fresh copy of ``est`` on encoded rows."""
+    schema, params = est.schema_, est.get_params()
+    return lambda X, y, w: type(est)(**params).fit_encoded(X, y, schema, w).tree_
+
+
 def _snapshot(tree):
     return json.dumps(tree.to_dict(), sort_keys=True, default=str)
 
@@ -257,6 +263,10 @@ def test_pruning_never_adds_leaves_nor_mutates(table, alpha):
             elif method == "ccp":
                 runs.append(dict(method="ccp", alpha=alpha))
                 runs.append(dict(method="ccp", X_valid=Xe, y_valid=ye, w_valid=we))
+                if len(ye) >= 4:  # α by 2-fold cross-validation, regrowing the same estimator
+                    runs.append(
+                        dict(method="ccp", cv=2, X_train=Xe, y_train=ye, w_train=we, grow=_grower(est))
+                    )
         for kw in runs:
             method = kw.pop("method")
             pruned, _ = prune(tree, method, **kw)
