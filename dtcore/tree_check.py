@@ -57,7 +57,9 @@ def check_tree(tree: Tree) -> None:
         raise bad("cut_ptr", "a node has cuts or a category table only when it tests a feature")
     if np.any(n_cuts[continuous] != n_kids[continuous] - 1):
         raise bad("cuts", "a continuous test has one cut fewer than branches")
-    if np.isnan(tree.cuts).any() or np.any(np.diff(tree.cuts)[np.diff(np.repeat(ids, n_cuts)) == 0] < 0):
+    # compared, not subtracted: CART's missing-value cut is +inf, and inf - inf would warn
+    descending = tree.cuts[1:] < tree.cuts[:-1]
+    if np.isnan(tree.cuts).any() or np.any(descending[np.diff(np.repeat(ids, n_cuts)) == 0]):
         raise bad("cuts", "cut points must be numbers, sorted within a node")
     cat_owner = np.repeat(ids, n_cats)
     if np.any(tree.cat_branch < -1) or np.any(tree.cat_branch >= n_kids[cat_owner]):

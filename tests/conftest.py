@@ -16,7 +16,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ORACLE_FILES = {"test_j48.py"}
 #: measured with ``pytest --durations=30`` on the 2-core machine
-SLOW_FILES = {"test_screenshots.py", "test_report_cli.py"}
+SLOW_FILES = {"test_screenshots.py", "test_report_cli.py", "test_properties.py"}
 SLOW_TESTS = {"test_outputs_identical_across_processes"}
 
 

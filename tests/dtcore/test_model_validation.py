@@ -2,6 +2,7 @@
 that names the field, never a hang, a traceback of another type, or silently wrong predictions."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -124,3 +125,18 @@ def test_the_cli_refuses_a_looping_model_in_one_line(tmp_path):
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().startswith("dtcore: error:") and "children" in proc.stderr
+
+
+def test_a_model_with_two_missing_value_cuts_loads_without_a_warning():
+    """Found by tests/dtcore/test_properties.py: CART's "known left, missing right" split stores
+    the cut +inf; two such nodes side by side made the loader's sortedness check compute
+    inf - inf and warn "invalid value encountered in subtract" on a sound model."""
+    nan = np.nan
+    X = np.array([[0.0, 0.0]] * 6 + [[0.0, nan]] * 3 + [[nan, 0.0]] * 3, dtype=object)
+    y = np.array(["yes"] * 6 + ["no"] * 3 + ["maybe"] * 3, dtype=object)
+    est = CARTClassifier().fit(X, y)
+    assert np.isinf(est.tree_.cuts).sum() >= 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        back = model_from_dict(json.loads(dumps_model(est)))
+    assert np.array_equal(back.predict(X), est.predict(X))
