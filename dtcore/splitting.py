@@ -405,6 +405,7 @@ def continuous_candidates(
     c = scan_sorted(
         xs, Gs, start, length, criterion, min_samples_leaf=min_samples_leaf, min_weight_leaf=min_weight_leaf
     )
+    own = _own_impurities(c, Gs, criterion) if criterion in ("absolute_error", "poisson") else None
     return _describe(
         c.left,
         c.right,
@@ -419,7 +420,33 @@ def continuous_candidates(
             "missing_left": missing_goes_left(c, np.arange(c.proxy.size)),
             "variant": c.variant,
         },
+        own=own,
     )
+
+
+def _own_impurities(c: Candidates, Gs: np.ndarray, criterion: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """(I_L, I_R, I_parent) of every candidate of one node for absolute_error (mean absolute
+    deviation around the weighted median) and poisson (half deviance); Gs = (w, Σw·y…) sorted."""
+    w, y = Gs[0], Gs[1] / np.where(Gs[0] == 0, 1.0, Gs[0]) if criterion == "poisson" else Gs[1]
+    wl, wr = c.left[:, 0], c.right[:, 0]
+    n = w.size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if criterion == "absolute_error":
+            pre, suf = prefix_suffix_abs_errors(y, w, np.array([0]), np.array([n]))
+            return pre[c.index] / wl, suf[c.index + 1] / wr, float(pre[n - 1] / w.sum())
+        t = np.where(y > 0, w * y * np.log(np.where(y > 0, y, 1.0)), 0.0)
+        cum = np.cumsum(t)
+        tot = float(cum[-1])
+        n_known = n - int(c.seg_missing[0])
+        t_miss = tot - (float(cum[n_known - 1]) if n_known > 0 else 0.0)
+        tl = cum[c.index] + np.where(c.variant == MISSING_LEFT, t_miss, 0.0)
+        tr = tot - tl
+        sl, sr = c.left[:, 1], c.right[:, 1]
+        il = (tl - sl * np.log(sl / wl)) / wl
+        ir = (tr - sr * np.log(sr / wr)) / wr
+        s, wt = float(np.sum(Gs[1])), float(np.sum(w))
+        ip = (tot - s * np.log(s / wt)) / wt if s > 0 else np.inf
+    return il, ir, ip
 
 
 def _canonical_partitions(masks: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -561,6 +588,7 @@ def _describe(
     G: np.ndarray,
     w_total: float | None,
     extra: dict[str, np.ndarray],
+    own: tuple[np.ndarray, np.ndarray, float] | None = None,
 ) -> dict[str, np.ndarray | float]:
     """Impurities and improvements of candidate children from their channel sums."""
     tot = G.sum(axis=0)
@@ -571,7 +599,9 @@ def _describe(
         imp_l = channel_impurity(criterion, left)
         imp_r = channel_impurity(criterion, right)
         imp = channel_impurity(criterion, tot)
-    else:  # poisson / absolute_error: no closed form from channel sums; report NaN impurities
+    elif own is not None:  # poisson / absolute_error: computed from the rows (``_own_impurities``)
+        imp_l, imp_r, imp = own
+    else:  # categorical poisson / absolute_error: no closed form from channel sums
         imp_l = imp_r = np.full(proxy.size, np.nan)
         imp = np.nan
     improvement = impurity_improvement(
