@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..criteria import entropy, gini, split_information
+from ..criteria import absolute_error, entropy, gini, half_poisson_deviance, split_information
 from ..multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
 from ..tree import DISTRIBUTE, branch_index
 from .cart import cart_test
@@ -309,6 +309,10 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
     mse = np.bincount(b, weights=nd.w * (nd.y - mean[b]) ** 2, minlength=V) / np.where(bw > 0, bw, 1)
     node_mean = float(np.sum(nd.w * nd.y) / nd.N)
     node_mse = float(np.sum(nd.w * (nd.y - node_mean) ** 2) / nd.N)
+    own = {"absolute_error": absolute_error, "poisson": half_poisson_deviance}.get(str(crit))
+    if own is not None:  # the criterion's own impurity (median / Poisson deviance), not the MSE
+        node_mse = own(nd.y, nd.w)
+        mse = np.array([own(nd.y[b == v], nd.w[b == v]) if bw[v] > 0 else 0.0 for v in range(V)])
     weighted = float(np.sum(bw / nd.N * mse))
     return Arithmetic(
         **head,
