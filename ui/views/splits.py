@@ -322,12 +322,24 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
             )
         )
         return lines
-    # regression
+    # regression: the criterion's own impurity (absolute error around the median, Poisson deviance)
+    name = {"absolute_error": "AE", "poisson": "Dev"}.get(str(ar.criterion), "MSE")
+    formula = {
+        "AE": r"\frac{{1}}{{|D|}}\sum_{{x\in D}}|y_x-\tilde y|".replace("{{", "{").replace("}}", "}"),
+        "Dev": r"\frac{1}{|D|}\sum_{x\in D}y_x\ln\frac{y_x}{\bar y}",
+    }.get(name)
     lines.append(
         (
             t("splits.ar.mse"),
             rf"\bar y = {num(ar.mean, 4)},\quad \mathrm{{MSE}}(D) = \frac{{1}}{{|D|}}"
-            rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, 4)}",
+            rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, 4)}"
+            if formula is None
+            else rf"\mathrm{{{name}}}(D) = {formula} = {num(ar.impurity, 4)}"
+            + (
+                r"\quad\text{(absolute error around the median)}"
+                if name == "AE"
+                else r"\quad\text{(Poisson deviance)}"
+            ),
         )
     )
     for v, lab in enumerate(labels):
@@ -336,7 +348,7 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
         lines.append(
             (
                 t("splits.ar.branch_reg", branch=lab, n=count(ar.branch_weights[v])),
-                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], 4)},\quad \mathrm{{MSE}}({_set(lab)}) = "
+                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], 4)},\quad \mathrm{{{name}}}({_set(lab)}) = "
                 rf"{num(ar.branch_impurity[v], 4)}",
             )
         )
@@ -346,7 +358,7 @@ def _arithmetic_lines(ar: Arithmetic, t) -> list[tuple[str, str]]:
     lines.append(
         (
             t("splits.ar.weighted"),
-            rf"\sum_v \frac{{|D^v|}}{{|D|}}\mathrm{{MSE}}(D^v) = {parts} = {num(ar.weighted, 4)}",
+            rf"\sum_v \frac{{|D^v|}}{{|D|}}\mathrm{{{name}}}(D^v) = {parts} = {num(ar.weighted, 4)}",
         )
     )
     lines.append(
