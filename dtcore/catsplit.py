@@ -267,7 +267,7 @@ def best_categorical(sc: CategoricalScan) -> tuple[np.ndarray, np.ndarray, np.nd
     n_left = np.zeros(n_seg)
     pair_left = np.zeros(sc.cs.seg.size, bool)
     for r in range(len(sc.proxy)):
-        b, w = _best_per_segment(sc.seg[r], sc.proxy[r], n_seg)
+        b, w = best_per_segment(sc.seg[r], sc.proxy[r], n_seg)
         better = np.flatnonzero(b > best)
         if better.size == 0:
             continue
@@ -282,8 +282,12 @@ def best_categorical(sc: CategoricalScan) -> tuple[np.ndarray, np.ndarray, np.nd
     return best, n_left, pair_left
 
 
-def _best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
-    """(best proxy per segment, index of its first maximum or -1); candidates grouped by segment."""
+def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
+    """(best proxy per segment (-inf: none), candidate index of the first maximum or -1).
+
+    Candidates must be grouped by segment (one contiguous group each); inside a segment the
+    first maximum in array order wins, as with scikit-learn's strict ``>``.
+    """
     best = np.full(n_seg, -np.inf)
     where = np.full(n_seg, -1, dtype=np.int64)
     if seg.size == 0:
@@ -293,7 +297,8 @@ def _best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[n
     lens = np.diff(np.r_[start, seg.size])
     pos = np.arange(seg.size)
     first = np.minimum.reduceat(np.where(proxy == np.repeat(gmax, lens), pos, seg.size), start)
-    best[seg[start]], where[seg[start]] = gmax, first
+    gseg = seg[start]  # one group per segment: a block is ordered by segment
+    best[gseg], where[gseg] = gmax, first
     return best, where
 
 

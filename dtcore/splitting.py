@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .catsplit import EXACT_SUBSET_LIMIT as EXACT_SUBSET_LIMIT
-from .catsplit import CategoricalScan, _score, category_stats, scan_categorical
+from .catsplit import CategoricalScan, _score, best_per_segment, category_stats, scan_categorical
 from .catsplit import categorical_branches as categorical_branches
 from .criteria import (
     CLASSIFICATION_CRITERIA,
@@ -206,26 +206,6 @@ def scan_sorted(
             a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy)
         )
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
-
-
-def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
-    """(best proxy per segment (-inf: none), candidate index of the first maximum or -1).
-
-    Candidates must be grouped by segment (one contiguous group each); inside a segment the
-    first maximum in array order wins, as with scikit-learn's strict ``>``.
-    """
-    best = np.full(n_seg, -np.inf)
-    where = np.full(n_seg, -1, dtype=np.int64)
-    if seg.size == 0:
-        return best, where
-    start = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
-    gmax = np.maximum.reduceat(proxy, start)
-    lens = np.diff(np.r_[start, seg.size])
-    pos = np.arange(seg.size)
-    first = np.minimum.reduceat(np.where(proxy == np.repeat(gmax, lens), pos, seg.size), start)
-    gseg = seg[start]  # one group per segment: a block is ordered by segment
-    best[gseg], where[gseg] = gmax, first
-    return best, where
 
 
 def best_per_segment_blocks(c: Candidates, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
