@@ -335,7 +335,8 @@ class Tree:
         return tree
 
     def copy(self) -> Tree:
-        return Tree.from_dict(self.to_dict())
+        """An independent copy (array copies: no round trip through lists, no re-checking)."""
+        return Tree(n_classes=self.n_classes, **{name: getattr(self, name).copy() for name in _ARRAYS})
 
 
 _ARRAYS = {

@@ -214,12 +214,11 @@ def _check_tree_fits_schema(tree: Tree, schema: Schema) -> None:
     inner = np.nonzero(tree.feature >= 0)[0]
     if inner.size and int(tree.feature[inner].max()) >= len(schema.features):
         raise ValueError("model file is inconsistent: tree.feature tests a feature the schema lacks")
-    n_cats = np.array([len(f.categories or ()) if f.is_categorical else 0 for f in schema.features])
-    categorical = np.diff(tree.cat_ptr)[inner] > 0
-    kinds = n_cats[tree.feature[inner]] > 0
-    if np.any(categorical != kinds) or np.any(
-        np.diff(tree.cat_ptr)[inner] > np.maximum(n_cats[tree.feature[inner]], 1)
-    ):
+    feats = tree.feature[inner]
+    is_cat = np.array([f.is_categorical for f in schema.features], dtype=bool)[feats]
+    n_cats = np.array([len(f.categories or ()) for f in schema.features])[feats]
+    table = np.diff(tree.cat_ptr)[inner]  # category-table length of each test
+    if np.any((table > 0) != is_cat) or np.any(table > np.maximum(n_cats, 1)):
         raise ValueError(
             "model file is inconsistent: tree.cat_ptr does not match the features' kinds and categories"
         )

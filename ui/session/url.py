@@ -128,7 +128,7 @@ def value_rule(key: str, value) -> str | None:
     """
     if key == "lang":
         return None if value in i18n.LANGS else "/".join(i18n.LANGS)
-    if key in ("node",) or key == "collapse":
+    if key in ("node", "collapse"):
         values = value if isinstance(value, list) else [value]
         return None if all(isinstance(v, int) and v >= 0 for v in values) else "≥ 0"
     lo_hi = RANGES.get(key)
