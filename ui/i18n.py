@@ -2,7 +2,8 @@
 
 Pages never write user-facing text inline: they call ``t("key", **values)``. A key missing from
 the catalogue raises ``KeyError`` (tests walk every key and both languages), so a half-translated
-screen cannot ship. Later pages add their keys here, grouped under their own prefix.
+screen cannot ship. New pages and views add their keys in a module of their own under
+``ui/words/`` (merged below), grouped under their own prefix.
 """
 
 from __future__ import annotations
@@ -776,6 +777,19 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "prune.label.estimate": ("estimated errors", "估计错误数"),
     "prune.label.cf": ("confidence factor CF", "置信因子 CF"),
 }
+
+
+def _merge_words() -> None:
+    """Add the per-area catalogues of ``ui.words`` (a key already defined here raises)."""
+    from ui import words
+
+    for key, pair in words.collected().items():
+        if key in CATALOGUE:
+            raise ValueError(f"catalogue key {key!r} is defined in ui/i18n.py and in ui.words")
+        CATALOGUE[key] = pair
+
+
+_merge_words()
 
 
 def translate(key: str, lang: str, **values) -> str:
