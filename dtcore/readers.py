@@ -39,7 +39,7 @@ class LimitError(DataError):
 class SizeLimits:
     """Caps checked while reading, before anything grows with them (None = no cap).
 
-    The library reads without caps; the app passes its configured ones (ui/services/limits.py).
+    The library reads without caps; the app and the CLI pass the configured ones (dtcore/limits.py).
     ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
     """
 
@@ -244,25 +244,34 @@ def _check_header(names: list[str], source: str) -> None:
 # files
 
 
-def read_table(path: str | Path, *, delimiter: str | None = None) -> Table:
-    """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV."""
+def read_table(path: str | Path, *, delimiter: str | None = None, limits: SizeLimits = NO_LIMITS) -> Table:
+    """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV.
+
+    ``limits`` (none by default; the CLI passes ``dtcore.limits.configured()``) are checked on
+    the file's size before it is read, then on its shape as it is parsed.
+    """
     path = Path(path)
     if path.suffix.lower() == ".arff":
-        return read_arff_table(path)
+        return read_arff_table(path, limits=limits)
+    if not path.is_dir():
+        limits.check("bytes", path.stat().st_size, path.name)
     data = path.read_bytes()
     if not data.strip():
         raise DataError(f"{path.name} is empty: it needs a header row and at least one data row")
     text, encoding = decode(data, path.name)
     if delimiter is None and path.suffix.lower() == ".tsv":
         delimiter = "\t"
-    return parse_delimited(text, delimiter, encoding=encoding, source=path.name)
+    return parse_delimited(text, delimiter, encoding=encoding, source=path.name, limits=limits)
 
 
-def read_arff_table(path: str | Path) -> Table:
+def read_arff_table(path: str | Path, *, limits: SizeLimits = NO_LIMITS) -> Table:
     """An ARFF file as a Table carrying the declared kinds and category orders."""
     from . import arff  # written separately; imported lazily so CSV reading never depends on it
 
-    data = arff.read_arff(path)
+    path = Path(path)
+    if not path.is_dir():
+        limits.check("bytes", path.stat().st_size, path.name)
+    data = arff.read_arff(path, limits=limits)
     names = list(data.names)
     rows = np.asarray(data.rows, dtype=object)
     if rows.ndim != 2 or rows.shape[0] == 0:

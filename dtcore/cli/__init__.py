@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from ..export import GraphvizError, GraphvizMissing
+from ..limits import ENV
+from ..readers import LimitError
 from ..schema import DataError
 from ..split_summary import node_splits
 from . import prune, splits, train
@@ -71,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(f"error: {exc.filename} is a directory, not a file")
     except PermissionError as exc:
         warn(f"error: permission denied: {exc.filename}")
+    except LimitError as exc:
+        warn(f"error: {exc} (set {ENV[exc.what]} higher, or pass --no-limits)")
     except (DataError, ValueError, GraphvizMissing, GraphvizError) as exc:
         warn(f"error: {exc}")
     except MemoryError:

@@ -1,4 +1,5 @@
-"""What every command shares: UTF-8 output, one-line warnings, option parsing, output suffixes."""
+"""What every command shares: UTF-8 output, one-line warnings, option parsing, output suffixes,
+the size limits data files are read with."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from ..limits import configured
+from ..readers import NO_LIMITS, SizeLimits
 
 EXIT_USER_ERROR = 2
 OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf")
@@ -61,3 +65,17 @@ def positive_int(text: str) -> int:
 def check_out(path: str) -> None:
     if Path(path).suffix.lower() not in OUTPUT_SUFFIXES:
         raise ValueError(f"--out {path!r}: the suffix must be one of {', '.join(OUTPUT_SUFFIXES)}")
+
+
+def add_limits_arg(p: argparse.ArgumentParser) -> None:
+    """``--no-limits`` on a command that reads data files (README "Limits")."""
+    p.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="read data files of any size (default: the DTREE_MAX_* size limits, as in the app)",
+    )
+
+
+def read_limits(args: argparse.Namespace) -> SizeLimits:
+    """The size limits a command reads its data files with: the configured ones, or none."""
+    return NO_LIMITS if getattr(args, "no_limits", False) else configured()

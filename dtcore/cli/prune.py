@@ -21,6 +21,8 @@ from ..pruning.alpha_selection import estimator_grower
 from ..pruning.ccp import cost_complexity_path
 from ..pruning.interface import prune
 from ..pruning.methods import PRUNING_METHODS
+from ..readers import NO_LIMITS, SizeLimits
+from .common import add_limits_arg, read_limits
 from .common import print_json as _print_json
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         help="print the cost-complexity path (ccp_alphas, impurities, n_leaves) and stop",
     )
     p.add_argument("--out", help="where to write the pruned model JSON")
+    add_limits_arg(p)
     p.set_defaults(func=cmd_prune)
     return p
 
@@ -86,13 +89,16 @@ def _cf_arg(text: str) -> float:
 
 
 def encoded_rows(
-    est: BaseTreeEstimator, path: str | Path, weight_column: str | None = None
+    est: BaseTreeEstimator,
+    path: str | Path,
+    weight_column: str | None = None,
+    limits: SizeLimits = NO_LIMITS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
     from ..readers import read_table
     from ..schema import DataError, encode_target, lacking_columns
 
-    table = read_table(path)
+    table = read_table(path, limits=limits)
     schema = est.schema_
     needed = schema.names + [schema.target]
     missing = lacking_columns(table.names, needed)
@@ -129,7 +135,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.out, [args.model, args.data, args.validation, args.test])
     sets = {}
     for name, path in (("train", args.data), ("valid", args.validation), ("test", args.test)):
-        X, y, w = encoded_rows(est, path, args.weight) if path else (None, None, None)
+        X, y, w = encoded_rows(est, path, args.weight, read_limits(args)) if path else (None, None, None)
         sets.update({f"X_{name}": X, f"y_{name}": y, f"w_{name}": w})
     if not args.data and (args.method == "ebp" or (args.method == "ccp" and args.cv)):
         raise ValueError(f"--method {args.method} needs the training data file (DATA.csv)")

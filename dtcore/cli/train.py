@@ -20,7 +20,16 @@ from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
 from ..export.files import refuse_input_as_output, write_atomic
 from ..readers import Table, read_table
 from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
-from .common import check_out, int_or_float, parse_option, positive_int, stdout, warn
+from .common import (
+    add_limits_arg,
+    check_out,
+    int_or_float,
+    parse_option,
+    positive_int,
+    read_limits,
+    stdout,
+    warn,
+)
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -193,7 +202,7 @@ _PARAM_FLAGS = (
 def read_training(args: argparse.Namespace) -> tuple[Prepared, np.ndarray | None]:
     """The table, the roles from the flags, and the sample weights (a --weight column is
     never a feature)."""
-    table = read_table(args.data)
+    table = read_table(args.data, limits=read_limits(args))
     ignore = list(args.ignore)
     if args.weight:
         check_columns(table.names, [args.weight], "--weight")
@@ -281,7 +290,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_predict(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.out, [args.model, args.data])
     est = load_model(args.model)
-    table = read_table(args.data)
+    table = read_table(args.data, limits=read_limits(args))
     names = est.schema_.names
     missing = lacking_columns(table.names, names)
     if missing:
@@ -402,6 +411,7 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="any other estimator parameter (repeatable), value read as JSON if it is",
     )
+    add_limits_arg(p)
 
 
 def add_picture_args(p: argparse.ArgumentParser) -> None:
@@ -436,6 +446,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("data", help="data file with the model's feature columns (matched by name)")
     p.add_argument("--proba", action="store_true", help="add one probability column per class")
     p.add_argument("--out", help="output CSV (default: stdout)")
+    add_limits_arg(p)
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("show", help="print a saved model")
