@@ -74,7 +74,7 @@ GENERATED = {
             )
         ).encode(),
         "y",
-        "ok",
+        "error:5001 columns is over the limit of 1000 (set DTREE_MAX_COLUMNS",
         "error:more than 1,000 columns",
     ),
     "categories_1e5.csv": (
@@ -87,7 +87,7 @@ GENERATED = {
     ),
     "expanding.parquet": (parquet_one_big_value, "y", None, "error:too large"),
     "expanding.xlsx": (xlsx_a1_xfd1, "y", None, "error:too large"),
-    "expanding.arff": (sparse_arff, "a1", "error:out of memory", "error:too large"),
+    "expanding.arff": (sparse_arff, "a1", "error:columns is over the limit of 1000", "error:too large"),
 }
 
 
