@@ -186,9 +186,12 @@ def parse_delimited(
         raise DataError(f"{source} is empty: it needs a header row and at least one data row")
     if delimiter is None:
         delimiter = sniff_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: a quote left open runs to the end of the file, which the lenient reader would
+    # silently take as one long cell; strict reading stops there with the line it opened on
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header = None
     header_line = 0
+    record_line = 1  # the line the record being read starts on
     rows: list[list[str]] = []
     max_rows = len(text) if limits.rows is None else limits.rows
     if limits.cells is not None:
@@ -196,6 +199,7 @@ def parse_delimited(
     chars = limits.cell_chars
     try:
         for record in reader:
+            record_line = reader.line_num + 1
             if not any(c.strip() for c in record):
                 continue  # blank line
             if header is None:
@@ -217,12 +221,27 @@ def parse_delimited(
             if len(rows) > max_rows:
                 limits.check_shape(len(rows), len(header), source)
     except csv.Error as exc:
-        raise DataError(f"{source} line {reader.line_num}: {exc}") from None
+        raise DataError(_csv_error_message(str(exc), source, record_line, reader.line_num)) from None
     if header is None or not rows:
         raise DataError(f"{source} has a header row but no data rows")
     arr: np.ndarray = np.empty((len(rows), len(header)), dtype=object)
     arr[:] = rows
     return Table(header, arr, encoding, delimiter)
+
+
+def _csv_error_message(error: str, source: str, start: int, line: int) -> str:
+    """csv's terse errors in the user's terms, with the line to fix."""
+    if error == "unexpected end of data":
+        return (
+            f"{source} line {start}: a quoted field opened on this line is never closed (the "
+            f'file ends inside it); add the closing " or remove the stray one'
+        )
+    if error.endswith("expected after '\"'"):
+        return (
+            f"{source} line {line}: text follows a closing quote inside a field; "
+            f'quote the whole field and double any " inside it ("" stands for one ")'
+        )
+    return f"{source} line {line}: {error}"
 
 
 def _show_delim(d: str) -> str:

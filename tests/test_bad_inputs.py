@@ -48,7 +48,7 @@ CASES = {
     "tiny_dates.csv": ("y", "ok", "ok"),
     "tiny_names.csv": ("y", "ok", "ok"),
     "tiny_newline_cell.csv": ("y", "ok", "ok"),
-    "unterminated_quote.csv": ("y", "ok", "ok"),
+    "unterminated_quote.csv": ("y", "error:line 3: a quoted field", "error:line 3: a quoted field"),
     "crlf_and_cr.csv": ("y", "ok", "ok"),
     "binary_junk.csv": ("y", "error:binary file, not CSV", "error:binary file, not CSV"),
     "png_renamed.csv": ("y", "error:binary file, not CSV", "error:binary file, not CSV"),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dtcore.readers import Table, decode, read_table, sniff_delimiter
+from dtcore.readers import Table, decode, parse_delimited, read_table, sniff_delimiter
 from dtcore.schema import DataError
 from tests.datasets import DATA
 
@@ -143,3 +143,22 @@ def test_arff_is_dispatched_by_suffix():
     assert [str(v) for v in t.rows[0]] == csv_t.rows[0].tolist()
     assert t.kinds is not None and t.kinds["age"] == "categorical"
     assert t.categories["age"] == ("young", "pre-presbyopic", "presbyopic")
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ('a,b,y\n1,2,x\n4,5,"y\n6,7,x\n', 'line 3: a quoted field opened on this line is never closed'),
+        ('a,b,y\n\n1,2,x\n\n4,"5,y\n', "line 5: a quoted field opened on this line is never closed"),
+        ('a,b,y\n1,"a"b,x\n2,3,y\n', "line 2: text follows a closing quote inside a field"),
+    ],
+)
+def test_broken_quotes_are_refused_with_the_line_to_fix(text, phrase):
+    """A quote left open would otherwise swallow the rest of the file into one cell."""
+    with pytest.raises(DataError, match=phrase):
+        parse_delimited(text, source="t.csv")
+
+
+def test_quoted_fields_with_newlines_and_doubled_quotes_still_read():
+    table = parse_delimited('a,b,y\n"x\ny","say ""hi""",p\n1,2,q\n')
+    assert table.rows.tolist() == [["x\ny", 'say "hi"', "p"], ["1", "2", "q"]]
