@@ -27,6 +27,7 @@ import numpy as np
 
 from .catsplit import best_categorical, category_stats, scan_categorical
 from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
+from .progress import report
 from .splitting import (
     best_per_segment_blocks,
     missing_goes_left,
@@ -500,6 +501,8 @@ class Grower:
         perm, seg_start, seg_len = self.perm0, np.array([0]), np.array([self.n])
         node_ids, depth = ids, 0
         while seg_start.size:
+            # rows still in open nodes have not reached a leaf: the rest is done
+            report("grow", self.n - int(seg_len.sum()), self.n, self.nodes.count, depth)
             ch, split, _, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
             segs = np.flatnonzero(split)
             if segs.size == 0:
@@ -562,6 +565,8 @@ class Grower:
         assert self.p.max_leaf_nodes is not None  # grow() calls this builder only then
         splits_left = self.p.max_leaf_nodes - 1
         while heap and splits_left > 0:
+            made = self.p.max_leaf_nodes - 1 - splits_left
+            report("grow", made, self.p.max_leaf_nodes - 1, self.nodes.count, 0)
             _, _, rec = heapq.heappop(heap)
             splits_left -= 1
             s, depth, perm = rec["seg"], rec["depth"], rec["perm"]

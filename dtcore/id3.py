@@ -36,6 +36,7 @@ from .discretize import METHODS as BIN_METHODS
 from .discretize import edges_for, inner_edges
 from .multiway import branch_class_counts, distribute_rows, score_multiway
 from .params import GROWTH_LIMITS, Param
+from .progress import report
 from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 if TYPE_CHECKING:
@@ -257,11 +258,15 @@ class ID3Classifier(BaseTreeEstimator):
         task: _Task = (root, rows, w[rows], frozenset())
         if self.max_leaf_nodes is None:
             stack = [task]
+            settled = 0  # rows that have reached a leaf
             while stack:
+                report("grow", settled, rows.size, len(asm))
                 t = stack.pop()
                 best = self._find(asm, X, y, *t)
                 if best is not None:
                     stack.extend(reversed(self._apply(asm, X, y, *t, best)))
+                else:
+                    settled += t[1].size
             return asm.build()
         # best-first: the largest weighted gain N_t/N · gain is split first
         heap: list[tuple[float, int, _Task, _Test]] = []
@@ -270,6 +275,7 @@ class ID3Classifier(BaseTreeEstimator):
         if best is not None:
             heapq.heappush(heap, (-best[5], tick, task, best))
         while heap:
+            report("grow", leaves - 1, self.max_leaf_nodes - 1, len(asm))
             _, _, t, best = heapq.heappop(heap)
             n_branches = self._n_branches(best[2])
             if leaves - 1 + n_branches > self.max_leaf_nodes:

@@ -253,8 +253,12 @@ def alpha_section(res, alpha):
 
 
 def cf_section(res, cf):
-    with st.spinner(t("prune.running"), show_time=True):
-        curves = cached_cf_curves(model_key(res), res, state.data().df)
+    try:
+        with st.spinner(t("prune.running"), show_time=True):
+            curves = cached_cf_curves(model_key(res), res, state.data().df)
+    except TrainingError as exc:  # no heavy-job slot came free in time
+        st.error(t("train.failed", message=training_error(exc, t)))
+        return
     labels = pviews.cf_chart_labels(t)
     st.markdown("**" + t("prune.chart.cf") + "**")
     st.plotly_chart(pf.cf_figure(curves, cf, labels), config=CHART, key="prune_cf_chart")
@@ -281,6 +285,9 @@ def page():
     try:
         with st.spinner(t("prune.running"), show_time=True):
             outcome = cached_prune(model_key(res), method, alpha, cf, res, state.data().df)
+    except TrainingError as exc:  # no heavy-job slot came free in time
+        st.error(t("train.failed", message=training_error(exc, t)))
+        return
     except (ValueError, NotImplementedError) as exc:
         st.error(t("prune.failed", message=md_escape(str(exc))))
         return

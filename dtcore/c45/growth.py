@@ -25,6 +25,7 @@ import numpy as np
 from ..criteria import entropy
 from ..cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
 from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from ..progress import report
 from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 from .rules import COLLAPSE_EPS, SnapValues, is_leaf, many_values, select_test, snap_threshold, snap_values
 
@@ -124,7 +125,12 @@ class _Grower:
         counts = np.bincount(self.y[rows], weights=w, minlength=self.C)
         root = asm.add_node(-1, counts, counts.sum(), rows.size, float(entropy(counts)))
         level = [_Task(root, rows, w, order, frozenset(), bool((w == 1.0).all()))]
+        depth = 0
         while level:
+            # rows in this level's nodes have not reached a leaf yet (fractional rows count once)
+            open_rows = sum(t.rows.size for t in level)
+            report("grow", max(rows.size - open_rows, 0), rows.size, len(asm), depth)
+            depth += 1
             todo = []
             for t in level:
                 counts = asm.node(t.node)["value"]

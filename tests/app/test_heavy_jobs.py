@@ -53,3 +53,70 @@ def test_waiting_notice_is_shown_while_queued(monkeypatch):
     finally:
         jobs._SLOTS.release()
     assert seen and seen[0] < 0.2 and seen[-1] >= 0.6
+
+
+def test_pruning_runs_and_cf_curves_take_a_slot_too(monkeypatch):
+    """EBP on the Pruning page (the run and its CF curves) waits for a free slot like training,
+    and says so when none comes free."""
+    from ui.session.pruning import _cf_curves, _prune
+
+    at = start()
+    at.switch_page("pages/prune.py").run()  # the default C4.5 model: EBP, with its CF curves
+    assert not at.exception and not at.error, _texts(at.error)
+    monkeypatch.setattr(jobs, "TIMEOUT", 0.6)
+    _prune.clear()
+    _cf_curves.clear()
+    assert jobs._SLOTS.acquire(timeout=30), "another test held the slot"
+    try:
+        at.run()
+        assert "other sessions kept the server busy" in _texts(at.error), _texts(at.error)
+        assert not at.exception
+    finally:
+        jobs._SLOTS.release()
+    at.run()
+    assert not at.error and not at.exception
+    assert jobs._SLOTS.acquire(blocking=False)
+    jobs._SLOTS.release()
+
+
+def test_training_shows_progress_and_a_stopped_run_gives_the_slot_back(monkeypatch):
+    """The fit reports its levels to the page's progress bar; an exception raised there (as
+    Streamlit raises StopException/RerunException at that call when the session has gone or
+    asked for another run) ends the fit at once, caches nothing and frees the slot."""
+    reports = []
+    orig = jobs.ProgressBar.__call__
+
+    def record(self, progress):
+        reports.append(progress)
+        orig(self, progress)
+
+    monkeypatch.setattr(jobs, "BAR_AFTER", 0.0)
+    monkeypatch.setattr(jobs, "BAR_EVERY", 0.0)
+    monkeypatch.setattr(jobs.ProgressBar, "__call__", record)
+    _train_cached.clear()
+    at = start("pages/train.py")
+    assert not at.exception
+    grow = [p for p in reports if p.stage == "grow"]
+    n_train = at.session_state["result"].rows["train"].size
+    assert grow and grow[0].done == 0 and {p.total for p in grow} == {n_train}
+    assert [p.done for p in grow] == sorted(p.done for p in grow)
+
+    class Stopped(Exception):
+        pass
+
+    def stop(self, progress):
+        if progress.depth >= 1:
+            raise Stopped
+
+    monkeypatch.setattr(jobs.ProgressBar, "__call__", stop)
+    _train_cached.clear()
+    try:
+        _train_cached(
+            *at.session_state["result"].key, _df=at.session_state["data"].df, _progress=jobs.ProgressBar(str)
+        )
+    except Stopped:
+        pass
+    else:
+        raise AssertionError("the fit did not stop at the progress call")
+    assert jobs._SLOTS.acquire(blocking=False), "the stopped fit kept its slot"
+    jobs._SLOTS.release()

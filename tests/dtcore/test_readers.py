@@ -148,7 +148,7 @@ def test_arff_is_dispatched_by_suffix():
 @pytest.mark.parametrize(
     ("text", "phrase"),
     [
-        ('a,b,y\n1,2,x\n4,5,"y\n6,7,x\n', 'line 3: a quoted field opened on this line is never closed'),
+        ('a,b,y\n1,2,x\n4,5,"y\n6,7,x\n', "line 3: a quoted field opened on this line is never closed"),
         ('a,b,y\n\n1,2,x\n\n4,"5,y\n', "line 5: a quoted field opened on this line is never closed"),
         ('a,b,y\n1,"a"b,x\n2,3,y\n', "line 2: text follows a closing quote inside a field"),
     ],

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dtcore.progress import Progress, reporting
 from ui.services import roles as R
 from ui.services.forcing import apply_forced
 from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
-from .jobs import WaitNotice, heavy_job
+from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import data, roles, split, t, task
 from .url import criterion_key, param_key, setting
 
@@ -75,13 +76,32 @@ def _train_cached(
     split_key: tuple,
     _df,
     _on_wait=None,
+    _progress=None,
 ) -> TrainResult:
     # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later.
-    # The heavy-job slot is taken here, on a cache miss only: a cache hit never waits.
-    with heavy_job(_on_wait):
+    # The heavy-job slot is taken here, on a cache miss only: a cache hit never waits. The
+    # progress bar's redraws are where a superseded or abandoned run stops (ui/session/jobs.py).
+    with heavy_job(_on_wait), reporting(_progress or _ignore):
         res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
     res.key = (digest, roles_key, task, algorithm, criterion, values_key, split_key)
     return res
+
+
+def _ignore(_progress: Progress) -> None:
+    pass
+
+
+def progress_bar() -> ProgressBar:
+    """The bar a long fit shows: how many training rows have reached a leaf, nodes, depth."""
+
+    def text(p: Progress) -> str:
+        if p.total == p.done or p.stage != "grow":
+            return t("progress.finishing", nodes=f"{p.nodes:,}")
+        if p.depth:
+            return t("progress.grow_rows", share=f"{p.fraction:.0%}", nodes=f"{p.nodes:,}", depth=p.depth)
+        return t("progress.grow", nodes=f"{p.nodes:,}")
+
+    return ProgressBar(text)
 
 
 def wait_notice() -> WaitNotice:
@@ -106,11 +126,12 @@ def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
 def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
     """Train (or fetch from the cache) and remember the result; TrainingError propagates."""
     key = training_key(algorithm, criterion, values)
-    notice = wait_notice()
+    notice, bar = wait_notice(), progress_bar()
     try:
-        res = _train_cached(*key, _df=data().df, _on_wait=notice)
+        res = _train_cached(*key, _df=data().df, _on_wait=notice, _progress=bar)
     finally:
         notice.clear()
+        bar.clear()
     st.session_state["result"] = res
     st.session_state.pop("train_error", None)
     return res

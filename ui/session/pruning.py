@@ -12,8 +12,15 @@ from .model import forced_ops, wait_notice
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def cached_prune(key, method, alpha, cf, _res, _df):
-    return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
+def _prune(key, method, alpha, cf, _res, _df, _on_wait=None):
+    # EBP's subtree raising and REP on a big tree take seconds: a heavy job on a cache miss only
+    with heavy_job(_on_wait):
+        return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
+
+
+def cached_prune(key, method, alpha, cf, res, df):
+    """The pruning run (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    return _with_wait_notice(_prune, key, method, alpha, cf, res, df)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -32,16 +39,28 @@ def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None):
 
 def cached_alpha_curves(key, cv, one_se, res, df):
     """The α curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    notice = wait_notice()
-    try:
-        return _alpha_curves(key, cv, one_se, res, df, _on_wait=notice)
-    finally:
-        notice.clear()
+    return _with_wait_notice(_alpha_curves, key, cv, one_se, res, df)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def cached_cf_curves(key, _res, _df):
-    return pv.cf_curves(_res, pv.encoded_sets(_res, _df), forced=bool(key[1]))
+def _cf_curves(key, _res, _df, _on_wait=None):
+    # one EBP run per CF on the grid: a heavy job on a cache miss only
+    with heavy_job(_on_wait):
+        return pv.cf_curves(_res, pv.encoded_sets(_res, _df), forced=bool(key[1]))
+
+
+def cached_cf_curves(key, res, df):
+    """The CF curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    return _with_wait_notice(_cf_curves, key, res, df)
+
+
+def _with_wait_notice(cached, *args):
+    """Call a cached heavy function with the waiting notice, removed once it returns."""
+    notice = wait_notice()
+    try:
+        return cached(*args, _on_wait=notice)
+    finally:
+        notice.clear()
 
 
 def model_key(res):
