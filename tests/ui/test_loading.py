@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ui.services import loading
 from ui.services.loading import LoadError, load_sample, read_bytes, sample_catalogue
 
 WATERMELON_HEAD = "编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,是\n3,乌黑,,否\n"
@@ -120,3 +121,30 @@ def test_digest_depends_on_content_only():
     b = read_bytes(b"x,y\n1,a\n2,b\n", "b.csv")
     c = read_bytes(b"x,y\n1,a\n2,c\n", "a.csv")
     assert a.digest == b.digest != c.digest
+
+
+@pytest.mark.parametrize(
+    ("cells", "dtype", "expected"),
+    [
+        (["1", "2", " 3 "], "int64", [1, 2, 3]),
+        (["1", "?", "2"], "float64", [1.0, None, 2.0]),
+        (["a", " b", "?", "a"], "object", ["a", "b", None, "a"]),
+        (["?", "", "NA"], "object", [None, None, None]),
+        (["1", "2.5", "1"], "float64", [1.0, 2.5, 1.0]),
+        (["inf", "1"], "float64", [float("inf"), 1.0]),
+        (["1", "x"], "object", ["1", "x"]),
+        (["1_000", "2"], "object", ["1_000", "2"]),
+        (["9007199254740993", "1"], "float64", [9007199254740992.0, 1.0]),  # past 2**53: no int
+    ],
+)
+def test_text_columns_are_typed_once_per_distinct_value(cells, dtype, expected):
+    """CSV columns (text only) take the per-distinct-value path; it gives what the cell-by-cell
+    path gives for the same cells (the general path is forced by one non-text cell)."""
+    col = loading.typed_column(np.array(cells, dtype=object))
+    assert str(col.dtype) == dtype
+    got = [None if (isinstance(v, float) and np.isnan(v)) or v is None else v for v in col.tolist()]
+    assert got == expected
+    general = loading.typed_column([*cells, 1.0 if dtype != "object" else "z"])[: len(cells)]
+    assert [None if g is None or (isinstance(g, float) and np.isnan(g)) else g for g in general.tolist()] == [
+        None if e is None else (float(e) if dtype != "object" else e) for e in expected
+    ]

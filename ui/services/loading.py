@@ -310,6 +310,9 @@ def typed_column(values) -> pd.Series:
     Text is stripped, tested for missing and for being a number once per distinct string (a
     repeated string is one object here, so the cache costs one lookup per cell, not a copy).
     """
+    values = np.asarray(values, dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return _typed_text_column(values)
     seen: dict[str, object] = {}
     cells = []
     for v in values:
@@ -339,6 +342,28 @@ def typed_column(values) -> pd.Series:
             return pd.Series(arr)
     labels = [None if v is None else (v if isinstance(v, str) else label_of(v)) for v in cells]
     return pd.Series(labels, dtype=object)
+
+
+def _typed_text_column(values: np.ndarray) -> pd.Series:
+    """``typed_column`` for a column of text only (every CSV column): the same result, with the
+    work done once per distinct string (``pd.factorize``) and the cells mapped back by index."""
+    codes, uniques = pd.factorize(values)
+    missing = np.fromiter((is_missing_cell(u) for u in uniques), dtype=bool, count=len(uniques))
+    stripped = np.array([u.strip() for u in uniques], dtype=object)
+    known = ~missing
+    if known.any():
+        nums = pd.to_numeric(pd.Series(stripped[known], dtype=object), errors="coerce")
+        if not nums.isna().any():
+            floats = np.full(len(uniques), np.nan)
+            floats[known] = [float(c) for c in stripped[known]]
+            arr = floats[codes]
+            with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+                whole = bool(np.all(np.mod(arr, 1) == 0))
+            if known.all() and whole and np.all(np.abs(arr) < 2**53):
+                return pd.Series(arr.astype(np.int64))
+            return pd.Series(arr)
+    stripped[missing] = None
+    return pd.Series(stripped[codes], dtype=object)
 
 
 def _check_names(names) -> list[str]:
