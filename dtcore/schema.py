@@ -167,9 +167,16 @@ def infer_kind(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> str
 
 
 def categories_of(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> tuple[str, ...]:
-    """Distinct labels in order of first appearance (the order users wrote them in)."""
+    """Distinct labels in order of first appearance (the order users wrote them in).
+
+    Each distinct cell is looked at once (keyed by type too, so True and 1 stay apart)."""
+    cells = np.asarray(column, dtype=object).ravel().tolist()
+    try:
+        distinct = [v for _, v in dict.fromkeys(zip(map(type, cells), cells))]
+    except TypeError:  # an unhashable cell: look at every cell
+        distinct = cells
     out: dict[str, None] = {}
-    for v in np.asarray(column, dtype=object).ravel():
+    for v in distinct:
         if not is_missing(v, tokens):
             out.setdefault(label_of(v), None)
     return tuple(out)
@@ -260,6 +267,8 @@ def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
             out[:, j] = _per_cell(col, code_of)
         elif col.dtype.kind in "fiu":
             out[:, j] = col
+        elif (numbers := _numbers_only(col)) is not None:
+            out[:, j] = numbers
         else:
             vals = _per_cell(col, lambda v: np.nan if is_missing(v, tokens) else _to_float(v))
             bad = np.flatnonzero(vals == None)  # noqa: E711  (elementwise on an object array)
@@ -277,6 +286,22 @@ def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
                 "replace it with a finite number or leave the cell empty"
             )
     return out
+
+
+_NUMBER_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32, type(None)})
+
+
+def _numbers_only(col: np.ndarray) -> np.ndarray | None:
+    """An object column holding only numbers and None/NaN (what a DataFrame's numeric column
+    gives) as float64, converted at C speed; None when some cell needs the per-cell rules
+    (text, booleans, other objects). Gives what ``_to_float``/``is_missing`` give cell by cell."""
+    cells = col.tolist()
+    kinds = set(map(type, cells))
+    if not kinds <= _NUMBER_TYPES:
+        return None
+    if type(None) in kinds:
+        cells = [np.nan if v is None else v for v in cells]
+    return np.array(cells, dtype=np.float64)
 
 
 def _per_cell(col: np.ndarray, fn: Callable[[object], object]) -> np.ndarray:
