@@ -20,7 +20,8 @@ from numpy.typing import ArrayLike
 from ..tree import Tree
 from .ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
-from .losses import is_classifier, mean_and_se, row_losses
+from .losses import is_classifier, row_losses
+from .path_losses import path_losses, steps_at
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -76,6 +77,62 @@ def _leaves_at(tree: Tree, path: CostComplexityPath, alpha: float) -> int:
     return int(path.n_leaves[steps])
 
 
+class _LossSums:
+    """Σ w·loss, Σ w·loss², Σ w and the row count per candidate, summed over data sets (the
+    folds): the weighted mean error and Breiman's SE sqrt(var/N) follow from them."""
+
+    def __init__(self, n_candidates: int) -> None:
+        self.wl = np.zeros(n_candidates)
+        self.wl2 = np.zeros(n_candidates)
+        self.w = np.zeros(n_candidates)
+        self.rows = 0
+
+    def add(
+        self,
+        tree: Tree,
+        path: CostComplexityPath,
+        at: np.ndarray,
+        X: np.ndarray,
+        y: np.ndarray,
+        w: np.ndarray | None,
+    ) -> None:
+        """Score ``tree`` pruned at each α of ``at`` on (X, y, w): every subtree at once when
+        each row reaches one leaf (``path_losses``), else one subtree at a time."""
+        steps = steps_at(path, at)
+        self.rows += y.shape[0]
+        sums = path_losses(tree, path, X, y, w)
+        if sums is not None:
+            self.wl += sums[0][steps]
+            self.wl2 += sums[1][steps]
+            self.w += sums[2][steps]
+            return
+        wr = np.ones(y.shape[0]) if w is None else w
+        for s in np.unique(steps):  # many α give the same subtree
+            pruned, _ = collapse(tree, path.pruned_node[1 : 1 + s])
+            loss = row_losses(pruned, X, y)
+            hit = steps == s
+            self.wl[hit] += float(np.sum(wr * loss))
+            self.wl2[hit] += float(np.sum(wr * loss * loss))
+            self.w[hit] += float(np.sum(wr))
+
+    def errors(self) -> tuple[np.ndarray, np.ndarray]:
+        mean = self.wl / self.w
+        var = np.maximum(self.wl2 / self.w - mean * mean, 0.0)
+        return mean, np.sqrt(var / self.rows)
+
+
+def errors_along_path(
+    tree: Tree, path: CostComplexityPath, alphas: ArrayLike, X: ArrayLike, y: ArrayLike
+) -> np.ndarray:
+    """The error rate (classification) or MSE (regression) on (X, y) of ``tree`` pruned at
+    each α, all subtrees scored in one pass where the tree allows (``path_losses``)."""
+    sums = _LossSums(np.asarray(alphas).size)
+    sums.add(
+        tree, path, np.asarray(alphas, dtype=np.float64), np.asarray(X, dtype=np.float64), np.asarray(y), None
+    )
+    return sums.errors()[0]
+
+
 def choose_alpha_validation(
     tree: Tree,
     X_valid: ArrayLike,
@@ -87,11 +144,16 @@ def choose_alpha_validation(
 ) -> AlphaChoice:
     path = cost_complexity_path(tree) if path is None else path
     alphas = candidate_alphas(path)
-    losses = np.empty((alphas.size, np.asarray(y_valid).shape[0]))
-    for j, a in enumerate(alphas):
-        pruned, _ = collapse(tree, nodes_to_collapse(path, a))
-        losses[j] = row_losses(pruned, X_valid, y_valid)
-    errors, ses = mean_and_se(losses, w_valid)
+    sums = _LossSums(alphas.size)
+    sums.add(
+        tree,
+        path,
+        alphas,
+        np.asarray(X_valid, dtype=np.float64),
+        np.asarray(y_valid),
+        None if w_valid is None else np.asarray(w_valid, dtype=np.float64),
+    )
+    errors, ses = sums.errors()
     best, index = pick(errors, ses, one_se)
     return AlphaChoice(
         float(alphas[index]),
@@ -144,19 +206,19 @@ def choose_alpha_cv(
     alphas = candidate_alphas(path)
     betas = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
     folds = fold_ids(y, k, seed, stratify=is_classifier(tree))
-    losses = np.empty((betas.size, y.shape[0]))
+    sums = _LossSums(betas.size)
     for f in range(k):
         test = folds == f
         fold_tree = grow(X[~test], y[~test], None if w is None else w[~test])
-        fold_path = cost_complexity_path(fold_tree)
-        cache: dict[int, np.ndarray] = {}
-        for j, b in enumerate(betas):
-            nodes = nodes_to_collapse(fold_path, b)
-            if nodes.size not in cache:  # many β give the same fold subtree
-                pruned, _ = collapse(fold_tree, nodes)
-                cache[nodes.size] = row_losses(pruned, X[test], y[test])
-            losses[j, test] = cache[nodes.size]
-    errors, ses = mean_and_se(losses, w)
+        sums.add(
+            fold_tree,
+            cost_complexity_path(fold_tree),
+            betas,
+            X[test],
+            y[test],
+            None if w is None else w[test],
+        )
+    errors, ses = sums.errors()
     best, index = pick(errors, ses, one_se)
     return AlphaChoice(
         float(alphas[index]),

@@ -346,8 +346,14 @@ def typed_column(values) -> pd.Series:
 
 def _typed_text_column(values: np.ndarray) -> pd.Series:
     """``typed_column`` for a column of text only (every CSV column): the same result, with the
-    work done once per distinct string (``pd.factorize``) and the cells mapped back by index."""
-    codes, uniques = pd.factorize(values)
+    work done once per distinct string and the cells mapped back by index. (A dict, not
+    ``pd.factorize``: pandas would copy every cell into its string dtype first, which for one
+    huge string repeated on every row is gigabytes.)"""
+    index: dict[str, int] = {}
+    codes = np.fromiter(
+        (index.setdefault(v, len(index)) for v in values.tolist()), dtype=np.int64, count=len(values)
+    )
+    uniques = list(index)
     missing = np.fromiter((is_missing_cell(u) for u in uniques), dtype=bool, count=len(uniques))
     stripped = np.array([u.strip() for u in uniques], dtype=object)
     known = ~missing

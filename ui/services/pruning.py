@@ -26,14 +26,12 @@ from dtcore.pruning import (
     cost_complexity_path,
     prune,
 )
-from dtcore.pruning.alpha_selection import candidate_alphas
-from dtcore.pruning.ccp import nodes_to_collapse
-from dtcore.pruning.collapse import collapse
+from dtcore.pruning.alpha_selection import candidate_alphas, errors_along_path
 from dtcore.pruning.ebp import ebp_prune
-from dtcore.pruning.losses import error
 from dtcore.pruning.methods import CLASSIFICATION_ONLY as CLASSIFICATION_ONLY
 from dtcore.pruning.methods import methods_for as methods_for
 from dtcore.pruning.methods import natural_method as natural_method
+from dtcore.pruning.path_losses import steps_at
 from dtcore.schema import encode_target, label_of
 
 from .loading import raw_rows
@@ -176,12 +174,11 @@ def alpha_curves(
     tree = grown_tree(res.estimator, forced)
     path = cost_complexity_path(tree)
     alphas = candidate_alphas(path)
-    subtrees = [collapse(tree, nodes_to_collapse(path, float(a)))[0] for a in alphas]
     errors = {}
     for name in SETS:
         X, y = sets.get(name)
         if X is not None:
-            errors[name] = [error(t, X, y) for t in subtrees]
+            errors[name] = errors_along_path(tree, path, alphas, X, y).tolist()
     valid = None
     Xv, yv = sets.get("valid")
     if Xv is not None:
@@ -195,7 +192,7 @@ def alpha_curves(
         cv = choice.to_dict()
     return AlphaCurves(
         [float(a) for a in alphas],
-        [int(t.get_n_leaves()) for t in subtrees],
+        path.n_leaves[steps_at(path, alphas)].tolist(),
         errors,
         cv,
         valid,
