@@ -53,7 +53,9 @@ def timed(label: str, target: float, fn: Callable[[], object]) -> object:
     value = fn()
     seconds = time.perf_counter() - t0
     ROWS.append((label, seconds, target))
-    print(f"{label:<58} {seconds:8.2f} s   target {target:6.2f} s   ratio {seconds / target:5.2f}", flush=True)
+    print(
+        f"{label:<58} {seconds:8.2f} s   target {target:6.2f} s   ratio {seconds / target:5.2f}", flush=True
+    )
     return value
 
 
@@ -114,9 +116,14 @@ def main() -> None:
     )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
     ROWS.append(("peak resident memory (GB)", rss, 1.5))
-    print(f"{'peak resident memory of this process':<58} {rss:8.2f} GB  target   1.50 GB  ratio {rss / 1.5:5.2f}")
+    print(
+        f"{'peak resident memory of this process':<58} {rss:8.2f} GB  target   1.50 GB  ratio {rss / 1.5:5.2f}"
+    )
     missed = [label for label, value, target in ROWS if value > target]
-    print(f"\n{len(ROWS) - len(missed)} of {len(ROWS)} within target" + (f"; missed: {missed}" if missed else ""))
+    print(
+        f"\n{len(ROWS) - len(missed)} of {len(ROWS)} within target"
+        + (f"; missed: {missed}" if missed else "")
+    )
 
 
 if __name__ == "__main__":

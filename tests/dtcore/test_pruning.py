@@ -22,7 +22,8 @@ from dtcore.pruning import (
     prune,
     prune_to_alpha,
 )
-from dtcore.pruning.alpha_selection import fold_ids
+from dtcore.pruning.alpha_selection import candidate_alphas, fold_ids
+from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.losses import node_losses
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
 
@@ -653,3 +654,56 @@ def load_iris_like():
         np.argmax(X[:, :3] + 0.8 * rng.normal(size=(150, 3)), axis=1)
     ]
     return X, y
+
+
+# ---------------------------------------------------------------------------------------------
+# every subtree of the path scored in one pass
+
+
+def _brute_force_errors(tree, path, alphas, X, y):
+    from dtcore.pruning.losses import error
+
+    return np.array([error(collapse(tree, nodes_to_collapse(path, float(a)))[0], X, y) for a in alphas])
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_path_errors_equal_scoring_each_pruned_subtree(task):
+    from dtcore.cart import CARTClassifier, CARTRegressor
+    from dtcore.pruning.alpha_selection import errors_along_path
+    from dtcore.pruning.path_losses import path_losses, steps_at
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(1600, 4))
+    X[rng.random(X.shape) < 0.08] = np.nan  # CART's learned missing direction: one leaf per row
+    noise = rng.normal(size=1600)
+    if task == "classification":
+        y = (np.nan_to_num(X[:, 0]) + noise > 0).astype(int)
+        tree = CARTClassifier(min_samples_leaf=2).fit(X[:1200], y[:1200]).tree_
+    else:
+        y = 3 * np.nan_to_num(X[:, 1]) + noise
+        tree = CARTRegressor(min_samples_leaf=3).fit(X[:1200], y[:1200]).tree_
+    path = cost_complexity_path(tree)
+    alphas = candidate_alphas(path)
+    assert steps_at(path, alphas).tolist() == [nodes_to_collapse(path, float(a)).size for a in alphas]
+    assert path_losses(tree, path, X[1200:], y[1200:]) is not None
+    fast = errors_along_path(tree, path, alphas, X[1200:], y[1200:])
+    np.testing.assert_allclose(fast, _brute_force_errors(tree, path, alphas, X[1200:], y[1200:]), rtol=1e-12)
+
+
+def test_path_errors_of_a_c45_tree_with_spread_rows_fall_back_to_each_subtree():
+    """C4.5 spreads a row with a missing value over its branches and predicts from the mixed
+    distribution: no per-node sum gives that, so every subtree is scored as before."""
+    from dtcore.c45 import C45Classifier
+    from dtcore.pruning.alpha_selection import errors_along_path
+    from dtcore.pruning.path_losses import path_losses
+
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 4, size=(600, 4)).astype(float)
+    y = ((X[:, 0] + X[:, 1] + rng.integers(0, 3, 600)) > 4).astype(int)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    tree = C45Classifier(prune=False, collapse=False).fit(X[:400], y[:400]).tree_
+    path = cost_complexity_path(tree)
+    alphas = candidate_alphas(path)
+    assert path_losses(tree, path, X[400:], y[400:]) is None
+    fast = errors_along_path(tree, path, alphas, X[400:], y[400:])
+    np.testing.assert_allclose(fast, _brute_force_errors(tree, path, alphas, X[400:], y[400:]), rtol=1e-12)
