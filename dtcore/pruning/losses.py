@@ -78,11 +78,3 @@ def error(tree: Tree, X: ArrayLike, y: ArrayLike, w: np.ndarray | None = None) -
     if loss.size == 0:
         return float("nan")
     return float(np.average(loss, weights=w))
-
-
-def mean_and_se(loss: np.ndarray, w: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted mean loss and its standard error sqrt(var/n) (Breiman's SE for the 1-SE rule)."""
-    w = np.ones(loss.shape[-1]) if w is None else np.asarray(w, dtype=np.float64)
-    mean = np.average(loss, axis=-1, weights=w)
-    var = np.average((loss - np.expand_dims(mean, -1)) ** 2, axis=-1, weights=w)
-    return mean, np.sqrt(var / loss.shape[-1])
