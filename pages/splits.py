@@ -13,8 +13,8 @@ from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import tree as treeview
+from ui.views.arithmetic import arithmetic_latex
 from ui.views.splits import (
-    arithmetic_latex,
     candidate_label,
     candidate_order,
     children_table,

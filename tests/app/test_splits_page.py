@@ -33,7 +33,8 @@ def test_buys_computer_id3_root_prints_the_spec_arithmetic():
     at = start(sample="buys_computer", algo="id3")
     ok(at)
     text = latex(at)
-    for number in ("0.940", "0.247", "1.577", "0.156"):
+    # SPEC's 0.247 and 0.156 print with four decimals: at three the gain line is false as printed
+    for number in ("0.940", "0.2467", "1.577", "0.1564"):
         assert f"&= {number}" in text, number
     assert r"\mathrm{Gain\_ratio}(D,\text{age})" in text
     md = "\n".join(m.value for m in at.markdown)

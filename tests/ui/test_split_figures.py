@@ -11,7 +11,8 @@ import pytest
 from dtcore import explain
 from tests.dtcore.test_explain import fit
 from ui.figures import splits as F
-from ui.views.splits import arithmetic_latex, describe_test, latex_text, ranking_rows
+from ui.views.arithmetic import arithmetic_latex
+from ui.views.splits import describe_test, latex_text, ranking_rows
 
 TEXTS = {
     "score": "gain",
@@ -156,8 +157,12 @@ def test_arithmetic_latex_for_buys_computer_prints_the_spec_numbers():
         r"\begin{aligned}\mathrm{Ent}(D) &= -\sum_k p_k\log_2 p_k \\ &= -\big(\tfrac{5}{14}\log_2\tfrac{5}{14}"
         r" + \tfrac{9}{14}\log_2\tfrac{9}{14}\big) \\ &= 0.940\end{aligned}"
     ) in text
-    assert "= 0.940" in text and "= 0.247" in text and "= 1.577" in text and "= 0.156" in text
-    assert r"\frac{0.247}{1.577}" in text
+    # SPEC: Ent 0.940, Gain 0.247, IV 1.577, ratio 0.156. At three decimals the gain line would be
+    # false as printed (0.940 − 5/14·0.971·2 = 0.246, not 0.247): that line and the ratio show four
+    assert "= 0.940" in text and "= 1.577" in text
+    assert r"0.9403 - \big(\tfrac{5}{14}\cdot 0.9710" in text and "&= 0.2467" in text
+    assert r"\frac{0.2467}{1.5774} \\ &= 0.1564" in text
+    assert round(0.2467, 3) == 0.247 and round(0.1564, 3) == 0.156
     assert r"\mathrm{Ent}(D^{\text{youth}})" in text
     rows = ranking_rows(rep, est.schema_, tr)
     assert rows[0]["splits.col.feature"] == "age" and rows[0]["splits.col.status"] == "splits.status.chosen"

@@ -1,0 +1,98 @@
+"""Every line of the worked arithmetic is true as printed: recomputed from the numbers it shows,
+its result is what it prints, correctly rounded (issue 16: no "0.661 − 0.661 = 0.001").
+
+The LaTeX is read back by a small evaluator of the forms the lines use (fractions, products,
+sums, log₂, squares), independent of how ``ui.views.arithmetic`` chose the decimals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from dtcore import explain
+from tests.dtcore.test_explain import SAMPLES, fit
+from ui.views.arithmetic import arithmetic_latex
+
+CASES = [
+    (name, algo, params)
+    for name, (_, _) in SAMPLES.items()
+    for algo, params in (("id3", {}), ("c45", {"prune": False}), ("cart", {}))
+    if not (name in ("regression_toy5", "diabetes") and algo != "cart")
+] + [
+    ("watermelon_3.0", "cart", {"criterion": "entropy"}),
+    ("diabetes", "cart", {"criterion": "absolute_error", "max_depth": 2}),
+    ("diabetes", "cart", {"criterion": "poisson", "max_depth": 2}),
+]
+
+
+def tr(key: str, **values) -> str:
+    return key
+
+
+def _python(expr: str) -> str:
+    """The filled-in numbers of one line as a Python expression."""
+    expr = expr.replace(r"\\ &\qquad", " ").replace(r"\big(", "(").replace(r"\big)", ")")
+    expr = re.sub(r"\\t?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", expr)
+    expr = expr.replace(r"\log_2", "*log2").replace(r"\cdot", "*").replace(r"\times", "*")
+    expr = expr.replace("^2", "**2").replace("−", "-")
+    return expr
+
+
+def _lines(text: str) -> list[tuple[str, str, bool]]:
+    """(numbers filled in, printed result, shown with ≈) of each aligned block that has both."""
+    out = []
+    for block in re.findall(r"\\begin\{aligned\}(.*?)\\end\{aligned\}", text, re.S):
+        approx = r"&\approx " in block
+        parts = [p.strip().removesuffix("\\\\").strip() for p in re.split(r"&= |&\\approx ", block)]
+        if len(parts) >= 2 and re.fullmatch(r"-?\d+\.\d+", parts[-1]):
+            out.append((parts[-2], parts[-1], approx))
+    return out
+
+
+@pytest.mark.parametrize(("name", "algo", "params"), CASES, ids=lambda v: str(v))
+def test_every_printed_line_holds_at_the_root(name, algo, params):
+    est, X, y = fit(name, algo, **params)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    checked = 0
+    for rec in rep.features:
+        if not rec.usable or rec.test is None:
+            continue
+        text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, rec.test, rep), tr))
+        for filled, result, approx in _lines(text):
+            python = _python(filled)
+            if not re.fullmatch(r"[\d\s.+\-*/()log2]*", python):
+                continue  # a definition with symbols, not numbers
+            value = eval(python, {"__builtins__": {}}, {"log2": math.log2})  # noqa: S307
+            unit = 10.0 ** -len(result.split(".")[1])
+            # "=": the printed result is the value of the printed numbers, correctly rounded;
+            # "≈" (no number of decimals makes it exact, e.g. 2/3 − 1/3): within one unit more
+            slack = 1.5 * unit if approx else 0.5 * unit
+            assert abs(value - float(result)) <= slack + 1e-12, (rec.name, filled, result)
+            checked += 1
+    assert checked > 0
+
+
+def test_a_difference_of_nearly_equal_numbers_gets_the_digits_it_needs():
+    """The issue's case: Ent(D) and the weighted entropy of a useless test agree to three decimals."""
+    from ui.views.arithmetic import decimals_for
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(400, 1)).astype(float)
+    y = rng.integers(0, 2, size=400)
+    from dtcore.id3 import ID3Classifier
+
+    est = ID3Classifier().fit(X, y)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    ar = explain.arithmetic(nd, rep.features[0].test, rep)
+    assert ar.gain < 0.005
+    ds = decimals_for(ar)
+    assert ds["gain"] > 3 and ds["base"] == 3
+    gain_line = [f for _, f in arithmetic_latex(ar, tr) if "Gain}(D" in f][0]
+    printed = float(gain_line.rsplit("&= ", 1)[1].removesuffix(r"\end{aligned}"))
+    assert printed != 0 and round(printed, 3) == round(ar.gain, 3)

@@ -1,0 +1,383 @@
+"""The worked arithmetic of one test as LaTeX lines, every line true as printed.
+
+Each formula shows its definition, the numbers filled in and the result. The numbers of one
+test are printed with one number of decimals ``d``: at least ``DECIMALS`` of its kind (the
+textbook's three for ID3/C4.5, whose worked examples print Gain(D, age) = 0.247; the ranking
+table's four for CART, so its Δ reads as the table's), and more where fewer would
+make a line false as printed (``0.661 − 0.661 = 0.001`` becomes ``0.6614 − 0.6607 = 0.0007``):
+``decimals_for`` recomputes every line from its printed operands and accepts ``d`` when each
+printed result is that value correctly rounded. Long sums break onto further lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from dtcore.explain import Arithmetic
+
+from .splits import count, latex_text, num
+
+#: the fewest decimals a result is shown with: the textbook's for the entropy family, the
+#: ranking table's for CART's impurities and the regression errors
+DECIMALS = {"entropy": 3, "gini": 4, "entropy_cart": 4, "mse": 4}
+#: the most; a line that holds at none (2/3 − 1/3 = 1/3 never rounds exactly: 0.6667 − 0.3333 =
+#: 0.3334) is shown at the base decimals with ≈ before its result
+MAX_DECIMALS = 6
+
+
+BREAK = "\u23ce"  # where a long sum may continue on the next line (see _aligned)
+
+
+def _join(terms, per: int = 3) -> str:
+    """Terms joined by +, with a line-break mark after every ``per`` terms."""
+    out = ""
+    for i, term in enumerate(terms):
+        if i:
+            out += f" {BREAK} + " if i % per == 0 else " + "
+        out += term
+    return out
+
+
+def _aligned(formula: str) -> str:
+    """``A = B = C = 0.247`` as an aligned block, one ``= …`` per line, long sums wrapped."""
+    parts = formula.replace(r" \approx ", r" = \approx ").split(" = ")
+    body = parts[0] + (" &= " + parts[1] if len(parts) > 1 else "")
+    for p in parts[2:]:
+        body += (r" \\ &" if p.startswith(r"\approx ") else r" \\ &= ") + p
+    body = body.replace(BREAK, r"\\ &\qquad")
+    return r"\begin{aligned}" + body + r"\end{aligned}"
+
+
+def _frac(a, b) -> str:
+    return rf"\tfrac{{{count(a)}}}{{{count(b)}}}"
+
+
+def _ent_terms(counts) -> str:
+    c = np.asarray(counts, dtype=float)
+    tot = c.sum()
+    terms = [rf"{_frac(v, tot)}\log_2{_frac(v, tot)}" for v in c if v > 0]
+    return r"-\big(" + _join(terms) + r"\big)" if terms else "0"
+
+
+def _gini_terms(counts) -> str:
+    c = np.asarray(counts, dtype=float)
+    tot = c.sum()
+    terms = [rf"\big({_frac(v, tot)}\big)^2" for v in c if v > 0]
+    return r"1 - \big(" + _join(terms) + r"\big)" if terms else "0"
+
+
+def _set(label) -> str:
+    """D^{v} with the branch's value (a multiway branch "= 青绿" shows as D^{青绿})."""
+    label = str(label)
+    if label.startswith("= "):
+        label = label[2:]
+    return rf"D^{{\text{{{latex_text(label)}}}}}"
+
+
+def arithmetic_latex(ar: Arithmetic, t) -> list[tuple[str, str]]:
+    """[(caption, LaTeX)] lines of the worked arithmetic of one test (``explain.arithmetic``),
+    each formula an aligned block: definition, numbers filled in, result."""
+    return [(caption, _aligned(formula)) for caption, formula in _arithmetic_lines(ar, t, decimals_for(ar))]
+
+
+# ---------------------------------------------------------------------------------------------
+# true as printed
+
+
+Rounding = Callable[[float | None], float]
+#: a line's check: does it hold when its numbers are printed with ``r`` (``d`` decimals)?
+Check = Callable[[Rounding, int], bool]
+
+
+def _holds(value: float, printed_result: float, d: int) -> bool:
+    """``printed_result`` is ``value`` (computed from printed operands) rounded to ``d`` decimals."""
+    return abs(value - printed_result) <= 0.5 * 10.0**-d * (1 + 1e-9) + 1e-15
+
+
+def _weighted_sum(fracs: Sequence[float], values: Sequence[float], r: Rounding) -> float:
+    return float(sum(f * r(v) for f, v in zip(fracs, values)))
+
+
+def _checks(ar: Arithmetic) -> dict[str, Check]:
+    """The lines whose result is computed from other printed numbers, by name."""
+    checks: dict[str, Check] = {}
+    if ar.kind == "entropy":
+        assert ar.branch_weights is not None and ar.branch_entropy is not None
+        K = float(ar.K if ar.K is not None else ar.N)
+        live = [(float(w) / K, float(e)) for w, e in zip(ar.branch_weights, ar.branch_entropy) if w > 0]
+        fr, ents = [f for f, _ in live], [e for _, e in live]
+        if ar.missing:
+            checks["gain"] = lambda r, d: _holds(
+                r(ar.rho) * (r(ar.ent_known) - _weighted_sum(fr, ents, r)), r(ar.gain), d
+            )
+        else:
+            checks["gain"] = lambda r, d: _holds(r(ar.ent_D) - _weighted_sum(fr, ents, r), r(ar.gain), d)
+        if ar.algorithm == "c45" and (ar.mdl_penalty or 0.0) > 0:
+            checks["mdl"] = lambda r, d: _holds(r(ar.gain) - r(ar.mdl_penalty), r(ar.gain_after_penalty), d)
+        shown = _shown_gain(ar)
+        denom = _denominator(ar)[1]
+        if denom and ar.gain_ratio is not None and np.isfinite(ar.gain_ratio):
+            checks["ratio"] = lambda r, d: r(denom) != 0 and _holds(r(shown) / r(denom), r(ar.gain_ratio), d)
+        return checks
+    assert ar.branch_weights is not None and ar.branch_impurity is not None
+    fr = [float(w) / float(ar.N) for w in ar.branch_weights]
+    imps = [float(g) for g in ar.branch_impurity]
+    checks["weighted"] = lambda r, d: _holds(_weighted_sum(fr, imps, r), r(ar.weighted), d)
+    checks["decrease"] = lambda r, d: _holds(r(ar.impurity) - r(ar.weighted), r(ar.decrease), d)
+    if ar.kind in ("gini", "entropy_cart"):
+        share = float(ar.N) / float(ar.W_root)
+        checks["weighted_decrease"] = lambda r, d: _holds(share * r(ar.decrease), r(ar.weighted_decrease), d)
+    return checks
+
+
+def _rounding(d: int) -> Rounding:
+    def r(x: float | None) -> float:
+        return round(float(x), d) if x is not None and np.isfinite(x) else float("nan")
+
+    return r
+
+
+def decimals_for(ar: Arithmetic) -> dict[str, int]:
+    """Decimals per line: ``"base"`` (``DECIMALS`` of the kind) for the lines that hold whatever
+    the rounding, and for each computed line the fewest (≥ base) at which it holds as printed;
+    a line that holds at none gets the base and ``"<name>~": 1`` (shown with ≈)."""
+    base = DECIMALS.get(ar.kind, 4)
+    out = {"base": base}
+    for name, check in _checks(ar).items():
+        d = next((d for d in range(base, MAX_DECIMALS + 1) if check(_rounding(d), d)), None)
+        out[name] = base if d is None else d
+        if d is None:
+            out[name + "~"] = 1
+    return out
+
+
+def _eq(ds: dict[str, int], name: str) -> str:
+    """The sign before a computed line's result: = when it holds as printed, else ≈."""
+    return r" \approx " if ds.get(name + "~") else " = "
+
+
+def _shown_gain(ar: Arithmetic) -> float | None:
+    """The gain the ratio divides: C4.5's after its MDL penalty, else the plain gain."""
+    if ar.algorithm == "c45" and ar.gain_after_penalty is not None:
+        return ar.gain_after_penalty
+    return ar.gain
+
+
+def _denominator(ar: Arithmetic) -> tuple[str, float | None]:
+    """(symbol, value) of the gain ratio's denominator: IV, or C4.5's split information."""
+    if (
+        ar.ratio_of == "split_info"
+        and ar.split_info is not None
+        and abs(ar.split_info - (ar.iv or 0.0)) > 1e-12
+    ):
+        return r"\mathrm{SplitInfo}", ar.split_info
+    return r"\mathrm{IV}", ar.iv if ar.ratio_of == "iv" else ar.split_info
+
+
+def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, str]]:
+    """[(caption, LaTeX)] lines of the worked arithmetic of one test (``explain.arithmetic``).
+    Captions are translated plain text; formulas use the algorithm's own terms; ``ds``: the
+    decimals of each line (``decimals_for``)."""
+    d = ds["base"]
+    kind = ar.kind
+    name = latex_text(ar.name)
+    labels = ar.labels
+    lines: list[tuple[str, str]] = []
+    if kind == "entropy":
+        lines.append(
+            (
+                t("splits.ar.ent_D"),
+                rf"\mathrm{{Ent}}(D) = -\sum_k p_k\log_2 p_k = "
+                rf"{_ent_terms(ar.node_counts)} = {num(ar.ent_D, d)}",
+            )
+        )
+        tilde = ar.missing
+        D = r"\tilde D" if tilde else "D"
+        if tilde:
+            lines.append(
+                (
+                    t("splits.ar.rho"),
+                    rf"\rho = \frac{{\sum_{{x\in\tilde D}} w_x}}{{\sum_{{x\in D}} w_x}} = "
+                    rf"{_frac(ar.K, ar.N)} = {num(ar.rho, d)}",
+                )
+            )
+            lines.append(
+                (
+                    t("splits.ar.ent_known"),
+                    rf"\mathrm{{Ent}}(\tilde D) = {_ent_terms(ar.known_counts)}"
+                    rf" = {num(ar.ent_known, d)}",
+                )
+            )
+        for v, lab in enumerate(labels):
+            if v >= len(ar.branch_weights):
+                break
+            cnt = ar.branch_counts[v]
+            head = rf"\mathrm{{Ent}}({_set(lab)})"
+            caption = t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt))
+            if tilde:
+                head = head.replace("D^", r"\tilde D^")
+                caption += " · r̃ = " + f"{count(ar.branch_weights[v])}/{count(ar.K)}"
+            lines.append((caption, rf"{head} = {_ent_terms(cnt)} = {num(ar.branch_entropy[v], d)}"))
+        weights = ar.branch_weights
+        parts = _join(
+            [
+                rf"{_frac(w, ar.K)}\cdot {num(e, ds['gain'])}"
+                for w, e in zip(weights, ar.branch_entropy)
+                if w > 0
+            ],
+            2,
+        )
+        if tilde:
+            lines.append(
+                (
+                    t("splits.ar.gain"),
+                    rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \rho\big(\mathrm{{Ent}}(\tilde D) - \sum_v \tilde r_v"
+                    rf"\,\mathrm{{Ent}}(\tilde D^v)\big) = {num(ar.rho, ds['gain'])}\times\big({num(ar.ent_known, ds['gain'])} - "
+                    rf"\big({parts}\big)\big){_eq(ds, 'gain')}{num(ar.gain, ds['gain'])}",
+                )
+            )
+        else:
+            lines.append(
+                (
+                    t("splits.ar.gain"),
+                    rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \mathrm{{Ent}}(D) - \sum_v \frac{{|D^v|}}{{|D|}}"
+                    rf"\mathrm{{Ent}}(D^v) = {num(ar.ent_D, ds['gain'])} - \big({parts}\big){_eq(ds, 'gain')}{num(ar.gain, ds['gain'])}",
+                )
+            )
+        nz = [w for w in weights if w > 0]
+        iv_terms = _join([rf"{_frac(w, ar.K)}\log_2{_frac(w, ar.K)}" for w in nz])
+        lines.append(
+            (
+                t("splits.ar.iv"),
+                rf"\mathrm{{IV}}(\text{{{name}}}) = -\sum_v \frac{{|{D}^v|}}{{|{D}|}}\log_2"
+                rf"\frac{{|{D}^v|}}{{|{D}|}} = -\big({iv_terms}\big) = {num(ar.iv, d)}",
+            )
+        )
+        gain_sym = r"\mathrm{Gain}"
+        if ar.algorithm == "c45" and (ar.mdl_penalty or 0.0) > 0:
+            lines.append(
+                (
+                    t("splits.ar.mdl"),
+                    rf"\mathrm{{Gain}}' = \mathrm{{Gain}} - \frac{{\log_2 {ar.n_candidates or 0}}}"
+                    rf"{{{count(ar.N)}}} = {num(ar.gain, ds['mdl'])} - {num(ar.mdl_penalty, ds['mdl'])}{_eq(ds, 'mdl')}"
+                    rf"{num(ar.gain_after_penalty, ds['mdl'])}",
+                )
+            )
+            gain_sym = r"\mathrm{Gain}'"
+        shown_gain = _shown_gain(ar)
+        denom_sym, denom = _denominator(ar)
+        if denom_sym == r"\mathrm{SplitInfo}":
+            parts_si = list(weights[weights > 0]) + ([ar.N - ar.K] if ar.N - ar.K > 1e-12 else [])
+            si_terms = _join([rf"{_frac(w, ar.N)}\log_2{_frac(w, ar.N)}" for w in parts_si])
+            lines.append(
+                (
+                    t("splits.ar.split_info"),
+                    rf"\mathrm{{SplitInfo}} = -\big({si_terms}\big) = {num(ar.split_info, d)}",
+                )
+            )
+        lines.append(
+            (
+                t("splits.ar.ratio"),
+                rf"\mathrm{{Gain\_ratio}}(D,\text{{{name}}}) = \frac{{{gain_sym}}}{{{denom_sym}}} = "
+                rf"\frac{{{num(shown_gain, ds['ratio'])}}}{{{num(denom, ds['ratio'])}}}{_eq(ds, 'ratio')}{num(ar.gain_ratio, ds['ratio'])}",
+            )
+        )
+        return lines
+    if kind in ("gini", "entropy_cart"):
+        sym = r"\mathrm{Gini}" if kind == "gini" else r"\mathrm{Ent}"
+        terms = _gini_terms if kind == "gini" else _ent_terms
+        lines.append(
+            (t("splits.ar.impurity"), rf"{sym}(D) = {terms(ar.node_counts)} = {num(ar.impurity, d)}")
+        )
+        for v, lab in enumerate(labels):
+            if v >= len(ar.branch_weights):
+                break
+            cnt = ar.branch_counts[v]
+            lines.append(
+                (
+                    t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt)),
+                    rf"{sym}({_set(lab)}) = {terms(cnt)} = {num(ar.branch_impurity[v], d)}",
+                )
+            )
+        parts = _join(
+            [
+                rf"{_frac(w, ar.N)}\cdot {num(g, ds['weighted'])}"
+                for w, g in zip(ar.branch_weights, ar.branch_impurity)
+            ],
+            2,
+        )
+        lines.append(
+            (
+                t("splits.ar.weighted"),
+                rf"{sym}(D,\text{{{name}}}) = \sum_v \frac{{|D^v|}}{{|D|}}{sym}(D^v) = "
+                rf"{parts}{_eq(ds, 'weighted')}{num(ar.weighted, ds['weighted'])}",
+            )
+        )
+        lines.append(
+            (
+                t("splits.ar.decrease"),
+                rf"\Delta = {sym}(D) - {sym}(D,\text{{{name}}}) = {num(ar.impurity, ds['decrease'])} - "
+                rf"{num(ar.weighted, ds['decrease'])}{_eq(ds, 'decrease')}{num(ar.decrease, ds['decrease'])}",
+            )
+        )
+        lines.append(
+            (
+                t("splits.ar.weighted_decrease"),
+                rf"\frac{{N_t}}{{N}}\,\Delta = {_frac(ar.N, ar.W_root)}"
+                rf"\times {num(ar.decrease, ds['weighted_decrease'])}{_eq(ds, 'weighted_decrease')}{num(ar.weighted_decrease, ds['weighted_decrease'])}",
+            )
+        )
+        return lines
+    # regression: the criterion's own impurity (absolute error around the median, Poisson deviance)
+    name = {"absolute_error": "AE", "poisson": "Dev"}.get(str(ar.criterion), "MSE")
+    formula = {
+        "AE": r"\frac{{1}}{{|D|}}\sum_{{x\in D}}|y_x-\tilde y|".replace("{{", "{").replace("}}", "}"),
+        "Dev": r"\frac{1}{|D|}\sum_{x\in D}y_x\ln\frac{y_x}{\bar y}",
+    }.get(name)
+    lines.append(
+        (
+            t("splits.ar.mse"),
+            rf"\bar y = {num(ar.mean, d)},\quad \mathrm{{MSE}}(D) = \frac{{1}}{{|D|}}"
+            rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, d)}"
+            if formula is None
+            else rf"\mathrm{{{name}}}(D) = {formula} = {num(ar.impurity, d)}"
+            + (
+                r"\quad\text{(absolute error around the median)}"
+                if name == "AE"
+                else r"\quad\text{(Poisson deviance)}"
+            ),
+        )
+    )
+    for v, lab in enumerate(labels):
+        if v >= len(ar.branch_weights):
+            break
+        lines.append(
+            (
+                t("splits.ar.branch_reg", branch=lab, n=count(ar.branch_weights[v])),
+                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], d)},\quad \mathrm{{{name}}}({_set(lab)}) = "
+                rf"{num(ar.branch_impurity[v], d)}",
+            )
+        )
+    parts = _join(
+        [
+            rf"{_frac(w, ar.N)}\cdot {num(g, ds['weighted'])}"
+            for w, g in zip(ar.branch_weights, ar.branch_impurity)
+        ],
+        3,
+    )
+    lines.append(
+        (
+            t("splits.ar.weighted"),
+            rf"\sum_v \frac{{|D^v|}}{{|D|}}\mathrm{{{name}}}(D^v) = {parts}{_eq(ds, 'weighted')}{num(ar.weighted, ds['weighted'])}",
+        )
+    )
+    lines.append(
+        (
+            t("splits.ar.decrease"),
+            rf"\Delta = {num(ar.impurity, ds['decrease'])} - {num(ar.weighted, ds['decrease'])}{_eq(ds, 'decrease')}"
+            rf"{num(ar.decrease, ds['decrease'])}",
+        )
+    )
+    return lines
