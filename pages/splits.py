@@ -13,7 +13,7 @@ from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import tree as treeview
-from ui.views.arithmetic import arithmetic_latex
+from ui.views.arithmetic import FORMULA_CSS, arithmetic_latex
 from ui.views.splits import (
     candidate_label,
     candidate_order,
@@ -207,6 +207,7 @@ def preview(res, rep, nd, node, test):
     with right:
         st.dataframe(children_table(kids, classes, t), hide_index=True)
     st.markdown(f"**{t('splits.arithmetic')}**")
+    st.html(FORMULA_CSS)  # a formula wider than its column scrolls: no term is cut off
     ar = explain.arithmetic(nd, test, rep)
     lines = arithmetic_latex(ar, t)
     cols = st.columns(2, gap="large")

@@ -96,3 +96,16 @@ def test_a_difference_of_nearly_equal_numbers_gets_the_digits_it_needs():
     gain_line = [f for _, f in arithmetic_latex(ar, tr) if "Gain}(D" in f][0]
     printed = float(gain_line.rsplit("&= ", 1)[1].removesuffix(r"\end{aligned}"))
     assert printed != 0 and round(printed, 3) == round(ar.gain, 3)
+
+
+def test_long_branch_labels_become_numbered_sets_so_formulas_stay_narrow():
+    est, X, y = fit("credit-g", "cart")
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    purpose = rep.features[est.schema_.index("purpose")]
+    lines = arithmetic_latex(explain.arithmetic(nd, purpose.test, rep), lambda k, **v: f"{k} {v}")
+    text = "\n".join(f for _, f in lines)
+    assert r"\mathrm{Gini}(D^{1})" in text and r"\mathrm{Gini}(D^{2})" in text
+    assert "radio/tv" not in text  # the subsets are named in the captions instead
+    captions = [c for c, _ in lines if "splits.ar.branch" in c]
+    assert len(captions) == 2 and "(D¹)" in captions[0] and "radio/tv" in "".join(captions)

@@ -27,6 +27,9 @@ DECIMALS = {"entropy": 3, "gini": 4, "entropy_cart": 4, "mse": 4}
 MAX_DECIMALS = 6
 
 
+#: the page's style for formulas: one wider than its column scrolls instead of being cut off
+FORMULA_CSS = "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding-bottom:2px}</style>"
+
 BREAK = "\u23ce"  # where a long sum may continue on the next line (see _aligned)
 
 
@@ -68,12 +71,30 @@ def _gini_terms(counts) -> str:
     return r"1 - \big(" + _join(terms) + r"\big)" if terms else "0"
 
 
-def _set(label) -> str:
-    """D^{v} with the branch's value (a multiway branch "= 青绿" shows as D^{青绿})."""
+#: a branch label longer than this is written D^{v} (its number), the caption naming the branch
+LABEL_IN_FORMULA = 16
+
+
+def _set(label, v: int) -> str:
+    """D^{v} with the branch's value (a multiway branch "= 青绿" shows as D^{青绿}); a long label
+    (a CART subset of many categories) as the branch's number, so the formula stays narrow."""
     label = str(label)
     if label.startswith("= "):
         label = label[2:]
+    if len(label) > LABEL_IN_FORMULA:
+        return rf"D^{{{v + 1}}}"
     return rf"D^{{\text{{{latex_text(label)}}}}}"
+
+
+def _branch_caption(label, v: int) -> str:
+    """A branch's label for a caption, with its symbol D¹, D², … when the formula uses that."""
+    shown = str(label)
+    if len(shown.removeprefix("= ")) <= LABEL_IN_FORMULA:
+        return shown
+    return f"{shown} (D{str(v + 1).translate(_SUPERSCRIPT)})"
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def arithmetic_latex(ar: Arithmetic, t) -> list[tuple[str, str]]:
@@ -214,8 +235,10 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
             if v >= len(ar.branch_weights):
                 break
             cnt = ar.branch_counts[v]
-            head = rf"\mathrm{{Ent}}({_set(lab)})"
-            caption = t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt))
+            head = rf"\mathrm{{Ent}}({_set(lab, v)})"
+            caption = t(
+                "splits.ar.branch", branch=_branch_caption(lab, v), counts=", ".join(count(c) for c in cnt)
+            )
             if tilde:
                 head = head.replace("D^", r"\tilde D^")
                 caption += " · r̃ = " + f"{count(ar.branch_weights[v])}/{count(ar.K)}"
@@ -234,7 +257,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
                 (
                     t("splits.ar.gain"),
                     rf"\mathrm{{Gain}}(D,\text{{{name}}}) = \rho\big(\mathrm{{Ent}}(\tilde D) - \sum_v \tilde r_v"
-                    rf"\,\mathrm{{Ent}}(\tilde D^v)\big) = {num(ar.rho, ds['gain'])}\times\big({num(ar.ent_known, ds['gain'])} - "
+                    rf"\,\mathrm{{Ent}}(\tilde D^v)\big) = {num(ar.rho, ds['gain'])}\times\big({num(ar.ent_known, ds['gain'])} - {BREAK}"
                     rf"\big({parts}\big)\big){_eq(ds, 'gain')}{num(ar.gain, ds['gain'])}",
                 )
             )
@@ -297,8 +320,12 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
             cnt = ar.branch_counts[v]
             lines.append(
                 (
-                    t("splits.ar.branch", branch=lab, counts=", ".join(count(c) for c in cnt)),
-                    rf"{sym}({_set(lab)}) = {terms(cnt)} = {num(ar.branch_impurity[v], d)}",
+                    t(
+                        "splits.ar.branch",
+                        branch=_branch_caption(lab, v),
+                        counts=", ".join(count(c) for c in cnt),
+                    ),
+                    rf"{sym}({_set(lab, v)}) = {terms(cnt)} = {num(ar.branch_impurity[v], d)}",
                 )
             )
         parts = _join(
@@ -355,8 +382,8 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
             break
         lines.append(
             (
-                t("splits.ar.branch_reg", branch=lab, n=count(ar.branch_weights[v])),
-                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], d)},\quad \mathrm{{{name}}}({_set(lab)}) = "
+                t("splits.ar.branch_reg", branch=_branch_caption(lab, v), n=count(ar.branch_weights[v])),
+                rf"\bar y_{{{v + 1}}} = {num(ar.branch_mean[v], d)},\quad \mathrm{{{name}}}({_set(lab, v)}) = "
                 rf"{num(ar.branch_impurity[v], d)}",
             )
         )
