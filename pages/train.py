@@ -9,6 +9,7 @@ from dtcore import export
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
 from ui.services import roles as R
+from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
 from ui.session import model, report_mode, state, url
 from ui.session.frame import run_page
@@ -17,6 +18,8 @@ from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 
 SPLITS = ("train", "valid", "test")
+#: the scores' order in the headline: held-out rows first (training accuracy flatters a big tree)
+HEADLINE_ORDER = ("test", "valid", "train")
 LAYOUTS = ("auto", "TB", "LR")
 GRID = 6  # settings per row
 
@@ -175,7 +178,7 @@ def scores_section(res):
     est = res.estimator
     st.subheader(t("metrics.title"))
     cols = st.columns(3 + len(res.scores))
-    for col, name in zip(cols, [s for s in SPLITS if s in res.scores]):
+    for col, name in zip(cols, [s for s in HEADLINE_ORDER if s in res.scores]):
         sc = res.scores[name]
         if res.task == R.CLASSIFICATION:
             col.metric(f"{t('metrics.accuracy')} · {t('metrics.' + name)}", fmt_pct(sc.accuracy))
@@ -186,6 +189,9 @@ def scores_section(res):
                 f"{t('metrics.mae')} {fmt_num(sc.mae)} · {t('metrics.r2')} {fmt_num(sc.r2)} · "
                 f"{t('metrics.n')}: {sc.n}"
             )
+    data = state.data()
+    if set(res.scores) == {"train"} and data is not None and data.source == "upload":
+        st.caption(t("defaults.training_only"))
     rest = cols[len(res.scores) :]
     rest[0].metric(t("metrics.nodes"), est.node_count)
     rest[1].metric(t("metrics.depth"), est.get_depth())
@@ -315,6 +321,13 @@ def page():
         msg += " " + t("train.dropped", count=res.dropped)
     if not report_mode.active():  # the timing would make every report picture different
         st.caption(msg)
+    depth = state.upload_depth_default()
+    if (
+        depth
+        and res.algorithm in UNPRUNED_BY_DEFAULT
+        and res.estimator.get_params().get("max_depth") == depth
+    ):
+        st.caption(t("defaults.depth_limited", depth=depth, rows=LIMIT_DEPTH_ABOVE_ROWS))
     tree_section(res)
     scores_section(res)
     if not report_mode.active():

@@ -16,3 +16,23 @@ def split_counts(df: pd.DataFrame, target: str, task: str, split: Split) -> dict
     strata = df[target].to_numpy(dtype=object)[keep] if task == R.CLASSIFICATION else None
     rows = split_rows(keep, split, strata)
     return {name: int(idx.size) for name, idx in rows.items()}
+
+
+#: an upload of at least this many rows holds out validation and test rows by default (seeded),
+#: so the headline accuracy is not the training rows' 100 %
+HOLDOUT_MIN_ROWS = 100
+HOLDOUT = {"valid": 15, "test": 15}
+#: above this many rows an upload grows the algorithms that do not prune by default (CART, ID3)
+#: to DEFAULT_DEPTH, not to purity (C4.5 keeps its error-based pruning); the Train page says so
+LIMIT_DEPTH_ABOVE_ROWS = 500
+DEFAULT_DEPTH = 8
+UNPRUNED_BY_DEFAULT = ("cart", "id3")
+
+
+def upload_defaults(n_rows: int) -> dict[str, object]:
+    """The settings an upload of ``n_rows`` rows starts with (the textbook samples keep theirs):
+    ``valid``/``test`` percentages, and ``max_depth`` for the algorithms in UNPRUNED_BY_DEFAULT."""
+    out: dict[str, object] = dict(HOLDOUT) if n_rows >= HOLDOUT_MIN_ROWS else {"valid": 0, "test": 0}
+    if n_rows > LIMIT_DEPTH_ABOVE_ROWS:
+        out["max_depth"] = DEFAULT_DEPTH
+    return out

@@ -12,9 +12,10 @@ import streamlit as st
 from ui import i18n
 from ui.services import roles as R
 from ui.services.loading import LoadedData, LoadError, load_sample, read_bytes, sample_catalogue
+from ui.services.split import UNPRUNED_BY_DEFAULT, upload_defaults
 from ui.services.training import Split
 
-from .url import DEFAULT_SAMPLE, setting, url_defaults
+from .url import DEFAULT_SAMPLE, param_key, setting, url_defaults
 
 
 def fixed_labels(options, label):
@@ -160,6 +161,26 @@ def take_upload(uploaded) -> None:
         return
     st.session_state.pop("load_error", None)
     set_data(loaded)
+    apply_upload_defaults(loaded.df.shape[0])
+
+
+def apply_upload_defaults(n_rows: int) -> None:
+    """An upload's starting settings (``ui.services.split.upload_defaults``): held-out rows, and
+    a depth limit for the algorithms that do not prune by default; remembered so the Train page
+    can say the depth limit is a default."""
+    defaults = upload_defaults(n_rows)
+    st.session_state["valid"], st.session_state["test"] = defaults["valid"], defaults["test"]
+    depth = defaults.get("max_depth")
+    for algo in UNPRUNED_BY_DEFAULT:
+        key = param_key(algo, "max_depth")
+        st.session_state[key] = depth if depth is not None else url_defaults()[key]
+    st.session_state["upload_depth_default"] = depth
+
+
+def upload_depth_default() -> int | None:
+    """The depth limit the current upload started with (None: none, or not an upload)."""
+    d = data()
+    return st.session_state.get("upload_depth_default") if d is not None and d.source == "upload" else None
 
 
 def load_error() -> tuple | None:
