@@ -21,7 +21,7 @@ SPLITS = ("train", "valid", "test")
 #: the scores' order in the headline: held-out rows first (training accuracy flatters a big tree)
 HEADLINE_ORDER = ("test", "valid", "train")
 LAYOUTS = ("auto", "TB", "LR")
-GRID = 6  # settings per row
+GRID = 3  # settings per row: wide enough that labels and options are not cut off
 
 
 def param_widget(algo, p, lang):
