@@ -10,7 +10,7 @@ from ui.session import report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views.tables import role_edits, role_table
-from ui.views.text import md_escape
+from ui.views.text import md_escape, sentence
 
 PREVIEW_ROWS = 50
 
@@ -42,7 +42,7 @@ def source_section():
     err = state.load_error()
     if err:
         name, key, params = err
-        st.error(t("data.load_failed", name=md_escape(name), message=md_escape(t(key, **params))))
+        st.error(t("data.load_failed", name=md_escape(name), message=md_escape(sentence(t(key, **params)))))
 
 
 def preview_section(data):

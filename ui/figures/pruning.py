@@ -14,7 +14,7 @@ from plotly.subplots import make_subplots
 
 from dtcore.export import PALETTE
 
-from .style import GRID, base_layout
+from .style import GRID, base_layout, integer_axis, plain
 
 COLORS = {
     "train": PALETTE[0],
@@ -31,7 +31,10 @@ RULE = PALETTE[6]
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    base_layout(fig, height, hovermode="closest", legend=dict(orientation="h", yanchor="top", y=-0.22, x=0))
+    # the legend above the plot (below it, it ran into the α tick labels), the chosen mark inside
+    base_layout(
+        fig, height, top=40, hovermode="closest", legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0)
+    )
     fig.update_xaxes(gridcolor=GRID, zeroline=False)
     fig.update_yaxes(gridcolor=GRID, zeroline=False)
     return fig
@@ -54,7 +57,7 @@ def _alpha_axis(fig: go.Figure, alphas, title: str) -> None:
         title_text=title,
         tickmode="array",
         tickvals=ticks,
-        ticktext=[f"{alphas[i]:.3g}" for i in ticks],
+        ticktext=[plain(alphas[i], 3) for i in ticks],
         range=[-0.5, n - 0.5],
     )
 
@@ -74,7 +77,8 @@ def _mark(fig: go.Figure, x: int, text: str) -> None:
         text=text,
         showarrow=False,
         xanchor="left",
-        yanchor="bottom",
+        yanchor="top",
+        bgcolor="rgba(255,255,255,0.8)",
         font=dict(size=11, color=CHOSEN),
     )
 
@@ -191,7 +195,9 @@ def leaves_alpha_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
     )
     _mark(fig, _step_of(curves.alphas, chosen_alpha), labels["chosen"])
     _alpha_axis(fig, alphas, labels["alpha"])
-    fig.update_yaxes(title_text=labels["leaves"], rangemode="tozero")
+    fig.update_yaxes(
+        title_text=labels["leaves"], rangemode="tozero", **integer_axis(max(curves.n_leaves, default=1))
+    )
     fig.update_layout(showlegend=False)
     return _layout(fig, 400)
 
@@ -251,7 +257,13 @@ def cf_figure(curves, chosen_cf: float, labels: dict) -> go.Figure:
         yanchor="bottom",
         font=dict(size=11, color=CHOSEN),
     )
-    fig.update_yaxes(title_text=labels["size"], rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(
+        title_text=labels["size"],
+        rangemode="tozero",
+        **integer_axis(max(curves.nodes, default=1)),
+        row=1,
+        col=1,
+    )
     fig.update_yaxes(title_text=labels["estimate"], rangemode="tozero", row=2, col=1)
     fig.update_xaxes(title_text=labels["cf"], row=2, col=1)
     return _layout(fig, 460)

@@ -19,7 +19,7 @@ from dtcore.export import PALETTE, REGRESSION_COLOR
 from ui import i18n
 from ui.views.splits import candidate_label, num
 
-from .style import GRID, base_layout, esc
+from .style import GRID, base_layout, esc, plain
 
 LINE = "#4e79a7"
 INELIGIBLE = "#b8b8b8"
@@ -151,7 +151,7 @@ def curve_figure(
                 customdata=[int(k)],
                 mode="markers+text",
                 name=name,
-                text=[f"{x[k]:.4g} · {num(s[k], 3)}"],
+                text=[f"{plain(x[k])} · {num(s[k], 3)}"],
                 textposition="top center",
                 textfont=dict(color=color),
                 marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
@@ -283,7 +283,7 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
                     orientation="h",
                     name=esc(classes[k]),
                     marker_color=PALETTE[k % len(PALETTE)],
-                    text=[f"{v:.4g}" for v in values[::-1, k]],
+                    text=[plain(v) for v in values[::-1, k]],
                     textposition="inside",
                     hovertemplate=f"%{{y}} · {esc(classes[k])}: %{{x:.4g}}<extra></extra>",
                 )
@@ -296,7 +296,7 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
                 orientation="h",
                 marker_color=REGRESSION_COLOR,
                 showlegend=False,
-                text=[f"{v:.4g}" for v in values[::-1, 0]],
+                text=[plain(v) for v in values[::-1, 0]],
             )
         )
     fig.update_layout(barmode="stack")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import html
+import math
 
+import numpy as np
 import plotly.graph_objects as go
 
 #: CJK first, so Chinese labels render in the same face as Latin ones
@@ -23,7 +25,32 @@ def base_layout(fig: go.Figure, height: int, top: int = 30, **extra) -> go.Figur
         transition={"duration": 0},
         **extra,
     )
+    # plain numbers on every axis: 0.0008 and 25,490, never "800μ" or "2.549e+04"
+    fig.update_xaxes(exponentformat="none", separatethousands=True)
+    fig.update_yaxes(exponentformat="none", separatethousands=True)
     return fig
+
+
+def plain(value, digits: int = 4) -> str:
+    """A number for a label: ``digits`` significant digits in positional notation, thousands
+    separated, integers above 10⁴ whole (0.0008123, 1.333, 25,490); "–" when not finite."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "–"
+    if abs(v) < 1e-12:  # floating-point noise around zero
+        return "0"
+    if abs(v) >= 10**digits:
+        return f"{v:,.0f}"
+    text = np.format_float_positional(v, precision=digits, unique=False, fractional=False, trim="-")
+    sign, body = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, _, frac = body.partition(".")
+    return sign + f"{int(whole):,}" + ("." + frac if frac else "")
+
+
+def integer_axis(axis_max: float, ticks: int = 6) -> dict:
+    """Axis settings for counts (leaves, nodes): whole-number ticks only."""
+    step = max(1, math.ceil(float(axis_max) / ticks)) if axis_max > 0 else 1
+    return dict(tick0=0, dtick=step, tickformat=",d")
 
 
 def esc(text) -> str:

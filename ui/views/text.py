@@ -44,3 +44,10 @@ def training_error(exc, t) -> str:
     if "task" in params:
         params["task"] = t("task." + exc.params["task"])
     return t(exc.key, **params)
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with a full stop (messages from the library often have none, and the app
+    puts another sentence after them)."""
+    text = str(text).rstrip()
+    return text if not text or text[-1] in ".!?。！？…" else text + "."
