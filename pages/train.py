@@ -6,6 +6,13 @@ import shutil
 import streamlit as st
 
 from dtcore import export
+from ui.figures.regression import (
+    MAX_LEAVES,
+    MAX_POINTS,
+    leaf_values_figure,
+    predicted_actual_figure,
+    residuals_figure,
+)
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
 from ui.services import roles as R
@@ -18,6 +25,7 @@ from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 
 SPLITS = ("train", "valid", "test")
+CHART = {"displayModeBar": False}
 #: the scores' order in the headline: held-out rows first (training accuracy flatters a big tree)
 HEADLINE_ORDER = ("test", "valid", "train")
 LAYOUTS = ("auto", "TB", "LR")
@@ -282,6 +290,41 @@ def downloads_section(res):
         st.code(rules, language=None)
 
 
+def regression_section(res):
+    """How a regression tree fits: predicted against actual, residuals, each leaf's values."""
+    names = [s for s in HEADLINE_ORDER if s in res.scores]
+    st.subheader(t("regfit.title"))
+    which = report_mode.control(
+        st.radio,
+        t("regfit.split"),
+        names,
+        horizontal=True,
+        key="regfit_split",
+        fallback=names[0],
+        format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
+    )
+    pts = model.regression_points_for(res, which)
+    texts = {k: t("regfit." + k) for k in ("actual", "predicted", "residual", "leaf", "leaf_value")}
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown(f"**{t('regfit.predicted_actual')}**")
+        st.plotly_chart(
+            predicted_actual_figure(pts.truth, pts.predicted, texts), config=CHART, key="regfit_pa"
+        )
+    with right:
+        st.markdown(f"**{t('regfit.residuals')}**")
+        st.plotly_chart(residuals_figure(pts.truth, pts.predicted, texts), config=CHART, key="regfit_res")
+    if pts.truth.size > MAX_POINTS:
+        st.caption(t("regfit.thinned", shown=f"{MAX_POINTS:,}", rows=f"{pts.truth.size:,}"))
+    st.markdown(f"**{t('regfit.leaves', top=MAX_LEAVES)}**")
+    values = res.estimator.tree_.value[:, 0]
+    st.plotly_chart(
+        leaf_values_figure(pts.leaf, pts.truth, dict(enumerate(values.tolist())), texts),
+        config=CHART,
+        key="regfit_leaves",
+    )
+
+
 def page():
     st.title(t("train.title"))
     data = state.data()
@@ -330,6 +373,8 @@ def page():
         st.caption(t("defaults.depth_limited", depth=depth, rows=LIMIT_DEPTH_ABOVE_ROWS))
     tree_section(res)
     scores_section(res)
+    if res.task == R.REGRESSION:
+        regression_section(res)
     if not report_mode.active():
         downloads_section(res)
 

@@ -77,3 +77,19 @@ def split_scores(
             truth = pd.to_numeric(pd.Series(y_raw[idx]), errors="coerce").to_numpy(dtype=float)
             scores[name] = regression_scores(truth, pred)
     return scores
+
+
+@dataclass(frozen=True)
+class RegressionPoints:
+    """A regression tree on one row split, per row: the true value, the prediction and the leaf
+    each row lands in (``leaf`` is -1 where C4.5-style sharing spreads a row, never for CART)."""
+
+    truth: np.ndarray
+    predicted: np.ndarray
+    leaf: np.ndarray
+
+
+def regression_points(est, X_raw: np.ndarray, y_raw: np.ndarray) -> RegressionPoints:
+    """What the predicted-vs-actual, residual and leaf-value charts draw, for rows ``X_raw``."""
+    truth = pd.to_numeric(pd.Series(y_raw), errors="coerce").to_numpy(dtype=float)
+    return RegressionPoints(truth, np.asarray(est.predict(X_raw), dtype=float), np.asarray(est.apply(X_raw)))

@@ -8,6 +8,8 @@ import streamlit as st
 from dtcore.progress import Progress, reporting
 from ui.services import roles as R
 from ui.services.forcing import apply_forced
+from ui.services.loading import raw_rows
+from ui.services.metrics import RegressionPoints, regression_points
 from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
 from .jobs import ProgressBar, WaitNotice, heavy_job
@@ -175,3 +177,17 @@ def current_model() -> TrainResult | None:
     with st.spinner(t("train.running"), show_time=True):
         train_current(algo, criterion, values)
     return result()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _regression_points(key, split_name: str, _res, _df) -> RegressionPoints:
+    idx = _res.rows[split_name]
+    return regression_points(
+        _res.estimator, raw_rows(_df, _res.features)[idx], _df[_res.target].to_numpy(dtype=object)[idx]
+    )
+
+
+def regression_points_for(res: TrainResult, split_name: str) -> RegressionPoints:
+    """True values, predictions and leaves of a regression model on one row split (cached per
+    model, forced splits and split)."""
+    return _regression_points((res.key, repr(forced_ops())), split_name, res, data().df)
