@@ -49,6 +49,10 @@ with st.sidebar:
 for notice in url.pop_url_notices():  # a shared link's values that could not be used
     st.warning(t("url.bad_value", **{k: md_escape(v) for k, v in notice.items()}), icon=":material/link_off:")
 
+linked_upload = url.pending("upload")
+if linked_upload is not None and (state.data() is None or state.data().source != "upload"):
+    st.info(t("url.upload_link", name=md_escape(linked_upload)), icon=":material/upload_file:")
+
 # pages return instead of calling st.stop(), so the summary below always reflects this run
 nav.run()
 
@@ -89,4 +93,4 @@ with summary:
     if data is not None and data.source == "upload":
         st.caption(t("side.upload_url_note"))
 
-url.write_url()
+url.write_url(model.url_extras())

@@ -352,6 +352,7 @@ def page():
             and data.source == "sample"
             and data.name == url.DEFAULT_SAMPLE
             and res.algorithm == url.DEFAULT_ALGORITHM
+            and url.pending("upload") is None  # a link made on an upload has its own notice
         ):
             st.info(t("train.welcome"), icon=":material/lightbulb:")
     msg = t(

@@ -147,9 +147,14 @@ def alpha_values(tree) -> list[float]:
     return [float(a) for a in candidate_alphas(cost_complexity_path(tree))]
 
 
+#: an α within this relative distance of a path value is that value (a link carries α to nine
+#: significant digits, which may fall just below it)
+ALPHA_TOLERANCE = 1e-8
+
+
 def snap_alpha(alpha: float, values: list[float]) -> float:
     """The largest path value ≤ ``alpha`` (the same pruned tree), the smallest when below all."""
-    below = [v for v in values if v <= alpha]
+    below = [v for v in values if v <= alpha * (1 + ALPHA_TOLERANCE)]
     return below[-1] if below else values[0]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from .model import url_extras
 from .url import write_url
 
 #: the folder of app.py, which page paths are relative to
@@ -59,4 +60,4 @@ def run_page(page: Callable[[], None]) -> None:
     reruns only the page), and the address bar should match what the page has just drawn."""
     require_frame(page_path(page))
     page()
-    write_url()
+    write_url(url_extras())

@@ -3,8 +3,11 @@ model a page opened straight from a link trains from the URL's settings."""
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
+from dtcore.explain.records import jsonable
 from dtcore.progress import Progress, reporting
 from ui.services import roles as R
 from ui.services.forcing import apply_forced
@@ -12,6 +15,7 @@ from ui.services.loading import raw_rows
 from ui.services.metrics import RegressionPoints, regression_points
 from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
+from . import url
 from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import data, roles, split, t, task
 from .url import criterion_key, param_key, setting
@@ -136,7 +140,39 @@ def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
         bar.clear()
     st.session_state["result"] = res
     st.session_state.pop("train_error", None)
+    adopt_linked_forced(res)
     return res
+
+
+def url_extras() -> dict[str, str]:
+    """The URL's values beyond the widget settings (``url.EXTRA_KEYS``): the forced splits of
+    the current model, compact JSON; the uploaded file's name (the receiver is told to upload it)."""
+    out = {}
+    ops = forced_ops()
+    if ops:
+        out["forced"] = json.dumps(
+            [[int(n), jsonable(test)] for n, test in ops], separators=(",", ":"), ensure_ascii=False
+        )
+    d = data()
+    if d is not None and d.source == "upload":
+        out["upload"] = d.name
+    return out
+
+
+def adopt_linked_forced(res: TrainResult) -> None:
+    """A link's forced splits, applied to the first model trained after it opened: kept when
+    they replay on this tree, else dropped with a warning naming the value."""
+    text = url.pending("forced")
+    if text is None:
+        return
+    url.done("forced")
+    try:
+        ops = [(int(n), dict(test)) for n, test in json.loads(text)]
+        apply_forced(res, data().df, ops)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        st.warning(t("url.bad_forced", value=text[:80]), icon=":material/link_off:")
+        return
+    st.session_state["forced"] = {"key": res.key, "ops": ops}
 
 
 def user_trained() -> bool:
@@ -155,7 +191,8 @@ def settled_model(algorithm: str, criterion: str, values: dict, submitted: bool 
         return res
     try:
         with st.spinner(t("train.running"), show_time=True):
-            return train_current(algorithm, criterion, values)
+            train_current(algorithm, criterion, values)
+        return result()  # with the splits a link forced on it, if any
     except TrainingError:
         st.session_state.pop("result", None)
         raise

@@ -162,6 +162,7 @@ def take_upload(uploaded) -> None:
     st.session_state.pop("load_error", None)
     set_data(loaded)
     apply_upload_defaults(loaded.df.shape[0])
+    st.session_state.pop("_url_upload", None)  # a link's "upload this file" notice is answered
 
 
 def apply_upload_defaults(n_rows: int) -> None:

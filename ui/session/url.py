@@ -79,11 +79,18 @@ def url_defaults() -> dict:
     return d
 
 
+#: significant digits of a number in the URL (prune_alpha=0.0442032418, not 0.044203241800809576);
+#: values read back snap to the α path within this precision (``services.pruning.snap_alpha``)
+URL_DIGITS = 9
+
+
 def encode_url_value(value) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.{URL_DIGITS}g}"
     return str(value)
 
 
@@ -177,6 +184,10 @@ def seed_from_url() -> None:
             notices.append(
                 {"name": key, "value": text, "rule": rule, "default": encode_url_value(defaults[key])}
             )
+    # values that need the data or the model first: kept raw until they can be applied
+    for key in EXTRA_KEYS:
+        if key in st.query_params:
+            st.session_state[f"_url_{key}"] = st.query_params[key]
     st.session_state["_url_notices"] = notices
 
 
@@ -196,12 +207,29 @@ def url_params(session) -> dict[str, str]:
     return want
 
 
-def write_url() -> None:
-    """After the page ran: the URL shows every bound setting that differs from its default."""
+#: URL keys beyond the widget settings, written from the session's model and data
+#: (``ui.session.model.url_extras``): the splits forced on the tree, and the name of an uploaded
+#: file (which cannot travel: the receiver is told so)
+EXTRA_KEYS = ("forced", "upload")
+
+
+def pending(key: str) -> str | None:
+    """The raw value of an EXTRA_KEYS entry the link carried, until :func:`done` is called."""
+    return st.session_state.get(f"_url_{key}")
+
+
+def done(key: str) -> None:
+    st.session_state.pop(f"_url_{key}", None)
+
+
+def write_url(extras: dict[str, str] | None = None) -> None:
+    """After the page ran: the URL shows every bound setting that differs from its default, and
+    ``extras`` (EXTRA_KEYS → text)."""
     defaults = url_defaults()
     want = url_params(st.session_state)
+    want.update(extras or {})
     current = {k: st.query_params[k] for k in st.query_params}
-    for key in [k for k in current if k in defaults and k not in want]:
+    for key in [k for k in current if (k in defaults or k in EXTRA_KEYS) and k not in want]:
         del st.query_params[key]
     for key, text in want.items():
         if current.get(key) != text:
