@@ -45,6 +45,7 @@ from .catsplit import CategoricalScan, _score, best_per_segment, category_stats,
 from .catsplit import categorical_branches as categorical_branches
 from .criteria import (
     CLASSIFICATION_CRITERIA,
+    EPSILON,
     channel_impurity,
     friedman_score,
     impurity_improvement,
@@ -541,6 +542,9 @@ def categorical_candidates(
     alone_right = (on_left == n_present - 1) & (miss_left | ~present[-1]) & (n_present >= 2)
     single = np.where(alone_left[:, None], masks[:, :-1], ~masks[:, :-1]) & present[None, :-1]
     ovr_code = np.where(alone_left | alone_right, np.argmax(single, axis=1), -1)
+    own = None
+    if criterion == "poisson":
+        own = _poisson_subset_impurities(codes, y, sample_weight, masks, present)
     out = _describe(
         left,
         right,
@@ -551,11 +555,42 @@ def categorical_candidates(
         G,
         w_total,
         extra={"left_mask": masks, "eligible": eligible, "one_vs_rest": ovr_code.astype(np.int64)},
+        own=own,
     )
     wl, wr = out["weight_left"], out["weight_right"]
     with np.errstate(divide="ignore", invalid="ignore"):
         out["split_impurity"] = (wl * out["impurity_left"] + wr * out["impurity_right"]) / (wl + wr)
     return out
+
+
+def _poisson_subset_impurities(
+    codes: np.ndarray, y: ArrayLike, sample_weight: ArrayLike | None, masks: np.ndarray, present: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """(I_L, I_R, I_parent) of subset candidates under poisson: the half deviance of a set of
+    rows is (Σ w·y·ln y − Y·ln(Y/W)) / W with W = Σ w, Y = Σ w·y (the −y + ȳ terms cancel),
+    so per-category sums of w, w·y and w·y·ln y give every subset's at once (inf when Y ≤ ε,
+    as scikit-learn)."""
+    yv = np.asarray(y, dtype=np.float64)
+    w = np.ones_like(yv) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    C = masks.shape[1]
+    cat = np.where(np.isnan(codes), C - 1, np.nan_to_num(codes)).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ylny = np.where(yv > 0, yv * np.log(np.where(yv > 0, yv, 1.0)), 0.0)
+    sums = np.stack([np.bincount(cat, weights=v, minlength=C) for v in (w, w * yv, w * ylny)], axis=1)
+    right_masks = ~masks & present[None, :]
+
+    def impurity(part: np.ndarray) -> np.ndarray:
+        W, Y, S = part[..., 0], part[..., 1], part[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dev = (S - Y * np.log(np.where(Y > 0, Y, 1.0) / np.where(W > 0, W, 1.0))) / W
+        return np.where(Y <= EPSILON, np.inf, dev)
+
+    node = impurity(sums.sum(axis=0))
+    return (
+        impurity(masks.astype(np.float64) @ sums),
+        impurity(right_masks.astype(np.float64) @ sums),
+        float(node),
+    )
 
 
 def _describe(
@@ -581,7 +616,7 @@ def _describe(
         imp = channel_impurity(criterion, tot)
     elif own is not None:  # poisson / absolute_error: computed from the rows (``_own_impurities``)
         imp_l, imp_r, imp = own
-    else:  # categorical poisson / absolute_error: no closed form from channel sums
+    else:  # categorical absolute_error: the builder refuses categories (as scikit-learn)
         imp_l = imp_r = np.full(proxy.size, np.nan)
         imp = np.nan
     improvement = impurity_improvement(

@@ -64,3 +64,49 @@ def test_cli_splits_regression_criteria(criterion: str) -> None:
     parent = f(y) - best["score"]
     direct = left.mean() * f(y[left]) + (~left).mean() * f(y[~left])
     assert parent == pytest.approx(direct)
+
+
+def test_categorical_poisson_candidates_carry_the_half_deviance_of_their_rows() -> None:
+    """Every subset candidate of a categorical feature (with a missing category) under poisson:
+    both children's half deviance and the true decrease, from the rows themselves."""
+    from dtcore.splitting import categorical_candidates
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 5, 300).astype(float)
+    codes[rng.random(300) < 0.1] = np.nan
+    y = rng.poisson(np.where(np.nan_to_num(codes, nan=2) < 2, 2.0, 6.0)).astype(float)
+    w = rng.uniform(0.5, 2.0, 300)
+    r = categorical_candidates(codes, y, w, n_categories=5, criterion="poisson")
+    f = criteria.half_poisson_deviance
+    assert r["impurity"] == pytest.approx(f(y, w))
+    cat = np.where(np.isnan(codes), 5, np.nan_to_num(codes)).astype(int)
+    assert len(r["proxy"]) > 3
+    for k in range(len(r["proxy"])):
+        left = r["left_mask"][k][cat]
+        wl, wr = w[left].sum(), w[~left].sum()
+        assert r["impurity_left"][k] == pytest.approx(f(y[left], w[left]))
+        assert r["impurity_right"][k] == pytest.approx(f(y[~left], w[~left]))
+        direct = f(y, w) - (wl * f(y[left], w[left]) + wr * f(y[~left], w[~left])) / w.sum()
+        assert r["improvement"][k] == pytest.approx(direct, rel=1e-9, abs=1e-12)
+    best = int(np.argmax(np.where(r["eligible"], r["proxy"], -np.inf)))
+    assert r["improvement"][best] == pytest.approx(np.max(r["improvement"][r["eligible"]]))
+
+
+def test_cli_splits_with_poisson_on_a_categorical_feature_prints_finite_numbers(tmp_path) -> None:
+    rng = np.random.default_rng(0)
+    rows = [f"{'abcd'[i % 4]},{rng.normal():.3f},{rng.poisson(3 if i % 4 < 2 else 7)}" for i in range(80)]
+    path = tmp_path / "counts.csv"
+    path.write_text("c,x,y\n" + "\n".join(rows) + "\n")
+    cmd = [sys.executable, "-m", "dtcore", "splits", str(path), "--target", "y"]
+    proc = subprocess.run(
+        [*cmd, "--algorithm", "cart", "--criterion", "poisson", "--task", "regression"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    c = next(f for f in json.loads(proc.stdout)["features"] if f["feature"] == "c")
+    assert (
+        c["score"] > 0 and np.isfinite([c["impurity_left"], c["impurity_right"], c["split_impurity"]]).all()
+    )
