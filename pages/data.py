@@ -9,7 +9,7 @@ from ui.services.split import split_counts
 from ui.session import report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
-from ui.views.tables import role_edits, role_table
+from ui.views.tables import role_edits, role_grid_height, role_table
 from ui.views.text import md_escape, sentence
 
 PREVIEW_ROWS = 50
@@ -18,6 +18,11 @@ PREVIEW_ROWS = 50
 def source_section():
     catalogue = sample_catalogue()
     left, right = st.columns(2, gap="large")
+    with right:  # read first: an upload made in this run changes what the left column shows
+        uploaded = st.file_uploader(
+            t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"), key=state.upload_widget_key()
+        )
+        state.take_upload(uploaded)
     with left:
         url.default("sample")
         lang = state.lang()
@@ -26,19 +31,11 @@ def source_section():
             list(catalogue),
             format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
             key="sample",
+            placeholder=t("data.sample_placeholder"),  # an uploaded file is loaded: no sample is
             help=t("data.sample_help"),
             on_change=state.on_sample_change,
             **url.KEEP,
         )
-        data = state.data()
-        if data is not None and data.source == "upload":
-            st.button(t("data.reload_sample"), on_click=state.on_reload_sample)
-            st.caption(t("side.upload_url_note"))
-    with right:
-        uploaded = st.file_uploader(
-            t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"), key="upload"
-        )
-        state.take_upload(uploaded)
     err = state.load_error()
     if err:
         name, key, params = err
@@ -111,6 +108,7 @@ def roles_section(data):
         key=editor_key,
         hide_index=True,
         width="stretch",
+        height=role_grid_height(len(table)),
         **(
             {}
             if report

@@ -71,7 +71,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "The textbook sets from the specification and real data sets shipped with the app.",
         "规格说明中的教材数据集，以及随应用附带的真实数据集。",
     ),
-    "data.reload_sample": ("Load this sample", "加载该样例"),
+    "data.sample_placeholder": (
+        "An uploaded file is loaded: pick a sample to replace it",
+        "已加载上传的文件：选择样例可替换它",
+    ),
     "data.upload": ("…or upload a file", "……或上传文件"),
     "data.upload_help": (
         "CSV / TSV (UTF-8, UTF-8 with BOM or GBK), Excel .xlsx, Parquet, ARFF. First row = column names.",

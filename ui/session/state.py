@@ -140,13 +140,19 @@ def task() -> str:
 
 
 def on_sample_change() -> None:
+    """A sample picked: load it, and empty the upload box (a new widget key) so it no longer
+    lists the file the sample replaces."""
+    if st.session_state.get("sample") is None:
+        return
     load_sample_into_state(st.session_state["sample"])
     st.session_state.pop("load_error", None)
+    st.session_state["upload_version"] = st.session_state.get("upload_version", 0) + 1
 
 
-def on_reload_sample() -> None:
-    load_sample_into_state(setting("sample"))
-    st.session_state.pop("load_error", None)
+def upload_widget_key() -> str:
+    """The upload box's key: a new one after each sample pick (which is how it is emptied)."""
+    version = st.session_state.get("upload_version", 0)
+    return "upload" if version == 0 else f"upload_{version}"
 
 
 def take_upload(uploaded) -> None:
@@ -161,6 +167,7 @@ def take_upload(uploaded) -> None:
         return
     st.session_state.pop("load_error", None)
     set_data(loaded)
+    st.session_state["sample"] = None  # the sample box shows its placeholder: no sample is loaded
     apply_upload_defaults(loaded.df.shape[0])
     st.session_state.pop("_url_upload", None)  # a link's "upload this file" notice is answered
 

@@ -57,3 +57,14 @@ def role_edits(table: pd.DataFrame, edited: pd.DataFrame) -> dict[str, str]:
         if after["role"] != before["role"] and after["role"] in R.ROLES:
             out[str(before["column"])] = str(after["role"])
     return out
+
+
+#: Streamlit's grid row height (px) and the most rows the role grid shows without scrolling
+GRID_ROW_PX = 35
+ROLE_GRID_ROWS = 30
+
+
+def role_grid_height(n_columns: int) -> int:
+    """Height of the role grid: every column of the table in view up to ROLE_GRID_ROWS of them
+    (Streamlit's default showed 10 of 12 in an inner scroll)."""
+    return GRID_ROW_PX * (min(n_columns, ROLE_GRID_ROWS) + 1) + 3
