@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -28,11 +28,10 @@ from ..export.labels import branches, condition_text, fmt_num, fmt_weight, unwra
 from ..multiway import distribute
 from ..schema import Schema, encode_features
 from ..tree import Tree, branch_index
+from .counterfactual import DIGITS, Counterfactual, counterfactual, value_text
 
 #: the largest denominator written as a fraction; beyond it a number is shown as a decimal
 MAX_DENOMINATOR = 10_000
-#: digits of the decimals shown next to (or instead of) fractions
-DIGITS = 4
 
 
 def nice_fraction(x: float) -> Fraction | None:
@@ -89,33 +88,6 @@ class Reached:
     weight_text: str
     counts: list[float]  # the leaf's training class counts (regression: [value])
     distribution: list[float]  # the leaf's class probabilities (regression: [value])
-
-
-@dataclass
-class Option:
-    """One candidate value (an interval between thresholds, a category, or missing) of a feature
-    with the others fixed, and the prediction the tree then makes."""
-
-    text: str
-    prediction: str
-    same: bool  # the prediction is the sample's
-    current: bool  # the sample's own value is here
-    low: float | None = None  # interval (low, high], continuous features
-    high: float | None = None
-
-
-@dataclass
-class Counterfactual:
-    """For one feature on the path: the values that keep the prediction and the nearest that flip it."""
-
-    feature: int
-    name: str
-    kind: str  # "continuous" | "categorical"
-    current: str
-    keep: str  # e.g. "0.381 < 密度 ≤ 0.5" or "色泽 ∈ {青绿, 乌黑}"
-    flip: str | None  # e.g. "密度 > 0.5 → 否"; None when no value of this feature changes it
-    flip_prediction: str | None
-    options: list[Option] = field(default_factory=list)
 
 
 @dataclass
@@ -181,17 +153,6 @@ def encode_row(schema: Schema, row: Mapping[str, object]) -> np.ndarray:
     raw = np.empty((1, len(schema.features)), dtype=object)
     raw[0, :] = [row.get(name) for name in schema.names]
     return encode_features(raw, schema)[0]
-
-
-def value_text(schema: Schema, j: int, x: float, precision: int | None = None) -> str:
-    """An encoded value as people read it: the category label, the number, or "missing"."""
-    if math.isnan(x):
-        return "missing"
-    feat = schema.features[j]
-    if feat.is_categorical:
-        code = int(x)
-        return feat.categories[code] if 0 <= code < len(feat.categories) else f"#{code}"
-    return fmt_num(x, precision)
 
 
 # =============================================================================================
@@ -317,119 +278,6 @@ def mixing_lines(leaves: list[Reached], classes: list[str] | None) -> list[str]:
             result = result[len(f"= {expr}") :].lstrip()  # "P = 1", not "P = 1 = 1"
         lines.append(f"P({name}) = {expr} {result}".rstrip())
     return lines
-
-
-# =============================================================================================
-# counterfactuals
-
-
-def _predict(tree: Tree, X: np.ndarray, classifier: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(predicted class index or value, probabilities or values) of each row."""
-    if classifier:
-        p = tree.predict_proba(X)
-        return np.argmax(p, axis=1), p
-    v = tree.predict_value(X)
-    return v, v
-
-
-def _label(schema: Schema, pred: Any) -> str:
-    return schema.classes[int(pred)] if schema.classes is not None else fmt_num(float(pred), DIGITS)
-
-
-def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision: int = 4) -> Counterfactual:
-    """For feature j alone (the others fixed): every distinct behaviour of the tree — one value
-    per interval between the feature's thresholds (the threshold itself and the next float above
-    the last), or each category, and missing — evaluated at once."""
-    feat = schema.features[j]
-    classifier = schema.is_classifier
-    name = feat.name
-    tests = np.flatnonzero(tree.feature == j)
-    x0 = float(x[j])
-    if feat.is_categorical:
-        cands = np.append(np.arange(len(feat.categories), dtype=np.float64), np.nan)
-        texts = [f"{name} = {c}" for c in feat.categories] + [f"{name} missing"]
-        lows: list[float | None] = [None] * cands.size
-        highs: list[float | None] = [None] * cands.size
-        current = int(len(feat.categories) if math.isnan(x0) else x0)
-    else:
-        cuts = [tree.cuts_of(int(i)) for i in tests if not tree.is_categorical_test(int(i))]
-        ts = np.unique(np.concatenate(cuts)) if cuts else np.empty(0)
-        ts = ts[np.isfinite(ts)]
-        reps = np.append(ts, np.nextafter(ts[-1], np.inf)) if ts.size else np.array([0.0])
-        cands = np.append(reps, np.nan)
-        s = [fmt_num(t, precision) for t in ts]
-        texts, lows, highs = [], [], []
-        for k in range(reps.size):
-            lo = float(ts[k - 1]) if k > 0 else None
-            hi = float(ts[k]) if k < ts.size else None
-            lows.append(lo)
-            highs.append(hi)
-            if lo is None and hi is None:
-                texts.append(f"{name} known")
-            elif lo is None:
-                texts.append(f"{name} ≤ {s[k]}")
-            elif hi is None:
-                texts.append(f"{name} > {s[k - 1]}")
-            else:
-                texts.append(f"{s[k - 1]} < {name} ≤ {s[k]}")
-        texts.append(f"{name} missing")
-        lows.append(None)
-        highs.append(None)
-        current = reps.size if math.isnan(x0) else int(np.searchsorted(ts, x0, side="left"))
-    X = np.repeat(x[None, :].astype(np.float64), cands.size, axis=0)
-    X[:, j] = cands
-    pred, _ = _predict(tree, X, classifier)
-    own = pred[current]
-    same = pred == own
-    options = [
-        Option(texts[k], _label(schema, pred[k]), bool(same[k]), k == current, lows[k], highs[k])
-        for k in range(cands.size)
-    ]
-    flip = flip_pred = None
-    n_known = cands.size - 1
-    if feat.is_categorical or current == n_known:
-        keep_cats = (
-            [o.text.split(" = ", 1)[1] for o in options[:n_known] if o.same] if feat.is_categorical else []
-        )
-        if feat.is_categorical:
-            keep = f"{name} ∈ {{{', '.join(keep_cats)}}}" if keep_cats else "—"
-        else:
-            keep = " or ".join(o.text for o in options[:n_known] if o.same) or "—"
-        if same[n_known] and current != n_known:
-            keep += " or missing"
-        other = [o for o in options if not o.same]
-        if other:
-            flip = " / ".join(f"{o.text} → {o.prediction}" for o in other)
-            flip_pred = other[0].prediction
-        return Counterfactual(
-            j, name, feat.kind, value_text(schema, j, x0, precision), keep, flip, flip_pred, options
-        )
-    differ = np.flatnonzero(~same[:n_known])  # the intervals with another prediction
-    lo = int(differ[differ < current].max(initial=-1)) + 1
-    hi = int(differ[differ > current].min(initial=n_known)) - 1
-    low, high = options[lo].low, options[hi].high
-    low_s = "" if low is None else fmt_num(low, precision)
-    high_s = "" if high is None else fmt_num(high, precision)
-    if low is None and high is None:
-        keep = f"any {name}"
-    elif low is None:
-        keep = f"{name} ≤ {high_s}"
-    elif high is None:
-        keep = f"{name} > {low_s}"
-    else:
-        keep = f"{low_s} < {name} ≤ {high_s}"
-    if same[n_known]:
-        keep += " or missing"
-    # the nearest value outside the kept range: just at or below its low end, or just above its high end
-    down = (x0 - low, lo - 1, f"{name} ≤ {low_s}") if low is not None else None
-    up = (high - x0, hi + 1, f"{name} > {high_s}") if high is not None else None
-    pick = min((c for c in (down, up) if c is not None), key=lambda c: c[0], default=None)
-    if pick is not None:
-        o = options[pick[1]]
-        flip, flip_pred = f"{pick[2]} → {o.prediction}", o.prediction
-    return Counterfactual(
-        j, name, feat.kind, value_text(schema, j, x0, precision), keep, flip, flip_pred, options
-    )
 
 
 # =============================================================================================
