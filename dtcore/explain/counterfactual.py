@@ -129,7 +129,9 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
             keep = f"{name} ∈ {{{', '.join(keep_cats)}}}" if keep_cats else "—"
         else:
             keep = " or ".join(o.text for o in options[:n_known] if o.same) or "—"
-        if same[n_known] and current != n_known:
+        if current == n_known:
+            keep = "missing" if keep == "—" else f"missing or {keep}"
+        elif same[n_known]:
             keep += " or missing"
         other = [o for o in options if not o.same]
         if other:

@@ -334,12 +334,8 @@ def explanation_text(ex: PredictionExplanation) -> str:
     out += [f"  {n} = {v}" for n, v in zip(ex.features, ex.values)]
     out.append("path:")
     for s in ex.steps:
-        how = {
-            "value": "",
-            "missing": "  (missing: learned direction)",
-            "spread": f"  (missing: share {s.share_text})",
-        }
-        out.append(f"  #{s.node} {s.name} = {s.value}: {s.name} {s.condition} → #{s.child}{how[s.how]}")
+        how = {"value": "", "missing": ", learned direction", "spread": f", share {s.share_text}"}
+        out.append(f"  #{s.node} → #{s.child}: {s.name} {s.condition}  (sample: {s.value}{how[s.how]})")
     out.append("leaves:")
     for r in ex.leaves:
         if ex.classes is not None:

@@ -1,0 +1,50 @@
+"""``dtcore explain-prediction``, run as users run it (a real subprocess on real files)."""
+
+import json
+
+import pytest
+
+from tests.datasets import DATA
+from tests.dtcore.test_cli import assert_user_error, dtcore
+
+MISSING = DATA / "watermelon_2.0_missing.csv"
+
+
+@pytest.fixture(scope="module")
+def c45_model(tmp_path_factory):
+    out = tmp_path_factory.mktemp("m") / "c45.json"
+    proc = dtcore(
+        "train", MISSING, "--target", "好瓜", "--ignore", "编号", "--algorithm", "c45",
+        "--option", "prune=false", "--option", "min_cases=1", "--out", out,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_text_from_a_csv_row_with_a_missing_value(c45_model):
+    proc = dtcore("explain-prediction", c45_model, "--csv", MISSING, "--index", "7")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "#0 → #1: 纹理 = 清晰  (sample: missing, share 7/15)" in out
+    assert "share 1/3" in out and "share 1/5" in out
+    assert "P(是) = 7/15 × 7/22 + 1/3 × 1 + 1/5 × 1 = 15/22 ≈ 0.6818" in out
+    assert "\nprediction: 是\n" in out
+
+
+def test_json_from_a_row(c45_model):
+    proc = dtcore(
+        "explain-prediction", c45_model, "--row", '{"纹理": "清晰", "根蒂": "蜷缩"}', "--format", "json"
+    )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["prediction"] == "是" and d["steps"][0]["how"] == "value"
+    assert abs(sum(d["proba"]) - 1) < 1e-12 and d["path_nodes"][0] == 0
+    assert {c["name"] for c in d["counterfactuals"]} >= {"纹理", "根蒂"}
+
+
+def test_user_errors(c45_model):
+    assert_user_error(dtcore("explain-prediction", c45_model), "--row")
+    assert_user_error(dtcore("explain-prediction", c45_model, "--row", "[1]"), "JSON object")
+    assert_user_error(dtcore("explain-prediction", c45_model, "--row", "{x"), "not valid JSON")
+    assert_user_error(dtcore("explain-prediction", c45_model, "--row", '{"颜色": 1}'), "does not use")
+    assert_user_error(dtcore("explain-prediction", c45_model, "--csv", MISSING, "--index", "99"), "0..16")
