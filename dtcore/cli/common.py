@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 EXIT_USER_ERROR = 2
-OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf")
+OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql")
 
 
 def stdout(text: str) -> None:

@@ -1,4 +1,4 @@
-"""``dtcore explain-prediction``, run as users run it (a real subprocess on real files)."""
+"""``dtcore explain-prediction`` and the code exports of ``dtcore export``, run as users run them."""
 
 import json
 
@@ -48,3 +48,31 @@ def test_user_errors(c45_model):
     assert_user_error(dtcore("explain-prediction", c45_model, "--row", "{x"), "not valid JSON")
     assert_user_error(dtcore("explain-prediction", c45_model, "--row", '{"颜色": 1}'), "does not use")
     assert_user_error(dtcore("explain-prediction", c45_model, "--csv", MISSING, "--index", "99"), "0..16")
+
+
+def test_export_python_sql_and_pdf(c45_model, tmp_path):
+    """``dtcore export`` writes the .py function, the .sql query and a PDF picture."""
+    import sqlite3
+
+    py, sql, pdf = tmp_path / "m.py", tmp_path / "m.sql", tmp_path / "m.pdf"
+    for out in (py, sql, pdf):
+        proc = dtcore("export", c45_model, "--out", out)
+        assert proc.returncode == 0, proc.stderr
+    ns: dict = {}
+    exec(py.read_text(encoding="utf-8"), ns)
+    assert ns["predict"]({"纹理": "清晰", "根蒂": "蜷缩"}) == "是"
+    assert (
+        abs(
+            ns["predict_proba"]({"色泽": "乌黑", "根蒂": "稍蜷", "敲声": "浊响", "脐部": "稍凹"})["是"]
+            - 15 / 22
+        )
+        < 1e-12
+    )
+    con = sqlite3.connect(":memory:")
+    con.execute(
+        'CREATE TABLE data ("色泽" TEXT, "根蒂" TEXT, "敲声" TEXT, "纹理" TEXT, "脐部" TEXT, "触感" TEXT)'
+    )
+    con.execute("INSERT INTO data VALUES (NULL, '蜷缩', NULL, '清晰', NULL, NULL)")
+    assert con.execute(sql.read_text(encoding="utf-8")).fetchone()[0] == "是"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert_user_error(dtcore("export", c45_model, "--out", tmp_path / "m.xls"), ".py, .sql")
