@@ -10,7 +10,7 @@ from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import model, report_mode, state, url
+from ui.session import model, report_mode, state, url, whatif
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import tree as treeview
@@ -230,7 +230,7 @@ def downloads_section(res):
     stem = f"tree-{res.algorithm}"
     # every payload is built when its button is clicked, not on each run (a 30 000-node tree's
     # JSON and DOT take seconds to write)
-    c = st.columns(5)
+    c = st.columns(8)
     c[0].download_button(
         t("download.json"),
         lambda: export.dumps_model(est),
@@ -270,6 +270,7 @@ def downloads_section(res):
         on_click="ignore",
         icon=":material/list:",
     )
+    whatif.code_downloads(c[5:], est, stem, no_dot)
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
     with st.expander(t("rules.title")):
@@ -318,6 +319,7 @@ def page():
     tree_section(res)
     scores_section(res)
     if not report_mode.active():
+        whatif.whatif_section(res)
         downloads_section(res)
 
 

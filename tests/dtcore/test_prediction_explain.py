@@ -123,3 +123,25 @@ def test_nice_fraction():
     assert nice_fraction(7 / 15) == Fraction(7, 15)
     assert nice_fraction(0.1234567891) is None
     assert nice_fraction(float("nan")) is None
+
+
+def test_dot_draws_the_path_bold_with_fractions_and_fades_the_rest():
+    from dtcore.export import to_dot
+
+    est, _, Xe = fitted("watermelon_2.0_missing", "c45")
+    ex = explain_prediction(est, Xe[7])
+    dot = to_dot(est, path=ex.edge_notes(), highlight=[r.leaf for r in ex.leaves])
+    for s in ex.steps:
+        line = next(x for x in dot.splitlines() if f'id="dtedge{s.node}_{s.child}"' in x)
+        assert "penwidth=2.5" in line and f"<B>missing · {s.share_text}</B>" in line
+    assert "<B>missing · 7/15</B>" in dot
+    # a path that leaves edges out fades them and the nodes off the path
+    est3, _, Xe3 = fitted("watermelon_3.0", "cart")
+    ex3 = explain_prediction(est3, Xe3[0])
+    dot3 = to_dot(est3, path=ex3.edge_notes())
+    off = [i for i in range(est3.tree_.node_count) if i not in ex3.path_nodes]
+    assert off and all(
+        'fontcolor="#a0a0a0"' in next(x for x in dot3.splitlines() if x.startswith(f"node{i} [")) for i in off
+    )
+    assert dot3.count("penwidth=2.5") == len(ex3.steps)
+    assert to_dot(est3) == to_dot(est3, path=None)  # no path: the picture as before
