@@ -230,7 +230,7 @@ def downloads_section(res):
     stem = f"tree-{res.algorithm}"
     # every payload is built when its button is clicked, not on each run (a 30 000-node tree's
     # JSON and DOT take seconds to write)
-    c = st.columns(8)
+    c = st.columns(5)
     c[0].download_button(
         t("download.json"),
         lambda: export.dumps_model(est),
@@ -270,7 +270,7 @@ def downloads_section(res):
         on_click="ignore",
         icon=":material/list:",
     )
-    whatif.code_downloads(c[5:], est, stem, no_dot)
+    whatif.code_downloads(st.columns(5), est, stem, no_dot)
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
     with st.expander(t("rules.title")):

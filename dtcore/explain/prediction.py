@@ -112,15 +112,16 @@ class PredictionExplanation:
     def path_nodes(self) -> list[int]:
         return sorted({0} | {s.child for s in self.steps})
 
-    def edge_notes(self) -> dict[tuple[int, int], str]:
+    def edge_notes(self, missing: str = "missing") -> dict[tuple[int, int], str]:
         """(parent, child) → what the picture writes on the edge: the sample's value and, for a
-        spread, the share (e.g. "missing · 7/15")."""
+        spread, the share (e.g. "missing · 7/15"); ``missing`` is the word for a missing value."""
         out = {}
         for s in self.steps:
-            note = s.value if s.how == "value" else s.value + " →"
+            value = missing if math.isnan(float(self.x[s.feature])) else s.value
             if s.how == "spread":
-                note = f"{s.value} · {s.share_text}"
-            out[(s.node, s.child)] = note
+                out[(s.node, s.child)] = f"{value} · {s.share_text}"
+            else:
+                out[(s.node, s.child)] = value if s.how == "value" else f"{value} →"
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -89,28 +89,25 @@ def whatif_section(res) -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
         values = _editor(est, res)
-    ex = views.explain(est, values)
-    with right:
-        st.metric(t("whatif.prediction"), ex.prediction)
-        probs = views.probabilities_table(ex, t)
-        if probs is not None:
-            st.dataframe(probs, hide_index=True, width="stretch")
+        ex = views.explain(est, values)
         st.markdown(f"**{t('whatif.counterfactuals')}**")
         if ex.counterfactuals:
             st.dataframe(views.counterfactual_table(ex, t), hide_index=True, width="stretch")
             st.caption(t("whatif.counterfactuals_caption"))
         else:
             st.caption(t("whatif.no_path_features"))
-    st.markdown(f"**{t('whatif.path')}**")
-    st.graphviz_chart(views.whatif_dot(est, ex, lang()), width="content")
-    st.caption(t("whatif.path_caption"))
-    a, b = st.columns([3, 2], gap="large")
-    with a:
-        st.markdown(f"**{t('whatif.mixing')}**")
-        st.code("\n".join(ex.mixing), language=None)
-    with b:
+    with right:
+        st.metric(t("whatif.prediction"), ex.prediction)
+        probs = views.probabilities_table(ex, t)
+        if probs is not None:
+            st.dataframe(probs, hide_index=True, width="stretch")
         st.markdown(f"**{t('whatif.leaves')}**")
         st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
+    st.markdown(f"**{t('whatif.path')}**")
+    st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
+    st.caption(t("whatif.path_caption"))
+    st.markdown(f"**{t('whatif.mixing')}**")
+    st.code("\n".join(ex.mixing), language=None)
     node_data_section(res, [n for n in ex.path_nodes if est.tree_.feature[n] >= 0])
 
 

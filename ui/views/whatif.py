@@ -63,7 +63,9 @@ def explain(est, values) -> PredictionExplanation:
     return explain_prediction(est, sample_row(est, values))
 
 
-def whatif_dot(est, ex: PredictionExplanation, lang: str, rankdir: str = "TB") -> str:
+def whatif_dot(
+    est, ex: PredictionExplanation, lang: str, rankdir: str = "TB", missing: str = "missing"
+) -> str:
     """The tree with the sample's path bold (values and C4.5 shares on its edges), the reached
     leaves outlined, every other node faded and every subtree off the path folded."""
     tree = est.tree_
@@ -75,7 +77,7 @@ def whatif_dot(est, ex: PredictionExplanation, lang: str, rankdir: str = "TB") -
         highlight=[r.leaf for r in ex.leaves],
         rankdir=rankdir,
         words=dot_words(lang),
-        path=ex.edge_notes(),
+        path=ex.edge_notes(missing),
         graph_name="whatif",
     )
 
@@ -102,7 +104,9 @@ def counterfactual_table(ex: PredictionExplanation, t) -> pd.DataFrame:
         [
             {
                 t("whatif.col.feature"): c.name,
-                t("whatif.col.value"): c.current if c.current != "missing" else t("whatif.missing"),
+                t("whatif.col.value"): t("whatif.missing")
+                if math.isnan(float(ex.x[c.feature]))
+                else c.current,
                 t("whatif.col.keeps"): c.keep,
                 t("whatif.col.flips"): c.flip if c.flip is not None else t("whatif.never"),
             }
