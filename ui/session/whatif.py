@@ -104,7 +104,8 @@ def whatif_section(res) -> None:
         st.markdown(f"**{t('whatif.leaves')}**")
         st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
     st.markdown(f"**{t('whatif.path')}**")
-    st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
+    with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
+        st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")
     st.code("\n".join(ex.mixing), language=None)
