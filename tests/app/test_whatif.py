@@ -4,6 +4,8 @@ data row, the counterfactual table, the node data figure, and the code downloads
 
 import re
 
+import pytest
+
 from dtcore import export
 from dtcore.explain.prediction import explain_prediction
 from tests.app.apptest import start
@@ -20,10 +22,17 @@ def bold_edges(dot) -> set[tuple[int, int]]:
     return {(int(a), int(b)) for a, b in re.findall(r'id="dtedge(\d+)_(\d+)"[^\n]*penwidth=2\.5', dot)}
 
 
+def editor_inputs(at):
+    """The sample editor's inputs (keys whatif_<generation>_<feature>)."""
+    return [
+        w for w in list(at.selectbox) + list(at.number_input) if re.fullmatch(r"whatif_\d+_\d+", str(w.key))
+    ]
+
+
 def editor(at, name):
-    """The editor input labelled with feature ``name`` (its key carries the generation)."""
-    for w in list(at.selectbox) + list(at.number_input):
-        if str(w.key).startswith("whatif_") and w.label == name:
+    """The editor input labelled with feature ``name``."""
+    for w in editor_inputs(at):
+        if w.label == name:
             return w
     raise AssertionError(f"no editor input for {name}")
 
@@ -63,7 +72,9 @@ def test_fill_from_a_row_and_node_data():
     at.number_input(key="whatif_row").set_value(7).run()
     at.button(key="whatif_fill").click().run()
     assert not at.exception
-    assert editor(at, "纹理").value is None and editor(at, "色泽").value == "乌黑"  # row 8: 纹理 missing
+    assert editor(at, "纹理").value is None  # data row 8: 纹理 missing
+    values = at.session_state["_whatif_values"]
+    assert values[0] == "乌黑" and values[3] is None  # 色泽 (not tested by the tree: not shown)
     assert "<B>missing · 7/15</B>" in whatif_dot(at)
     keys = [c.key if hasattr(c, "key") else None for c in at.get("plotly_chart")]
     assert at.selectbox(key="nodedata_node").value is not None
@@ -89,9 +100,32 @@ def test_the_page_explains_like_dtcore():
     assert not at.exception
     assert "<B>0.2</B>" in whatif_dot(at)
     est = direct_fit("watermelon_3.0", "cart", ["编号"], "好瓜")
-    row = {}
-    for f in est.schema_.features:
-        row[f.name] = editor(at, f.name).value
+    names = [f.name for f in est.schema_.features]
+    row = dict(zip(names, at.session_state["_whatif_values"]))  # the filled-in row
+    row.update({w.label: w.value for w in editor_inputs(at)})
+    assert set(row) == set(names)
     ex = explain_prediction(est, row)
     assert at.metric[-1].value == ex.prediction
     assert at.code[0].value == "\n".join(ex.mixing)
+
+
+@pytest.mark.parametrize(
+    ("sample", "algo"), [("diabetes", "cart"), ("iris", "id3"), ("labor", "c45"), ("penguins", "cart")]
+)
+def test_every_kind_of_tree_and_node(sample, algo):
+    """Regression, ID3's intervals, C4.5 with many missing values, CART's learned direction: the
+    section draws, and the node data figure draws for every test node."""
+    at = start(sample=sample, algo=algo)
+    assert not at.exception, [e.value for e in at.exception]
+    assert bold_edges(whatif_dot(at))
+    nodes = at.selectbox(key="nodedata_node").options
+    for k in range(min(4, len(nodes))):
+        at.selectbox(key="nodedata_node").select_index(k).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.selectbox(key="nodedata_node").index == k
+    w = editor_inputs(at)[0]
+    if hasattr(w, "set_value"):
+        w.set_value(None).run()
+    else:
+        w.select_index(0).run()
+    assert not at.exception, [e.value for e in at.exception]

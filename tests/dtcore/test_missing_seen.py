@@ -73,3 +73,19 @@ def test_pruning_keeps_the_flags_of_kept_tests():
     y = np.array([0] * 8 + [1] * 9)
     raised, _ = prune(c45.tree_, "ebp", X_train=Xe, y_train=y, cf=0.5)
     assert raised.saw_missing is not None and raised.saw_missing.size == raised.node_count
+
+
+def test_forced_split_trees_know_their_missing_values():
+    from dtcore.explain import tree_test
+    from dtcore.forcing import force_split
+    from dtcore.schema import encode_classes
+
+    est, X, Xe = fitted("watermelon_2.0_missing", "cart")
+    y = encode_classes(["是"] * 8 + ["否"] * 9, est.schema_.classes)[0]
+    c45, _, _ = fitted("watermelon_2.0_missing", "c45")
+    forced = force_split(est, Xe, y, None, 0, tree_test(c45.tree_, 0))  # C4.5's multiway root test
+    assert forced.saw_missing is not None and forced.saw_missing[0]
+    for i in np.flatnonzero(forced.feature >= 0):
+        rows, w = forced.reach(Xe, int(i))
+        lost = forced.branch_of(int(i), Xe[rows[w > 0], forced.feature[i]]) < 0
+        assert forced.saw_missing[i] == bool(lost.any())

@@ -100,7 +100,10 @@ def node_feature_figure(nd, *, texts: dict) -> go.Figure:
                 annotation_position="top",
             )
     fig.update_xaxes(title_text=esc(feat.name))
-    return _layout(fig, 320)
+    fig = _layout(fig, 340)
+    # room above the plot: the legend on top, the threshold's label under it
+    fig.update_layout(margin=dict(t=70), legend=dict(y=1.14, traceorder="normal"))
+    return fig
 
 
 def node_children_figure(tree, schema, node: int, *, texts: dict, precision: int = 4) -> go.Figure:

@@ -32,7 +32,8 @@ def _fill(est, features, position) -> None:
 
 
 def _editor(est, res) -> list:
-    """The row picker and one input per feature; returns the edited values."""
+    """The row picker and one input per feature the tree tests (the others keep the row's
+    values: they cannot change the prediction); returns every feature's value."""
     fields = views.fields(est)
     sig = tuple(f.name for f in fields)
     names = [s for s in SPLITS if res.rows[s].size]
@@ -55,29 +56,31 @@ def _editor(est, res) -> list:
         )
     )
     gen = st.session_state.get("_whatif_gen", 0)
-    values = st.session_state["_whatif_values"]
+    values = list(st.session_state["_whatif_values"])
     missing = t("whatif.missing")
+    used = set(est.tree_.feature[est.tree_.feature >= 0].tolist())  # others never change it
+    shown = [f for f in fields if f.index in used]
+    if len(shown) < len(fields):
+        st.caption(t("whatif.unused", count=len(fields) - len(shown)))
     cells = st.columns(COLUMNS)
-    edited = []
-    for f, v in zip(fields, values):
+    for k, f in enumerate(shown):
         key = f"whatif_{gen}_{f.index}"
-        with cells[f.index % COLUMNS]:
+        v = values[f.index]
+        with cells[k % COLUMNS]:
             if f.categorical:
                 opts = [None, *f.categories]
-                edited.append(
-                    st.selectbox(
-                        md_escape(f.name),
-                        opts,
-                        index=opts.index(v) if v in opts else 0,
-                        key=key,
-                        format_func=lambda o: missing if o is None else str(o),
-                    )
+                values[f.index] = st.selectbox(
+                    md_escape(f.name),
+                    opts,
+                    index=opts.index(v) if v in opts else 0,
+                    key=key,
+                    format_func=lambda o: missing if o is None else str(o),
                 )
             else:
-                edited.append(
-                    st.number_input(md_escape(f.name), value=v, key=key, format="%g", placeholder=missing)
+                values[f.index] = st.number_input(
+                    md_escape(f.name), value=v, key=key, format="%g", placeholder=missing
                 )
-    return edited
+    return values
 
 
 def whatif_section(res) -> None:

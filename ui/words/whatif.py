@@ -21,6 +21,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "数据表第 {index} 行，真实 {target}：{truth}",
     ),
     "whatif.missing": ("missing", "缺失"),
+    "whatif.unused": (
+        "{count} feature(s) the tree does not test are not shown (they keep the row's values and cannot change the prediction).",
+        "决策树未使用的 {count} 个特征未列出（它们保留该行的取值，不会改变预测）。",
+    ),
     "whatif.editor": ("Sample", "样本"),
     "whatif.prediction": ("Prediction", "预测"),
     "whatif.path": ("The sample's path", "样本的路径"),
