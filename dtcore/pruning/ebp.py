@@ -393,8 +393,7 @@ def ebp_prune(
     if impurity != "entropy":  # the rebuilt tree's impurity is C4.5's entropy
         out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
-    if tree.saw_missing is not None:  # raised branches route other rows: ask the training set
-        out.saw_missing = missing_seen(out, X, w)
+    out.saw_missing = missing_seen(out, X, w)  # raised branches route other rows: ask the data
     return out, EBPReport(
         kept=kept,
         collapsed=collapsed,

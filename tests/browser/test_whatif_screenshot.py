@@ -10,6 +10,8 @@ from tests.snapshots import assert_image_snapshot
 
 
 def test_whatif_path_chinese(page, app_url):
+    # tall enough that nothing scrolls: a scrolled element lands on sub-pixel offsets
+    page.set_viewport_size({"width": 1400, "height": 4000})
     open_page(page, app_url, "", lang="zh", sample="watermelon_2.0_missing", algo="c45")
     script_done(page)
     row = page.locator(".st-key-whatif_row input")

@@ -18,7 +18,7 @@ from ui.views import whatif as views
 from ui.views.text import md_escape
 
 from .splits import arrays_for
-from .state import data, lang, t
+from .state import data, fixed_labels, lang, t
 
 SPLITS = ("train", "valid", "test")
 COLUMNS = 3  # editor inputs per row
@@ -41,7 +41,8 @@ def _editor(est, res) -> list:
         st.session_state["_whatif_sig"] = sig
         _fill(est, res.features, int(res.rows["train"][0]))
     a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
-    split = a.selectbox(t("whatif.split"), names, key="whatif_split", format_func=lambda s: t("metrics." + s))
+    labels = fixed_labels(names, lambda s: t("metrics." + s))  # computed in this run's language
+    split = a.selectbox(t("whatif.split"), names, key="whatif_split", format_func=labels)
     rows = res.rows[split]
     pos = int(b.number_input(t("whatif.row"), 0, int(rows.size) - 1, 0, step=1, key="whatif_row"))
     position = int(rows[min(pos, rows.size - 1)])
