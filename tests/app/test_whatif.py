@@ -129,3 +129,15 @@ def test_every_kind_of_tree_and_node(sample, algo):
     else:
         w.select_index(0).run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+def test_a_row_number_beyond_a_shorter_split_is_clamped():
+    at = start(sample="iris", algo="cart")
+    at.number_input(key="whatif_row").set_value(100).run()
+    assert not at.exception
+    at.selectbox(key="whatif_split").select("test").run()
+    assert not at.exception, [e.value for e in at.exception]
+    row = at.number_input(key="whatif_row")
+    assert row.value == row.max < 100
+    at.button(key="whatif_fill").click().run()
+    assert not at.exception

@@ -44,7 +44,9 @@ def _editor(est, res) -> list:
     labels = fixed_labels(names, lambda s: t("metrics." + s))  # computed in this run's language
     split = a.selectbox(t("whatif.split"), names, key="whatif_split", format_func=labels)
     rows = res.rows[split]
-    pos = int(b.number_input(t("whatif.row"), 0, int(rows.size) - 1, 0, step=1, key="whatif_row"))
+    if st.session_state.get("whatif_row", 0) > rows.size - 1:  # another split may be shorter
+        st.session_state["whatif_row"] = int(rows.size) - 1
+    pos = int(b.number_input(t("whatif.row"), 0, int(rows.size) - 1, step=1, key="whatif_row"))
     position = int(rows[min(pos, rows.size - 1)])
     c.button(t("whatif.fill"), key="whatif_fill", on_click=_fill, args=(est, res.features, position))
     df = data().df
