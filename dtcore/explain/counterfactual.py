@@ -17,6 +17,8 @@ from ..tree import Tree
 
 #: digits of the decimals shown next to (or instead of) fractions
 DIGITS = 4
+#: the words of the counterfactual texts; pass ``words=`` to write them in another language
+WORDS = {"missing": "missing", "or": "or", "any": "any", "known": "known"}
 
 
 def value_text(schema: Schema, j: int, x: float, precision: int | None = None) -> str:
@@ -70,10 +72,13 @@ def _label(schema: Schema, pred: Any) -> str:
     return schema.classes[int(pred)] if schema.classes is not None else fmt_num(float(pred), DIGITS)
 
 
-def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision: int = 4) -> Counterfactual:
+def counterfactual(
+    tree: Tree, schema: Schema, x: np.ndarray, j: int, precision: int = 4, words: dict | None = None
+) -> Counterfactual:
     """For feature j alone (the others fixed): every distinct behaviour of the tree — one value
     per interval between the feature's thresholds (the threshold itself and the next float above
     the last), or each category, and missing — evaluated at once."""
+    w = {**WORDS, **(words or {})}
     feat = schema.features[j]
     classifier = schema.is_classifier
     name = feat.name
@@ -81,7 +86,7 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
     x0 = float(x[j])
     if feat.is_categorical:
         cands = np.append(np.arange(len(feat.categories), dtype=np.float64), np.nan)
-        texts = [f"{name} = {c}" for c in feat.categories] + [f"{name} missing"]
+        texts = [f"{name} = {c}" for c in feat.categories] + [f"{name} {w['missing']}"]
         lows: list[float | None] = [None] * cands.size
         highs: list[float | None] = [None] * cands.size
         current = int(len(feat.categories) if math.isnan(x0) else x0)
@@ -99,14 +104,14 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
             lows.append(lo)
             highs.append(hi)
             if lo is None and hi is None:
-                texts.append(f"{name} known")
+                texts.append(f"{name} {w['known']}")
             elif lo is None:
                 texts.append(f"{name} ≤ {s[k]}")
             elif hi is None:
                 texts.append(f"{name} > {s[k - 1]}")
             else:
                 texts.append(f"{s[k - 1]} < {name} ≤ {s[k]}")
-        texts.append(f"{name} missing")
+        texts.append(f"{name} {w['missing']}")
         lows.append(None)
         highs.append(None)
         current = reps.size if math.isnan(x0) else int(np.searchsorted(ts, x0, side="left"))
@@ -128,17 +133,24 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
         if feat.is_categorical:
             keep = f"{name} ∈ {{{', '.join(keep_cats)}}}" if keep_cats else "—"
         else:
-            keep = " or ".join(o.text for o in options[:n_known] if o.same) or "—"
+            keep = f" {w['or']} ".join(o.text for o in options[:n_known] if o.same) or "—"
         if current == n_known:
-            keep = "missing" if keep == "—" else f"missing or {keep}"
+            keep = w["missing"] if keep == "—" else f"{w['missing']} {w['or']} {keep}"
         elif same[n_known]:
-            keep += " or missing"
+            keep += f" {w['or']} {w['missing']}"
         other = [o for o in options if not o.same]
         if other:
             flip = " / ".join(f"{o.text} → {o.prediction}" for o in other)
             flip_pred = other[0].prediction
         return Counterfactual(
-            j, name, feat.kind, value_text(schema, j, x0, precision), keep, flip, flip_pred, options
+            j,
+            name,
+            feat.kind,
+            w["missing"] if math.isnan(x0) else value_text(schema, j, x0, precision),
+            keep,
+            flip,
+            flip_pred,
+            options,
         )
     differ = np.flatnonzero(~same[:n_known])  # the intervals with another prediction
     lo = int(differ[differ < current].max(initial=-1)) + 1
@@ -147,7 +159,7 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
     low_s = "" if low is None else fmt_num(low, precision)
     high_s = "" if high is None else fmt_num(high, precision)
     if low is None and high is None:
-        keep = f"any {name}"
+        keep = f"{w['any']} {name}"
     elif low is None:
         keep = f"{name} ≤ {high_s}"
     elif high is None:
@@ -155,7 +167,7 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
     else:
         keep = f"{low_s} < {name} ≤ {high_s}"
     if same[n_known]:
-        keep += " or missing"
+        keep += f" {w['or']} {w['missing']}"
     # the nearest value outside the kept range: just at or below its low end, or just above its high end
     down = (x0 - low, lo - 1, f"{name} ≤ {low_s}") if low is not None else None
     up = (high - x0, hi + 1, f"{name} > {high_s}") if high is not None else None
@@ -164,5 +176,12 @@ def counterfactual(tree: Tree, schema: Schema, x: np.ndarray, j: int, precision:
         o = options[pick[1]]
         flip, flip_pred = f"{pick[2]} → {o.prediction}", o.prediction
     return Counterfactual(
-        j, name, feat.kind, value_text(schema, j, x0, precision), keep, flip, flip_pred, options
+        j,
+        name,
+        feat.kind,
+        w["missing"] if math.isnan(x0) else value_text(schema, j, x0, precision),
+        keep,
+        flip,
+        flip_pred,
+        options,
     )

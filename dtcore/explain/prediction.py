@@ -286,10 +286,15 @@ def mixing_lines(leaves: list[Reached], classes: list[str] | None) -> list[str]:
 
 
 def explain_prediction(
-    model: Any, row: Mapping[str, object] | np.ndarray, schema: Schema | None = None, precision: int = 4
+    model: Any,
+    row: Mapping[str, object] | np.ndarray,
+    schema: Schema | None = None,
+    precision: int = 4,
+    words: dict | None = None,
 ) -> PredictionExplanation:
     """Explain one sample: ``row`` is a dict of raw values by feature name (absent = missing) or
-    an already encoded float64 vector. ``model``: a fitted estimator, or a Tree with ``schema``."""
+    an already encoded float64 vector. ``model``: a fitted estimator, or a Tree with ``schema``;
+    ``words``: the counterfactual texts' words (``counterfactual.WORDS``) in another language."""
     tree, schema, est = unwrap_model(model, schema)
     x = encode_row(schema, row) if isinstance(row, Mapping) else np.asarray(row, dtype=np.float64).ravel()
     if x.size != len(schema.features):
@@ -311,7 +316,7 @@ def explain_prediction(
     for s in steps:
         if s.feature not in seen:
             seen.append(s.feature)
-    cfs = [counterfactual(tree, schema, x, j, precision) for j in seen]
+    cfs = [counterfactual(tree, schema, x, j, precision, words) for j in seen]
     return PredictionExplanation(
         algorithm=str(getattr(est, "algorithm", "?")),
         task="classification" if classes is not None else "regression",

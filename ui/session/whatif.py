@@ -95,7 +95,8 @@ def whatif_section(res) -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
         values = _editor(est, res)
-        ex = views.explain(est, values)
+        words = {k: t(f"whatif.word.{k}") for k in ("missing", "or", "any", "known")}
+        ex = views.explain(est, values, words)
         st.markdown(f"**{t('whatif.counterfactuals')}**")
         if ex.counterfactuals:
             st.dataframe(views.counterfactual_table(ex, t), hide_index=True, width="stretch")

@@ -59,8 +59,9 @@ def sample_row(est, values) -> dict:
     return {f.name: v for f, v in zip(fields(est), values)}
 
 
-def explain(est, values) -> PredictionExplanation:
-    return explain_prediction(est, sample_row(est, values))
+def explain(est, values, words: dict | None = None) -> PredictionExplanation:
+    """The explanation of the editor's sample; ``words``: the counterfactual texts' words."""
+    return explain_prediction(est, sample_row(est, values), words=words)
 
 
 def whatif_dot(
