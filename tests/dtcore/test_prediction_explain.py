@@ -145,3 +145,14 @@ def test_dot_draws_the_path_bold_with_fractions_and_fades_the_rest():
     )
     assert dot3.count("penwidth=2.5") == len(ex3.steps)
     assert to_dot(est3) == to_dot(est3, path=None)  # no path: the picture as before
+
+
+@pytest.mark.parametrize(("sample", "algo"), [("iris", "id3"), ("diabetes", "cart"), ("labor", "c45")])
+def test_json_form_is_strict_json(sample, algo):
+    import json
+
+    est, _, Xe = fitted(sample, algo)
+    for x in (Xe[0], np.full(Xe.shape[1], np.nan)):
+        d = explain_prediction(est, x).to_dict()
+        text = json.dumps(d, allow_nan=False, ensure_ascii=False)
+        assert json.loads(text)["prediction"] == d["prediction"]
