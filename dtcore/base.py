@@ -26,6 +26,7 @@ from .conventions import (
     text_label_order,
     typed_classes,
 )
+from .missing_seen import missing_seen
 from .schema import (
     CATEGORICAL,
     DataError,
@@ -144,6 +145,7 @@ class BaseTreeEstimator:
         self._validate_params()
         self._set_schema(schema)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
+        self.tree_.saw_missing = missing_seen(self.tree_, X, w)
         return self
 
     def _set_schema(self, schema: Schema) -> None:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .explain import NodeData, children_rows, same_test, tree_test
+from .missing_seen import missing_seen
 from .tree import DISTRIBUTE, Tree, TreeAssembler
 
 if TYPE_CHECKING:
@@ -166,7 +167,9 @@ def force_split(
                 copy_sub(sub, 0, new)
 
     copy_sub(tree, 0, -1)
-    return asm.build()
+    out = asm.build()
+    out.saw_missing = missing_seen(out, nd.X_all, nd.w_all)
+    return out
 
 
 def with_tree(est: BaseTreeEstimator, tree: Tree) -> BaseTreeEstimator:

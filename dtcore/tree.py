@@ -84,6 +84,9 @@ class Tree:
     cat_ptr: np.ndarray  # int64 (n_nodes+1)
     cat_branch: np.ndarray  # int32, branch of each category code at categorical tests
     n_classes: int = 0  # 0 for regression
+    #: bool per node: a training row reached the test with its value missing (``missing_seen``);
+    #: None = not known (a model saved before this was recorded): pictures assume it did
+    saw_missing: np.ndarray | None = None
 
     # -- shape ---------------------------------------------------------------------------------
     @property
@@ -301,6 +304,8 @@ class Tree:
         """Plain lists (exact: floats round-trip through JSON's repr)."""
         d = {name: getattr(self, name).tolist() for name in _ARRAYS}
         d["n_classes"] = self.n_classes
+        if self.saw_missing is not None:
+            d["saw_missing"] = self.saw_missing.tolist()
         return d
 
     @classmethod
@@ -328,7 +333,14 @@ class Tree:
         n_classes = d.get("n_classes", 0)
         if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
             raise ValueError("model tree.n_classes: not a whole number ≥ 0")
-        tree = cls(n_classes=n_classes, **kw)
+        saw = d.get("saw_missing")
+        if saw is not None and (
+            not isinstance(saw, list)
+            or len(saw) != len(kw["feature"])
+            or not all(isinstance(v, bool) for v in saw)
+        ):
+            raise ValueError("model tree.saw_missing: not one true/false per node")
+        tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
         from .tree_check import check_tree  # a module of its own that needs Tree
 
         check_tree(tree)
@@ -336,7 +348,12 @@ class Tree:
 
     def copy(self) -> Tree:
         """An independent copy (array copies: no round trip through lists, no re-checking)."""
-        return Tree(n_classes=self.n_classes, **{name: getattr(self, name).copy() for name in _ARRAYS})
+        saw = None if self.saw_missing is None else self.saw_missing.copy()
+        return Tree(
+            n_classes=self.n_classes,
+            saw_missing=saw,
+            **{name: getattr(self, name).copy() for name in _ARRAYS},
+        )
 
 
 _ARRAYS = {

@@ -18,7 +18,7 @@ from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import model, report_mode, state, url
+from ui.session import model, report_mode, state, url, whatif
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import tree as treeview
@@ -284,6 +284,7 @@ def downloads_section(res):
         on_click="ignore",
         icon=":material/list:",
     )
+    whatif.code_downloads(st.columns(5), est, stem, no_dot)
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
     with st.expander(t("rules.title")):
@@ -377,6 +378,7 @@ def page():
     if res.task == R.REGRESSION:
         regression_section(res)
     if not report_mode.active():
+        whatif.whatif_section(res)
         downloads_section(res)
 
 

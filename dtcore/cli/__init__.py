@@ -1,9 +1,9 @@
-"""The command line: ``python -m dtcore train|predict|show|export|splits|prune``.
+"""The command line: ``python -m dtcore train|predict|show|export|splits|prune|explain-prediction``.
 
 It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
 exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
 never a traceback. This package only parses flags and calls dtcore: one module per command group
-(``train`` for train/predict/show/export, ``splits``, ``prune``), shared bits in ``common``.
+(``train`` for train/predict/show/export, ``splits``, ``prune``, ``explain``), shared bits in ``common``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..limits import ENV
 from ..readers import LimitError
 from ..schema import DataError
 from ..split_summary import node_splits
-from . import prune, splits, train
+from . import explain, prune, splits, train
 from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from .train import (
     RolePlan,
@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_parsers(sub)
     splits.add_parser(sub)
     prune.add_parser(sub)
+    explain.add_parser(sub)
     return parser
 
 

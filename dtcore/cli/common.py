@@ -12,7 +12,7 @@ from ..limits import configured
 from ..readers import NO_LIMITS, SizeLimits
 
 EXIT_USER_ERROR = 2
-OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf")
+OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql")
 
 
 def stdout(text: str) -> None:

@@ -461,7 +461,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--precision", type=positive_int, default=4)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("export", help="convert a saved model to .dot .txt .svg .png .pdf")
+    p = sub.add_parser(
+        "export",
+        help="convert a saved model to .dot .txt .svg .png .pdf, a .py predict(row) function or .sql query",
+        description="The --out suffix picks the format: .dot Graphviz source, .txt rules, .svg/.png/.pdf "
+        "picture (needs Graphviz), .py a dependency-free predict(row) function (C4.5's missing-value "
+        "rule included), .sql a SELECT with CASE WHEN per class (NULL = missing; see "
+        "dtcore/export/sql.py for how C4.5's shared-out NULLs are written).",
+    )
     p.add_argument("model")
     p.add_argument("--out", required=True)
     add_picture_args(p)

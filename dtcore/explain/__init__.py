@@ -27,7 +27,9 @@ record (or that dict) JSON-safe. Tests are dicts ``{"feature", "cuts", "cat_bran
 
 Modules: ``node_data`` (the rows reaching a node), ``entropy`` (ID3/C4.5 cuts and multiway
 tests), ``cart`` (CART's candidates), ``report`` (selection, leaf reason, the report),
-``arithmetic`` (children, branch labels, worked arithmetic, a candidate's test), ``records``.
+``arithmetic`` (children, branch labels, worked arithmetic, a candidate's test), ``records``;
+``prediction`` explains one sample's prediction instead (path, C4.5 fractions, mixing,
+counterfactuals).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from .arithmetic import (
 from .cart import cart_features, cart_test
 from .entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
 from .node_data import NodeData, feats_impurity
+from .prediction import PredictionExplanation, explain_prediction, explanation_text
 from .records import (
     Candidates,
     CutGains,
@@ -64,6 +67,7 @@ __all__ = [
     "CutGains",
     "FeatureSplits",
     "NodeData",
+    "PredictionExplanation",
     "Selection",
     "SplitReport",
     "TestDict",
@@ -78,7 +82,9 @@ __all__ = [
     "cut_gains",
     "entropy_continuous",
     "entropy_multiway",
+    "explain_prediction",
     "explainer_data",
+    "explanation_text",
     "feats_impurity",
     "id3_features",
     "jsonable",

@@ -1,6 +1,7 @@
 """A fitted tree out of Python, one module per format: the versioned JSON model (``model_json``),
-Graphviz DOT (``dot``), text rules (``rules_text``), J48's text form (``j48``) and pictures
-through Graphviz (``render``); ``labels`` holds what every format says about a node.
+Graphviz DOT (``dot``), text rules (``rules_text``), J48's text form (``j48``), a Python
+``predict(row)`` function (``python_code``), an SQL query (``sql``) and pictures through Graphviz
+(``render``); ``labels`` holds what every format says about a node.
 
 Every output is deterministic (pre-order node ids, fixed number formats), so the same model gives
 byte-identical files, and every piece of user text (column names, category labels, class names)
@@ -34,8 +35,10 @@ from .model_json import (
     save_model,
     tree_summary,
 )
+from .python_code import to_python
 from .render import GraphvizError, GraphvizMissing, render, write_tree_file
 from .rules_text import to_text
+from .sql import to_sql
 
 __all__ = [
     "Branch",
@@ -66,6 +69,8 @@ __all__ = [
     "save_model",
     "tree_summary",
     "to_dot",
+    "to_python",
+    "to_sql",
     "to_text",
     "unassigned_categories",
     "write_tree_file",

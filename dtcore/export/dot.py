@@ -4,7 +4,7 @@ fonts, pre-order node ids and stable element ids, so the same model gives byte-i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -143,6 +143,7 @@ def to_dot(
     fontname: str = FONTNAME,
     graph_name: str = "tree",
     words: dict | None = None,
+    path: Mapping[tuple[int, int], str] | None = None,
 ) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
@@ -158,6 +159,10 @@ def to_dot(
     The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
     ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
     below a folded node i) and ``dtlegend``.
+
+    ``path`` draws a sample's way through the tree (``explain.prediction``'s ``edge_notes``):
+    its edges (parent, child) bold with the note (the sample's value, a C4.5 share such as
+    "missing · 7/15") under the condition, every other node and edge faded.
     """
     tree, schema, est = unwrap_model(model, schema)
     if rankdir not in ("TB", "LR", "BT", "RL"):
@@ -167,6 +172,7 @@ def to_dot(
     if max_depth is not None and max_depth < 0:
         raise ValueError("max_depth must be ≥ 0")
     collapsed, highlight, ghost = ({int(i) for i in s} for s in (collapsed, highlight, ghost))
+    on_path = {0} | {int(c) for _, c in path} if path is not None else set()
     classes = schema.classes
     vals = tree.value[:, 0] if tree.node_count else np.zeros(1)
     style = _DotStyle(
@@ -204,7 +210,11 @@ def to_dot(
         folded = tree.feature[i] >= 0 and (
             i in collapsed or (max_depth is not None and tree.depth[i] >= max_depth)
         )
-        lines.append(_dot_node(tree, schema, i, style, i in highlight, i in ghost))
+        lines.append(
+            _dot_node(
+                tree, schema, i, style, i in highlight, i in ghost, path is not None and i not in on_path
+            )
+        )
         if tree.feature[i] < 0:
             continue
         if folded:
@@ -218,10 +228,17 @@ def to_dot(
             continue
         for b in branches(tree, schema, i, style.precision):
             label = html_escape(condition_text(b))
-            if b.missing and b.op != "missing":
-                also = "".join(", " + html_escape(c) for c in b.also)
-                label += f'<BR/><FONT POINT-SIZE="9"><I>{style.words["missing"]}{also} →</I></FONT>'
+            # "missing →" only where training met a missing value (unknown for old models)
+            saw = tree.saw_missing is None or bool(tree.saw_missing[i])
+            routed = ([style.words["missing"]] if saw else []) + [html_escape(c) for c in b.also]
+            if b.missing and b.op != "missing" and routed:
+                label += f'<BR/><FONT POINT-SIZE="9"><I>{", ".join(routed)} →</I></FONT>'
             faded = ', style=dashed, color="#9e9e9e", fontcolor="#757575"' if b.child in ghost else ""
+            if path is not None and (i, b.child) in path:  # the sample's way: bold, with its note
+                faded += ', penwidth=2.5, color="#111111"'
+                label += f"<BR/><B>{html_escape(path[(i, b.child)])}</B>"
+            elif path is not None:
+                faded += ', color="#d5d5d5", fontcolor="#b0b0b0"'
             lines.append(f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}"{faded}, label=<{label}>];')
         stack.extend(reversed(tree.children_of(i).tolist()))
     lines.append("}")
@@ -243,7 +260,9 @@ def _dot_words(words: dict | None) -> dict:
     return out
 
 
-def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghosted: bool) -> str:
+def _dot_node(
+    tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghosted: bool, faded: bool = False
+) -> str:
     classes = schema.classes
     rows = []
     prefix = f'<FONT POINT-SIZE="8" COLOR="#555555">#{i}</FONT> ' if s.show_ids else ""
@@ -295,7 +314,11 @@ def _dot_node(tree: Tree, schema: Schema, i: int, s: _DotStyle, bold: bool, ghos
     label = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{body}</TABLE>'
     # a ghost (removed by pruning) keeps its outline but loses its class colour
     fill = "#f7f7f7" if ghosted else _node_fill(tree, i, s, classes)
+    if faded:  # off a sample's path
+        fill = _mix_white(fill, 0.3)
     attrs = [f'id="dtnode{i}"', f'fillcolor="{fill}"']
+    if faded and not ghosted:
+        attrs += ['color="#d5d5d5"', 'fontcolor="#a0a0a0"']
     styles = ["rounded", "filled"]
     if ghosted:
         styles.append("dashed")

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from .dot import to_dot
 from .files import write_atomic
 from .model_json import save_model
+from .python_code import to_python
 from .rules_text import to_text
+from .sql import to_sql
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -62,7 +64,8 @@ def render(
 
 
 def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: Any) -> None:
-    """Write the picture or rules a suffix asks for: .dot, .txt, .svg, .png, .pdf (or .json model).
+    """Write the picture or rules a suffix asks for: .dot, .txt, .svg, .png, .pdf (or .json model,
+    .py ``predict(row)`` function, .sql ``CASE WHEN`` query).
     ``dot_options``: keyword arguments of ``to_dot`` (of several types, hence Any)."""
     suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if suffix == "json":
@@ -73,5 +76,9 @@ def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: A
         write_atomic(path, to_dot(model, **dot_options))
     elif suffix in ("svg", "png", "pdf"):
         write_atomic(path, render(to_dot(model, **dot_options), suffix))
+    elif suffix in ("py", "sql"):
+        write_atomic(path, to_python(model) if suffix == "py" else to_sql(model))
     else:
-        raise ValueError(f"unknown output type {path!r}: use .json, .dot, .txt, .svg, .png or .pdf")
+        raise ValueError(
+            f"unknown output type {path!r}: use .json, .dot, .txt, .svg, .png, .pdf, .py or .sql"
+        )

@@ -84,6 +84,7 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
         cat_ptr=cat_ptr,
         cat_branch=cat_branch,
         n_classes=tree.n_classes,
+        saw_missing=None if tree.saw_missing is None else tree.saw_missing[kept] & ~leaf_now,
     )
     return pruned, kept
 

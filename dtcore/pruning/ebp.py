@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 
 from ..c45.growth import _set_impurity
 from ..criteria import entropy, gini
+from ..missing_seen import missing_seen
 from ..multiway import SMALL, distribute_rows
 from ..tree import Tree, TreeAssembler, branch_index
 from ..walk import Step, run
@@ -392,6 +393,7 @@ def ebp_prune(
     if impurity != "entropy":  # the rebuilt tree's impurity is C4.5's entropy
         out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
+    out.saw_missing = missing_seen(out, X, w)  # raised branches route other rows: ask the data
     return out, EBPReport(
         kept=kept,
         collapsed=collapsed,

@@ -183,7 +183,7 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
     page.locator('[data-testid="stGraphVizChart"] svg .node').first.wait_for(state="visible", timeout=60_000)
     page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
     page.get_by_test_id("stExpander").filter(has_text="Rules").locator("summary").click()
-    code = page.get_by_test_id("stCode").first
+    code = page.get_by_test_id("stExpander").filter(has_text="Rules").get_by_test_id("stCode").first
     code.wait_for(state="visible", timeout=10_000)
     assert IMG in code.inner_text() and BOLD in code.inner_text(), "the rules show the names as typed"
     check(page, watch, "Train & tree")

@@ -1,0 +1,66 @@
+"""Which tests met a missing value in training: per node, whether a training row (weight > 0)
+reached it with the tested value missing (or a category with no branch there), so that pictures
+say "missing →" only where the model learned or used its missing-value rule.
+
+Filled once after growing (``BaseTreeEstimator.fit_encoded``) on the final tree, from the rows
+the tree itself routes: ``Tree.branch_of`` (``branch_index``) gives each row's branch at a test,
+CART's learned direction is ``missing_branch``, and ``multiway.distribute_rows`` shares C4.5's
+rows out — the routing rules' own homes, as ``Tree.reach`` uses them. One pass down the tree,
+one vectorised step per node; nothing to do when the data have no missing value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .multiway import distribute_rows
+from .tree import Tree
+
+
+def _may_miss(tree: Tree, X: np.ndarray) -> bool:
+    """Could any row meet a test with no branch for its value? Not when the tested columns hold
+    no NaN and every category code in a tested column has a branch at each test of it."""
+    inner = np.flatnonzero(tree.feature >= 0)
+    if inner.size == 0:
+        return False
+    cols = np.unique(tree.feature[inner])
+    if np.isnan(X[:, cols]).any():
+        return True
+    codes: dict[int, np.ndarray] = {}
+    for i in inner[np.diff(tree.cat_ptr)[inner] > 0].tolist():  # categorical tests
+        j = int(tree.feature[i])
+        if j not in codes:
+            codes[j] = np.unique(X[:, j]).astype(np.int64)
+        table = tree.cat_branch_of(i)
+        c = codes[j]
+        if np.any(c >= table.size) or np.any(c < 0) or np.any(table[c[c < table.size]] < 0):
+            return True
+    return False
+
+
+def missing_seen(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+    """Bool per node: a training row of positive weight reached this test with no branch for
+    its value (leaves: False)."""
+    X = np.asarray(X, dtype=np.float64)
+    seen = np.zeros(tree.node_count, dtype=bool)
+    if not _may_miss(tree, X):
+        return seen
+    weights = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    start = np.flatnonzero(weights > 0)
+    stack = [(0, start, weights[start])]
+    while stack:
+        node, rows, rw = stack.pop()
+        if tree.feature[node] < 0 or rows.size == 0:
+            continue
+        branch = tree.branch_of(node, X[rows, tree.feature[node]])
+        lost = branch < 0
+        seen[node] = bool(lost.any())
+        mb = int(tree.missing_branch[node])
+        if mb >= 0:
+            branch[lost] = mb
+        kids = tree.children_of(node)
+        parts, _ = distribute_rows(branch, rw, kids.size)
+        for child, (pos, cw) in zip(kids.tolist(), parts):
+            keep = cw > 0
+            stack.append((child, rows[pos[keep]], cw[keep]))
+    return seen

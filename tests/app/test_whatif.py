@@ -1,0 +1,143 @@
+"""The Train page's what-if section in AppTest: the sample editor drives the path drawn in the
+tree (bold edges, C4.5 shares on the edges for a missing value on watermelon 2.0α), filling in a
+data row, the counterfactual table, the node data figure, and the code downloads built lazily."""
+
+import re
+
+import pytest
+
+from dtcore import export
+from dtcore.explain.prediction import explain_prediction
+from tests.app.apptest import start
+from tests.app.test_flows import direct_fit
+
+
+def whatif_dot(at) -> str:
+    charts = [g.proto.spec for g in at.get("graphviz_chart") if g.proto.spec.startswith("digraph whatif")]
+    assert charts, "no what-if picture"
+    return charts[0]
+
+
+def bold_edges(dot) -> set[tuple[int, int]]:
+    return {(int(a), int(b)) for a, b in re.findall(r'id="dtedge(\d+)_(\d+)"[^\n]*penwidth=2\.5', dot)}
+
+
+def editor_inputs(at):
+    """The sample editor's inputs (keys whatif_<generation>_<feature>)."""
+    return [
+        w for w in list(at.selectbox) + list(at.number_input) if re.fullmatch(r"whatif_\d+_\d+", str(w.key))
+    ]
+
+
+def editor(at, name):
+    """The editor input labelled with feature ``name``."""
+    for w in editor_inputs(at):
+        if w.label == name:
+            return w
+    raise AssertionError(f"no editor input for {name}")
+
+
+def test_editor_change_moves_the_bold_path():
+    at = start(sample="watermelon_3.0", algo="cart")
+    assert not at.exception
+    before = bold_edges(whatif_dot(at))
+    assert before and (0, min(b for a, b in before if a == 0)) in before
+    first_edge = next(e for e in before if e[0] == 0)
+    # another texture sends the sample down the root's other branch
+    w = editor(at, "纹理")
+    other = next(o for o in w.options if o not in (w.value, "missing"))
+    w.select(other).run()
+    assert not at.exception
+    after = bold_edges(whatif_dot(at))
+    assert after and next(e for e in after if e[0] == 0) != first_edge
+    assert at.metric[-1].label in ("Prediction", "预测")
+    assert at.get("dataframe"), "probabilities and counterfactual tables"
+
+
+def test_c45_missing_value_shows_shares_on_the_edges_and_the_mixing():
+    at = start(sample="watermelon_2.0_missing", algo="c45")
+    assert not at.exception
+    editor(at, "纹理").select_index(0).run()  # "missing"
+    assert not at.exception
+    dot = whatif_dot(at)
+    for share in ("7/15", "1/3", "1/5"):
+        assert f"<B>missing · {share}</B>" in dot
+    assert len({b for a, b in bold_edges(dot) if a == 0}) == 3  # every branch of the root
+    mixing = at.code[0].value
+    assert mixing.startswith("w(#") and "7/15 ×" in mixing
+
+
+def test_fill_from_a_row_and_node_data():
+    at = start(sample="watermelon_2.0_missing", algo="c45")
+    at.number_input(key="whatif_row").set_value(7).run()
+    at.button(key="whatif_fill").click().run()
+    assert not at.exception
+    assert editor(at, "纹理").value is None  # data row 8: 纹理 missing
+    values = at.session_state["_whatif_values"]
+    assert values[0] == "乌黑" and values[3] is None  # 色泽 (not tested by the tree: not shown)
+    assert "<B>missing · 7/15</B>" in whatif_dot(at)
+    keys = [c.key if hasattr(c, "key") else None for c in at.get("plotly_chart")]
+    assert at.selectbox(key="nodedata_node").value is not None
+    assert len(at.get("plotly_chart")) >= 3, keys  # importances, node feature, children
+
+
+def test_code_downloads_are_built_only_on_click(monkeypatch):
+    calls = []
+    for name in ("to_python", "to_sql"):
+        real = getattr(export, name)
+        monkeypatch.setattr(export, name, lambda est, _r=real, _n=name: calls.append(_n) or _r(est))
+    at = start(sample="watermelon_3.0", algo="cart")
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert {"PDF", "Python function", "SQL query"} <= set(labels), labels
+    editor(at, "色泽").select("浅白").run()
+    assert not at.exception and calls == []
+
+
+def test_the_page_explains_like_dtcore():
+    """The prediction, probabilities and mixing shown are dtcore's for the edited sample."""
+    at = start(sample="watermelon_3.0", algo="cart")
+    editor(at, "密度").set_value(0.2).run()
+    assert not at.exception
+    assert "<B>0.2</B>" in whatif_dot(at)
+    est = direct_fit("watermelon_3.0", "cart", ["编号"], "好瓜")
+    names = [f.name for f in est.schema_.features]
+    row = dict(zip(names, at.session_state["_whatif_values"]))  # the filled-in row
+    row.update({w.label: w.value for w in editor_inputs(at)})
+    assert set(row) == set(names)
+    ex = explain_prediction(est, row)
+    assert at.metric[-1].value == ex.prediction
+    assert at.code[0].value == "\n".join(ex.mixing)
+
+
+@pytest.mark.parametrize(
+    ("sample", "algo"), [("diabetes", "cart"), ("iris", "id3"), ("labor", "c45"), ("penguins", "cart")]
+)
+def test_every_kind_of_tree_and_node(sample, algo):
+    """Regression, ID3's intervals, C4.5 with many missing values, CART's learned direction: the
+    section draws, and the node data figure draws for every test node."""
+    at = start(sample=sample, algo=algo)
+    assert not at.exception, [e.value for e in at.exception]
+    assert bold_edges(whatif_dot(at))
+    nodes = at.selectbox(key="nodedata_node").options
+    for k in range(min(4, len(nodes))):
+        at.selectbox(key="nodedata_node").select_index(k).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.selectbox(key="nodedata_node").index == k
+    w = editor_inputs(at)[0]
+    if hasattr(w, "set_value"):
+        w.set_value(None).run()
+    else:
+        w.select_index(0).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_a_row_number_beyond_a_shorter_split_is_clamped():
+    at = start(sample="iris", algo="cart")
+    at.number_input(key="whatif_row").set_value(100).run()
+    assert not at.exception
+    at.selectbox(key="whatif_split").select("test").run()
+    assert not at.exception, [e.value for e in at.exception]
+    row = at.number_input(key="whatif_row")
+    assert row.value == row.max < 100
+    at.button(key="whatif_fill").click().run()
+    assert not at.exception

@@ -1,0 +1,29 @@
+"""A browser snapshot of the what-if path: watermelon 2.0α with C4.5, the row whose texture is
+missing filled into the sample editor, so the sample goes down every branch of the root with the
+branch's share written on the edge (the Train page, not report mode: the what-if section is
+interactive)."""
+
+from __future__ import annotations
+
+from tests.browser.test_screenshots import LAYER, open_page, script_done, settled_png
+from tests.snapshots import assert_image_snapshot
+
+
+def test_whatif_path_chinese(page, app_url):
+    # tall enough that nothing scrolls: a scrolled element lands on sub-pixel offsets
+    page.set_viewport_size({"width": 1400, "height": 4000})
+    open_page(page, app_url, "", lang="zh", sample="watermelon_2.0_missing", algo="c45")
+    script_done(page)
+    row = page.locator(".st-key-whatif_row input")
+    row.fill("7")
+    row.press("Enter")
+    script_done(page)
+    page.locator(".st-key-whatif_fill button").click()
+    page.wait_for_timeout(500)
+    script_done(page)
+    path = page.locator(".st-key-whatif_path")
+    png = settled_png(page, path, inner="svg .node")
+    text = path.locator('[data-testid="stGraphVizChart"]').inner_text()
+    for share in ("缺失 · 7/15", "缺失 · 1/3", "缺失 · 1/5"):
+        assert share in text, text
+    assert_image_snapshot(LAYER, "whatif-path-watermelon2missing-c45-zh.png", png)

@@ -1,0 +1,83 @@
+"""What-if views and the node data figures, on their DOT / tables / figure JSON (no Streamlit)."""
+
+import json
+import re
+
+import numpy as np
+
+from dtcore import explain
+from tests.dtcore.whatif_models import fitted
+from ui.figures.node_data import node_children_figure, node_feature_figure
+from ui.views import whatif as W
+
+TEXTS = {"count": "w", "threshold": "t", "mean": "mean", "value": "v", "missing": "?"}
+
+
+def tr(key, **values):
+    return key
+
+
+def test_editor_values_from_a_row_and_back():
+    est, X, Xe = fitted("watermelon_2.0_missing", "c45")
+    values = W.field_values(est, X[7])
+    assert values[3] is None and values[0] == "乌黑"
+    row = W.sample_row(est, values)
+    np.testing.assert_array_equal(np.isnan(explain.explain_prediction(est, row).x), np.isnan(Xe[7]))
+
+
+def test_whatif_dot_folds_off_path_and_escapes_notes():
+    est, X, Xe = fitted("credit-g", "cart")
+    ex = explain.explain_prediction(est, Xe[0])
+    dot = W.whatif_dot(est, ex, "en", missing="<missing>")
+    path = set(ex.path_nodes)
+    tree = est.tree_
+    beside = {int(c) for p in path for c in tree.children_of(p)} - path  # drawn, off the path
+    for i in beside:
+        if tree.feature[i] >= 0:
+            assert f'id="dtmore{i}"' in dot  # folded: a summary box
+    drawn = {int(n) for n in re.findall(r"^node(\d+) \[", dot, re.M)}
+    assert drawn == path | beside
+    ex2 = explain.explain_prediction(est, np.full(Xe.shape[1], np.nan))
+    assert "&lt;missing&gt; →" in W.whatif_dot(est, ex2, "en", missing="<missing>")
+
+
+def test_tables():
+    est, X, Xe = fitted("watermelon_2.0_missing", "c45")
+    ex = explain.explain_prediction(est, Xe[7])
+    leaves = W.leaves_table(ex, tr)
+    assert list(leaves["whatif.col.weight"]) == ["7/15", "1/3", "1/5"]
+    cf = W.counterfactual_table(ex, tr)
+    assert cf.iloc[0]["whatif.col.value"] == "whatif.missing" and "→" in cf.iloc[0]["whatif.col.flips"]
+    probs = W.probabilities_table(ex, tr)
+    assert abs(probs["whatif.col.probability"].sum() - 1) < 1e-12
+
+
+def test_node_data_figures_classification_and_regression():
+    est, X, Xe = fitted("iris", "c45")
+    y = np.array([list(est.schema_.classes).index(v) for v in fitted_y("iris")])
+    nd = explain.explainer_data(est, Xe, y, None, 0)
+    fig = node_feature_figure(nd, texts=TEXTS)
+    assert [t.type for t in fig.data] == ["bar"] * 3
+    shapes = fig.layout.shapes
+    assert shapes and shapes[0].x0 == float(est.tree_.cuts_of(0)[0])
+    assert sum(float(np.sum(t.y)) for t in fig.data) == est.tree_.weighted_n[0]
+    bars = node_children_figure(est.tree_, est.schema_, 0, texts=TEXTS)
+    assert sum(float(np.sum(t.x)) for t in bars.data) == est.tree_.weighted_n[0]
+    json.loads(fig.to_json())  # serialisable
+    reg, Xr, Xre = fitted("diabetes", "cart")
+    nd = explain.explainer_data(reg, Xre, np.asarray(fitted_y("diabetes"), float), None, 0)
+    fig = json.loads(node_feature_figure(nd, texts=TEXTS).to_json())
+    assert fig["data"][0]["mode"] == "markers" and len(fig["data"]) == 3  # points, two child means
+    assert {fig["data"][1]["y"][0], fig["data"][2]["y"][0]} == set(
+        reg.tree_.value[reg.tree_.children_of(0), 0]
+    )
+
+
+def fitted_y(sample):
+    from dtcore.cli import prepare_training
+    from dtcore.readers import read_table
+    from tests.datasets import DATA
+    from tests.dtcore.whatif_models import samples
+
+    s = next(s for s in samples() if s["id"] == sample)
+    return prepare_training(read_table(DATA / s["file"]), s["target"], ignore=s["ignore"])[1]

@@ -1,0 +1,122 @@
+"""What-if views: the sample editor's fields, a sample's path drawn in the tree, and the tables of
+its reached leaves and counterfactuals (pure builders: no Streamlit).
+
+The explanation itself is ``dtcore.explain.prediction`` (the tree's own routing and mixing); the
+picture is ``dtcore.export.to_dot`` with its ``path`` option, folding every subtree off the path
+so that the way stays readable in a big tree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dtcore import export
+from dtcore.explain.prediction import PredictionExplanation, explain_prediction
+from dtcore.export.labels import fmt_weight
+
+from .tree import dot_words
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of the sample editor."""
+
+    index: int
+    name: str
+    categorical: bool
+    categories: tuple[str, ...] = ()
+
+
+def fields(est) -> list[Field]:
+    return [
+        Field(j, f.name, f.is_categorical, tuple(f.categories or ()))
+        for j, f in enumerate(est.schema_.features)
+    ]
+
+
+def field_values(est, raw_row) -> list:
+    """The editor's values for a data row (raw cells in feature order): a category label or
+    None for categorical fields, a float or None (missing) for continuous ones — read as the model
+    reads the row (``est.encode``)."""
+    x = est.encode(np.asarray([list(raw_row)], dtype=object))[0]
+    out: list = []
+    for f, v in zip(fields(est), x.tolist()):
+        if math.isnan(v):
+            out.append(None)
+        elif f.categorical:
+            out.append(f.categories[int(v)] if int(v) < len(f.categories) else None)
+        else:
+            out.append(float(v))
+    return out
+
+
+def sample_row(est, values) -> dict:
+    """The editor's values → the row dict ``explain_prediction`` takes (None = missing)."""
+    return {f.name: v for f, v in zip(fields(est), values)}
+
+
+def explain(est, values, words: dict | None = None) -> PredictionExplanation:
+    """The explanation of the editor's sample; ``words``: the counterfactual texts' words."""
+    return explain_prediction(est, sample_row(est, values), words=words)
+
+
+def whatif_dot(
+    est, ex: PredictionExplanation, lang: str, rankdir: str = "TB", missing: str = "missing"
+) -> str:
+    """The tree with the sample's path bold (values and C4.5 shares on its edges), the reached
+    leaves outlined, every other node faded and every subtree off the path folded."""
+    tree = est.tree_
+    on_path = set(ex.path_nodes)
+    folded = [int(i) for i in np.flatnonzero(tree.feature >= 0) if int(i) not in on_path]
+    return export.to_dot(
+        est,
+        collapsed=folded,
+        highlight=[r.leaf for r in ex.leaves],
+        rankdir=rankdir,
+        words=dot_words(lang),
+        path=ex.edge_notes(missing),
+        graph_name="whatif",
+    )
+
+
+def leaves_table(ex: PredictionExplanation, t) -> pd.DataFrame:
+    """One row per reached leaf: its id, the share of the sample reaching it, its training
+    distribution (or value)."""
+    rows = []
+    for r in ex.leaves:
+        row = {t("whatif.col.leaf"): f"#{r.leaf}", t("whatif.col.weight"): r.weight_text}
+        if ex.classes is not None:
+            for c, n, p in zip(ex.classes, r.counts, r.distribution):
+                row[str(c)] = f"{fmt_weight(n)} ({p:.3f})"
+        else:
+            row[t("whatif.col.value")] = f"{r.distribution[0]:.6g}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def counterfactual_table(ex: PredictionExplanation, t) -> pd.DataFrame:
+    """Per feature on the path: its value, the range that keeps the prediction, the nearest
+    change that flips it."""
+    return pd.DataFrame(
+        [
+            {
+                t("whatif.col.feature"): c.name,
+                t("whatif.col.value"): t("whatif.missing")
+                if math.isnan(float(ex.x[c.feature]))
+                else c.current,
+                t("whatif.col.keeps"): c.keep,
+                t("whatif.col.flips"): c.flip if c.flip is not None else t("whatif.never"),
+            }
+            for c in ex.counterfactuals
+        ]
+    )
+
+
+def probabilities_table(ex: PredictionExplanation, t) -> pd.DataFrame | None:
+    if ex.classes is None or ex.proba is None:
+        return None
+    return pd.DataFrame({t("whatif.col.class"): ex.classes, t("whatif.col.probability"): ex.proba})
