@@ -152,8 +152,15 @@ def test_pages_and_ebp_on_the_pruning_page():
     at.switch_page("pages/data.py").run()
     at.file_uploader(key="upload").set_value(("chain.csv", chain_csv().encode(), "text/csv")).run()
     assert not at.exception, [e.value for e in at.exception]
+    # an upload this size holds out 15 % + 15 % by default: train on every row of the chain
+    at.slider(key="valid").set_value(0).run()
+    at.slider(key="test").set_value(0).run()
     at.switch_page("pages/train.py").run()
     at.selectbox(key="algo").select("cart").run()
+    assert not at.exception, [e.value for e in at.exception]
+    # an upload this size starts at depth 8 (ui.services.split.upload_defaults): grow it fully
+    at.number_input(key="cart_max_depth").set_value(0)
+    next(b for b in at.button if b.label == "Train").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["result"].estimator.tree_.get_depth() > 1000
     # straight to EBP: CCP, the page's default for CART, draws its α curves from one pruned
