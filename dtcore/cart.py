@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import growth_steps
 from .base import BaseTreeEstimator
 from .conventions import Bunch
 from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from .growing import GrowParams, grow
+from .growing import GrowParams, grow_with_order
 from .params import GROWTH_LIMITS, Param
 from .schema import DataError
 from .tree import Tree
@@ -156,11 +157,16 @@ class _CARTBase(BaseTreeEstimator):
                     "criterion='poisson' needs a target with no negative values "
                     "and a positive sum; use criterion='squared_error' otherwise"
                 )
-        tree = grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+        params = self._params_for(X.shape[0], sample_weight, n_classes)
+        grown, order = grow_with_order(X, y, sample_weight, ncat, params)
+        tree, steps = grown, []
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
 
-            tree = prune_to_alpha(tree, float(self.ccp_alpha))[0]
+            tree = prune_to_alpha(grown, float(self.ccp_alpha))[0]
+            steps = growth_steps.ccp_steps(grown, float(self.ccp_alpha))
+        rule = "level" if params.max_leaf_nodes is None else "best_first"
+        growth_steps.record(self, grown, order, rule, steps)
         return tree
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -207,6 +207,9 @@ class EBPReport:
     after: dict
     cf: float
     z: float
+    #: with ``record_refits``: event index of each raise → the raised subtree's statistics when
+    #: raised, in pre-order: (original id, class counts, weight, rows, impurity); not in to_dict
+    refits: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -230,6 +233,7 @@ def ebp_prune(
     z: float | str = "c45",
     subtree_raising: bool = True,
     impurity: str = "entropy",
+    record_refits: bool = False,
 ) -> tuple[Tree, EBPReport]:
     """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
 
@@ -238,7 +242,8 @@ def ebp_prune(
     a leaf if LeafErr ≤ BranchErr + 0.1 and LeafErr ≤ TreeErr + 0.1, else raise the largest
     branch if BranchErr ≤ TreeErr + 0.1 (it is re-fitted to all the node's rows and pruned
     again).  Ties between equally large branches go to the last one, as in both release 8
-    and J48.  The input tree is not modified; class counts are recomputed from the data, and so
+    and J48.  ``record_refits`` keeps each raised subtree's re-fitted statistics in
+    ``EBPReport.refits`` (``dtcore.growth_steps`` replays the pruning steps with them).  The input tree is not modified; class counts are recomputed from the data, and so
     is each node's ``impurity`` ("entropy", C4.5's; "gini" for a CART tree pruned this way).
     """
     if impurity not in IMPURITIES:
@@ -312,6 +317,7 @@ def ebp_prune(
         return total
 
     collapsed, raised, events = [], [], []
+    refits: dict[int, list] = {}
 
     def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         if node.is_leaf:
@@ -344,6 +350,7 @@ def ebp_prune(
                     "size_after": 1,
                     "estimated_errors_before": tree_err,
                     "estimated_errors_after": leaf_err,
+                    "branch_estimated_errors": branch_err if math.isfinite(branch_err) else None,
                 }
             )
             collapsed.append(node.orig)
@@ -362,8 +369,11 @@ def ebp_prune(
                 "size_before": node.size(),
                 "estimated_errors_before": tree_err,
                 "branch_estimated_errors": branch_err,
+                "leaf_estimated_errors": leaf_err,
             }
             events.append(ev)
+            if record_refits:
+                refits[len(events) - 1] = _subtree_stats(child, X, y, idx, wl, C)
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
             node.children = child.children
@@ -401,7 +411,33 @@ def ebp_prune(
         after=after,
         cf=float(cf),
         z=float(zz),
+        refits=refits,
     )
+
+
+def _subtree_stats(
+    root: _PNode, X: np.ndarray, y: np.ndarray, idx: np.ndarray, w: np.ndarray, C: int
+) -> list[tuple[int, list[float], float, int, float]]:
+    """The statistics of ``root``'s subtree with the rows ``idx`` (weights ``w``) routed through
+    it, in pre-order, as ``_rebuild`` computes them (an empty node: its parent's counts, weight 0)."""
+    out = []
+    stack: list[tuple[_PNode, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, idx, w, None)]
+    while stack:
+        node, ix, wl, parent_counts = stack.pop()
+        if ix.size == 0 and parent_counts is not None:
+            out.append((node.orig, parent_counts.tolist(), 0.0, 0, 0.0))
+        else:
+            counts = np.bincount(y[ix], weights=wl, minlength=C)
+            out.append(
+                (node.orig, counts.tolist(), float(counts.sum()), int(np.sum(wl > 0)), float(entropy(counts)))
+            )
+            parent_counts = counts
+        if node.is_leaf:
+            continue
+        parts = _split_rows(node, X, ix, wl)[0] if ix.size else [(ix, wl)] * len(node.children)
+        for c, p in reversed(list(zip(node.children, parts))):
+            stack.append((c, p[0], p[1], parent_counts))
+    return out
 
 
 def _copy_test(asm: TreeAssembler, i: int, node: _PNode) -> None:
