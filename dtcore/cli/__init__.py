@@ -1,4 +1,4 @@
-"""The command line: ``python -m dtcore train|predict|show|export|splits|prune``.
+"""The command line: ``python -m dtcore train|predict|show|export|splits|prune|compare``.
 
 It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
 exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..export import GraphvizError, GraphvizMissing
 from ..schema import DataError
 from ..split_summary import node_splits
-from . import prune, splits, train
+from . import compare, prune, splits, train
 from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from .train import (
     RolePlan,
@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_parsers(sub)
     splits.add_parser(sub)
     prune.add_parser(sub)
+    compare.add_parser(sub)
     return parser
 
 
