@@ -42,7 +42,9 @@ def stepper(res):
         S.advance(total)
     left, right = st.columns([6, 1], vertical_alignment="bottom")
     with left:
-        k = st.slider(t("growth.step"), 0, max(total, 1), key=S.STEP_KEY, disabled=total == 0)
+        k = report_mode.control(
+            st.slider, t("growth.step"), 0, max(total, 1), key=S.STEP_KEY, disabled=total == 0, fallback=total
+        )
     with right:
         if not report_mode.active():
             label = t("growth.pause") if S.playing() else t("growth.play")

@@ -28,13 +28,17 @@ def model_for_steps(res):
 
 
 def prepare_step(res, total: int) -> None:
-    """Before the slider: a new model starts at its last step (the fitted tree); the value stays
-    within 0..total."""
-    if st.session_state.get("_growth_model") != res.key:
+    """Before the slider: a new model starts at its last step (the fitted tree), except the
+    session's first, which keeps the step a shared link names (URL key ``growth_step``; -1 is
+    the last step); the value stays within 0..total."""
+    seen = st.session_state.get("_growth_model")
+    if seen != res.key:
         st.session_state["_growth_model"] = res.key
-        st.session_state[STEP_KEY] = total
         st.session_state[PLAY_KEY] = False
-    st.session_state[STEP_KEY] = max(0, min(int(st.session_state.get(STEP_KEY, total)), total))
+        if seen is not None or int(st.session_state.get(STEP_KEY, -1)) < 0:
+            st.session_state[STEP_KEY] = total
+    value = int(st.session_state.get(STEP_KEY, total))
+    st.session_state[STEP_KEY] = total if value < 0 else max(0, min(value, total))
 
 
 def playing() -> bool:

@@ -104,7 +104,7 @@ def tree_dots(c: Comparison, lang: str) -> list[str]:
 def where_text(c: Comparison, t) -> str:
     d = c.first
     assert d is not None
-    path = " → ".join(f"{md_escape(n)} {md_escape(b)}" for n, b in d.path) or t("tree.root")
+    path = " → ".join(f"{md_escape(n)} {md_escape(b)}" for n, b in d.path) or t("compare.first.root")
     return t("compare.first.where", path=path, rows=d.n_rows, depth=d.depth)
 
 

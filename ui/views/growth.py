@@ -4,6 +4,7 @@ split (or the node a pruning step replaced) in bold, and what the step did, in w
 from __future__ import annotations
 
 from dtcore import export
+from dtcore.export.labels import impurity_name
 from dtcore.growth_steps import StepTree
 
 from .text import md_escape
@@ -28,6 +29,7 @@ def step_dot(est, st: StepTree, lang: str) -> str:
         words=dot_words(lang),
         show_ids=False,
         graph_name="growth",
+        criterion=impurity_name(est),
     )
 
 

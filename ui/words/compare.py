@@ -18,6 +18,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "At {path} ({rows} training rows, depth {depth}) the algorithms choose different tests:",
         "在 {path}（{rows} 个训练行，深度 {depth}）各算法选择了不同的检验：",
     ),
+    "compare.first.root": ("the root", "根结点"),
     "compare.first.none": (
         "The grown trees hold the same tests everywhere: the algorithms agree on every split.",
         "生长出的树在每个结点的检验都相同：各算法的每次分裂都一致。",
