@@ -54,6 +54,7 @@ def stepper(res):
                 label, key="growth_play", icon=icon, width="stretch", on_click=S.toggle_play, args=(total,)
             ):
                 st.rerun()
+    S.drawn(k)
     st.caption(t("growth.phase", splits=splits, prunes=prunes))
     st_tree = G.step(est, k)
     caption(res, est, st_tree, k, splits, prunes)

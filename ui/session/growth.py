@@ -55,11 +55,19 @@ def advance(total: int) -> None:
 
 
 def toggle_play(total: int) -> None:
-    """Play from the start when at the end; pause when playing."""
+    """Play from the start when at the end; pause when playing, on the step last drawn (a click
+    that crossed a timed run can carry the slider's previous value)."""
     now = not playing()
     if now and int(st.session_state.get(STEP_KEY, 0)) >= total:
         st.session_state[STEP_KEY] = 0
+    elif not now and "_growth_drawn" in st.session_state:
+        st.session_state[STEP_KEY] = st.session_state["_growth_drawn"]
     st.session_state[PLAY_KEY] = now
+
+
+def drawn(k: int) -> None:
+    """Remember the step this run drew (see :func:`toggle_play`)."""
+    st.session_state["_growth_drawn"] = int(k)
 
 
 def arrays(res):
