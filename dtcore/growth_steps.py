@@ -42,6 +42,7 @@ import numpy as np
 
 from .pruning.collapse import collapse
 from .tree import Tree, TreeAssembler
+from .tree_check import check_growth
 
 BUILD_RULES = ("level", "best_first", "depth_first")
 PRUNE_KINDS = ("collapse", "leaf", "raise", "ccp")
@@ -351,33 +352,7 @@ def growth_from_dict(est: Any, d: Any, tree_from_json: Any) -> None:
         raise ValueError("model growth.prune_steps: not a list")
     steps = [PruneStep.from_dict(s) for s in steps_raw]
     arr = np.array(order, dtype=np.int64)
-    check_history(grown, arr, steps)
+    check_growth(grown, arr, steps)
     record(est, grown, arr, str(rule), steps)
     if not has_history(est):
         raise ValueError("model growth: the pruning steps do not lead to the model's tree")
-
-
-def check_history(grown: Tree, order: np.ndarray, steps: list[PruneStep]) -> None:
-    """ValueError unless ``order`` lists each test of ``grown`` once, parents first, and every
-    step names nodes of ``grown`` (a raise: a child of its node)."""
-    tests = np.flatnonzero(~grown.is_leaf)
-    if order.size != tests.size or not np.array_equal(np.sort(order), tests):
-        raise ValueError("model growth.build_order: must list each test of the grown tree once")
-    rank = np.full(grown.node_count, -1, dtype=np.int64)
-    rank[order] = np.arange(order.size)
-    par = grown.parent[order[1:]] if order.size else order
-    if order.size and (order[0] != 0 or np.any(rank[par] >= np.arange(1, order.size))):
-        raise ValueError("model growth.build_order: a node must come after its parent")
-    n = grown.node_count
-    for s in steps:
-        if not 0 <= s.node < n or grown.is_leaf[s.node]:
-            raise ValueError("model growth.prune_steps: a step must name a test of the grown tree")
-        if s.kind == "raise":
-            if s.branch not in grown.children_of(s.node).tolist():
-                raise ValueError("model growth.prune_steps: a raised branch must be a child of its node")
-            width = grown.value.shape[1]
-            for r in s.refit or []:
-                if not 0 <= r[0] < n or len(r[1]) != width:
-                    raise ValueError(
-                        "model growth.prune_steps: a refit row names no node or has the wrong width"
-                    )
