@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .disagreement import Disagreement, first_disagreement, notes
-from .estimators import make_estimator
+from .estimators import make_estimator, tasks_of
 from .pruning.alpha_selection import fold_ids
 from .schema import label_of
 
@@ -53,13 +53,23 @@ REGRESSION_KEYS = ("cart-squared_error", "cart-friedman_mse", "cart-absolute_err
 SPLITS = ("train", "valid", "test")
 
 
-def resolve(keys: Any, task: str) -> list[str]:
-    """Contender keys from names (aliases allowed; for regression ``cart`` means squared error)."""
+def resolve(
+    keys: Any, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
+) -> list[str]:
+    """Contender keys from names (aliases allowed; for regression ``cart`` means squared error);
+    ``extra``: more contenders, key → (label, algorithm, parameters), e.g. a model's own settings."""
+    extra = extra or {}
     out = []
     for raw in keys or DEFAULTS[task]:
         k = ALIASES.get(str(raw).strip().lower(), str(raw).strip().lower())
         if task == "regression" and k == "cart":
             k = "cart-squared_error"
+        if k in extra:
+            if task not in tasks_of(extra[k][1]):
+                raise ValueError(f"{extra[k][0]} does not grow {task} trees")
+            if k not in out:
+                out.append(k)
+            continue
         if k not in CONTENDERS:
             raise ValueError(f"unknown algorithm {raw!r}: choose from {', '.join(CONTENDERS)}")
         if (task == "regression") != (k in REGRESSION_KEYS):
@@ -159,8 +169,10 @@ def _plain(v: Any) -> Any:
 # fitting and scoring
 
 
-def _fit(key: str, task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any]) -> tuple[Any, float]:
-    _, algorithm, params = CONTENDERS[key]
+def _fit(
+    spec: tuple[str, str, dict[str, Any]], task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any]
+) -> tuple[Any, float]:
+    _, algorithm, params = spec
     est = make_estimator(algorithm, task, **params)
     t0 = time.perf_counter()
     est.fit(X, y, **fit_kw)
@@ -179,13 +191,18 @@ def _score(task: str, truth: np.ndarray, pred: np.ndarray) -> dict[str, float]:
 
 
 def _cv(
-    key: str, task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any], folds: np.ndarray
+    spec: tuple[str, str, dict[str, Any]],
+    task: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    fit_kw: dict[str, Any],
+    folds: np.ndarray,
 ) -> list[float]:
     out = []
     for f in range(int(folds.max()) + 1 if folds.size else 0):
         held = folds == f
         try:
-            est, _ = _fit(key, task, X[~held], y[~held], fit_kw)
+            est, _ = _fit(spec, task, X[~held], y[~held], fit_kw)
         except ValueError:  # a fold left one class only, say: no score for it
             continue
         s = _score(task, y[held], est.predict(X[held]))
@@ -203,18 +220,21 @@ def compare(
     fit_kw: dict[str, Any] | None = None,
     cv: int = 5,
     seed: int = 0,
+    extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None,
 ) -> Comparison:
     """Fit the contenders ``keys`` on ``X[rows["train"]]`` and compare them (module docstring).
 
     ``X``: raw rows (object array), ``y`` the target; ``rows``: positions per split ("train",
     and optionally "valid", "test"); ``fit_kw``: what ``fit`` takes besides X and y (feature
-    names and kinds, categories, classes, target name), the same for every contender."""
+    names and kinds, categories, classes, target name), the same for every contender;
+    ``extra``: contenders beyond :data:`CONTENDERS` (key → label, algorithm, parameters)."""
     X = np.asarray(X, dtype=object)
     y = np.asarray(y, dtype=object)
     fit_kw = dict(fit_kw or {})
     rows = {s: np.asarray(rows.get(s, np.empty(0, np.int64)), dtype=np.int64) for s in SPLITS}
     tr = rows["train"]
-    keys = resolve(keys, task)
+    table = {**CONTENDERS, **(extra or {})}
+    keys = resolve(keys, task, extra)
     k = min(int(cv), tr.size)
     folds = np.empty(0, np.int64)
     if k >= 2:
@@ -228,11 +248,11 @@ def compare(
         )
     entries = []
     for key in keys:
-        est, seconds = _fit(key, task, X[tr], y[tr], fit_kw)
+        est, seconds = _fit(table[key], task, X[tr], y[tr], fit_kw)
         preds = {s: est.predict(X[r]) if r.size else np.empty(0, dtype=object) for s, r in rows.items()}
         scores = {s: _score(task, y[r], preds[s]) for s, r in rows.items() if r.size}
         t = est.tree_
-        label, algorithm, params = CONTENDERS[key]
+        label, algorithm, params = table[key]
         entries.append(
             Entry(
                 key,
@@ -245,7 +265,7 @@ def compare(
                 t.node_count,
                 t.get_n_leaves(),
                 t.get_depth(),
-                _cv(key, task, X[tr], y[tr], fit_kw, folds) if folds.size else [],
+                _cv(table[key], task, X[tr], y[tr], fit_kw, folds) if folds.size else [],
                 preds,
             )
         )

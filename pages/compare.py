@@ -22,8 +22,8 @@ def trees_section(c):
     cols = st.columns(len(c.entries))
     for col, e, dot in zip(cols, c.entries, V.tree_dots(c, state.lang())):
         with col:
-            st.markdown(f"**{V.label(e.key, t)}**")
-            st.graphviz_chart(dot, use_container_width=True)
+            st.markdown(f"**{V.label(e.key, t, e.algorithm)}**")
+            st.graphviz_chart(dot, width="stretch")
 
 
 def first_section(c, notes):
@@ -47,7 +47,9 @@ def scores_section(c):
     if c.cv_folds >= 2:
         metric = t("compare.metric." + V.metrics(c.task)[0])
         st.markdown("**" + t("compare.cv", metric=metric, k=c.cv_folds) + "**")
-        fig = cv_figure([V.label(e.key, t) for e in c.entries], [e.cv for e in c.entries], metric)
+        fig = cv_figure(
+            [V.label(e.key, t, e.algorithm) for e in c.entries], [e.cv for e in c.entries], metric
+        )
         st.plotly_chart(fig, config=CHART, key="compare_cv")
 
 
@@ -69,13 +71,15 @@ def page():
         st.info(t("compare.no_data"))
         return
     st.caption(t("compare.intro"))
-    options = S.prepare_choice()
+    model_settings = S.model_settings()
+    options = S.prepare_choice(model_settings)
+    algorithm = model_settings[1] if model_settings else None
     keys = report_mode.control(
         st.multiselect,
         t("compare.algorithms"),
         list(options),
         key=S.KEY,
-        format_func=lambda k: V.label(k, t),
+        format_func=lambda k: V.label(k, t, algorithm),
     )
     keys = [k for k in options if k in (keys or [])]
     if not keys:
@@ -83,7 +87,7 @@ def page():
         return
     try:
         with st.spinner(t("compare.running"), show_time=True):
-            c = S.comparison(keys)
+            c = S.comparison(keys, model_settings)
     except TrainingError as exc:
         st.error(training_error(exc, t))
         return

@@ -58,7 +58,7 @@ def stepper(res):
     st.caption(t("growth.phase", splits=splits, prunes=prunes))
     st_tree = G.step(est, k)
     caption(res, est, st_tree, k, splits, prunes)
-    st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), use_container_width=True)
+    st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), width="stretch")
 
 
 def page():

@@ -56,3 +56,26 @@ def test_choosing_algorithms_and_chinese():
     at.multiselect(key="compare_algos").set_value(["id3"]).run()
     no_exception(at)
     assert "选择两个或以上算法" in " ".join(m.value for m in at.caption)
+
+
+def test_the_train_page_settings_are_a_contender():
+    """After training on Train & tree (C4.5 without pruning, from the URL), Compare offers that
+    model's settings; chosen, they give the same tree as the Train page's model."""
+    at = start("pages/train.py", sample="watermelon_2.0", c45_prune=0)
+    no_exception(at)
+    trained = at.session_state["result"].estimator
+    at.switch_page(COMPARE).run()
+    assert "C4.5 with the Train & tree settings" in at.multiselect(key="compare_algos").options
+    at.multiselect(key="compare_algos").set_value(["c45", "model"]).run()
+    no_exception(at)
+    assert len(at.get("graphviz_chart")) == 2
+    labels = [m.value for m in at.markdown]
+    assert any("C4.5 with the Train & tree settings" in v for v in labels)
+    from ui.services import compare as service
+    from ui.services.training import Split
+
+    d = at.session_state["data"]
+    res = at.session_state["result"]
+    extra = {"model": ("m", res.algorithm, dict(res.params))}
+    c = service.run(d.df, at.session_state["roles"], "classification", ["model"], Split(0, 0, 0), extra)
+    assert c.entries[0].nodes == trained.tree_.node_count

@@ -190,3 +190,15 @@ def test_cli_compare_user_errors():
     assert_user_error(
         dtcore("compare", MELON, "--target", "好瓜", "--algorithms", "id3,forest"), "unknown algorithm"
     )
+
+
+def test_extra_contenders_carry_their_own_settings():
+    X, y, feats, kinds, cats, classes, task = prepare_training(read_table(MELON), "好瓜")
+    extra = {"mine": ("C4.5 unpruned", "c45", {"prune": False, "collapse": False})}
+    rows = {"train": np.arange(len(y))}
+    c = C.compare(X, y, rows, keys=["c45", "mine"], fit_kw={"feature_names": feats}, extra=extra)
+    mine = c.entries[1]
+    assert mine.label == "C4.5 unpruned" and mine.estimator.get_params()["prune"] is False
+    assert mine.nodes >= c.entries[0].nodes and mine.estimator.prune_steps_ == []
+    with pytest.raises(ValueError, match="does not grow regression"):
+        C.resolve(["mine"], "regression", extra)

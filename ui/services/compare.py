@@ -25,7 +25,18 @@ def defaults(task: str) -> list[str]:
     return list(C.DEFAULTS[task])
 
 
-def run(df: pd.DataFrame, roles: dict[str, str], task: str, keys: list[str], split: Split) -> C.Comparison:
+#: the key of the contender with the Train & tree model's own settings
+MODEL = "model"
+
+
+def run(
+    df: pd.DataFrame,
+    roles: dict[str, str],
+    task: str,
+    keys: list[str],
+    split: Split,
+    extra: dict | None = None,
+) -> C.Comparison:
     """Compare ``keys`` on the rows whose target is known, split as the training service splits."""
     errs = R.errors(df, roles, task)
     if errs:
@@ -44,6 +55,8 @@ def run(df: pd.DataFrame, roles: dict[str, str], task: str, keys: list[str], spl
     }
     fit_kw = dict(feature_names=features, feature_kinds=kinds, categories=cats, target_name=target)
     try:
-        return C.compare(raw_rows(df, features), y_all, rows, task=task, keys=keys, fit_kw=fit_kw)
+        return C.compare(
+            raw_rows(df, features), y_all, rows, task=task, keys=keys, fit_kw=fit_kw, extra=extra
+        )
     except ValueError as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None

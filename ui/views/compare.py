@@ -22,7 +22,7 @@ def scores_table(c: Comparison, t) -> pd.DataFrame:
     """One row per algorithm: each split's score, size, fit time, cross-validated mean and sd."""
     rows = []
     for e in c.entries:
-        row: dict[str, object] = {t("compare.col.algorithm"): label(e.key, t)}
+        row: dict[str, object] = {t("compare.col.algorithm"): label(e.key, t, e.algorithm)}
         for s in SPLITS:
             if c.rows[s].size:
                 for m in metrics(c.task):
@@ -38,13 +38,19 @@ def scores_table(c: Comparison, t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def label(key: str, t) -> str:
-    """An algorithm's name in the UI language."""
+MODEL = "model"  # the contender with the Train & tree model's settings
+
+
+def label(key: str, t, algorithm: str | None = None) -> str:
+    """An algorithm's name in the UI language (``model``: the Train & tree settings of
+    ``algorithm``)."""
+    if key == MODEL:
+        return t("compare.algo.model", algorithm=t(f"algo.{algorithm}"))
     return t(f"compare.algo.{key}")
 
 
 def agreement_table(c: Comparison, t) -> pd.DataFrame:
-    labels = [label(e.key, t) for e in c.entries]
+    labels = [label(e.key, t, e.algorithm) for e in c.entries]
     return pd.DataFrame([[fmt(v) for v in row] for row in c.agreement], index=labels, columns=labels)
 
 
@@ -58,7 +64,7 @@ def disagree_table(c: Comparison, df: pd.DataFrame, features: list[str], t, limi
         i = pos[int(r)]
         row: dict[str, object] = {t("compare.col.row"): int(r) + 1, t("compare.col.truth"): _text(c.truth[i])}
         for e in c.entries:
-            row[label(e.key, t)] = _text(e.predictions[c.agree_on][i])
+            row[label(e.key, t, e.algorithm)] = _text(e.predictions[c.agree_on][i])
         for f in features:
             row[f] = _text(df[f].iloc[int(r)])
         out.append(row)
@@ -127,7 +133,7 @@ def scores_at_first(c: Comparison, t) -> pd.DataFrame:
                 text = "✓ " + text
             elif not s["possible"]:
                 text = "— " + text
-            row[label(e.key, t)] = text
+            row[label(e.key, t, e.algorithm)] = text
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -136,7 +142,7 @@ def first_sentences(c: Comparison, notes: list[dict], t) -> list[str]:
     """The notes of ``dtcore.compare`` in the UI language, as Markdown (user text escaped)."""
     d = c.first
     assert d is not None
-    labels = {e.key: label(e.key, t) for e in c.entries}
+    labels = {e.key: label(e.key, t, e.algorithm) for e in c.entries}
 
     def test(i: int) -> str:
         return md_escape(describe_test(d.tests[i]))

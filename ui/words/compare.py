@@ -86,6 +86,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "compare.metric.accuracy": ("accuracy", "准确率"),
     "compare.metric.rmse": ("RMSE", "RMSE"),
     "compare.metric.mae": ("MAE", "MAE"),
+    "compare.algo.model": (
+        "{algorithm} with the Train & tree settings",
+        "{algorithm}（训练与决策树页的设置）",
+    ),
     "compare.algo.id3": ("ID3", "ID3"),
     "compare.algo.c45": ("C4.5", "C4.5"),
     "compare.algo.cart": ("CART (Gini)", "CART（基尼）"),
