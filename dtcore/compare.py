@@ -305,3 +305,26 @@ def _agreement(task: str, preds: list[np.ndarray]) -> tuple[np.ndarray, np.ndarr
 
 
 # =============================================================================================
+
+
+def same_rows_nodes(c: Comparison, key: str, node: int, X_train: Any) -> dict[str, int | None]:
+    """Per contender, the node of its fitted tree that the same training rows reach as ``node``
+    of ``key``'s tree (each row along its heaviest path, ``Tree.decision_path``); None where no
+    node holds exactly those rows. Vectorised: one pass over the path indicator per tree."""
+    X_train = np.asarray(X_train, dtype=object)
+    ref = next(e for e in c.entries if e.key == key)
+    indptr, indices = ref.estimator.decision_path(X_train)
+    n = indptr.size - 1
+    row_of = np.repeat(np.arange(n), np.diff(indptr))
+    inside = np.zeros(n, dtype=bool)
+    inside[row_of[indices == int(node)]] = True
+    want = int(inside.sum())
+    out: dict[str, int | None] = {}
+    for e in c.entries:
+        ip, ix = e.estimator.decision_path(X_train)
+        rows = np.repeat(np.arange(n), np.diff(ip))
+        size = np.bincount(ix, minlength=e.nodes)
+        hits = np.bincount(ix, weights=inside[rows], minlength=e.nodes)
+        match = np.flatnonzero((size == want) & (hits == want))
+        out[e.key] = int(match[-1]) if match.size and want else None  # the deepest such node
+    return out

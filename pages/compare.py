@@ -12,6 +12,7 @@ from ui.session import report_mode, state
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import compare as V
+from ui.views import tree as treeview
 from ui.views.text import md_escape, training_error
 
 CHART = {"displayModeBar": False}
@@ -19,10 +20,29 @@ CHART = {"displayModeBar": False}
 
 def trees_section(c):
     st.subheader(t("compare.trees"))
+    lead = c.entries[0]
+    nodes = list(range(lead.nodes))
+    S.prepare_focus(nodes, repr((lead.key, c.rows["train"].size, lead.nodes)))
+    picked = report_mode.control(
+        st.selectbox,
+        t("compare.focus", algo=V.label(lead.key, t, lead.algorithm)),
+        nodes,
+        key="compare_focus",
+        index=None,
+        placeholder=t("compare.focus_none"),
+        format_func=state.fixed_labels(
+            nodes, lambda i: treeview.node_label(lead.estimator, i, t("tree.root"))
+        ),
+    )
+    focus = None
+    if picked is not None:
+        focus = S.focus(c, lead.key, int(picked))
     cols = st.columns(len(c.entries))
-    for col, e, dot in zip(cols, c.entries, V.tree_dots(c, state.lang())):
+    for col, e, dot in zip(cols, c.entries, V.tree_dots(c, state.lang(), focus)):
         with col:
             st.markdown(f"**{V.label(e.key, t, e.algorithm)}**")
+            if focus is not None and focus.get(e.key) is None:
+                st.caption(t("compare.focus_missing"))
             st.graphviz_chart(dot, width="stretch")
 
 

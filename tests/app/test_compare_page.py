@@ -18,8 +18,13 @@ def test_watermelon_defaults_and_first_disagreement():
     assert at.multiselect(key="compare_algos").value == list(DEFAULTS["classification"])
     charts = at.get("graphviz_chart")
     assert len(charts) == 3
-    for chart in charts:  # the root (first disagreement) is drawn bold in every tree
-        assert "penwidth" in chart.proto.spec
+    for chart in charts:  # the root (first disagreement) is drawn bold in every tree, alone
+        bold = [
+            line.split()[0]
+            for line in chart.proto.spec.splitlines()
+            if "penwidth" in line and "->" not in line
+        ]
+        assert bold == ["node", "node0"], bold
     text = " ".join(m.value for m in at.markdown)
     assert "choose different tests" in text and "CART only makes binary tests" in text
     frames = [df.value for df in at.dataframe]
@@ -79,3 +84,14 @@ def test_the_train_page_settings_are_a_contender():
     extra = {"model": ("m", res.algorithm, dict(res.params))}
     c = service.run(d.df, at.session_state["roles"], "classification", ["model"], Split(0, 0, 0), extra)
     assert c.entries[0].nodes == trained.tree_.node_count
+
+
+def test_focus_follows_the_rows_into_every_tree():
+    at = start(COMPARE, sample="watermelon_2.0")
+    at.selectbox(key="compare_focus").set_value(1).run()  # ID3's 纹理 = 清晰 branch
+    no_exception(at)
+    dots = [c.proto.spec for c in at.get("graphviz_chart")]
+    # the 9 rows of 纹理 = 清晰 are node 1 in ID3 and C4.5 and CART (纹理 = 清晰 goes left)
+    for dot in dots:
+        bold = [line.split()[0] for line in dot.splitlines() if "penwidth" in line and "->" not in line]
+        assert bold == ["node", "node1"], bold  # the default node style, then node 1 alone

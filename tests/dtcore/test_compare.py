@@ -202,3 +202,16 @@ def test_extra_contenders_carry_their_own_settings():
     assert mine.nodes >= c.entries[0].nodes and mine.estimator.prune_steps_ == []
     with pytest.raises(ValueError, match="does not grow regression"):
         C.resolve(["mine"], "regression", extra)
+
+
+def test_same_rows_nodes_follow_the_rows():
+    X, y, feats, kinds, cats, classes, task = prepare_training(read_table(MELON), "好瓜")
+    rows = {"train": np.arange(len(y))}
+    c = C.compare(X, y, rows, keys=["id3", "c45"], fit_kw={"feature_names": feats})
+    # the root's rows are every tree's root; ID3 and C4.5 both split 纹理 three ways at the root
+    assert C.same_rows_nodes(c, "id3", 0, X) == {"id3": 0, "c45": 0}
+    id3 = c.entries[0].estimator.tree_
+    kids = id3.children_of(0).tolist()
+    got = [C.same_rows_nodes(c, "id3", k, X)["c45"] for k in kids]
+    c45 = c.entries[1].estimator.tree_
+    assert got == c45.children_of(0).tolist()

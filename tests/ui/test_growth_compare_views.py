@@ -84,4 +84,9 @@ def test_compare_tables_and_sentences():
     words = CV.first_sentences(c, c.to_dict()["notes"], t)
     assert any("CART 只做二元检验" in w for w in words)
     dots = CV.tree_dots(c, "zh")
-    assert len(dots) == 3 and all("penwidth" in d for d in dots)
+    assert len(dots) == 3
+    for d in dots:  # the root alone in bold (besides the default node style)
+        assert [x.split()[0] for x in d.splitlines() if "penwidth" in x and "->" not in x] == [
+            "node",
+            "node0",
+        ]

@@ -60,3 +60,11 @@ def run(
         )
     except ValueError as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None
+
+
+def focus(
+    c: C.Comparison, df: pd.DataFrame, roles: dict[str, str], key: str, node: int
+) -> dict[str, int | None]:
+    """The node each tree reaches with the training rows of ``node`` in ``key``'s tree."""
+    X = raw_rows(df, R.features_of(roles))[c.rows["train"]]
+    return C.same_rows_nodes(c, key, node, X)

@@ -73,3 +73,18 @@ def comparison(keys: list[str], settings: tuple | None = None):
         )
     finally:
         notice.clear()
+
+
+def focus(c, key: str, node: int) -> dict:
+    """The node the same training rows reach in every tree (``service.focus``)."""
+    return service.focus(c, data().df, roles(), key, node)
+
+
+def prepare_focus(nodes: list[int], lead: str) -> None:
+    """The focus selector forgets a node of another lead tree (or one it no longer has)."""
+    if (
+        st.session_state.get("_compare_focus_lead") != lead
+        or st.session_state.get("compare_focus") not in nodes
+    ):
+        st.session_state["compare_focus"] = None
+    st.session_state["_compare_focus_lead"] = lead

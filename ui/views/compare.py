@@ -87,12 +87,16 @@ def depth_window(c: Comparison) -> int | None:
     return window
 
 
-def tree_dots(c: Comparison, lang: str) -> list[str]:
-    """Each fitted tree's DOT, the same depth window, the first disagreement's path in bold."""
+def tree_dots(c: Comparison, lang: str, focus: dict | None = None) -> list[str]:
+    """Each fitted tree's DOT, the same depth window, the first disagreement's path in bold, or
+    with ``focus`` (key → node or None) the node the same rows reach in each tree."""
     window = depth_window(c)
     out = []
     for e in c.entries:
-        path = c.first.final.get(e.key, []) if c.first is not None else []
+        if focus is not None:
+            path = [] if focus.get(e.key) is None else [int(focus[e.key])]
+        else:
+            path = c.first.final.get(e.key, []) if c.first is not None else []
         out.append(
             export.to_dot(
                 e.estimator,

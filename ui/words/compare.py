@@ -13,6 +13,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "compare.running": ("Training and cross-validating…", "正在训练并交叉验证……"),
     "compare.failed": ("The comparison failed: {message}", "比较失败：{message}"),
     "compare.trees": ("Trees", "决策树"),
+    "compare.focus": ("Focus on a node of {algo}", "聚焦 {algo} 的一个结点"),
+    "compare.focus_none": (
+        "the first disagreement (pick a node to follow its rows in every tree)",
+        "第一个分歧（选择一个结点，在每棵树中跟随其训练行）",
+    ),
+    "compare.focus_missing": ("No node holds exactly those rows.", "没有结点恰好包含这些行。"),
     "compare.first": ("The first disagreement", "第一个分歧"),
     "compare.first.where": (
         "At {path} ({rows} training rows, depth {depth}) the algorithms choose different tests:",
