@@ -365,4 +365,5 @@ def fmt(v: Any) -> str:
     """Scores with three decimals (the textbooks' precision), '–' for none."""
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "–"
-    return f"{float(v):.3f}"
+    text = f"{float(v):.3f}"
+    return "0.000" if text == "-0.000" else text

@@ -72,6 +72,8 @@ def disagree_table(c: Comparison, df: pd.DataFrame, features: list[str], t, limi
 
 
 def _text(v) -> str:
+    if v is None or (isinstance(v, float) and v != v):  # a missing cell
+        return ""
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)
