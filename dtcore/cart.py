@@ -201,6 +201,10 @@ class CARTClassifier(_CARTBase):
     tree_ : Tree
         The fitted tree as flat arrays (children, features, thresholds or category branches,
         class counts or values, impurity, weights).
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
+        or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
+        (``dtcore.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and class labels, the missing-value tokens.
     n_features_in_ : int
@@ -284,6 +288,10 @@ class CARTRegressor(_CARTBase):
     tree_ : Tree
         The fitted tree as flat arrays (children, features, thresholds or category branches,
         class counts or values, impurity, weights).
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
+        or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
+        (``dtcore.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and the missing-value tokens.
     n_features_in_ : int

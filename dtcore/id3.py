@@ -160,6 +160,9 @@ class ID3Classifier(BaseTreeEstimator):
     ----------
     tree_ : Tree
         The fitted tree as flat arrays.
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The same tree, its splits in the order made (depth first, or best first under
+        ``max_leaf_nodes``); no pruning steps (``dtcore.growth_steps``).
     plan_ : dict
         Per feature index, how it is tested (:func:`feature_plan`'s ``("cat", n)`` /
         ``("bins", cuts)`` / ``("thr", None)``), fixed before growth.
