@@ -16,6 +16,8 @@ from ui.views.text import md_escape
 PAGES = [
     ("pages/data.py", "nav.data", ":material/table_view:", False),
     ("pages/train.py", "nav.train", ":material/account_tree:", True),
+    ("pages/compare.py", "nav.compare", ":material/compare_arrows:", False),
+    ("pages/growth.py", "nav.growth", ":material/timeline:", False),
     ("pages/splits.py", "nav.splits", ":material/query_stats:", False),
     ("pages/prune.py", "nav.prune", ":material/content_cut:", False),
 ]

@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import growth_steps
 from .base import BaseTreeEstimator
 from .conventions import Bunch
 from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from .growing import GrowParams, grow
+from .growing import GrowParams, grow_with_order
 from .params import GROWTH_LIMITS, Param
 from .schema import DataError
 from .tree import Tree
@@ -156,11 +157,16 @@ class _CARTBase(BaseTreeEstimator):
                     "criterion='poisson' needs a target with no negative values "
                     "and a positive sum; use criterion='squared_error' otherwise"
                 )
-        tree = grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+        params = self._params_for(X.shape[0], sample_weight, n_classes)
+        grown, order = grow_with_order(X, y, sample_weight, ncat, params)
+        tree, steps = grown, []
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
 
-            tree = prune_to_alpha(tree, float(self.ccp_alpha))[0]
+            tree = prune_to_alpha(grown, float(self.ccp_alpha))[0]
+            steps = growth_steps.ccp_steps(grown, float(self.ccp_alpha))
+        rule = "level" if params.max_leaf_nodes is None else "best_first"
+        growth_steps.record(self, grown, order, rule, steps)
         return tree
 
 
@@ -195,6 +201,10 @@ class CARTClassifier(_CARTBase):
     tree_ : Tree
         The fitted tree as flat arrays (children, features, thresholds or category branches,
         class counts or values, impurity, weights).
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
+        or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
+        (``dtcore.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and class labels, the missing-value tokens.
     n_features_in_ : int
@@ -278,6 +288,10 @@ class CARTRegressor(_CARTBase):
     tree_ : Tree
         The fitted tree as flat arrays (children, features, thresholds or category branches,
         class counts or values, impurity, weights).
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
+        or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
+        (``dtcore.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and the missing-value tokens.
     n_features_in_ : int

@@ -195,6 +195,7 @@ class Grower:
             self.unit_reg = self.crit != "absolute_error" and bool(np.all(self.w == 1.0))
         self.R = R
         self.nodes = _Nodes()
+        self.split_order = np.empty(0, np.int64)  # pre-order ids of the tests, in split order
 
     # -- statistics ------------------------------------------------------------------------------
     def stats(self, rows: np.ndarray, key: np.ndarray, n_groups: int) -> dict[str, np.ndarray]:
@@ -622,6 +623,8 @@ class Grower:
             pre[idx] = pre[par] + 1 + np.where(is_left, 0, size[lc[par]])
         inv = np.empty(N, np.int64)
         inv[pre] = np.arange(N)
+        if nodes.splits:  # level order (level-wise) or pop order (best-first)
+            self.split_order = pre[np.concatenate([s[0] for s in nodes.splits]).astype(np.int64)]
         internal = feature[inv] >= 0
         is_cat_split = (
             np.array([nid in nodes.cat_branch for nid in inv], dtype=bool)
@@ -694,8 +697,22 @@ def grow(
 
     Rows of zero weight are dropped first, as scikit-learn's splitter does: they take no part in
     the split search, the row counts (``min_samples_leaf``, ``n_samples``) or the medians."""
+    return grow_with_order(X, y, sample_weight, n_categories, params)[0]
+
+
+def grow_with_order(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray,
+    n_categories: Sequence[int] | np.ndarray,
+    params: GrowParams,
+) -> tuple[Tree, np.ndarray]:
+    """:func:`grow`, and the tree's test nodes in the order the builder split them (level order
+    for the level-wise builder, best-first order under ``max_leaf_nodes``)."""
     w = np.asarray(sample_weight, dtype=np.float64)
     keep = w > 0
     if keep.any() and not keep.all():
         X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
-    return Grower(X, y, w, n_categories, params).grow()
+    grower = Grower(X, y, w, n_categories, params)
+    tree = grower.grow()
+    return tree, grower.split_order

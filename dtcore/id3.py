@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import growth_steps
 from .base import BaseTreeEstimator
 from .criteria import entropy
 from .cutpoints import score_cuts
@@ -160,6 +161,9 @@ class ID3Classifier(BaseTreeEstimator):
     ----------
     tree_ : Tree
         The fitted tree as flat arrays.
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The same tree, its splits in the order made (depth first, or best first under
+        ``max_leaf_nodes``); no pruning steps (``dtcore.growth_steps``).
     plan_ : dict
         Per feature index, how it is tested (:func:`feature_plan`'s ``("cat", n)`` /
         ``("bins", cuts)`` / ``("thr", None)``), fixed before growth.
@@ -267,7 +271,7 @@ class ID3Classifier(BaseTreeEstimator):
                     stack.extend(reversed(self._apply(asm, X, y, *t, best)))
                 else:
                     settled += t[1].size
-            return asm.build()
+            return self._record(asm, "depth_first")
         # best-first: the largest weighted gain N_t/N · gain is split first
         heap: list[tuple[float, int, _Task, _Test]] = []
         tick, leaves = 0, 1
@@ -286,7 +290,13 @@ class ID3Classifier(BaseTreeEstimator):
                 if kb is not None:
                     tick += 1
                     heapq.heappush(heap, (-kb[5], tick, kid, kb))
-        return asm.build()
+        return self._record(asm, "best_first")
+
+    def _record(self, asm: TreeAssembler, rule: str) -> Tree:
+        """The built tree, its split order recorded (``dtcore.growth_steps``; ID3 never prunes)."""
+        tree = asm.build()
+        growth_steps.record(self, tree, asm.split_order(), rule)
+        return tree
 
     def _n_branches(self, j: int) -> int:
         kind, arg = self.plan_[j]

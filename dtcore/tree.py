@@ -381,6 +381,8 @@ class TreeAssembler:
         self.n_outputs = n_outputs
         self.n_classes = n_classes
         self._nodes: list[dict] = []
+        self._split_log: list[int] = []  # nodes in the order set_split made them tests
+        self.new_ids: dict[int, int] = {}  # creation id → pre-order id, set by ``build``
 
     def __len__(self) -> int:
         return len(self._nodes)
@@ -425,6 +427,15 @@ class TreeAssembler:
         rec["cuts"] = () if cuts is None else tuple(float(c) for c in np.atleast_1d(cuts))
         rec["cat_branch"] = () if cat_branch is None else tuple(int(b) for b in cat_branch)
         rec["missing_branch"] = int(missing_branch)
+        self._split_log.append(node)
+
+    def split_order(self) -> np.ndarray:
+        """The tests of the last ``build``'s tree (pre-order ids) in the order they were set:
+        the builder's split order (``dtcore.growth_steps``)."""
+        ids = self.new_ids
+        return np.array(
+            [ids[i] for i in self._split_log if i in ids and self._nodes[i]["feature"] >= 0], dtype=np.int64
+        )
 
     def make_leaf(self, node: int) -> None:
         """Undo a split (C4.5 collapse); the detached children are dropped by ``build``."""
@@ -442,6 +453,7 @@ class TreeAssembler:
             order.append(i)
             stack.extend(reversed(self._nodes[i]["children"]))
         new_id = {old: new for new, old in enumerate(order)}
+        self.new_ids = new_id
         recs = [self._nodes[i] for i in order]
         n = len(recs)
 

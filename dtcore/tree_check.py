@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from .growth_steps import PruneStep
     from .tree import Tree
 
 
@@ -78,3 +79,30 @@ def check_tree(tree: Tree) -> None:
             )
         if np.any(tree.value < 0):
             raise bad("value", "a class count below 0")
+
+
+def check_growth(grown: Tree, order: np.ndarray, steps: list[PruneStep]) -> None:
+    """ValueError unless ``order`` lists each test of ``grown`` once, parents first, and every
+    step names nodes of ``grown`` (a raise: a child of its node): the model file's ``growth``
+    entry (``dtcore.growth_steps``) before anything replays it."""
+    tests = np.flatnonzero(~grown.is_leaf)
+    if order.size != tests.size or not np.array_equal(np.sort(order), tests):
+        raise ValueError("model growth.build_order: must list each test of the grown tree once")
+    rank = np.full(grown.node_count, -1, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    par = grown.parent[order[1:]] if order.size else order
+    if order.size and (order[0] != 0 or np.any(rank[par] >= np.arange(1, order.size))):
+        raise ValueError("model growth.build_order: a node must come after its parent")
+    n = grown.node_count
+    for s in steps:
+        if not 0 <= s.node < n or grown.is_leaf[s.node]:
+            raise ValueError("model growth.prune_steps: a step must name a test of the grown tree")
+        if s.kind == "raise":
+            if s.branch not in grown.children_of(s.node).tolist():
+                raise ValueError("model growth.prune_steps: a raised branch must be a child of its node")
+            width = grown.value.shape[1]
+            for r in s.refit or []:
+                if not 0 <= r[0] < n or len(r[1]) != width:
+                    raise ValueError(
+                        "model growth.prune_steps: a refit row names no node or has the wrong width"
+                    )

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import growth_steps
 from ..base import BaseTreeEstimator
 from ..params import Param
 
 # the module, not its names: dtcore.pruning.ebp imports dtcore.c45.growth, so whichever of the
 # two packages is imported first, the other is then partly initialised
 from ..pruning import ebp
+from ..pruning.collapse import collapse
 from ..tree import Tree
 from .growth import _collapse, _Grower, _set_impurity
 from .rules import THRESHOLD_RULES
@@ -57,6 +59,9 @@ class C45Classifier(BaseTreeEstimator):
         The tree before error-based pruning.
     pruning_report_ : EBPReport or None
         What pruning did (None when ``prune=False``).
+    grown_tree_, build_order_, build_rule_, prune_steps_
+        The tree as grown, its splits in release 8's depth-first order, and the collapse and
+        pruning steps that lead to ``tree_`` (``dtcore.growth_steps``).
     growth_stats_ : GrowthStats
         How often each feature was split on during growth.
     schema_ : Schema
@@ -134,9 +139,14 @@ class C45Classifier(BaseTreeEstimator):
         grower = _Grower(self, X, y, sample_weight)
         asm = grower.grow()
         self.growth_stats_ = grower.stats
+        grown = _set_impurity(asm.build())
+        steps: list[growth_steps.PruneStep] = []
+        tree, kept = grown, np.arange(grown.node_count)
         if self.collapse:
-            _collapse(asm)
-        tree = _set_impurity(asm.build())
+            undone = [(asm.new_ids[i], a, b) for i, a, b in _collapse(asm)]
+            if undone:
+                steps = growth_steps.collapse_steps(undone)
+                tree, kept = collapse(grown, [u[0] for u in undone])
         self.unpruned_tree_ = tree
         self.pruning_report_ = None
         if self.prune:
@@ -148,5 +158,9 @@ class C45Classifier(BaseTreeEstimator):
                 cf=float(self.confidence_factor),
                 z=self.z,
                 subtree_raising=bool(self.subtree_raising),
+                record_refits=True,
             )
+            steps += growth_steps.ebp_steps(self.pruning_report_, kept)
+        # release 8 grows depth-first: its split order is the grown tree's pre-order
+        growth_steps.record(self, grown, np.flatnonzero(~grown.is_leaf), "depth_first", steps)
         return tree

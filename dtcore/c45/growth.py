@@ -367,8 +367,9 @@ def _set_impurity(tree: Tree) -> Tree:
     return tree
 
 
-def _collapse(asm: TreeAssembler) -> None:
-    """Undo splits whose leaves make no fewer training errors than the node itself (−0.001)."""
+def _collapse(asm: TreeAssembler) -> list[tuple[int, float, float]]:
+    """Undo splits whose leaves make no fewer training errors than the node itself (−0.001);
+    returns the undone nodes top-down: (assembler id, the subtree's leaf errors, the node's)."""
 
     def own_errors(i: int) -> float:
         rec = asm.node(i)
@@ -383,6 +384,7 @@ def _collapse(asm: TreeAssembler) -> None:
     for i in reversed(order):
         kids = asm.node(i)["children"]
         leaf_err[i] = sum(leaf_err[k] for k in kids) if kids else own_errors(i)
+    undone = []
     stack = [0]
     while stack:
         i = stack.pop()
@@ -390,6 +392,8 @@ def _collapse(asm: TreeAssembler) -> None:
         if not kids:
             continue
         if leaf_err[i] >= own_errors(i) - COLLAPSE_EPS:
+            undone.append((i, leaf_err[i], own_errors(i)))
             asm.make_leaf(i)
         else:
             stack.extend(kids)
+    return undone

@@ -1,4 +1,4 @@
-"""The command line: ``python -m dtcore train|predict|show|export|splits|prune|explain-prediction``.
+"""The command line: ``python -m dtcore train|predict|show|export|splits|prune|explain-prediction|compare``.
 
 It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
 exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
@@ -17,7 +17,7 @@ from ..limits import ENV
 from ..readers import LimitError
 from ..schema import DataError
 from ..split_summary import node_splits
-from . import explain, prune, splits, train
+from . import compare, explain, prune, splits, train
 from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from .train import (
     RolePlan,
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     splits.add_parser(sub)
     prune.add_parser(sub)
     explain.add_parser(sub)
+    compare.add_parser(sub)
     return parser
 
 

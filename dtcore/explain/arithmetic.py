@@ -194,6 +194,9 @@ def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
         out = []
         for v in range(V):
             cats = [f.categories[c] for c, bb in enumerate(table) if bb == v]
+            if not cats and v == int(test["missing_branch"]):  # CART's "missing values alone"
+                out.append("is missing")
+                continue
             out.append(f"= {cats[0]}" if len(cats) == 1 else "∈ {" + ", ".join(cats) + "}")
         return out
     cuts = list(test["cuts"])

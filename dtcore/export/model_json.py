@@ -140,7 +140,16 @@ def model_to_dict(estimator: BaseTreeEstimator) -> dict:
         "summary": tree_summary(tree),
         "tree": _tree_json(tree),
         "nodes": describe_nodes(tree, schema),
+        **_growth_entry(estimator),
     }
+
+
+def _growth_entry(estimator: BaseTreeEstimator) -> dict:
+    """``{"growth": …}`` when the model holds its build and pruning order (``growth_steps``)."""
+    from ..growth_steps import growth_to_dict
+
+    g = growth_to_dict(estimator, _tree_json)
+    return {} if g is None else {"growth": g}
 
 
 def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = None) -> BaseTreeEstimator:
@@ -180,7 +189,20 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     _check_tree_fits_schema(tree, schema)
     est._set_schema(schema)
     est.tree_ = tree
+    if d.get("growth") is not None:  # optional: files written before it lack it
+        from ..growth_steps import growth_from_dict
+
+        growth_from_dict(est, d["growth"], lambda g: _checked_tree(g, schema))
     return est
+
+
+def _checked_tree(d: object, schema: Schema) -> Tree:
+    """A tree entry (the grown tree of ``growth``) read and checked against the schema."""
+    if not isinstance(d, dict):
+        raise ValueError("model file: growth.grown_tree must be an object of arrays")
+    tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d.items()})
+    _check_tree_fits_schema(tree, schema)
+    return tree
 
 
 def _schema_from_dict(d: object, task: str) -> Schema:

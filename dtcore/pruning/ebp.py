@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..c45.growth import _set_impurity
 from ..criteria import entropy, gini
 from ..missing_seen import missing_seen
-from ..multiway import SMALL, distribute_rows
-from ..tree import Tree, TreeAssembler, branch_index
+from ..multiway import SMALL
+from ..tree import Tree
 from ..walk import Step, run
+from .ebp_nodes import _PNode, _rebuild, _rebuild_from_leaves, _split_rows, _subtree_stats, _to_pnodes
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
 _R8_VAL = (0.0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00)
@@ -106,96 +106,6 @@ def estimated_errors(counts: np.ndarray | Sequence[float], cf: float = 0.25, z: 
 # error-based pruning
 
 
-class _PNode:
-    __slots__ = (
-        "orig",
-        "feature",
-        "cuts",
-        "cat_branch",
-        "missing_branch",
-        "children",
-        "counts",
-        "err",
-        "nrows",
-    )
-
-    def __init__(
-        self,
-        orig: int,
-        feature: int,
-        cuts: np.ndarray,
-        cat_branch: np.ndarray,
-        missing_branch: int,
-        children: list[_PNode],
-    ) -> None:
-        self.orig, self.feature, self.cuts = orig, feature, cuts
-        self.cat_branch, self.missing_branch, self.children = cat_branch, missing_branch, children
-        self.counts: np.ndarray | None = None  # class counts at a leaf after pruning it
-        self.err = 0.0  # estimated errors of the pruned subtree
-        self.nrows = 0  # rows (positive weight) at a leaf after pruning it
-
-    @property
-    def is_leaf(self) -> bool:
-        return self.feature < 0 or not self.children
-
-    def size(self) -> int:
-        """Nodes in this subtree (explicit stack: deep trees need no recursion)."""
-        n, stack = 0, [self]
-        while stack:
-            node = stack.pop()
-            n += 1
-            stack.extend(node.children)
-        return n
-
-
-def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
-    """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
-
-    def make(i: int) -> _PNode:
-        return _PNode(
-            i,
-            int(tree.feature[i]),
-            tree.cuts_of(i).copy(),
-            tree.cat_branch_of(i).copy(),
-            int(tree.missing_branch[i]),
-            [],
-        )
-
-    top = make(root)
-    stack = [top]
-    while stack:
-        node = stack.pop()
-        for c in tree.children_of(node.orig):
-            child = make(int(c))
-            node.children.append(child)
-            stack.append(child)
-    return top
-
-
-def _split_rows(
-    node: _PNode, X: np.ndarray, idx: np.ndarray, w: np.ndarray
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    """Rows (and weights) of each branch of ``node``, unknown values shared as in training
-    (``tree.branch_index`` + ``multiway.distribute_rows``; a binary cut with nothing missing
-    takes a shortcut with the same partition)."""
-    x = X[idx, node.feature]
-    V = len(node.children)
-    known = ~np.isnan(x)
-    if node.cuts.size == 1 and known.all():  # fast path: binary cut, nothing missing
-        left = x <= node.cuts[0]
-        right = ~left
-        parts = [(idx[left], w[left]), (idx[right], w[right])]
-        return parts, np.array([parts[0][1].sum(), parts[1][1].sum()])
-    branch = branch_index(
-        x,
-        cuts=None if node.cat_branch.size else node.cuts,
-        cat_branch=node.cat_branch if node.cat_branch.size else None,
-        missing_branch=node.missing_branch,
-    )
-    parts, bw = distribute_rows(branch, w, V)
-    return [(idx[p], cw) for p, cw in parts], bw
-
-
 @dataclass
 class EBPReport:
     """What error-based pruning did; node ids are those of the tree given to ``ebp_prune``."""
@@ -208,6 +118,9 @@ class EBPReport:
     after: dict
     cf: float
     z: float
+    #: with ``record_refits``: event index of each raise → the raised subtree's statistics when
+    #: raised, in pre-order: (original id, class counts, weight, rows, impurity); not in to_dict
+    refits: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -231,6 +144,7 @@ def ebp_prune(
     z: float | str = "c45",
     subtree_raising: bool = True,
     impurity: str = "entropy",
+    record_refits: bool = False,
 ) -> tuple[Tree, EBPReport]:
     """C4.5's error-based pruning of ``tree`` with its training data; returns (Tree, EBPReport).
 
@@ -239,7 +153,8 @@ def ebp_prune(
     a leaf if LeafErr ≤ BranchErr + 0.1 and LeafErr ≤ TreeErr + 0.1, else raise the largest
     branch if BranchErr ≤ TreeErr + 0.1 (it is re-fitted to all the node's rows and pruned
     again).  Ties between equally large branches go to the last one, as in both release 8
-    and J48.  The input tree is not modified; class counts are recomputed from the data, and so
+    and J48.  ``record_refits`` keeps each raised subtree's re-fitted statistics in
+    ``EBPReport.refits`` (``dtcore.growth_steps`` replays the pruning steps with them).  The input tree is not modified; class counts are recomputed from the data, and so
     is each node's ``impurity`` ("entropy", C4.5's; "gini" for a CART tree pruned this way).
     """
     if impurity not in IMPURITIES:
@@ -313,6 +228,7 @@ def ebp_prune(
         return total
 
     collapsed, raised, events = [], [], []
+    refits: dict[int, list] = {}
 
     def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         if node.is_leaf:
@@ -345,6 +261,7 @@ def ebp_prune(
                     "size_after": 1,
                     "estimated_errors_before": tree_err,
                     "estimated_errors_after": leaf_err,
+                    "branch_estimated_errors": branch_err if math.isfinite(branch_err) else None,
                 }
             )
             collapsed.append(node.orig)
@@ -363,8 +280,11 @@ def ebp_prune(
                 "size_before": node.size(),
                 "estimated_errors_before": tree_err,
                 "branch_estimated_errors": branch_err,
+                "leaf_estimated_errors": leaf_err,
             }
             events.append(ev)
+            if record_refits:
+                refits[len(events) - 1] = _subtree_stats(child, X, y, idx, wl, C)
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
             node.children = child.children
@@ -403,83 +323,5 @@ def ebp_prune(
         after=after,
         cf=float(cf),
         z=float(zz),
+        refits=refits,
     )
-
-
-def _copy_test(asm: TreeAssembler, i: int, node: _PNode) -> None:
-    """Give assembler node i the test of pruned node ``node``."""
-    if node.cat_branch.size:
-        asm.set_split(i, node.feature, cat_branch=node.cat_branch, missing_branch=node.missing_branch)
-    else:
-        asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
-
-
-def _rebuild(
-    root: _PNode, X: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
-) -> tuple[Tree, list[int]]:
-    """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
-    asm = TreeAssembler(C, C)
-    kept = []
-
-    # pre-order on an explicit stack (children pushed reversed, so added in branch order)
-    stack: list[tuple[_PNode, int, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, -1, idx, w, None)]
-    while stack:
-        node, parent, idx, wl, parent_counts = stack.pop()
-        if idx.size == 0 and parent >= 0:
-            assert parent_counts is not None  # only the root (parent -1) is added without them
-            i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
-        else:
-            counts = np.bincount(y[idx], weights=wl, minlength=C)
-            i = asm.add_node(parent, counts, counts.sum(), int(np.sum(wl > 0)), float(entropy(counts)))
-            parent_counts = counts
-        kept.append(node.orig)
-        if node.is_leaf:
-            continue
-        _copy_test(asm, i, node)
-        if idx.size:
-            parts, _ = _split_rows(node, X, idx, wl)
-        else:
-            parts = [(idx, wl)] * len(node.children)
-        for c, p in reversed(list(zip(node.children, parts))):
-            stack.append((c, i, p[0], p[1], parent_counts))
-    return asm.build(), kept
-
-
-def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
-    """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
-    test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
-    order, stack = [], [root]  # pre-order: parents before children
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(node.children)
-    totals: dict[int, tuple[np.ndarray, int]] = {}
-    for node in reversed(order):  # children before parents: totals flow up
-        if node.is_leaf:
-            assert node.counts is not None  # pruning set the counts of every leaf
-            totals[id(node)] = (node.counts, node.nrows)
-        else:
-            parts = [totals[id(c)] for c in node.children]
-            counts = sum(p[0] for p in parts)
-            assert isinstance(counts, np.ndarray)  # a test has children: a sum of arrays
-            totals[id(node)] = (counts, sum(p[1] for p in parts))
-    asm = TreeAssembler(C, C)
-    kept = []
-    # pre-order on an explicit stack (children pushed reversed, so added in branch order)
-    todo: list[tuple[_PNode, int, np.ndarray | None]] = [(root, -1, None)]
-    while todo:
-        node, parent, parent_counts = todo.pop()
-        counts, nrows = totals[id(node)]
-        wn = float(counts.sum())
-        if nrows == 0 and wn <= 0 and parent >= 0:
-            assert parent_counts is not None  # only the root (parent -1) is added without them
-            i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
-        else:
-            i = asm.add_node(parent, counts, wn, nrows, 0.0)
-            parent_counts = counts
-        kept.append(node.orig)
-        if node.is_leaf:
-            continue
-        _copy_test(asm, i, node)
-        todo.extend((c, i, parent_counts) for c in reversed(node.children))
-    return _set_impurity(asm.build()), kept

@@ -148,3 +148,24 @@ def test_prune_before_after_chinese(page, app_url):
     chart = page.locator(".st-key-prune_cf_chart")
     png = settled_png(page, chart, inner=".main-svg")
     assert_image_snapshot(LAYER, "prune-cf-chart-watermelon2-c45-zh.png", png)
+
+
+def test_compare_trees_and_cv_english(page, app_url):
+    """The Compare page on watermelon 2.0: ID3, C4.5 and CART side by side (the root, their first
+    disagreement, in bold) and the cross-validation chart."""
+    open_page(page, app_url, "compare", report=1, lang="en", sample="watermelon_2.0")
+    row = page.locator('[data-testid="stHorizontalBlock"]').filter(has=page.locator(GRAPHVIZ)).first
+    row.locator(GRAPHVIZ).nth(2).locator("svg .node").first.wait_for(state="visible", timeout=60_000)
+    png = settled_png(page, row, inner=f"{GRAPHVIZ} svg .node")
+    assert_image_snapshot(LAYER, "compare-trees-watermelon2-en.png", png)
+    chart = page.locator(".st-key-compare_cv")
+    assert_image_snapshot(LAYER, "compare-cv-watermelon2-en.png", settled_png(page, chart, inner=".main-svg"))
+
+
+def test_growth_step_two_chinese(page, app_url):
+    """The Growth page after the second split of the watermelon 3.0 C4.5 tree (the step from the
+    URL): two tests, the newest in bold."""
+    open_page(page, app_url, "growth", report=1, lang="zh", sample="watermelon_3.0", growth_step=2)
+    page.get_by_text("第 2 次分裂").first.wait_for(state="visible", timeout=60_000)
+    png = settled_png(page, page.locator(GRAPHVIZ).first, inner="svg .node")
+    assert_image_snapshot(LAYER, "growth-step2-watermelon3-c45-zh.png", png)

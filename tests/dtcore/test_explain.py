@@ -314,3 +314,13 @@ def test_cart_lists_every_one_vs_rest_gini_next_to_the_optimal_subset(tmp_path):
         assert cand.split_impurity[rec.best] <= min(ginis.values()) + 1e-12
     assert rep.features[rep.chosen].name == "有自己的房子"
     assert explain.same_test(rep.features[rep.chosen].test, rep.tree_test)
+
+
+def test_branch_labels_name_cart_missing_values_alone_branch():
+    """CART's test that sends the missing values alone one way has no category on that branch:
+    it reads "is missing", not an empty set."""
+    from dtcore.schema import infer_schema
+
+    schema = infer_schema(np.array([["n"], ["y"]], dtype=object), ["vote"], {"vote": "categorical"})
+    test = {"feature": 0, "cuts": None, "cat_branch": [1, 1], "missing_branch": 0}
+    assert explain.branch_labels(schema, test) == ["is missing", "∈ {n, y}"]

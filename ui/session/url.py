@@ -69,6 +69,7 @@ def url_defaults() -> dict:
     )
     # Splits page: the charted feature by name ("" = the algorithm's choice at the node)
     d[FEATURE_KEY] = ""
+    d["growth_step"] = -1  # Growth page: the step shown (-1: the last, the fitted tree)
     for algo in ALGORITHMS:
         for task_name in (R.CLASSIFICATION, R.REGRESSION):
             crits = criteria(algo, task_name)

@@ -1,0 +1,216 @@
+"""``compare``: ID3, C4.5 and CART on the same data and split (``dtcore.compare``), as a table
+and the first node where their tests differ, in JSON or text."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import numpy as np
+
+from .. import compare as C
+from ..disagreement import describe_test, fmt
+from ..rowsplit import split_rows
+from .common import stdout
+from .train import read_training
+
+NAMES = {"gain": "gain", "gain_ratio": "gain ratio", "impurity_decrease": "impurity decrease"}
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    args.weight = None
+    prepared, _ = read_training(args)
+    X, y, features, kinds, categories, classes, task = prepared
+    keys = [k for k in args.algorithms.split(",") if k.strip()] if args.algorithms else None
+    known = np.array([str(v).strip() != "" for v in np.asarray(y, dtype=object)], dtype=bool)
+    pos = np.flatnonzero(known)
+    rows = split_rows(
+        pos,
+        args.valid,
+        args.test,
+        args.seed,
+        np.asarray(y, dtype=object)[pos] if task == "classification" else None,
+    )
+    fit_kw = dict(
+        feature_names=features,
+        feature_kinds=kinds or None,
+        categories=categories or None,
+        classes=classes,
+        target_name=args.target,
+    )
+    if task != "classification":
+        fit_kw.pop("classes")
+    result = C.compare(X, y, rows, task=task, keys=keys, fit_kw=fit_kw, cv=args.cv, seed=args.seed)
+    d = result.to_dict()
+    if not args.timing:
+        for a in d["algorithms"]:
+            a.pop("fit_seconds")
+    if args.format == "json":
+        stdout(json.dumps(d, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+    else:
+        stdout(text(d))
+    return 0
+
+
+def text(d: dict[str, Any]) -> str:
+    """The comparison as plain text: the score table, the agreement matrix, the first
+    disagreement with its scores, and the notes in words."""
+    algos = d["algorithms"]
+    metric = ["accuracy"] if d["task"] == "classification" else ["rmse", "mae"]
+    lines = [f"rows: train {d['rows']['train']}, validation {d['rows']['valid']}, test {d['rows']['test']}"]
+    head = ["algorithm"] + [f"{s} {m}" for s in C.SPLITS if d["rows"][s] for m in metric]
+    head += ["nodes", "leaves", "depth", f"cv{d['cv_folds']} mean", "cv sd"]
+    if algos and "fit_seconds" in algos[0]:
+        head.append("fit ms")
+    table = [head]
+    for a in algos:
+        row = [a["label"]] + [fmt(a["scores"][s].get(m)) for s in C.SPLITS if d["rows"][s] for m in metric]
+        row += [
+            str(a["nodes"]),
+            str(a["leaves"]),
+            str(a["depth"]),
+            fmt(a["cv"]["mean"]),
+            fmt(a["cv"]["std"]),
+        ]
+        if "fit_seconds" in a:
+            row.append(f"{1000 * a['fit_seconds']:.1f}")
+        table.append(row)
+    lines += _grid(table)
+    ag = d["agreement"]
+    lines.append("")
+    lines.append(f"agreement (share of {ag['rows']} rows predicted alike):")
+    labels = {a["key"]: a["label"] for a in algos}
+    grid = [[""] + [labels[k] for k in ag["keys"]]]
+    grid += [[labels[k]] + [fmt(v) for v in row] for k, row in zip(ag["keys"], ag["matrix"])]
+    lines += _grid(grid)
+    rows = d["disagreements"]
+    lines.append(f"rows where they disagree: {len(rows)}")
+    for r in rows[:20]:
+        preds = ", ".join(f"{labels[k]} {v}" for k, v in r["predictions"].items())
+        lines.append(f"  row {r['row'] + 1}: truth {r['truth']}; {preds}")
+    if len(rows) > 20:
+        lines.append(f"  … and {len(rows) - 20} more (--format json lists all)")
+    lines.append("")
+    lines += first_text(d)
+    return "\n".join(lines) + "\n"
+
+
+def first_text(d: dict[str, Any]) -> list[str]:
+    f = d["first_disagreement"]
+    labels = {a["key"]: a["label"] for a in d["algorithms"]}
+    if f is None:
+        if len(d["algorithms"]) < 2:
+            return ["one algorithm: nothing to compare"]
+        return ["the grown trees hold the same tests everywhere: no disagreement"]
+    where = " → ".join(f"{n} {b}" for n, b in f["path"]) or "the root"
+    out = [f"first disagreement at {where} (depth {f['depth']}, {f['n_rows']} rows):"]
+    for k, i in f["chosen"].items():
+        if i is None:
+            out.append(f"  {labels[k]} makes a leaf ({f['leaf_reason'][k]})")
+        else:
+            out.append(f"  {labels[k]} tests {describe_test(f['tests'][i])}")
+    out.append("competing tests under each criterion:")
+    for i, t in enumerate(f["tests"]):
+        parts = []
+        for k in f["chosen"]:
+            s = f["scores"][i][k]
+            name = NAMES.get(f["criteria"][k], f["criteria"][k])
+            parts.append(
+                f"{labels[k]} {name} {fmt(s['score'])}"
+                + _extra(s)
+                + ("" if s["possible"] else " [not its kind of test]")
+            )
+        out.append(f"  {describe_test(t)}: " + "; ".join(parts))
+    if f["average_gain"] is not None:
+        out.append(f"  C4.5's average gain here: {fmt(f['average_gain'])}")
+    out += ["  " + s for s in sentences(d)]
+    return out
+
+
+def _extra(s: dict[str, Any]) -> str:
+    if "gain_ratio" in s and s.get("score") == s.get("gain_ratio"):
+        extra = f" (gain {fmt(s['gain'])}, split info {fmt(s['split_info'])}"
+        if "above_average" in s:
+            extra += ", ≥ average" if s["above_average"] else ", below average"
+        return extra + ")"
+    if "iv" in s:
+        return f" (IV {fmt(s['iv'])})"
+    return ""
+
+
+def sentences(d: dict[str, Any]) -> list[str]:
+    """The notes of ``dtcore.compare.notes`` in English."""
+    f = d["first_disagreement"]
+    labels = {a["key"]: a["label"] for a in d["algorithms"]}
+    names = NAMES
+    out = []
+    for n in d["notes"]:
+        if n["kind"] == "chose":
+            t = describe_test(f["tests"][n["test"]])
+            o = "" if n["other"] is None else describe_test(f["tests"][n["other"]])
+            said = f"{labels[n['by']]} chose {t} ({names.get(n['score_name'], n['score_name'])} {fmt(n['score'])})"
+            if n["other"] is not None:
+                said += f" over {o} ({fmt(n['other_score'])})"
+            if n["runner_up"]:
+                said += (
+                    f"; its runner-up feature is {n['runner_up']['name']} ({fmt(n['runner_up']['score'])})"
+                )
+            out.append(said + ".")
+        elif n["kind"] == "leaf":
+            out.append(f"{labels[n['by']]} stops here: {n['reason']}.")
+        elif n["kind"] == "binary":
+            out.append(
+                f"CART only makes binary tests, so it groups the values of {f['tests'][n['test']]['name']} "
+                "into two branches where ID3 and C4.5 give every value its own branch."
+            )
+        elif n["kind"] == "below_average":
+            out.append(
+                f"{describe_test(f['tests'][n['test']])} has gain {fmt(n['gain'])}, below C4.5's average "
+                f"gain {fmt(n['average'])}: C4.5 does not consider it."
+            )
+        elif n["kind"] == "penalised":
+            out.append(
+                f"Gain favours {describe_test(f['tests'][n['test']])}, but C4.5's gain ratio divides "
+                f"the gain by the split information ({fmt(n['split_info'])} against "
+                f"{fmt(n['chosen_split_info'])}), so it scores {fmt(n['gain_ratio'])} against "
+                f"{fmt(n['chosen_gain_ratio'])}: tests with many branches are penalised."
+            )
+    return out
+
+
+def _grid(rows: list[list[str]]) -> list[str]:
+    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
+        for r in rows
+    ]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("compare", help="ID3, C4.5 and CART on the same data: scores and first disagreement")
+    p.add_argument("data", help="CSV/TSV (UTF-8 or GBK) or ARFF file with a header row")
+    p.add_argument("--target", required=True, help="the column to predict")
+    p.add_argument(
+        "--algorithms",
+        help="comma-separated: id3, c45, cart (gini), cart-entropy; for regression cart-squared_error, "
+        "cart-friedman_mse, cart-absolute_error, cart-poisson (default: id3,c45,cart or the first three "
+        "regression criteria)",
+    )
+    p.add_argument("--format", choices=("json", "text"), default="text")
+    p.add_argument("--task", choices=("classification", "regression"))
+    for flag, helptext in (
+        ("--ignore", "columns not to use"),
+        ("--keep", "use these columns even if they look like identifiers or hold a single value"),
+        ("--categorical", "treat these columns as categorical (labels)"),
+        ("--continuous", "treat these columns as continuous (numbers)"),
+    ):
+        p.add_argument(flag, nargs="+", default=[], metavar="COL", help=helptext)
+    p.add_argument("--valid", type=float, default=0, metavar="PCT", help="percent of rows for validation")
+    p.add_argument("--test", type=float, default=0, metavar="PCT", help="percent of rows for testing")
+    p.add_argument("--seed", type=int, default=0, help="seed of the row split and the folds")
+    p.add_argument(
+        "--cv", type=int, default=5, metavar="K", help="k-fold cross-validation on the training rows"
+    )
+    p.add_argument("--timing", action="store_true", help="also print each fit's time (varies run to run)")
+    p.set_defaults(func=cmd_compare)

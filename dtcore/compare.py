@@ -1,0 +1,330 @@
+"""ID3, C4.5 and CART side by side: the same data, the same row split, their scores, how often
+they agree, and the first node where their tests differ, scored under every criterion.
+
+:func:`compare` fits each contender (:data:`CONTENDERS`) on the same training rows and reports
+
+* per contender: accuracy on the training / validation / test rows (RMSE and MAE for
+  regression, where only CART applies and the contenders are its criteria), nodes, leaves,
+  depth, fit time, k-fold cross-validated accuracy (or RMSE) on the training rows (``fold_ids``
+  of ``pruning.alpha_selection``: one home for folds);
+* the prediction agreement matrix (share of the test rows, else the validation rows, else the
+  training rows, on which each pair predicts the same) and the rows where they disagree;
+* the first disagreement (:class:`Disagreement`): the grown trees (``grown_tree_``: the
+  builders' choices, before any pruning) are walked top-down in step, level by level; while
+  every tree holds the same test at the node the same rows reach, the walk goes on in every
+  branch; at the first node where the tests differ (or one tree stops), each competing test is
+  scored under every contender's criterion with the split explorer's arithmetic
+  (``explain.arithmetic``, ``explain.split_report``: gain, gain ratio with C4.5's average-gain
+  rule, Gini decrease), never a formula of its own.
+
+``Comparison.to_dict`` is JSON-safe; :func:`notes` says in words why the contenders chose apart.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .disagreement import Disagreement, first_disagreement, notes
+from .estimators import make_estimator, tasks_of
+from .pruning.alpha_selection import fold_ids
+from .schema import label_of
+
+#: key → (label, algorithm, parameters)
+CONTENDERS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "id3": ("ID3", "id3", {}),
+    "c45": ("C4.5", "c45", {}),
+    "cart": ("CART (gini)", "cart", {"criterion": "gini"}),
+    "cart-entropy": ("CART (entropy)", "cart", {"criterion": "entropy"}),
+    "cart-squared_error": ("CART (squared error)", "cart", {"criterion": "squared_error"}),
+    "cart-friedman_mse": ("CART (Friedman MSE)", "cart", {"criterion": "friedman_mse"}),
+    "cart-absolute_error": ("CART (absolute error)", "cart", {"criterion": "absolute_error"}),
+    "cart-poisson": ("CART (Poisson)", "cart", {"criterion": "poisson"}),
+}
+ALIASES = {"cart-gini": "cart", "c4.5": "c45"}
+DEFAULTS = {
+    "classification": ("id3", "c45", "cart"),
+    "regression": ("cart-squared_error", "cart-friedman_mse", "cart-absolute_error"),
+}
+REGRESSION_KEYS = ("cart-squared_error", "cart-friedman_mse", "cart-absolute_error", "cart-poisson")
+SPLITS = ("train", "valid", "test")
+
+
+def resolve(
+    keys: Any, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
+) -> list[str]:
+    """Contender keys from names (aliases allowed; for regression ``cart`` means squared error);
+    ``extra``: more contenders, key → (label, algorithm, parameters), e.g. a model's own settings."""
+    extra = extra or {}
+    out = []
+    for raw in keys or DEFAULTS[task]:
+        k = ALIASES.get(str(raw).strip().lower(), str(raw).strip().lower())
+        if task == "regression" and k == "cart":
+            k = "cart-squared_error"
+        if k in extra:
+            if task not in tasks_of(extra[k][1]):
+                raise ValueError(f"{extra[k][0]} does not grow {task} trees")
+            if k not in out:
+                out.append(k)
+            continue
+        if k not in CONTENDERS:
+            raise ValueError(f"unknown algorithm {raw!r}: choose from {', '.join(CONTENDERS)}")
+        if (task == "regression") != (k in REGRESSION_KEYS):
+            raise ValueError(f"{CONTENDERS[k][0]} does not grow {task} trees")
+        if k not in out:
+            out.append(k)
+    if not out:
+        raise ValueError("choose at least one algorithm")
+    return out
+
+
+@dataclass
+class Entry:
+    """One contender's fit and scores (``scores[split]``: {"accuracy"} or {"rmse", "mae"})."""
+
+    key: str
+    label: str
+    algorithm: str
+    params: dict[str, Any]
+    estimator: Any
+    seconds: float
+    scores: dict[str, dict[str, float]]
+    nodes: int
+    leaves: int
+    depth: int
+    cv: list[float]
+    predictions: dict[str, np.ndarray]
+
+    def to_dict(self) -> dict[str, Any]:
+        cv = np.array(self.cv, dtype=np.float64)
+        return {
+            "key": self.key,
+            "label": self.label,
+            "algorithm": self.algorithm,
+            "params": self.params,
+            "scores": self.scores,
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "depth": self.depth,
+            "fit_seconds": self.seconds,
+            "cv": {
+                "scores": [float(v) for v in cv],
+                "mean": float(cv.mean()) if cv.size else None,
+                "std": float(cv.std()) if cv.size else None,
+            },
+        }
+
+
+@dataclass
+class Comparison:
+    task: str
+    target: str
+    rows: dict[str, np.ndarray]
+    entries: list[Entry]
+    agree_on: str
+    agreement: np.ndarray
+    disagree_rows: np.ndarray
+    truth: np.ndarray
+    first: Disagreement | None
+    cv_folds: int
+
+    def to_dict(self) -> dict[str, Any]:
+        on = self.rows[self.agree_on]
+        keep = np.isin(on, self.disagree_rows)
+        return {
+            "task": self.task,
+            "target": self.target,
+            "rows": {k: int(v.size) for k, v in self.rows.items()},
+            "cv_folds": self.cv_folds,
+            "algorithms": [e.to_dict() for e in self.entries],
+            "agreement": {
+                "rows": self.agree_on,
+                "keys": [e.key for e in self.entries],
+                "matrix": self.agreement.tolist(),
+            },
+            "disagreements": [
+                {
+                    "row": int(r),
+                    "truth": _plain(t),
+                    "predictions": {e.key: _plain(e.predictions[self.agree_on][i]) for e in self.entries},
+                }
+                for i, (r, t) in enumerate(zip(on, self.truth))
+                if keep[i]
+            ],
+            "first_disagreement": None if self.first is None else self.first.to_dict(),
+            "notes": notes(self.first, self.entries),
+        }
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, (np.floating, float)):
+        return float(v)
+    return label_of(v) if not isinstance(v, str) else v
+
+
+# =============================================================================================
+# fitting and scoring
+
+
+def _fit(
+    spec: tuple[str, str, dict[str, Any]], task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any]
+) -> tuple[Any, float]:
+    _, algorithm, params = spec
+    est = make_estimator(algorithm, task, **params)
+    t0 = time.perf_counter()
+    est.fit(X, y, **fit_kw)
+    return est, time.perf_counter() - t0
+
+
+def _score(task: str, truth: np.ndarray, pred: np.ndarray) -> dict[str, float]:
+    if truth.size == 0:
+        return {}
+    if task == "classification":
+        said = np.array([label_of(v) for v in pred.tolist()], dtype=object)
+        real = np.array([label_of(v) for v in truth.tolist()], dtype=object)
+        return {"accuracy": float(np.mean(said == real))}
+    err = pred.astype(np.float64) - truth.astype(np.float64)
+    return {"rmse": float(np.sqrt(np.mean(err**2))), "mae": float(np.mean(np.abs(err)))}
+
+
+def _cv(
+    spec: tuple[str, str, dict[str, Any]],
+    task: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    fit_kw: dict[str, Any],
+    folds: np.ndarray,
+) -> list[float]:
+    out = []
+    for f in range(int(folds.max()) + 1 if folds.size else 0):
+        held = folds == f
+        try:
+            est, _ = _fit(spec, task, X[~held], y[~held], fit_kw)
+        except ValueError:  # a fold left one class only, say: no score for it
+            continue
+        s = _score(task, y[held], est.predict(X[held]))
+        out.append(s["accuracy"] if task == "classification" else s["rmse"])
+    return out
+
+
+def compare(
+    X: Any,
+    y: Any,
+    rows: dict[str, np.ndarray],
+    *,
+    task: str = "classification",
+    keys: Any = None,
+    fit_kw: dict[str, Any] | None = None,
+    cv: int = 5,
+    seed: int = 0,
+    extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None,
+) -> Comparison:
+    """Fit the contenders ``keys`` on ``X[rows["train"]]`` and compare them (module docstring).
+
+    ``X``: raw rows (object array), ``y`` the target; ``rows``: positions per split ("train",
+    and optionally "valid", "test"); ``fit_kw``: what ``fit`` takes besides X and y (feature
+    names and kinds, categories, classes, target name), the same for every contender;
+    ``extra``: contenders beyond :data:`CONTENDERS` (key → label, algorithm, parameters)."""
+    X = np.asarray(X, dtype=object)
+    y = np.asarray(y, dtype=object)
+    fit_kw = dict(fit_kw or {})
+    rows = {s: np.asarray(rows.get(s, np.empty(0, np.int64)), dtype=np.int64) for s in SPLITS}
+    tr = rows["train"]
+    table = {**CONTENDERS, **(extra or {})}
+    keys = resolve(keys, task, extra)
+    k = min(int(cv), tr.size)
+    folds = np.empty(0, np.int64)
+    if k >= 2:
+        strata = (
+            np.array([label_of(v) for v in y[tr].tolist()], dtype=object)
+            if task == "classification"
+            else None
+        )
+        folds = fold_ids(
+            strata if strata is not None else np.zeros(tr.size), k, seed, stratify=strata is not None
+        )
+    entries = []
+    for key in keys:
+        est, seconds = _fit(table[key], task, X[tr], y[tr], fit_kw)
+        preds = {s: est.predict(X[r]) if r.size else np.empty(0, dtype=object) for s, r in rows.items()}
+        scores = {s: _score(task, y[r], preds[s]) for s, r in rows.items() if r.size}
+        t = est.tree_
+        label, algorithm, params = table[key]
+        entries.append(
+            Entry(
+                key,
+                label,
+                algorithm,
+                dict(params),
+                est,
+                seconds,
+                scores,
+                t.node_count,
+                t.get_n_leaves(),
+                t.get_depth(),
+                _cv(table[key], task, X[tr], y[tr], fit_kw, folds) if folds.size else [],
+                preds,
+            )
+        )
+    on = "test" if rows["test"].size else "valid" if rows["valid"].size else "train"
+    agreement, differ = _agreement(task, [e.predictions[on] for e in entries])
+    first = first_disagreement(entries, X[tr], y[tr])
+    return Comparison(
+        task,
+        str(fit_kw.get("target_name", "y")),
+        rows,
+        entries,
+        on,
+        agreement,
+        rows[on][differ],
+        y[rows[on]],
+        first,
+        k,
+    )
+
+
+def _agreement(task: str, preds: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Share of rows on which each pair predicts the same, and which rows not all agree on
+    (regression: equal within 1e-9 relative)."""
+    K = len(preds)
+    if task == "classification":
+        P = [np.array([label_of(v) for v in p.tolist()], dtype=object) for p in preds]
+        same = [[P[a] == P[b] for b in range(K)] for a in range(K)]
+    else:
+        F = [np.asarray(p, dtype=np.float64) for p in preds]
+        same = [[np.isclose(F[a], F[b], rtol=1e-9, atol=0.0) for b in range(K)] for a in range(K)]
+    n = preds[0].size if K else 0
+    M = np.array([[float(np.mean(same[a][b])) if n else 1.0 for b in range(K)] for a in range(K)])
+    all_same = np.ones(n, dtype=bool)
+    for b in range(1, K):
+        all_same &= same[0][b]
+    return M, ~all_same
+
+
+# =============================================================================================
+
+
+def same_rows_nodes(c: Comparison, key: str, node: int, X_train: Any) -> dict[str, int | None]:
+    """Per contender, the node of its fitted tree that the same training rows reach as ``node``
+    of ``key``'s tree (each row along its heaviest path, ``Tree.decision_path``); None where no
+    node holds exactly those rows. Vectorised: one pass over the path indicator per tree."""
+    X_train = np.asarray(X_train, dtype=object)
+    ref = next(e for e in c.entries if e.key == key)
+    indptr, indices = ref.estimator.decision_path(X_train)
+    n = indptr.size - 1
+    row_of = np.repeat(np.arange(n), np.diff(indptr))
+    inside = np.zeros(n, dtype=bool)
+    inside[row_of[indices == int(node)]] = True
+    want = int(inside.sum())
+    out: dict[str, int | None] = {}
+    for e in c.entries:
+        ip, ix = e.estimator.decision_path(X_train)
+        rows = np.repeat(np.arange(n), np.diff(ip))
+        size = np.bincount(ix, minlength=e.nodes)
+        hits = np.bincount(ix, weights=inside[rows], minlength=e.nodes)
+        match = np.flatnonzero((size == want) & (hits == want))
+        out[e.key] = int(match[-1]) if match.size and want else None  # the deepest such node
+    return out

@@ -1,0 +1,124 @@
+"""Compare page: ID3, C4.5 and CART on the same data and row split; trees side by side with the
+path to their first disagreement in bold, that disagreement in words and numbers, scores,
+cross-validation, agreement and the rows they disagree on."""
+
+import streamlit as st
+
+from ui.figures.compare import cv_figure
+from ui.services import roles as R
+from ui.services.training import TrainingError
+from ui.session import compare as S
+from ui.session import report_mode, state
+from ui.session.frame import run_page
+from ui.session.state import t
+from ui.views import compare as V
+from ui.views import tree as treeview
+from ui.views.text import md_escape, training_error
+
+CHART = {"displayModeBar": False}
+
+
+def trees_section(c):
+    st.subheader(t("compare.trees"))
+    lead = c.entries[0]
+    nodes = list(range(lead.nodes))
+    S.prepare_focus(nodes, repr((lead.key, c.rows["train"].size, lead.nodes)))
+    picked = report_mode.control(
+        st.selectbox,
+        t("compare.focus", algo=V.label(lead.key, t, lead.algorithm)),
+        nodes,
+        key="compare_focus",
+        index=None,
+        placeholder=t("compare.focus_none"),
+        format_func=state.fixed_labels(
+            nodes, lambda i: treeview.node_label(lead.estimator, i, t("tree.root"))
+        ),
+    )
+    focus = None
+    if picked is not None:
+        focus = S.focus(c, lead.key, int(picked))
+    cols = st.columns(len(c.entries))
+    for col, e, dot in zip(cols, c.entries, V.tree_dots(c, state.lang(), focus)):
+        with col:
+            st.markdown(f"**{V.label(e.key, t, e.algorithm)}**")
+            if focus is not None and focus.get(e.key) is None:
+                st.caption(t("compare.focus_missing"))
+            st.graphviz_chart(dot, width="stretch")
+
+
+def first_section(c, notes):
+    st.subheader(t("compare.first"))
+    if len(c.entries) < 2:
+        st.caption(t("compare.first.one"))
+        return
+    if c.first is None:
+        st.success(t("compare.first.none"))
+        return
+    st.markdown(V.where_text(c, t))
+    for sentence in V.first_sentences(c, notes, t):
+        st.markdown("- " + sentence)
+    st.caption(t("compare.first.scores"))
+    st.dataframe(V.scores_at_first(c, t), hide_index=True)
+
+
+def scores_section(c):
+    st.subheader(t("compare.scores"))
+    st.dataframe(V.scores_table(c, t), hide_index=True)
+    if c.cv_folds >= 2:
+        metric = t("compare.metric." + V.metrics(c.task)[0])
+        st.markdown("**" + t("compare.cv", metric=metric, k=c.cv_folds) + "**")
+        fig = cv_figure(
+            [V.label(e.key, t, e.algorithm) for e in c.entries], [e.cv for e in c.entries], metric
+        )
+        st.plotly_chart(fig, config=CHART, key="compare_cv")
+
+
+def agreement_section(c):
+    st.subheader(t("compare.agreement"))
+    st.caption(t("compare.agreement.caption", rows=t("compare.rows." + c.agree_on)))
+    st.dataframe(V.agreement_table(c, t))
+    n = int(c.disagree_rows.size)
+    st.markdown("**" + t("compare.disagree", n=n) + "**")
+    if n == 0:
+        st.caption(t("compare.disagree.none"))
+    else:
+        st.dataframe(V.disagree_table(c, state.data().df, R.features_of(state.roles()), t), hide_index=True)
+
+
+def page():
+    st.title(t("compare.title"))
+    if state.data() is None:
+        st.info(t("compare.no_data"))
+        return
+    st.caption(t("compare.intro"))
+    model_settings = S.model_settings()
+    options = S.prepare_choice(model_settings)
+    algorithm = model_settings[1] if model_settings else None
+    keys = report_mode.control(
+        st.multiselect,
+        t("compare.algorithms"),
+        list(options),
+        key=S.KEY,
+        format_func=lambda k: V.label(k, t, algorithm),
+    )
+    keys = [k for k in options if k in (keys or [])]
+    if not keys:
+        st.info(t("compare.pick_two"))
+        return
+    try:
+        with st.spinner(t("compare.running"), show_time=True):
+            c = S.comparison(keys, model_settings)
+    except TrainingError as exc:
+        st.error(training_error(exc, t))
+        return
+    except (ValueError, MemoryError) as exc:
+        st.error(t("compare.failed", message=md_escape(str(exc))))
+        return
+    notes = c.to_dict()["notes"]
+    trees_section(c)
+    first_section(c, notes)
+    scores_section(c)
+    agreement_section(c)
+
+
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)

@@ -1,0 +1,87 @@
+"""Growth page: the current model's tree after each split, in the builder's order, then after
+each pruning step; a step slider and a play button (a fragment that reruns itself each second)."""
+
+import streamlit as st
+
+from ui.services import growth as G
+from ui.services.training import TrainingError
+from ui.session import growth as S
+from ui.session import model, report_mode, state
+from ui.session.frame import run_page
+from ui.session.state import t
+from ui.views import growth as V
+
+
+def caption(res, est, st_tree, k, splits, prunes):
+    if st_tree.k == 0:
+        st.markdown(t("growth.start"))
+        return
+    path = V.path_text(est, st_tree.node, t("tree.root"))
+    if st_tree.phase == "grow":
+        X, y = S.arrays(res)
+        info = G.split_info(est, X, y, st_tree.node)
+        st.markdown(V.split_caption(t, k, splits, info, path))
+    else:
+        st.markdown(V.prune_caption(t, k - splits, prunes, st_tree, path))
+    node = G.final_node(est, st_tree.node)
+    if node is None:
+        st.caption(t("growth.pruned_later"))
+    elif (
+        st_tree.phase == "grow"
+        and not report_mode.active()
+        and st.button(t("growth.explore"), key="growth_explore", icon=":material/query_stats:")
+    ):
+        S.open_in_explorer(node)
+
+
+def stepper(res):
+    est = res.estimator
+    splits, prunes = G.n_steps(est)
+    total = splits + prunes
+    if S.playing():
+        S.advance(total)
+    left, right = st.columns([6, 1], vertical_alignment="bottom")
+    with left:
+        k = report_mode.control(
+            st.slider, t("growth.step"), 0, max(total, 1), key=S.STEP_KEY, disabled=total == 0, fallback=total
+        )
+    with right:
+        if not report_mode.active():
+            label = t("growth.pause") if S.playing() else t("growth.play")
+            icon = ":material/pause:" if S.playing() else ":material/play_arrow:"
+            # the callback sets the step before the slider exists; the full rerun (re)sets the timer
+            if st.button(
+                label, key="growth_play", icon=icon, width="stretch", on_click=S.toggle_play, args=(total,)
+            ):
+                st.rerun()
+    S.drawn(k)
+    st.caption(t("growth.phase", splits=splits, prunes=prunes))
+    st_tree = G.step(est, k)
+    caption(res, est, st_tree, k, splits, prunes)
+    st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), width="stretch")
+
+
+def page():
+    st.title(t("growth.title"))
+    try:
+        res = model.current_model()
+    except TrainingError:
+        res = None
+    if res is None or state.data() is None:
+        st.info(t("growth.no_model"))
+        if not report_mode.active():
+            st.page_link("pages/train.py", label=t("nav.train"), icon=":material/account_tree:")
+        return
+    res, current = S.model_for_steps(res)
+    if res is None:
+        st.info(t("growth.no_model"))
+        return
+    if not current:
+        st.info(t("growth.no_history"))
+    st.caption(t("growth.intro", rule=t("growth.rule." + res.estimator.build_rule_)))
+    splits, prunes = G.n_steps(res.estimator)
+    S.prepare_step(res, splits + prunes)
+    st.fragment(stepper, run_every=1.0 if S.playing() else None)(res)
+
+
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)

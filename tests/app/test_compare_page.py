@@ -1,0 +1,97 @@
+"""The Compare page (AppTest): default algorithms, the trees side by side with the path to the
+first disagreement in bold, its scores (SPEC §10 on watermelon 2.0), the tables and the CV chart,
+all on the training service's row split."""
+
+from dtcore.compare import DEFAULTS
+from tests.app.apptest import start
+
+COMPARE = "pages/compare.py"
+
+
+def no_exception(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_watermelon_defaults_and_first_disagreement():
+    at = start(COMPARE, sample="watermelon_2.0")
+    no_exception(at)
+    assert at.multiselect(key="compare_algos").value == list(DEFAULTS["classification"])
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 3
+    for chart in charts:  # the root (first disagreement) is drawn bold in every tree, alone
+        bold = [
+            line.split()[0]
+            for line in chart.proto.spec.splitlines()
+            if "penwidth" in line and "->" not in line
+        ]
+        assert bold == ["node", "node0"], bold
+    text = " ".join(m.value for m in at.markdown)
+    assert "choose different tests" in text and "CART only makes binary tests" in text
+    frames = [df.value for df in at.dataframe]
+    scores_at_first = frames[0]
+    assert any("information gain 0.381" in str(v) for v in scores_at_first.to_numpy().ravel())
+    assert any("gain ratio 0.263" in str(v) for v in scores_at_first.to_numpy().ravel())
+    assert at.get("plotly_chart")
+
+
+def test_same_split_as_training_and_agreement_on_test_rows():
+    at = start(COMPARE, sample="credit-g", test=25, valid=0)
+    no_exception(at)
+    from ui.services import compare as service
+    from ui.services.training import Split
+
+    d = at.session_state["data"]
+    c = service.run(
+        d.df, at.session_state["roles"], "classification", ["id3", "c45", "cart"], Split(0, 25, 0)
+    )
+    assert c.rows["test"].size == 250
+    text = " ".join(m.value for m in at.caption)
+    assert "test rows" in text
+    # the Train page's model uses the same rows
+    at.switch_page("pages/train.py").run()
+    res = at.session_state["result"]
+    assert res.rows["test"].size == 250
+
+
+def test_choosing_algorithms_and_chinese():
+    at = start(COMPARE, sample="watermelon_2.0", lang="zh")
+    at.multiselect(key="compare_algos").set_value(["id3", "c45"]).run()
+    no_exception(at)
+    assert len(at.get("graphviz_chart")) == 2
+    at.multiselect(key="compare_algos").set_value(["id3"]).run()
+    no_exception(at)
+    assert "选择两个或以上算法" in " ".join(m.value for m in at.caption)
+
+
+def test_the_train_page_settings_are_a_contender():
+    """After training on Train & tree (C4.5 without pruning, from the URL), Compare offers that
+    model's settings; chosen, they give the same tree as the Train page's model."""
+    at = start("pages/train.py", sample="watermelon_2.0", c45_prune=0)
+    no_exception(at)
+    trained = at.session_state["result"].estimator
+    at.switch_page(COMPARE).run()
+    assert "C4.5 with the Train & tree settings" in at.multiselect(key="compare_algos").options
+    at.multiselect(key="compare_algos").set_value(["c45", "model"]).run()
+    no_exception(at)
+    assert len(at.get("graphviz_chart")) == 2
+    labels = [m.value for m in at.markdown]
+    assert any("C4.5 with the Train & tree settings" in v for v in labels)
+    from ui.services import compare as service
+    from ui.services.training import Split
+
+    d = at.session_state["data"]
+    res = at.session_state["result"]
+    extra = {"model": ("m", res.algorithm, dict(res.params))}
+    c = service.run(d.df, at.session_state["roles"], "classification", ["model"], Split(0, 0, 0), extra)
+    assert c.entries[0].nodes == trained.tree_.node_count
+
+
+def test_focus_follows_the_rows_into_every_tree():
+    at = start(COMPARE, sample="watermelon_2.0")
+    at.selectbox(key="compare_focus").set_value(1).run()  # ID3's 纹理 = 清晰 branch
+    no_exception(at)
+    dots = [c.proto.spec for c in at.get("graphviz_chart")]
+    # the 9 rows of 纹理 = 清晰 are node 1 in ID3 and C4.5 and CART (纹理 = 清晰 goes left)
+    for dot in dots:
+        bold = [line.split()[0] for line in dot.splitlines() if "penwidth" in line and "->" not in line]
+        assert bold == ["node", "node1"], bold  # the default node style, then node 1 alone

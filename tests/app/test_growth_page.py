@@ -1,0 +1,84 @@
+"""The Growth page (AppTest): the step slider shows the tree after k splits (the DOT has exactly
+k tests while growing), then the pruning steps; play advances without retraining."""
+
+import re
+
+from dtcore import growth_steps as gs
+from tests.app.apptest import start
+
+GROWTH = "pages/growth.py"
+
+
+def no_exception(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def drawn_tests(dot: str) -> int:
+    """Nodes with an edge out of them: the tests of the drawn tree."""
+    return len(set(re.findall(r"^\s*(\w+)\s*->", dot, flags=re.M)))
+
+
+def dot(at) -> str:
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 1
+    return charts[0].proto.spec
+
+
+def test_step_slider_walks_growth_then_pruning():
+    at = start(GROWTH, algo="c45", sample="credit-g")
+    no_exception(at)
+    est = at.session_state["result"].estimator
+    splits, total = gs.n_growth_steps(est), gs.n_steps(est)
+    assert splits > 3 and total > splits  # C4.5 collapses and prunes credit-g
+    assert at.slider(key="growth_step").value == total  # opens on the fitted tree
+    for k in (0, 1, 2, 3, splits // 2):
+        at.slider(key="growth_step").set_value(k).run()
+        no_exception(at)
+        st_tree = gs.step_tree(est, k)
+        if st_tree.tree.node_count <= 63:
+            assert drawn_tests(dot(at)) == k
+        assert int((~st_tree.tree.is_leaf).sum()) == k
+    at.slider(key="growth_step").set_value(1).run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Split 1 of" in text and "gain ratio" in text and "Runner-up" in text
+    at.slider(key="growth_step").set_value(splits + 1).run()
+    no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "Pruning step 1 of" in text and "collapse" in text
+    at.slider(key="growth_step").set_value(total).run()
+    final = gs.step_tree(est, total).tree
+    assert final.node_count == est.tree_.node_count
+
+
+def test_small_tree_dot_counts_exactly_k_tests():
+    at = start(GROWTH, algo="cart", sample="watermelon_2.0")
+    no_exception(at)
+    est = at.session_state["result"].estimator
+    for k in range(gs.n_growth_steps(est) + 1):
+        at.slider(key="growth_step").set_value(k).run()
+        assert drawn_tests(dot(at)) == k
+    assert at.session_state["result"].estimator is est  # no retraining
+
+
+def test_play_advances_one_step_per_run():
+    at = start(GROWTH, algo="id3", sample="watermelon_2.0")
+    total = gs.n_steps(at.session_state["result"].estimator)
+    at.button(key="growth_play").click().run()  # at the end: play starts again from 0
+    no_exception(at)
+    assert at.session_state["growth_playing"] is True
+    first = at.slider(key="growth_step").value
+    at.run()
+    assert at.slider(key="growth_step").value == first + 1
+    at.button(key="growth_play").click().run()
+    assert at.session_state["growth_playing"] is False
+    assert 0 < at.slider(key="growth_step").value <= total
+
+
+def test_explore_button_opens_the_splits_page_at_that_node():
+    at = start(GROWTH, algo="cart", sample="watermelon_2.0")
+    at.slider(key="growth_step").set_value(2).run()
+    at.button(key="growth_explore").click().run()
+    no_exception(at)
+    est = at.session_state["result"].estimator
+    node = int(gs.step_tree(est, 2).node)
+    assert at.session_state["node"] == node  # CART: the grown tree is the fitted tree

@@ -1,0 +1,92 @@
+"""The Growth and Compare views (no Streamlit): captions for every kind of step in both languages,
+user text escaped for Markdown, tables built from a real comparison."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dtcore import growth_steps as gs
+from dtcore.compare import compare
+from dtcore.estimators import make_estimator
+from tests.datasets import DATA
+from ui import i18n
+from ui.services import growth as G
+from ui.views import compare as CV
+from ui.views import growth as GV
+
+ODD = "a*b_[c]"  # Markdown would eat these characters unescaped
+
+
+def frame(name):
+    return pd.read_csv(DATA / name, dtype=str, keep_default_na=False)
+
+
+def fitted(name, target, algorithm, rename=None, **params):
+    df = frame(name)
+    if rename:
+        df = df.rename(columns=rename)
+    X = df.drop(columns=[target])
+    est = make_estimator(algorithm, **params).fit(
+        X.to_numpy(object), df[target].to_numpy(object), feature_names=list(X.columns)
+    )
+    return est, X, df[target]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_step_has_a_caption(lang):
+    t = lambda key, **v: i18n.translate(key, lang, **v)  # noqa: E731
+    cases = [
+        fitted("labor.csv", "class", "c45"),  # leaf, raise
+        fitted("vote.csv", "Class", "c45"),  # collapse
+        fitted("breast_cancer.csv", "class", "cart", ccp_alpha=0.01),
+    ]
+    kinds = set()
+    for est, X, y in cases:
+        Xe = est.encode(X.to_numpy(object))
+        ye = np.array([list(est.schema_.classes).index(v) for v in y])
+        splits, prunes = G.n_steps(est)
+        for k in range(1, splits + prunes + 1):
+            st = G.step(est, k)
+            path = GV.path_text(est, st.node, "root")
+            if st.phase == "grow":
+                text = GV.split_caption(t, k, splits, G.split_info(est, Xe, ye, st.node), path)
+            else:
+                text = GV.prune_caption(t, k - splits, prunes, st, path)
+                kinds.add(st.prune.kind)
+            assert "{" not in text and text
+            assert GV.step_dot(est, st, lang).startswith("digraph growth")
+    assert kinds == {"collapse", "leaf", "raise", "ccp"}
+
+
+def test_captions_escape_user_text():
+    est, X, y = fitted("watermelon_2.0.csv", "好瓜", "cart", rename={"纹理": ODD, "编号": "id"})
+    t = lambda key, **v: i18n.translate(key, "en", **v)  # noqa: E731
+    Xe = est.encode(X.to_numpy(object))
+    ye = np.array([list(est.schema_.classes).index(v) for v in y])
+    root = gs.step_tree(est, 1)
+    text = GV.split_caption(
+        t, 1, 3, G.split_info(est, Xe, ye, root.node), GV.path_text(est, root.node, "root")
+    )
+    assert ODD not in text and "a\\*b\\_\\[c\\]" in text
+
+
+def test_compare_tables_and_sentences():
+    df = frame("watermelon_2.0.csv").drop(columns=["编号"])
+    X, y = df.drop(columns=["好瓜"]).to_numpy(object), df["好瓜"].to_numpy(object)
+    rows = {"train": np.arange(17)}
+    c = compare(X, y, rows, fit_kw={"feature_names": list(df.columns[:-1])})
+    t = lambda key, **v: i18n.translate(key, "zh", **v)  # noqa: E731
+    scores = CV.scores_table(c, t)
+    assert list(scores["算法"]) == ["ID3", "C4.5", "CART（基尼）"]
+    assert CV.agreement_table(c, t).shape == (3, 3)
+    first = CV.scores_at_first(c, t)
+    assert first.shape == (2, 4) and first.iloc[0, 1].startswith("✓ 信息增益 0.381")
+    words = CV.first_sentences(c, c.to_dict()["notes"], t)
+    assert any("CART 只做二元检验" in w for w in words)
+    dots = CV.tree_dots(c, "zh")
+    assert len(dots) == 3
+    for d in dots:  # the root alone in bold (besides the default node style)
+        assert [x.split()[0] for x in d.splitlines() if "penwidth" in x and "->" not in x] == [
+            "node",
+            "node0",
+        ]

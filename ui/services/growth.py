@@ -1,0 +1,71 @@
+"""Step-through growth of the current model (no Streamlit): the tree after step k, from the
+history dtcore recorded when it was fitted (``dtcore.growth_steps``), and the newest split's
+scores from the split explorer (``dtcore.explain``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcore import explain
+from dtcore import growth_steps as gs
+
+
+def has_history(est) -> bool:
+    return gs.has_history(est)
+
+
+def n_steps(est) -> tuple[int, int]:
+    """(splits, pruning steps)."""
+    return gs.n_growth_steps(est), len(est.prune_steps_)
+
+
+def step(est, k: int) -> gs.StepTree:
+    return gs.step_tree(est, k)
+
+
+def final_node(est, grown_node: int) -> int | None:
+    """The id in the fitted tree (the one the Splits page shows) of a grown tree's node; None
+    when pruning removed it."""
+    last = gs.step_tree(est, gs.n_steps(est))
+    hit = np.flatnonzero(last.kept == int(grown_node))
+    return int(hit[0]) if hit.size else None
+
+
+@dataclass
+class SplitInfo:
+    """The newest split: its test's score, the runner-up feature and score (the explorer's
+    ``runner_up``), and the rows (weight) each branch received."""
+
+    feature: str
+    score_name: str
+    score: float | None
+    runner_up: str | None
+    runner_up_score: float | None
+    branch_weights: list[float]
+    branch_labels: list[str]
+
+
+_FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
+
+
+def split_info(est, X: np.ndarray, y: np.ndarray, grown_node: int) -> SplitInfo:
+    """The split report at ``grown_node`` of the grown tree, on the training arrays X, y."""
+    grown = est.grown_tree_
+    rep = explain.split_report(est, X, y, None, int(grown_node), tree=grown)
+    j = int(grown.feature[grown_node])
+    field = _FIELD.get(rep.score_name, "gain")
+    chosen = rep.features[j]
+    runner = rep.features[rep.runner_up] if rep.runner_up is not None else None
+    kids = grown.children_of(int(grown_node))
+    test = explain.tree_test(grown, int(grown_node))
+    return SplitInfo(
+        feature=est.schema_.features[j].name,
+        score_name=rep.score_name,
+        score=getattr(chosen, field),
+        runner_up=None if runner is None else runner.name,
+        runner_up_score=None if runner is None else getattr(runner, field),
+        branch_weights=[float(w) for w in grown.weighted_n[kids]],
+        branch_labels=explain.branch_labels(est.schema_, test) if test is not None else [],
+    )

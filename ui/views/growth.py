@@ -1,0 +1,108 @@
+"""Step-through growth as DOT and captions (no Streamlit): the tree after step k with its newest
+split (or the node a pruning step replaced) in bold, and what the step did, in words."""
+
+from __future__ import annotations
+
+from dtcore import export
+from dtcore.export.labels import impurity_name
+from dtcore.growth_steps import StepTree
+
+from .text import md_escape
+from .tree import auto_depth, dot_words
+
+#: a step tree is drawn whole up to this many nodes, else folded like the Train page's
+WHOLE_TREE = 63
+
+
+def step_dot(est, st: StepTree, lang: str) -> str:
+    """DOT of the tree after the step (node ids hidden: they are not the fitted tree's)."""
+    tree = st.tree
+    depth = None if tree.node_count <= WHOLE_TREE else auto_depth(tree)
+    if depth is not None and st.shown >= 0:
+        depth = max(depth, int(tree.depth[st.shown]) + 1)
+    highlight = [st.shown] if st.shown >= 0 else []
+    return export.to_dot(
+        tree,
+        est.schema_,
+        max_depth=depth,
+        highlight=highlight,
+        words=dot_words(lang),
+        show_ids=False,
+        graph_name="growth",
+        criterion=impurity_name(est),
+    )
+
+
+def _num(v) -> str:
+    return "–" if v is None else f"{float(v):.3f}"
+
+
+def _count(v: float) -> str:
+    return f"{v:g}" if float(v).is_integer() else f"{v:.2f}"
+
+
+def path_text(est, node: int, root: str) -> str:
+    """Branch conditions from the root to a node of the grown tree."""
+    tree, schema = est.grown_tree_, est.schema_
+    out = []
+    i = int(node)
+    while tree.parent[i] >= 0:
+        p = int(tree.parent[i])
+        name = schema.features[int(tree.feature[p])].name
+        cond = next((export.condition_text(b) for b in export.branches(tree, schema, p) if b.child == i), "")
+        out.append(f"{name} {cond}")
+        i = p
+    return " → ".join(out[::-1]) or root
+
+
+def split_caption(t, k: int, total: int, info, path: str) -> str:
+    """ "Split 3 of 5, at 纹理 = 清晰: tests 根蒂 (gain ratio 0.263); runner-up 脐部 (0.187);
+    moves 9 rows into = 蜷缩: 5 · = 稍蜷: 3 · = 硬挺: 1"."""
+    moved = " · ".join(
+        f"{md_escape(lab)}: {_count(w)}" for lab, w in zip(info.branch_labels, info.branch_weights)
+    )
+    text = t(
+        "growth.split",
+        k=k,
+        total=total,
+        path=md_escape(path),
+        feature=md_escape(info.feature),
+        score_name=t("growth.score." + info.score_name),
+        score=_num(info.score),
+        moved=moved,
+        rows=_count(sum(info.branch_weights)),
+    )
+    if info.runner_up is not None:
+        text += " " + t(
+            "growth.runner_up", feature=md_escape(info.runner_up), score=_num(info.runner_up_score)
+        )
+    return text
+
+
+def prune_caption(t, j: int, total: int, st: StepTree, path: str) -> str:
+    """Why pruning step j removed its subtree, with the numbers it compared."""
+    p = st.prune
+    assert p is not None
+    n = {k: _num(v) for k, v in p.numbers.items()}
+    head = t("growth.prune_head", j=j, total=total, path=md_escape(path))
+    if p.kind == "collapse":
+        body = t("growth.prune.collapse", subtree=n["subtree_errors"], node=n["node_errors"])
+    elif p.kind == "leaf":
+        body = t(
+            "growth.prune.leaf",
+            leaf=n["leaf_estimate"],
+            subtree=n["subtree_estimate"],
+            branch=n.get("branch_estimate", "–"),
+        )
+    elif p.kind == "raise":
+        body = t(
+            "growth.prune.raise",
+            branch=n["branch_estimate"],
+            subtree=n["subtree_estimate"],
+            leaf=n.get("leaf_estimate", "–"),
+        )
+    else:
+        body = t(
+            "growth.prune.ccp", alpha=f"{p.numbers['alpha']:.4g}", leaves=int(p.numbers["leaves_after"] or 0)
+        )
+    return head + " " + body
