@@ -43,10 +43,29 @@ def widest_row(tree, depth: int | None) -> int:
     return max(int(per_level[: depth + 1].max()), inner)
 
 
-def auto_rankdir(tree, depth: int | None, row: int = 5) -> str:
-    """Top-down for narrow trees; left-to-right when rows get wide (labels stay readable and the
-    page grows downwards instead of shrinking the picture)."""
-    return "LR" if widest_row(tree, depth) > row else "TB"
+#: the layout rule's limits: more boxes side by side than WIDE_ROW, or more levels than DEEP
+#: with rows at most NARROW_ROW wide, and the tree is drawn left to right
+WIDE_ROW = 5
+DEEP = 6
+NARROW_ROW = 2
+
+
+def layout_rule(levels: int, widest: int) -> str:
+    """The one rule for the automatic layout: left-to-right when rows get wide (labels stay
+    readable and the page grows downwards instead of shrinking the picture) or when a deep
+    narrow tree would be a tall thin column; top-down otherwise."""
+    if widest > WIDE_ROW or (levels > DEEP and widest <= NARROW_ROW):
+        return "LR"
+    return "TB"
+
+
+def auto_rankdir(tree, depth: int | None, row: int = WIDE_ROW) -> str:
+    """:func:`layout_rule` for the whole tree shown to ``depth`` (None: all levels)."""
+    levels = (tree.get_depth() if depth is None else min(depth, tree.get_depth())) + 1
+    widest = widest_row(tree, depth)
+    if widest > row:
+        return "LR"
+    return layout_rule(levels, widest)
 
 
 def incoming_condition(est, node: int, precision: int = 3) -> str | None:

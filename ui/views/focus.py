@@ -1,0 +1,175 @@
+"""The focused view of a big tree: the focused node's ancestors as a compact breadcrumb, its
+subtree to a depth window, deeper subtrees folded into one box saying what they hold.
+
+The budgets that keep the browser responsive live here too (one home): how many nodes the
+browser may lay out itself, and above how many nodes the node selectors give way to search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcore import export
+from ui import i18n
+
+from . import tree as treeview
+
+#: The most nodes a whole-tree picture may have for the browser to lay it out itself
+#: (``st.graphviz_chart``: Graphviz compiled to WebAssembly, then the SVG in the page). Measured
+#: on this machine (2 shared cores, Chromium 1xx headless, bench/browser_budget.py): CART trees
+#: with every level shown took 0.25 s at 127 nodes, 0.55 s at 255, 0.95 s at 401 and 1.6 s at
+#: 701 nodes from the rerun to the drawn SVG. Above this the page draws the picture server-side
+#: with the real ``dot`` (cached per model and view) in the pan/zoom frame, or refuses.
+BROWSER_NODE_BUDGET = 400
+#: Above this many nodes the node selectors give way to search (ui/services/find.py): filling a
+#: selector with tens of thousands of labels costs seconds per rerun (issue 15).
+SELECTOR_LIMIT = 300
+#: Levels below the focused node shown by default.
+DEFAULT_WINDOW = 3
+#: The most levels of breadcrumb drawn above the focused node (the rest is one "…" box).
+CRUMBS_SHOWN = 6
+
+
+def is_big(tree) -> bool:
+    """A tree whose node selectors give way to search and whose picture starts focused."""
+    return int(tree.node_count) > SELECTOR_LIMIT
+
+
+def whole_tree_allowed(tree, depth: int | None) -> bool:
+    """Whether the browser may lay out the picture of levels up to ``depth`` (None: all)."""
+    return shown_nodes(tree, depth) <= BROWSER_NODE_BUDGET
+
+
+def shown_nodes(tree, depth: int | None) -> int:
+    """Boxes drawn for levels up to ``depth``: the nodes there plus one summary box per folded
+    subtree (None: every node)."""
+    if depth is None:
+        return int(tree.node_count)
+    inner_at = int(((tree.depth == depth) & (tree.feature >= 0)).sum())
+    return int((tree.depth <= depth).sum()) + inner_at
+
+
+@dataclass(frozen=True)
+class Window:
+    """What the focused view draws: levels ``tree.depth[root]`` to ``last`` below ``root``, and
+    the nodes ``unfolded`` past that (the path to a selected deep node, boxes clicked open)."""
+
+    root: int
+    last: int
+    unfolded: frozenset[int]
+
+
+def window(tree, root: int, levels: int = DEFAULT_WINDOW, selected: int | None = None, opened=()) -> Window:
+    """The focused view at ``root`` showing ``levels`` levels; a ``selected`` node below the
+    window has its path unfolded, as have the ``opened`` (clicked) summary boxes."""
+    root = int(root) if 0 <= int(root) < tree.node_count else 0
+    last = int(tree.depth[root]) + max(int(levels), 0)
+    unfolded = {int(i) for i in opened if 0 <= int(i) < tree.node_count}
+    if selected is not None and 0 <= int(selected) < tree.node_count:
+        path = tree.path_to(int(selected))
+        if root in path:
+            unfolded |= {i for i in path[path.index(root) :] if tree.depth[i] >= last}
+    return Window(root, last, frozenset(unfolded))
+
+
+def window_nodes(tree, w: Window) -> np.ndarray:
+    """Ids of the nodes the window draws as boxes of their own (pre-order)."""
+    sub = tree.subtree(w.root)
+    inside = tree.depth[sub] <= w.last
+    if w.unfolded:
+        # a node past the window is drawn when its parent is drawn and unfolded
+        opened = np.zeros(tree.node_count, dtype=bool)
+        opened[list(w.unfolded)] = True
+        drawn = np.zeros(tree.node_count, dtype=bool)
+        drawn[sub[inside]] = True
+        for d in range(w.last + 1, int(tree.depth[sub].max()) + 1):  # a loop over levels
+            at = sub[tree.depth[sub] == d]
+            par = tree.parent[at]
+            drawn[at] = drawn[par] & (opened[par] | (tree.depth[par] < w.last))
+        return sub[drawn[sub]]
+    return sub[inside]
+
+
+def levels_and_widest(tree, w: Window) -> tuple[int, int]:
+    """(levels drawn, most boxes side by side) of a window, summary boxes included."""
+    nodes = window_nodes(tree, w)
+    d = tree.depth[nodes] - tree.depth[w.root]
+    per = np.bincount(d)
+    folded = nodes[(tree.feature[nodes] >= 0) & ~_open(tree, nodes, w)]
+    if folded.size:
+        more = np.bincount(tree.depth[folded] - tree.depth[w.root] + 1, minlength=per.size + 1)
+        per = np.pad(per, (0, more.size - per.size)) + more
+    return int(per.size), int(per.max())
+
+
+def _open(tree, nodes: np.ndarray, w: Window) -> np.ndarray:
+    """Whether each (drawn, internal) node shows its children rather than a summary box."""
+    return (tree.depth[nodes] < w.last) | np.isin(nodes, list(w.unfolded))
+
+
+def focus_dot(
+    est,
+    w: Window,
+    *,
+    selected: int | None = None,
+    forced=(),
+    rankdir: str | None = None,
+    lang: str = i18n.DEFAULT_LANG,
+) -> str:
+    """DOT of the focused view: breadcrumb boxes (``dtcrumb{i}``, one per ancestor, the edge
+    into the next saying the branch taken), then the window's subtree with ids ``dtnode{i}`` and
+    summary boxes ``dtmore{i}`` that name the classes they hold. ``rankdir`` None: the layout
+    rule of ``ui.views.tree.layout_rule``."""
+    tree = est.tree_
+    n = tree.node_count
+    if rankdir is None:
+        rankdir = treeview.layout_rule(*levels_and_widest(tree, w))
+    nodes = window_nodes(tree, w)
+    drawn_internal = nodes[tree.feature[nodes] >= 0]
+    collapsed = drawn_internal[~_open(tree, drawn_internal, w)]
+    highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
+    highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
+    dot = export.to_dot(
+        est,
+        root=w.root,
+        collapsed=collapsed.tolist(),
+        highlight=highlight,
+        rankdir=rankdir,
+        words=treeview.dot_words(lang),
+        fold_detail=True,
+    )
+    crumbs = breadcrumb_lines(est, w.root)
+    if not crumbs:
+        return dot
+    body = dot.rstrip().removesuffix("}")
+    return body + "\n".join(crumbs) + "\n}\n"
+
+
+def breadcrumb_lines(est, root: int) -> list[str]:
+    """DOT lines of the ancestors of ``root``: small boxes ``#i feature``, edges labelled with
+    the branch taken; beyond :data:`CRUMBS_SHOWN` levels the top ones become one "…" box."""
+    tree, schema = est.tree_, est.schema_
+    path = tree.path_to(int(root))
+    if len(path) <= 1:
+        return []
+    ancestors = path[:-1]
+    hidden = ancestors[:-CRUMBS_SHOWN] if len(ancestors) > CRUMBS_SHOWN else []
+    shown = ancestors[len(hidden) :]
+    style = 'shape=box, style="rounded,filled", fillcolor="#f3f3f3", color="#999999", fontsize=9'
+    lines = []
+    if hidden:
+        lines.append(f'crumb_top [id="dtcrumb{hidden[-1]}", {style}, label="… {len(hidden)}"];')
+        lines.append(f"crumb_top -> crumb{shown[0]} [style=dotted, arrowhead=none];")
+    for a, b in zip(shown, shown[1:] + [int(root)]):
+        name = schema.features[int(tree.feature[a])].name
+        label = f'<FONT POINT-SIZE="8" COLOR="#555555">#{a}</FONT> {export.html_escape(name)}'
+        lines.append(f'crumb{a} [id="dtcrumb{a}", {style}, label=<{label}>];')
+        cond = treeview.incoming_condition(est, b) or ""
+        cond = export.html_escape(cond.removeprefix(name).strip())
+        target = f"node{b}" if b == int(root) else f"crumb{b}"
+        lines.append(f'crumb{a} -> {target} [id="dtcrumbedge{a}", style=dotted, fontsize=9, label=<{cond}>];')
+    same = ["crumb_top"] * bool(hidden) + [f"crumb{a}" for a in shown]
+    lines.append("{rank=same; " + "; ".join(same) + ";}")  # one compact row (column in LR)
+    return lines
