@@ -10,9 +10,10 @@ from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import model, report_mode, state, url
+from ui.session import model, navigation, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
+from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 
@@ -101,6 +102,8 @@ def ensure_model(algo, criterion, values, submitted):
 def tree_section(res):
     est = res.estimator
     tree = est.tree_
+    if focus.is_big(tree):  # search, overview map and a focused view instead of node selectors
+        return navigation.big_tree_section(res)
     depth = tree.get_depth()
     auto = treeview.auto_depth(tree)
     root = t("tree.root")

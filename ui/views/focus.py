@@ -23,6 +23,10 @@ from . import tree as treeview
 #: 701 nodes from the rerun to the drawn SVG. Above this the page draws the picture server-side
 #: with the real ``dot`` (cached per model and view) in the pan/zoom frame, or refuses.
 BROWSER_NODE_BUDGET = 400
+#: The most nodes the server draws with ``dot`` as one picture: ``dot -Tsvg`` took 0.46 s for
+#: 633 nodes, 3.4 s for 1 729 (a 4.9 MB SVG) and 12 s for 4 183 on this machine. Above it the
+#: whole-tree picture is refused (the overview map and the focused view remain, and downloads).
+SERVER_NODE_LIMIT = 2000
 #: Above this many nodes the node selectors give way to search (ui/services/find.py): filling a
 #: selector with tens of thousands of labels costs seconds per rerun (issue 15).
 SELECTOR_LIMIT = 300
@@ -40,6 +44,15 @@ def is_big(tree) -> bool:
 def whole_tree_allowed(tree, depth: int | None) -> bool:
     """Whether the browser may lay out the picture of levels up to ``depth`` (None: all)."""
     return shown_nodes(tree, depth) <= BROWSER_NODE_BUDGET
+
+
+def whole_tree_mode(tree, depth: int | None = None) -> str:
+    """How a picture of levels up to ``depth`` is drawn: "browser" (``st.graphviz_chart``),
+    "server" (``dot`` to SVG in the pan/zoom frame) or "refuse"."""
+    n = shown_nodes(tree, depth)
+    if n <= BROWSER_NODE_BUDGET:
+        return "browser"
+    return "server" if n <= SERVER_NODE_LIMIT else "refuse"
 
 
 def shown_nodes(tree, depth: int | None) -> int:
