@@ -5,10 +5,10 @@ import pandas as pd
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.splits import children_figure, feature_figure, tree_overview_figure
+from ui.figures.splits import children_figure, feature_figure
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, report_mode, state, url
+from ui.session import model, navigation, report_mode, state, url
 from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
@@ -48,21 +48,8 @@ def tree_panel(res):
     )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
-    fig = tree_overview_figure(
-        tree,
-        [treeview.node_short_label(est, i) for i in nodes],
-        colors=treeview.node_colors(est),
-        selected=node,
-        forced=model.forced_nodes(),
-        texts={"title": t("splits.tree_hint")},
-    )
-    st.plotly_chart(
-        fig,
-        key="split_tree_chart",
-        on_select=explorer.on_tree_click,
-        selection_mode="points",
-        config=PLOT_CONFIG,
-    )
+    st.caption(t("nav.splits_hint"))
+    navigation.splits_tree(est, node, model.forced_nodes(), explorer.on_frame_click)
     return node
 
 

@@ -161,7 +161,7 @@ def tree_section(res):
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = model.forced_nodes()
     dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
-    st.graphviz_chart(dot, width="content")
+    navigation.draw_tree(dot, tree, shown)  # past the browser's node budget: drawn by the server
     if forced:
         st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))

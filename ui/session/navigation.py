@@ -31,14 +31,34 @@ def focus_on(node: int | None) -> None:
         st.session_state["focus_opened"] = []
 
 
-def _overview_clicked() -> None:
-    ev = st.session_state.get("tree_overview")
-    points = (ev or {}).get("selection", {}).get("points", []) if ev is not None else []
-    if points:
-        p = points[0]
-        node = p.get("id", p.get("customdata", [None])[0] if p.get("customdata") else None)
-        if node is not None:
-            focus_on(int(node))
+def overview_node(event) -> int | None:
+    """The node a selection event of the overview map names (its point's id), or None."""
+    if event is None:
+        return None
+    selection = event.get("selection", {}) if hasattr(event, "get") else getattr(event, "selection", {})
+    points = selection.get("points", []) if hasattr(selection, "get") else []
+    for p in points:
+        node = p.get("id")
+        if node is None and p.get("customdata"):
+            node = p["customdata"][0]
+        if node is not None and str(node).lstrip("-").isdigit():
+            return int(node)
+    return None
+
+
+def overview_key(node: int) -> str:
+    """The overview chart's key: one per focused node, so a chart never holds a click that was
+    already followed (clicking the same node again after moving away works)."""
+    return f"tree_overview_{int(node)}"
+
+
+def take_overview_click(node: int, n_nodes: int) -> int:
+    """Before the section is drawn: a node clicked in the overview becomes the focus."""
+    picked = overview_node(st.session_state.get(overview_key(node)))
+    if picked is not None and 0 <= picked < n_nodes and picked != node:
+        focus_on(picked)
+        return picked
+    return node
 
 
 def _hit_picked() -> None:
@@ -58,6 +78,43 @@ def on_frame_event(value) -> None:
             opened.append(int(num))
     elif kind in ("node", "crumb"):
         focus_on(int(num))
+
+
+def on_small_frame_event(value) -> None:
+    """A click in a whole-tree picture drawn in the frame: a node is selected, a summary box
+    below a folded node unfolds it."""
+    kind, _, num = str(value or "").partition(":")
+    if not num.isdigit():
+        return
+    if kind == "node":
+        st.session_state["node"] = int(num)
+    elif kind == "more":
+        st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != int(num)]
+
+
+def draw_tree(dot: str, tree, depth: int | None) -> None:
+    """The Train page's picture of levels up to ``depth``: in the browser within the node
+    budget, drawn by the server in the pan/zoom frame above it, refused past the server's
+    limit (``ui.views.focus.whole_tree_mode``)."""
+    mode = focus.whole_tree_mode(tree, depth)
+    if mode == "browser":
+        st.graphviz_chart(dot, width="content")
+    elif mode == "server":
+        st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
+        tree_frame(dot, key="small_frame", on_event=on_small_frame_event)
+    else:
+        st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
+
+
+def splits_tree(est, node: int, forced, on_event) -> None:
+    """The Splits page's clickable tree: the tree to the automatic depth from the root, the path
+    to the selected node unfolded and highlighted; summary boxes open on click."""
+    tree = est.tree_
+    auto = treeview.auto_depth(tree)
+    levels = tree.get_depth() if auto is None else auto
+    w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
+    dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
+    tree_frame(dot, key="split_frame", on_event=on_event, height=460)
 
 
 def validation_errors(res):
@@ -151,8 +208,8 @@ def overview_panel(res, node: int) -> None:
         st.caption(t("nav.overview_help"))
         st.plotly_chart(
             overview_figure(res.estimator, selected=node, texts=texts),
-            key="tree_overview",
-            on_select=_overview_clicked,
+            key=overview_key(node),
+            on_select="rerun",
             selection_mode="points",
             config={"displayModeBar": False},
         )
@@ -165,7 +222,7 @@ def big_tree_section(res) -> str:
     url.default("node")
     if st.session_state.get("node") is None or not 0 <= int(st.session_state["node"]) < tree.node_count:
         st.session_state["node"] = 0
-    node = int(st.session_state["node"])
+    node = take_overview_click(int(st.session_state["node"]), tree.node_count)
     st.caption(t("nav.big", nodes=tree.node_count))
     if not report_mode.active():
         find_panel(res)

@@ -60,6 +60,22 @@ def on_tree_click():
         )
 
 
+def on_frame_click(value) -> None:
+    """A click in the clickable tree (``ui.session.tree_frame``): a node is selected, a summary
+    box opens."""
+    kind, _, num = str(value or "").partition(":")
+    if not num.isdigit():
+        return
+    if kind == "node":
+        st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = (
+            int(num)
+        )
+    elif kind == "more":
+        opened = st.session_state.setdefault("split_opened", [])
+        if int(num) not in opened:
+            opened.append(int(num))
+
+
 def on_curve_click(key):
     k = _picked(key)
     if k is not None:

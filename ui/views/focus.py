@@ -17,12 +17,15 @@ from ui import i18n
 from . import tree as treeview
 
 #: The most nodes a whole-tree picture may have for the browser to lay it out itself
-#: (``st.graphviz_chart``: Graphviz compiled to WebAssembly, then the SVG in the page). Measured
-#: on this machine (2 shared cores, Chromium 1xx headless, bench/browser_budget.py): CART trees
-#: with every level shown took 0.25 s at 127 nodes, 0.55 s at 255, 0.95 s at 401 and 1.6 s at
-#: 701 nodes from the rerun to the drawn SVG. Above this the page draws the picture server-side
-#: with the real ``dot`` (cached per model and view) in the pan/zoom frame, or refuses.
-BROWSER_NODE_BUDGET = 400
+#: (``st.graphviz_chart``: Graphviz compiled to WebAssembly, then the SVG in the page).
+#: Measured with bench/bench_browser_budget.py on this machine (2 cores shared with other jobs,
+#: headless Chromium; CART trees, every level shown), from the chart element's appearance to the
+#: SVG holding every node: 127 nodes 0.50 s, 255 nodes 0.78-1.23 s, 299-359 nodes 1.1-1.4 s,
+#: 399 nodes 1.65 s, 799 nodes 1.9 s, 1 199 nodes 3.5 s (from navigation, less a 15-node page's
+#: time: 255 nodes +1.0 s, 399 +1.2 s). About 250 nodes take a second. Above this the page
+#: draws the picture server-side with the real ``dot`` (cached per model and view) in the
+#: pan/zoom frame, or refuses (:data:`SERVER_NODE_LIMIT`).
+BROWSER_NODE_BUDGET = 250
 #: The most nodes the server draws with ``dot`` as one picture: ``dot -Tsvg`` took 0.46 s for
 #: 633 nodes, 3.4 s for 1 729 (a 4.9 MB SVG) and 12 s for 4 183 on this machine. Above it the
 #: whole-tree picture is refused (the overview map and the focused view remain, and downloads).

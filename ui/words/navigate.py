@@ -47,5 +47,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "由服务器端的 Graphviz 绘制（{nodes} 个节点）：滚轮缩放，拖动平移。",
     ),
     "nav.fit": ("fit", "适应窗口"),
+    "nav.splits_hint": (
+        "Click a node to inspect it (bold outline = selected node or forced split; a dashed box is "
+        "a folded subtree: click it to open). Scroll to zoom, drag to pan.",
+        "点击节点进行查看（粗框 = 选中的节点或强制划分；虚线框是折叠的子树：点击展开）。滚轮缩放，拖动平移。",
+    ),
     "nav.hit": ("#{node} · {text} · {samples} samples", "#{node} · {text} · {samples} 个样本"),
 }
