@@ -67,29 +67,29 @@ def _hit_picked() -> None:
 
 def on_frame_event(value) -> None:
     """A click in the pan/zoom frame: a node or breadcrumb focuses it, a summary box opens."""
-    if not value:
+    click = focus.frame_click(value)
+    if click is None:
         return
-    kind, _, num = str(value).partition(":")
-    if not num.isdigit():
-        return
+    kind, node = click
     if kind == "more":
         opened = st.session_state.setdefault("focus_opened", [])
-        if int(num) not in opened:
-            opened.append(int(num))
-    elif kind in ("node", "crumb"):
-        focus_on(int(num))
+        if node not in opened:
+            opened.append(node)
+    else:
+        focus_on(node)
 
 
 def on_small_frame_event(value) -> None:
     """A click in a whole-tree picture drawn in the frame: a node is selected, a summary box
     below a folded node unfolds it."""
-    kind, _, num = str(value or "").partition(":")
-    if not num.isdigit():
+    click = focus.frame_click(value)
+    if click is None:
         return
+    kind, node = click
     if kind == "node":
-        st.session_state["node"] = int(num)
+        st.session_state["node"] = node
     elif kind == "more":
-        st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != int(num)]
+        st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != node]
 
 
 def draw_tree(dot: str, tree, depth: int | None) -> None:
@@ -180,7 +180,6 @@ def find_panel(res) -> None:
         hits = {"fewest": find.fewest_samples, "purest": find.purest, "least_pure": find.least_pure}[query](
             tree
         )
-    root = t("tree.root")
     if st.session_state.get("find_hit") not in hits:
         st.session_state["find_hit"] = None
     c3.selectbox(
@@ -195,7 +194,7 @@ def find_panel(res) -> None:
             lambda i: t(
                 "nav.hit",
                 node=i,
-                text=treeview.node_label(est, i, root).split(" · ", 1)[1],
+                text=treeview.node_short_label(est, i),
                 samples=f"{tree.weighted_n[i]:.4g}",
             ),
         ),

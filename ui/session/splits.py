@@ -7,6 +7,7 @@ import streamlit as st
 
 from dtcore import explain
 from ui.services.forcing import training_arrays
+from ui.views.focus import frame_click
 
 from .model import forced_ops
 from .state import data
@@ -63,17 +64,18 @@ def on_tree_click():
 def on_frame_click(value) -> None:
     """A click in the clickable tree (``ui.session.tree_frame``): a node is selected, a summary
     box opens."""
-    kind, _, num = str(value or "").partition(":")
-    if not num.isdigit():
+    click = frame_click(value)
+    if click is None:
         return
+    kind, node = click
     if kind == "node":
         st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = (
-            int(num)
+            node
         )
     elif kind == "more":
         opened = st.session_state.setdefault("split_opened", [])
-        if int(num) not in opened:
-            opened.append(int(num))
+        if node not in opened:
+            opened.append(node)
 
 
 def on_curve_click(key):

@@ -67,6 +67,18 @@ def shown_nodes(tree, depth: int | None) -> int:
     return int((tree.depth <= depth).sum()) + inner_at
 
 
+#: what a click in the pan/zoom frame names: a node, a breadcrumb, a summary box
+CLICK_KINDS = ("node", "crumb", "more")
+
+
+def frame_click(value) -> tuple[str, int] | None:
+    """A click event of the frame, ``"node:12"``, as (kind, node id); None for anything else."""
+    kind, sep, num = str(value or "").partition(":")
+    if not sep or kind not in CLICK_KINDS or not num.isdigit():
+        return None
+    return kind, int(num)
+
+
 @dataclass(frozen=True)
 class Window:
     """What the focused view draws: levels ``tree.depth[root]`` to ``last`` below ``root``, and
