@@ -226,27 +226,33 @@ def big_tree_section(res) -> str:
     if not report_mode.active():
         find_panel(res)
     overview_panel(res, node)
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom")
-    show = c1.segmented_control(
+    report = report_mode.active()
+    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom") if not report else [st] * 5
+    show = report_mode.control(
+        c1.segmented_control,
         t("nav.show"),
         SHOW,
         default="focus",
         key="focus_show",
+        fallback="focus",
         format_func=state.fixed_labels(SHOW, lambda v: t("nav.show." + v)),
     )
     st.session_state.setdefault("focus_levels", focus.DEFAULT_WINDOW)
-    levels = c2.selectbox(t("nav.window"), WINDOWS, key="focus_levels")
+    levels = report_mode.control(c2.selectbox, t("nav.window"), WINDOWS, key="focus_levels")
     layouts = ("auto", "TB", "LR")
-    layout = c3.selectbox(
+    url.keep_valid("layout", layouts, "auto")
+    layout = report_mode.control(
+        c3.selectbox,
         t("tree.layout"),
         layouts,
         key="layout",
         format_func=state.fixed_labels(layouts, lambda v: t("tree.layout." + v)),
         **url.KEEP,
     )
-    parent = int(tree.parent[node])
-    c4.button(t("nav.up"), on_click=focus_on, args=(parent,), disabled=parent < 0, width="stretch")
-    c5.button(t("nav.root"), on_click=focus_on, args=(0,), disabled=node == 0, width="stretch")
+    if not report:
+        parent = int(tree.parent[node])
+        c4.button(t("nav.up"), on_click=focus_on, args=(parent,), disabled=parent < 0, width="stretch")
+        c5.button(t("nav.root"), on_click=focus_on, args=(0,), disabled=node == 0, width="stretch")
     rankdir = None if layout == "auto" else layout
     forced = model.forced_nodes()
     if show == "whole":
