@@ -132,3 +132,25 @@ def test_whole_tree_above_the_browser_budget_is_drawn_by_the_server():
     assert focus.whole_tree_mode(tree) == "server"
     svg = frame_svg(at)
     assert svg.count('class="node"') >= tree.node_count
+
+
+def test_all_levels_past_the_browser_budget_go_to_the_server():
+    """credit-g with CART: 269 nodes, under the search threshold but over the browser's budget."""
+    at = start(sample="credit-g", algo="cart", levels="all")
+    assert not at.exception
+    tree = at.session_state["result"].estimator.tree_
+    assert focus.BROWSER_NODE_BUDGET < tree.node_count <= focus.SELECTOR_LIMIT
+    assert not at.get("graphviz_chart")
+    assert frame_svg(at).count('class="node"') >= tree.node_count
+    at.selectbox(key="levels").select("auto").run()
+    assert at.get("graphviz_chart") and not at.get("bidi_component")
+
+
+def test_selected_deep_node_is_drawn_with_its_path():
+    at = start(sample="credit-g", algo="cart")
+    tree = at.session_state["result"].estimator.tree_
+    deep = int(tree.depth.argmax())
+    at.selectbox(key="node").select(deep).run()
+    assert not at.exception
+    (chart,) = at.get("graphviz_chart")
+    assert f'id="dtnode{deep}"' in chart.proto.spec

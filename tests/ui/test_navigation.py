@@ -243,3 +243,31 @@ def test_overview_of_thirty_thousand_nodes_builds_quickly():
     t0 = time.perf_counter()
     overview_figure(est, texts={"samples": "samples"})
     assert time.perf_counter() - t0 < 5.0  # generous: the machine is shared (bench/bench_views.py)
+
+
+def test_selected_node_inside_a_folded_subtree_unfolds_its_path(big):
+    est, _, _ = big
+    tree = est.tree_
+    deep = int(np.argmax(tree.depth))
+    dot = treeview.tree_dot(est, 2, selected=deep)
+    for p in tree.path_to(deep):
+        assert f'id="dtnode{p}"' in dot
+    assert re.search(rf'node{deep} \[id="dtnode{deep}".*penwidth=3', dot)  # highlighted
+    # the rest stays folded at level 2
+    plain = treeview.tree_dot(est, 2)
+    # the path and one sibling per level below the window: no more
+    assert dot.count('id="dtnode') <= plain.count('id="dtnode') + 2 * len(tree.path_to(deep))
+    for i in np.flatnonzero((tree.depth == 2) & (tree.feature >= 0)):
+        if int(i) not in tree.path_to(deep):
+            assert f'id="dtmore{int(i)}"' in dot
+
+
+def test_svg_of_hostile_names_has_no_markup():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(400, 2))
+    y = np.array(["<script>alert(1)</script>", '" onload="x'], dtype=object)[(X[:, 0] > 0).astype(int)]
+    est = CARTClassifier(max_depth=3).fit(X, y, feature_names=["<img src=x onerror=alert(1)>", "a&b"])
+    w = focus.window(est.tree_, 1, 2)
+    svg = export.render(focus.focus_dot(est, w), "svg").decode()
+    assert "<script" not in svg and "<img" not in svg and 'onload="' not in svg
+    assert "&lt;script&gt;" in svg or "&#60;script&#62;" in svg

@@ -221,6 +221,10 @@ def big_tree_section(res) -> str:
     url.default("node")
     if st.session_state.get("node") is None or not 0 <= int(st.session_state["node"]) < tree.node_count:
         st.session_state["node"] = 0
+    sig = (res.key, repr(model.forced_ops()))
+    if st.session_state.get("_focus_tree") != sig:  # boxes opened in another tree mean nothing here
+        st.session_state["_focus_tree"] = sig
+        st.session_state["focus_opened"] = []
     node = take_overview_click(int(st.session_state["node"]), tree.node_count)
     st.caption(t("nav.big", nodes=tree.node_count))
     if not report_mode.active():

@@ -121,9 +121,27 @@ def tree_dot(
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
     highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
+    if highlight[:1] and depth is not None and est.tree_.depth[highlight[0]] > depth:
+        # the selected node sits inside a folded subtree: unfold its path
+        collapsed = sorted(set(collapsed) | set(fold_frontier(est.tree_, depth, highlight[0])))
+        depth = None
     return export.to_dot(
         est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir, words=dot_words(lang)
     )
+
+
+def fold_frontier(tree, depth: int, selected: int) -> list[int]:
+    """The nodes to fold so that levels up to ``depth`` show, plus the path to ``selected``
+    (unfolded, its siblings on the way folded): what ``max_depth=depth`` folds, less the path."""
+    path = tree.path_to(int(selected))
+    on_path = np.zeros(tree.node_count, dtype=bool)
+    on_path[path] = True
+    internal = tree.feature >= 0
+    frontier = internal & (tree.depth == depth) & ~on_path
+    deep_path = [p for p in path if tree.depth[p] >= depth and internal[p]]
+    kids = np.concatenate([tree.children_of(p) for p in deep_path]) if deep_path else np.zeros(0, int)
+    kids = kids[internal[kids] & ~on_path[kids]]
+    return sorted(set(np.flatnonzero(frontier).tolist()) | set(kids.tolist()))
 
 
 def level_label(value, auto: int | None, t) -> str:
