@@ -177,7 +177,8 @@ def focus_dot(
 
 def breadcrumb_lines(est, root: int) -> list[str]:
     """DOT lines of the ancestors of ``root``: small boxes ``#i feature``, edges labelled with
-    the branch taken; beyond :data:`CRUMBS_SHOWN` levels the top ones become one "…" box."""
+    the branch taken; beyond :data:`CRUMBS_SHOWN` levels the top ones become one "#0 ⋯ (k)" box
+    (a click on it goes back to the root)."""
     tree, schema = est.tree_, est.schema_
     path = tree.path_to(int(root))
     if len(path) <= 1:
@@ -188,7 +189,9 @@ def breadcrumb_lines(est, root: int) -> list[str]:
     style = 'shape=box, style="rounded,filled", fillcolor="#f3f3f3", color="#999999", fontsize=9'
     lines = []
     if hidden:
-        lines.append(f'crumb_top [id="dtcrumb{hidden[-1]}", {style}, label="… {len(hidden)}"];')
+        # the levels above, in one box that leads back to the root
+        label = f'<FONT POINT-SIZE="8" COLOR="#555555">#{hidden[0]}</FONT> ⋯ ({len(hidden)})'
+        lines.append(f'crumb_top [id="dtcrumb{hidden[0]}", {style}, label=<{label}>];')
         lines.append(f"crumb_top -> crumb{shown[0]} [style=dotted, arrowhead=none];")
     for a, b in zip(shown, shown[1:] + [int(root)]):
         name = schema.features[int(tree.feature[a])].name
