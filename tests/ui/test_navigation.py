@@ -231,7 +231,7 @@ def test_overview_opens_above_the_selected_node(big):
     tree = est.tree_
     deep = int(np.argmax(tree.depth))
     fig = overview_figure(est, selected=deep, texts={"samples": "samples"})
-    assert fig.data[0].level == str(tree.path_to(deep)[-3])
+    assert fig.data[0].level == str(tree.path_to(deep)[-4])
 
 
 def test_overview_of_thirty_thousand_nodes_builds_quickly():
@@ -271,3 +271,11 @@ def test_svg_of_hostile_names_has_no_markup():
     svg = export.render(focus.focus_dot(est, w), "svg").decode()
     assert "<script" not in svg and "<img" not in svg and 'onload="' not in svg
     assert "&lt;script&gt;" in svg or "&#60;script&#62;" in svg
+
+
+def test_overview_frames_the_selected_node(big):
+    est, _, _ = big
+    fig = overview_figure(est, selected=7, texts={"samples": "samples"})
+    line = fig.data[0].marker.line
+    assert line.width[7] == 3.0 and line.color[7] == "#111111"
+    assert sum(w == 3.0 for w in line.width) == 1

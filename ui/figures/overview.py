@@ -67,7 +67,7 @@ def node_tests(tree, schema) -> np.ndarray:
     return out
 
 
-def _start_level(tree, selected: int | None, up: int = 2) -> str | None:
+def _start_level(tree, selected: int | None, up: int = 3) -> str | None:
     """The sector the icicle opens at: ``up`` levels above the selected node (None: the root)."""
     if selected is None or not 0 <= int(selected) < tree.node_count:
         return None
@@ -99,6 +99,12 @@ def overview_figure(est, *, selected: int | None = None, texts: dict, height: in
         dist = f"{esc(texts.get('mean', 'mean'))}: %{{customdata[2]:.4g}}"
         extra = tree.value[:, :1]
     labels = np.where(tree.feature >= 0, tests, leaf_text)
+    # the selected node framed in dark grey; the others with white hairlines between sectors
+    width = np.full(n, 0.5)
+    line = np.full(n, "#ffffff", dtype=object)
+    if selected is not None and 0 <= int(selected) < n:
+        width[int(selected)], line[int(selected)] = 3.0, "#111111"
+    marker["line"] = dict(width=width, color=line)
     custom = np.column_stack([np.arange(n), tree.weighted_n, extra])
     hover = (
         f"#%{{customdata[0]}} · %{{label}}<br>{esc(texts['samples'])}: %{{customdata[1]:.4g}}<br>"
