@@ -108,3 +108,8 @@ def test_whole_big_tree_is_drawn_by_the_server_without_freezing(page, app_url):
     assert page.locator(f"{FRAME} svg g.node").count() >= 615
     assert time.monotonic() - t1 < 1.0
     assert time.monotonic() - t0 < 30
+    # a click on a node of the whole picture focuses it and returns to the focused view
+    page.locator(f"{FRAME} g#dtnode3").click()
+    focused_on(page, 3)
+    frame_ready(page, 3)
+    assert page.locator(f"{FRAME} svg g.node").count() < 100

@@ -29,6 +29,7 @@ def focus_on(node: int | None) -> None:
     if node is not None:
         st.session_state["node"] = int(node)
         st.session_state["focus_opened"] = []
+        st.session_state["focus_show"] = "focus"  # from the whole tree too: show the focused view
 
 
 def overview_node(event) -> int | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from dtcore import export
+from ui.views.focus import BROWSER_NODE_BUDGET
 
 from .state import t
 
@@ -30,7 +31,7 @@ _FRAME = st.components.v2.component(
 )
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)  # a 2 000-node picture is ~5 MB
 def svg_of(dot: str) -> str:
     """The SVG of a DOT picture through ``dot -Tsvg`` (cached by the DOT text)."""
     return export.render(dot, "svg").decode("utf-8")
@@ -46,8 +47,12 @@ def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT) -> None:
 
     try:
         svg = svg_of(dot)
-    except export.GraphvizMissing:
-        st.graphviz_chart(dot, width="content")
+    except export.GraphvizMissing as exc:
+        # no ``dot`` on this server: the browser draws the picture if it is small enough
+        if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
+            st.graphviz_chart(dot, width="content")
+        else:
+            st.warning(t("download.no_graphviz", message=str(exc)))
         return
     _FRAME(
         key=key,
