@@ -48,8 +48,9 @@ def tree_panel(res):
     )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
-    st.caption(t("nav.splits_hint"))
-    navigation.splits_tree(est, node, model.forced_nodes(), explorer.on_frame_click)
+    navigation.splits_tree(
+        est, node, model.forced_nodes(), explorer.on_frame_click, hint=t("nav.splits_hint")
+    )
     return node
 
 

@@ -113,3 +113,16 @@ def test_whole_big_tree_is_drawn_by_the_server_without_freezing(page, app_url):
     focused_on(page, 3)
     frame_ready(page, 3)
     assert page.locator(f"{FRAME} svg g.node").count() < 100
+
+
+def test_clicking_a_node_on_the_splits_page_selects_it(page, app_url):
+    """The Splits page's clickable tree is the same frame (watermelon 3.0, C4.5)."""
+    open_page(page, app_url, "splits", lang="en")
+    frame_ready(page, 3)
+    page.locator(f"{FRAME} g#dtnode3").click()
+    page.get_by_text("Path to node #3:").first.wait_for(state="visible", timeout=30_000)
+    script_done(page)
+    assert parse_qs(urlsplit(page.url).query).get("node") == ["3"], page.url
+    assert page.locator(
+        f"{FRAME} g#dtnode3 path[stroke-width='3'], {FRAME} g#dtnode3 polygon[stroke-width='3']"
+    ).count()

@@ -107,7 +107,7 @@ def draw_tree(dot: str, tree, depth: int | None) -> None:
         st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
 
 
-def splits_tree(est, node: int, forced, on_event) -> None:
+def splits_tree(est, node: int, forced, on_event, hint: str = "") -> None:
     """The Splits page's clickable tree: the tree to the automatic depth from the root, the path
     to the selected node unfolded and highlighted; summary boxes open on click."""
     tree = est.tree_
@@ -115,7 +115,7 @@ def splits_tree(est, node: int, forced, on_event) -> None:
     levels = tree.get_depth() if auto is None else auto
     w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
     dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
-    tree_frame(dot, key="split_frame", on_event=on_event, height=460)
+    tree_frame(dot, key="split_frame", on_event=on_event, height=460, hint=hint)
 
 
 def validation_errors(res):

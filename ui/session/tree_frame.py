@@ -20,7 +20,10 @@ from ui.views.focus import BROWSER_NODE_BUDGET
 from .state import t
 
 ASSETS = Path(__file__).with_name("tree_frame_assets")
-HTML = '<div class="dt-frame"><button class="dt-fit" type="button">fit</button><div class="dt-stage"></div></div>'
+HTML = (
+    '<div class="dt-frame"><div class="dt-hint"></div><button class="dt-fit" type="button">fit</button>'
+    '<div class="dt-stage"></div></div>'
+)
 HEIGHT = 560
 
 _FRAME = st.components.v2.component(
@@ -37,8 +40,9 @@ def svg_of(dot: str) -> str:
     return export.render(dot, "svg").decode("utf-8")
 
 
-def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT) -> None:
-    """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click."""
+def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT, hint: str = "") -> None:
+    """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click. ``hint``:
+    a line of text in the frame's top left corner (set as text, never as markup)."""
 
     def changed():
         value = st.session_state.get(key)
@@ -56,6 +60,6 @@ def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT) -> None:
         return
     _FRAME(
         key=key,
-        data={"svg": svg, "fit": t("nav.fit"), "height": int(height)},
+        data={"svg": svg, "fit": t("nav.fit"), "height": int(height), "hint": hint},
         on_clicked_change=changed,
     )

@@ -35,6 +35,10 @@ export default function (component) {
   const stage = parentElement.querySelector(".dt-stage");
   const fitButton = parentElement.querySelector(".dt-fit");
   fitButton.textContent = data.fit || "fit";
+  const hint = parentElement.querySelector(".dt-hint");
+  hint.textContent = data.hint || "";
+  hint.style.display = data.hint ? "block" : "none";
+  frame.classList.toggle("dt-has-hint", Boolean(data.hint));
   frame.style.height = `${data.height || 560}px`;
   let view = frame._dtView;
   if (frame._dtSvgText !== data.svg) {
