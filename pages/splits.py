@@ -12,6 +12,7 @@ from ui.session import model, navigation, report_mode, state, url
 from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
+from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.splits import (
     arithmetic_latex,
@@ -34,7 +35,7 @@ MAX_OPTIONS = 300  # candidates listed in the selector (all of them can be click
 def tree_panel(res):
     est = res.estimator
     tree = est.tree_
-    nodes = list(range(tree.node_count))
+    nodes = focus.nearby_nodes(tree, explorer.node_in_view())  # a big tree: its neighbourhood
     explorer.prepare_node_widget(nodes)
     root = t("tree.root")
     node = report_mode.control(

@@ -154,3 +154,20 @@ def test_selected_deep_node_is_drawn_with_its_path():
     assert not at.exception
     (chart,) = at.get("graphviz_chart")
     assert f'id="dtnode{deep}"' in chart.proto.spec
+
+
+def test_splits_page_of_a_big_tree_lists_the_neighbourhood_only():
+    at = start("pages/splits.py", direct=True, node=40, **{"sample": "diabetes", "algo": "cart"})
+    assert not at.exception
+    tree = at.session_state["result"].estimator.tree_
+    (sel,) = [s for s in at.selectbox if s.key == "split_node"]
+    listed = [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options]
+    assert listed == focus.nearby_nodes(tree, 40)
+    assert set(tree.path_to(40)) <= set(listed) and len(listed) < 40
+    assert at.session_state["split_node"] == 40
+    # picking a child moves the neighbourhood with it
+    child = int(tree.children_of(40)[0])
+    sel.select(sel.options[listed.index(child)]).run()
+    assert not at.exception
+    (sel,) = [s for s in at.selectbox if s.key == "split_node"]
+    assert [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options] == focus.nearby_nodes(tree, child)

@@ -279,3 +279,16 @@ def test_overview_frames_the_selected_node(big):
     line = fig.data[0].marker.line
     assert line.width[7] == 3.0 and line.color[7] == "#111111"
     assert sum(w == 3.0 for w in line.width) == 1
+
+
+def test_nearby_nodes(big):
+    est, _, _ = big
+    tree = est.tree_
+    node = int(tree.children_of(int(tree.children_of(0)[0]))[1])
+    near = focus.nearby_nodes(tree, node)
+    assert near == sorted(near)
+    assert set(tree.path_to(node)) | set(tree.children_of(node).tolist()) <= set(near)
+    assert set(tree.children_of(int(tree.parent[node])).tolist()) <= set(near)
+    assert focus.nearby_nodes(tree, None) == sorted({0, *tree.children_of(0).tolist()})
+    small = CARTClassifier(max_depth=2).fit(np.arange(20.0).reshape(-1, 1), np.arange(20) % 2).tree_
+    assert focus.nearby_nodes(small, 1) == list(range(small.node_count))

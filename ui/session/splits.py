@@ -84,6 +84,18 @@ def on_curve_click(key):
         st.session_state["split_candidate"] = k
 
 
+def node_in_view():
+    """The node the selector is about to show: its own (just picked) value, unless the URL-bound
+    ``node`` was changed elsewhere since (see :func:`prepare_node_widget`)."""
+    node = st.session_state.get("node")
+    if (
+        st.session_state.get("_split_node_seen", -1) == node
+        and st.session_state.get("split_node") is not None
+    ):
+        return st.session_state["split_node"]
+    return node
+
+
 def prepare_node_widget(nodes) -> None:
     """Before the node selector: the URL-bound ``node`` fits this tree, and the selector's own
     key (``split_node``) follows it when it changed elsewhere (one key cannot serve two

@@ -79,6 +79,18 @@ def frame_click(value) -> tuple[str, int] | None:
     return kind, int(num)
 
 
+def nearby_nodes(tree, node: int | None) -> list[int]:
+    """What a node selector of a big tree lists: the path to ``node``, its children and its
+    siblings (the picture's clicks and the search reach the rest); every node for a small tree."""
+    if not is_big(tree):
+        return list(range(int(tree.node_count)))
+    node = int(node) if node is not None and 0 <= int(node) < tree.node_count else 0
+    near = set(tree.path_to(node)) | set(tree.children_of(node).tolist())
+    if tree.parent[node] >= 0:
+        near |= set(tree.children_of(int(tree.parent[node])).tolist())
+    return sorted(int(i) for i in near)
+
+
 @dataclass(frozen=True)
 class Window:
     """What the focused view draws: levels ``tree.depth[root]`` to ``last`` below ``root``, and
