@@ -171,3 +171,45 @@ def test_splits_page_of_a_big_tree_lists_the_neighbourhood_only():
     assert not at.exception
     (sel,) = [s for s in at.selectbox if s.key == "split_node"]
     assert [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options] == focus.nearby_nodes(tree, child)
+
+
+def generated_app(rows: int = 20_000):
+    """The Train page on a generated table (CART unlimited: thousands of nodes), as an upload."""
+    import numpy as np
+    import pandas as pd
+
+    from ui.services import roles as R
+    from ui.services.loading import LoadedData
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(rows, 4)).round(3)
+    y = np.array(["a", "b", "c"])[(X[:, 0] + rng.normal(size=rows) > 0).astype(int) + (X[:, 1] > 1)]
+    df = pd.DataFrame(X, columns=["x0", "x1", "x2", "x3"]).assign(cls=y)
+    at = start(algo="cart")
+    at.session_state["data"] = LoadedData(df, "big.csv", "upload", "csv", "UTF-8", f"generated-{rows}")
+    at.session_state["roles"] = R.infer_roles(df, "cls")
+    at.session_state["task"] = R.CLASSIFICATION
+    at.session_state["result"] = None  # as set_data does: the old model goes
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_thousands_of_nodes_stay_quick_and_whole_picture_is_refused():
+    import time
+
+    at = generated_app()
+    tree = at.session_state["result"].estimator.tree_
+    assert tree.node_count > focus.SERVER_NODE_LIMIT
+    assert all(len(s.options) <= 60 for s in at.selectbox)
+    at.selectbox(key="find_query").select("least pure leaves").run()
+    t0 = time.perf_counter()
+    at.selectbox(key="find_hit").select_index(0).run()
+    took = time.perf_counter() - t0
+    assert not at.exception
+    assert at.session_state["node"] > 0
+    assert took < 10  # a focus change reruns without retraining (generous: shared machine)
+    at.button_group(key="focus_show").set_value("whole").run()
+    assert not at.exception
+    assert any("more than can be drawn at once" in w.value for w in at.warning)
+    assert not at.get("graphviz_chart") and not at.get("bidi_component")
