@@ -9,7 +9,8 @@ function cleanSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (!svg || svg.nodeName.toLowerCase() !== "svg") return null;
-  svg.querySelectorAll("script, foreignObject").forEach((el) => el.remove());
+  // no scripts or embedded HTML; no <title> tooltips ("node12": Graphviz's internal names)
+  svg.querySelectorAll("script, foreignObject, title").forEach((el) => el.remove());
   svg.querySelectorAll("*").forEach((el) => {
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase();
