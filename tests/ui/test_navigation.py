@@ -10,7 +10,7 @@ import pytest
 
 from dtcore import export
 from dtcore.cart import CARTClassifier, CARTRegressor
-from ui.figures.overview import node_color_values, overview_figure
+from ui.figures.overview import NODE_LIMIT, node_color_values, overview_figure, overview_nodes
 from ui.services import find
 from ui.views import focus
 from ui.views import tree as treeview
@@ -214,16 +214,33 @@ def test_overview_is_built_from_the_arrays(big):
     tree = est.tree_
     fig = overview_figure(est, texts={"samples": "samples"})
     ice = fig.data[0]
-    assert len(ice.ids) == tree.node_count == len(ice.parents)
-    assert ice.parents[0] == "" and ice.parents[5] == str(int(tree.parent[5]))
-    assert list(ice.customdata[:, 0].astype(int)) == list(range(tree.node_count))
-    # a leaf's area is its weight, an internal node's area its leaves'
-    assert np.asarray(ice.values)[tree.feature >= 0].sum() == 0
+    nodes = overview_nodes(tree)
+    assert tree.node_count > NODE_LIMIT >= len(nodes)  # deeper levels folded into their ancestors
+    assert list(ice.ids) == [str(i) for i in nodes] and len(ice.parents) == len(nodes)
+    assert ice.parents[0] == "" and ice.parents[5] == str(int(tree.parent[nodes[5]]))
+    assert list(ice.customdata[:, 0].astype(int)) == list(nodes)
+    # areas stay true: the sectors without drawn children hold all the training weight
+    assert np.asarray(ice.values).sum() == pytest.approx(tree.weighted_n[0])
     assert "&lt;x1&gt;" in " ".join(map(str, ice.labels)) and "<x1>" not in " ".join(map(str, ice.labels))
     assert "&lt;b&gt;a&lt;/b&gt;" in ice.hovertemplate
     c = node_color_values(tree)
     k = np.argmax(tree.value, axis=1)
     assert np.all((c >= k / 3) & (c < (k + 1) / 3))
+
+
+def test_overview_nodes_keep_whole_families_and_the_selected_neighbourhood(big):
+    est, _, _ = big
+    tree = est.tree_
+    deep = int(np.argmax(tree.depth))
+    nodes = overview_nodes(tree, deep)
+    drawn = np.zeros(tree.node_count, dtype=bool)
+    drawn[nodes] = True
+    assert drawn[tree.path_to(deep)].all()
+    for i in nodes:  # a drawn node has all its children drawn, or none
+        kids = tree.children_of(int(i))
+        assert kids.size == 0 or drawn[kids].all() or not drawn[kids].any()
+    small = CARTClassifier(max_depth=3).fit(np.arange(40.0).reshape(-1, 1), np.arange(40) % 3)
+    assert list(overview_nodes(small.tree_)) == list(range(small.tree_.node_count))
 
 
 def test_overview_opens_above_the_selected_node(big):
