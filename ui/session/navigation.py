@@ -93,16 +93,17 @@ def on_small_frame_event(value) -> None:
         st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != node]
 
 
-def draw_tree(dot: str, tree, depth: int | None) -> None:
-    """The Train page's picture of levels up to ``depth``: in the browser within the node
-    budget, drawn by the server in the pan/zoom frame above it, refused past the server's
-    limit (``ui.views.focus.whole_tree_mode``)."""
+def draw_tree(dot: str, tree, depth: int | None, key: str = "small_frame", on_event=None) -> None:
+    """A picture of levels up to ``depth`` (the Train page's; the Pruning page's before and
+    after, with their own ``key`` and no click action): in the browser within the node budget,
+    drawn by the server in the pan/zoom frame above it, refused past the server's limit
+    (``ui.views.focus.whole_tree_mode``)."""
     mode = focus.whole_tree_mode(tree, depth)
     if mode == "browser":
         st.graphviz_chart(dot, width="content")
     elif mode == "server":
         st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
-        tree_frame(dot, key="small_frame", on_event=on_small_frame_event)
+        tree_frame(dot, key=key, on_event=on_small_frame_event if on_event is None else on_event)
     else:
         st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
 
