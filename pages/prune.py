@@ -7,7 +7,7 @@ from ui.figures import pruning as pf
 from ui.services import pruning as pv
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, report_mode, state, url
+from ui.session import model, navigation, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.pruning import (
     cached_alpha_curves,
@@ -100,6 +100,10 @@ def method_panel(res):
 # -- sections ----------------------------------------------------------------------------------
 
 
+def ignore_click(value):
+    """Clicks in the before/after pictures drawn by the server do nothing (they pan and zoom)."""
+
+
 def trees_section(res, method, outcome):
     before, after, rep = outcome.before, outcome.after, outcome.report
     depth = before.get_depth()
@@ -145,7 +149,7 @@ def trees_section(res, method, outcome):
         st.markdown(
             "**" + t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves()) + "**"
         )
-        st.graphviz_chart(dot_before, width="content")
+        navigation.draw_tree(dot_before, before, shown, key="prune_before", on_event=ignore_click)
     with right:
         st.markdown(
             "**"
@@ -157,7 +161,7 @@ def trees_section(res, method, outcome):
             )
             + "**"
         )
-        st.graphviz_chart(dot_after, width="content")
+        navigation.draw_tree(dot_after, after, shown, key="prune_after", on_event=ignore_click)
     st.caption(t("prune.tree_legend"))
     if res.algorithm == "c45" and res.params.get("prune") and not model.forced_ops():
         st.caption(t("prune.c45_grown"))

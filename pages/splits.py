@@ -5,13 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.splits import children_figure, feature_figure, tree_overview_figure
+from ui.figures.splits import children_figure, feature_figure
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, report_mode, state, url
+from ui.session import model, navigation, report_mode, state, url
 from ui.session import splits as explorer
 from ui.session.frame import run_page
 from ui.session.state import t
+from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.arithmetic import FORMULA_CSS, arithmetic_latex
 from ui.views.splits import (
@@ -34,7 +35,7 @@ MAX_OPTIONS = 300  # candidates listed in the selector (all of them can be click
 def tree_panel(res):
     est = res.estimator
     tree = est.tree_
-    nodes = list(range(tree.node_count))
+    nodes = focus.nearby_nodes(tree, explorer.node_in_view())  # a big tree: its neighbourhood
     explorer.prepare_node_widget(nodes)
     root = t("tree.root")
     node = report_mode.control(
@@ -48,20 +49,8 @@ def tree_panel(res):
     )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
-    fig = tree_overview_figure(
-        tree,
-        [treeview.node_short_label(est, i) for i in nodes],
-        colors=treeview.node_colors(est),
-        selected=node,
-        forced=model.forced_nodes(),
-        texts={"title": t("splits.tree_hint")},
-    )
-    st.plotly_chart(
-        fig,
-        key="split_tree_chart",
-        on_select=explorer.on_tree_click,
-        selection_mode="points",
-        config=PLOT_CONFIG,
+    navigation.splits_tree(
+        est, node, model.forced_nodes(), explorer.on_frame_click, hint=t("nav.splits_hint")
     )
     return node
 

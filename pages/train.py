@@ -18,9 +18,10 @@ from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import model, report_mode, state, url, whatif
+from ui.session import model, navigation, report_mode, state, url, whatif
 from ui.session.frame import run_page
 from ui.session.state import t
+from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
 
@@ -112,6 +113,8 @@ def ensure_model(algo, criterion, values, submitted):
 def tree_section(res):
     est = res.estimator
     tree = est.tree_
+    if focus.is_big(tree):  # search, overview map and a focused view instead of node selectors
+        return navigation.big_tree_section(res)
     depth = tree.get_depth()
     auto = treeview.auto_depth(tree)
     root = t("tree.root")
@@ -169,7 +172,7 @@ def tree_section(res):
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = model.forced_nodes()
     dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
-    st.graphviz_chart(dot, width="content")
+    navigation.draw_tree(dot, tree, shown)  # past the browser's node budget: drawn by the server
     if forced:
         st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))

@@ -144,6 +144,8 @@ def to_dot(
     graph_name: str = "tree",
     words: dict | None = None,
     path: Mapping[tuple[int, int], str] | None = None,
+    root: int = 0,
+    fold_detail: bool = False,
 ) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
@@ -154,7 +156,9 @@ def to_dot(
     outline (new leaves, forced splits).
     ``precision`` is the significant digits of thresholds and impurities; ``words`` replaces
     ``DOT_WORDS`` (the app's language; the words are escaped like user text, except the ``<BR/>``
-    of "more").
+    of "more"). ``root`` draws only that node's subtree (``max_depth`` stays the tree's own
+    depth); ``fold_detail`` has each summary box also name the classes (leaves per class) or the
+    value range it holds.
 
     The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
     ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
@@ -203,8 +207,8 @@ def to_dot(
             f'CELLSPACING="2" CELLPADDING="1"><TR><TD COLSPAN="2" ALIGN="LEFT"><B>'
             f"{html_escape(schema.target)}</B></TD></TR>{rows}</TABLE>>];"
         )
-        lines.append("{rank=same; legend; node0;}")
-    stack = [0] if tree.node_count else []
+        lines.append(f"{{rank=same; legend; node{int(root)};}}")
+    stack = [int(root)] if tree.node_count else []
     while stack:  # pre-order walk (ids ascend) so the output order is fixed
         i = stack.pop()
         folded = tree.feature[i] >= 0 and (
@@ -222,7 +226,8 @@ def to_dot(
             n_leaves = int(tree.is_leaf[sub].sum())
             lines.append(
                 f'node{i}_more [id="dtmore{i}", style="rounded,dashed", fillcolor="white", color="#888888", '
-                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}>];'
+                f'fontcolor="#444444", label=<{style.words["more"].format(n=len(sub), leaves=n_leaves)}'
+                f"{_fold_summary(tree, schema, sub, style) if fold_detail else ''}>];"
             )
             lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
             continue
@@ -243,6 +248,26 @@ def to_dot(
         stack.extend(reversed(tree.children_of(i).tolist()))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _fold_summary(tree: Tree, schema: Schema, sub: np.ndarray, s: _DotStyle) -> str:
+    """What a folded subtree holds: its leaves per predicted class (most first, at most 4 named),
+    or the range of its leaf values; "" when it has no leaves."""
+    leaves = sub[tree.is_leaf[sub] & (tree.weighted_n[sub] > 0)]  # empty leaves hold no class
+    if leaves.size == 0:
+        return ""
+    if schema.classes is None:
+        vals = tree.value[leaves, 0]
+        return f"<BR/>{fmt_num(vals.min(), s.precision)} … {fmt_num(vals.max(), s.precision)}"
+    per = np.bincount(np.argmax(tree.value[leaves], axis=1), minlength=len(schema.classes))
+    order = sorted(np.flatnonzero(per).tolist(), key=lambda k: (-int(per[k]), k))
+    parts = [
+        f'<FONT COLOR="{s.colors[k]}">■</FONT> {html_escape(schema.classes[k])} ×{int(per[k])}'
+        for k in order[:4]
+    ]
+    if len(order) > 4:
+        parts.append("…")
+    return '<BR/><FONT POINT-SIZE="9">' + " · ".join(parts) + "</FONT>"
 
 
 def _dot_words(words: dict | None) -> dict:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dtcore import explain
 from ui.services.forcing import training_arrays
+from ui.views.focus import frame_click
 
 from .model import forced_ops
 from .state import data
@@ -60,10 +61,39 @@ def on_tree_click():
         )
 
 
+def on_frame_click(value) -> None:
+    """A click in the clickable tree (``ui.session.tree_frame``): a node is selected, a summary
+    box opens."""
+    click = frame_click(value)
+    if click is None:
+        return
+    kind, node = click
+    if kind == "node":
+        st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = (
+            node
+        )
+    elif kind == "more":
+        opened = st.session_state.setdefault("split_opened", [])
+        if node not in opened:
+            opened.append(node)
+
+
 def on_curve_click(key):
     k = _picked(key)
     if k is not None:
         st.session_state["split_candidate"] = k
+
+
+def node_in_view():
+    """The node the selector is about to show: its own (just picked) value, unless the URL-bound
+    ``node`` was changed elsewhere since (see :func:`prepare_node_widget`)."""
+    node = st.session_state.get("node")
+    if (
+        st.session_state.get("_split_node_seen", -1) == node
+        and st.session_state.get("split_node") is not None
+    ):
+        return st.session_state["split_node"]
+    return node
 
 
 def prepare_node_widget(nodes) -> None:

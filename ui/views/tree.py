@@ -43,10 +43,29 @@ def widest_row(tree, depth: int | None) -> int:
     return max(int(per_level[: depth + 1].max()), inner)
 
 
-def auto_rankdir(tree, depth: int | None, row: int = 5) -> str:
-    """Top-down for narrow trees; left-to-right when rows get wide (labels stay readable and the
-    page grows downwards instead of shrinking the picture)."""
-    return "LR" if widest_row(tree, depth) > row else "TB"
+#: the layout rule's limits: more boxes side by side than WIDE_ROW, or more levels than DEEP
+#: with rows at most NARROW_ROW wide, and the tree is drawn left to right
+WIDE_ROW = 5
+DEEP = 6
+NARROW_ROW = 2
+
+
+def layout_rule(levels: int, widest: int) -> str:
+    """The one rule for the automatic layout: left-to-right when rows get wide (labels stay
+    readable and the page grows downwards instead of shrinking the picture) or when a deep
+    narrow tree would be a tall thin column; top-down otherwise."""
+    if widest > WIDE_ROW or (levels > DEEP and widest <= NARROW_ROW):
+        return "LR"
+    return "TB"
+
+
+def auto_rankdir(tree, depth: int | None, row: int = WIDE_ROW) -> str:
+    """:func:`layout_rule` for the whole tree shown to ``depth`` (None: all levels)."""
+    levels = (tree.get_depth() if depth is None else min(depth, tree.get_depth())) + 1
+    widest = widest_row(tree, depth)
+    if widest > row:
+        return "LR"
+    return layout_rule(levels, widest)
 
 
 def incoming_condition(est, node: int, precision: int = 3) -> str | None:
@@ -102,9 +121,27 @@ def tree_dot(
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
     highlight += [int(i) for i in forced if 0 <= int(i) < n and int(i) not in highlight]
+    if highlight[:1] and depth is not None and est.tree_.depth[highlight[0]] > depth:
+        # the selected node sits inside a folded subtree: unfold its path
+        collapsed = sorted(set(collapsed) | set(fold_frontier(est.tree_, depth, highlight[0])))
+        depth = None
     return export.to_dot(
         est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir, words=dot_words(lang)
     )
+
+
+def fold_frontier(tree, depth: int, selected: int) -> list[int]:
+    """The nodes to fold so that levels up to ``depth`` show, plus the path to ``selected``
+    (unfolded, its siblings on the way folded): what ``max_depth=depth`` folds, less the path."""
+    path = tree.path_to(int(selected))
+    on_path = np.zeros(tree.node_count, dtype=bool)
+    on_path[path] = True
+    internal = tree.feature >= 0
+    frontier = internal & (tree.depth == depth) & ~on_path
+    deep_path = [p for p in path if tree.depth[p] >= depth and internal[p]]
+    kids = np.concatenate([tree.children_of(p) for p in deep_path]) if deep_path else np.zeros(0, int)
+    kids = kids[internal[kids] & ~on_path[kids]]
+    return sorted(set(np.flatnonzero(frontier).tolist()) | set(kids.tolist()))
 
 
 def level_label(value, auto: int | None, t) -> str:

@@ -1,0 +1,228 @@
+"""A big tree on the Train page (diabetes with CART unlimited: 615 nodes): search replaces the
+node selectors, the overview map focuses the view, boxes fold and unfold, and the whole-tree
+picture obeys the node budget; small trees keep their selectors."""
+
+import json
+import re
+
+from tests.app.apptest import start
+from ui.session import navigation
+from ui.views import focus
+
+
+def focused(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Focused on node"))
+
+
+def frame_svg(at) -> str:
+    """The SVG the pan/zoom frame was given this run (drawn by the server's ``dot``)."""
+    (el,) = at.get("bidi_component")
+    return json.loads(el.proto.json)["svg"]
+
+
+def big_app():
+    at = start(sample="diabetes", algo="cart")
+    assert not at.exception
+    return at
+
+
+def test_big_tree_has_search_instead_of_node_selectors():
+    at = big_app()
+    keys = {s.key for s in at.selectbox}
+    assert "node" not in keys and "find_query" in keys and "find_hit" in keys
+    assert not [m for m in at.multiselect if m.key == "collapse"]
+    assert focused(at).startswith("**Focused on node #0:**")
+    # every result list stays short: no selector holds hundreds of labels
+    assert all(len(s.options) <= 60 for s in at.selectbox)
+
+
+def test_small_tree_keeps_its_selectors():
+    at = start()  # watermelon 3.0, C4.5
+    assert not at.exception
+    assert {"node", "levels"} <= {s.key for s in at.selectbox}
+    assert not at.get("bidi_component")  # drawn by st.graphviz_chart, within the budget
+
+
+def test_search_result_focuses_the_view():
+    at = big_app()
+    at.selectbox(key="find_query").select("fewest").run()
+    hits = at.selectbox(key="find_hit").options
+    assert len(hits) == 50
+    first = int(re.match(r"#(\d+)", hits[0]).group(1))
+    at.selectbox(key="find_hit").select_index(0).run()
+    assert not at.exception
+    assert at.session_state["node"] == first
+    assert focused(at).startswith(f"**Focused on node #{first}:**")
+    # the URL carries the focus
+    assert str(at.query_params["node"]) in (str(first), str([str(first)]))
+
+
+def test_search_by_feature_lists_nodes_testing_it():
+    at = big_app()
+    at.selectbox(key="find_query").select("nodes testing a feature").run()
+    at.selectbox(key="find_feature").select("bmi").run()
+    hits = at.selectbox(key="find_hit").options
+    assert hits and all("bmi" in h for h in hits)
+
+
+def test_largest_validation_error_is_searchable():
+    at = big_app()
+    at.selectbox(key="find_query").select("largest error on validation").run()
+    assert not at.exception
+    assert at.selectbox(key="find_hit").options  # diabetes' sample split has validation rows
+
+
+def test_focusing_from_the_overview():
+    at = big_app()
+    # the selection event the page reads: Plotly's point of the clicked sector, id = node id
+    at.session_state[navigation.overview_key(0)] = {"selection": {"points": [{"id": "5", "label": "x"}]}}
+    at.run()
+    assert not at.exception
+    assert at.session_state["node"] == 5
+    assert focused(at).startswith("**Focused on node #5:**")
+    assert "→" in focused(at)  # the breadcrumb path
+
+
+def test_up_and_root_buttons():
+    at = big_app()
+    at.session_state["node"] = 5
+    at.run()
+    up = next(b for b in at.button if b.label == "Up one level")
+    up.click().run()
+    assert at.session_state["node"] == 4
+    next(b for b in at.button if b.label == "Back to the root").click().run()
+    assert at.session_state["node"] == 0
+
+
+def test_fold_and_unfold():
+    at = big_app()
+    at.session_state["node"] = 1
+    at.selectbox(key="focus_levels").select(1).run()
+    tree = at.session_state["result"].estimator.tree_
+    box = int(tree.children_of(1)[0])
+    svg = frame_svg(at)
+    assert f'id="dtmore{box}"' in svg
+    assert f'id="dtnode{int(tree.children_of(box)[0])}"' not in svg
+    # what a click on the summary box ("more:N" from the frame) does
+    kind, node = focus.frame_click(f"more:{box}")
+    assert (kind, node) == ("more", box)
+    at.session_state["focus_opened"] = [box]
+    at.run()
+    svg = frame_svg(at)
+    assert f'id="dtmore{box}"' not in svg
+    for c in tree.children_of(box):
+        assert f'id="dtnode{int(c)}"' in svg
+    # focusing another node closes the opened boxes (a click on "node:N")
+    assert focus.frame_click("node:7") == ("node", 7)
+    at.button[[b.label for b in at.button].index("Back to the root")].click().run()
+    assert at.session_state["focus_opened"] == []
+
+
+def test_frame_events_are_parsed_strictly():
+    assert focus.frame_click("crumb:3") == ("crumb", 3)
+    for bad in (None, "", "node:", "node:-1", "node:1e3", "script:1", "node:1:2"):
+        assert focus.frame_click(bad) is None
+
+
+def test_whole_tree_above_the_browser_budget_is_drawn_by_the_server():
+    at = big_app()
+    at.button_group(key="focus_show").set_value("whole").run()
+    assert not at.exception
+    tree = at.session_state["result"].estimator.tree_
+    assert focus.whole_tree_mode(tree) == "server"
+    svg = frame_svg(at)
+    assert svg.count('class="node"') >= tree.node_count
+
+
+def test_all_levels_past_the_browser_budget_go_to_the_server():
+    """credit-g with CART: 269 nodes, under the search threshold but over the browser's budget."""
+    at = start(sample="credit-g", algo="cart", levels="all")
+    assert not at.exception
+    tree = at.session_state["result"].estimator.tree_
+    assert focus.BROWSER_NODE_BUDGET < tree.node_count <= focus.SELECTOR_LIMIT
+    assert not at.get("graphviz_chart")
+    assert frame_svg(at).count('class="node"') >= tree.node_count
+    at.selectbox(key="levels").select("auto").run()
+    assert at.get("graphviz_chart") and not at.get("bidi_component")
+
+
+def test_selected_deep_node_is_drawn_with_its_path():
+    at = start(sample="credit-g", algo="cart")
+    tree = at.session_state["result"].estimator.tree_
+    deep = int(tree.depth.argmax())
+    at.selectbox(key="node").select(deep).run()
+    assert not at.exception
+    (chart,) = at.get("graphviz_chart")
+    assert f'id="dtnode{deep}"' in chart.proto.spec
+
+
+def test_splits_page_of_a_big_tree_lists_the_neighbourhood_only():
+    at = start("pages/splits.py", direct=True, node=40, **{"sample": "diabetes", "algo": "cart"})
+    assert not at.exception
+    tree = at.session_state["result"].estimator.tree_
+    (sel,) = [s for s in at.selectbox if s.key == "split_node"]
+    listed = [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options]
+    assert listed == focus.nearby_nodes(tree, 40)
+    assert set(tree.path_to(40)) <= set(listed) and len(listed) < 40
+    assert at.session_state["split_node"] == 40
+    # picking a child moves the neighbourhood with it
+    child = int(tree.children_of(40)[0])
+    sel.select(sel.options[listed.index(child)]).run()
+    assert not at.exception
+    (sel,) = [s for s in at.selectbox if s.key == "split_node"]
+    assert [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options] == focus.nearby_nodes(tree, child)
+
+
+def generated_app(rows: int = 20_000):
+    """The Train page on a generated table (CART unlimited: thousands of nodes), as an upload."""
+    import numpy as np
+    import pandas as pd
+
+    from ui.services import roles as R
+    from ui.services.loading import LoadedData
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(rows, 4)).round(3)
+    y = np.array(["a", "b", "c"])[(X[:, 0] + rng.normal(size=rows) > 0).astype(int) + (X[:, 1] > 1)]
+    df = pd.DataFrame(X, columns=["x0", "x1", "x2", "x3"]).assign(cls=y)
+    at = start(algo="cart")
+    at.session_state["data"] = LoadedData(df, "big.csv", "upload", "csv", "UTF-8", f"generated-{rows}")
+    at.session_state["roles"] = R.infer_roles(df, "cls")
+    at.session_state["task"] = R.CLASSIFICATION
+    at.session_state["result"] = None  # as set_data does: the old model goes
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_thousands_of_nodes_stay_quick_and_whole_picture_is_refused():
+    import time
+
+    at = generated_app()
+    tree = at.session_state["result"].estimator.tree_
+    assert tree.node_count > focus.SERVER_NODE_LIMIT
+    assert all(len(s.options) <= 60 for s in at.selectbox)
+    at.selectbox(key="find_query").select("least pure leaves").run()
+    t0 = time.perf_counter()
+    at.selectbox(key="find_hit").select_index(0).run()
+    took = time.perf_counter() - t0
+    assert not at.exception
+    assert at.session_state["node"] > 0
+    assert took < 10  # a focus change reruns without retraining (generous: shared machine)
+    at.button_group(key="focus_show").set_value("whole").run()
+    assert not at.exception
+    assert any("more than can be drawn at once" in w.value for w in at.warning)
+    assert not at.get("graphviz_chart") and not at.get("bidi_component")
+
+
+def test_pruning_page_draws_big_trees_on_the_server():
+    """Pruning's "Show levels: all" on a 615-node tree: over the browser's budget, so both
+    pictures come from the server's dot in the pan/zoom frame."""
+    at = start("pages/prune.py", direct=True, prune_levels="all", **{"sample": "diabetes", "algo": "cart"})
+    assert not at.exception
+    frames, charts = at.get("bidi_component"), at.get("graphviz_chart")
+    # the 615-node "before" is the server's; "after" too unless pruning left it small
+    assert len(frames) >= 1 and len(frames) + len(charts) == 2
+    at.selectbox(key="prune_levels").select("auto").run()
+    assert not at.exception
+    assert len(at.get("graphviz_chart")) == 2
