@@ -14,9 +14,19 @@ def focused(at) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("**Focused on node"))
 
 
+def tree_charts(at) -> list:
+    """The tree pictures the browser draws (the what-if section's own small picture aside)."""
+    return [g for g in at.get("graphviz_chart") if not g.proto.spec.startswith("digraph whatif")]
+
+
+def tree_frames(at) -> list:
+    """The pan/zoom frames of the tree."""
+    return list(at.get("bidi_component"))
+
+
 def frame_svg(at) -> str:
     """The SVG the pan/zoom frame was given this run (drawn by the server's ``dot``)."""
-    (el,) = at.get("bidi_component")
+    (el,) = tree_frames(at)
     return json.loads(el.proto.json)["svg"]
 
 
@@ -40,7 +50,7 @@ def test_small_tree_keeps_its_selectors():
     at = start()  # watermelon 3.0, C4.5
     assert not at.exception
     assert {"node", "levels"} <= {s.key for s in at.selectbox}
-    assert not at.get("bidi_component")  # drawn by st.graphviz_chart, within the budget
+    assert not tree_frames(at)  # drawn by st.graphviz_chart, within the budget
 
 
 def test_search_result_focuses_the_view():
@@ -140,10 +150,10 @@ def test_all_levels_past_the_browser_budget_go_to_the_server():
     assert not at.exception
     tree = at.session_state["result"].estimator.tree_
     assert focus.BROWSER_NODE_BUDGET < tree.node_count <= focus.SELECTOR_LIMIT
-    assert not at.get("graphviz_chart")
+    assert not tree_charts(at)
     assert frame_svg(at).count('class="node"') >= tree.node_count
     at.selectbox(key="levels").select("auto").run()
-    assert at.get("graphviz_chart") and not at.get("bidi_component")
+    assert tree_charts(at) and not tree_frames(at)
 
 
 def test_selected_deep_node_is_drawn_with_its_path():
@@ -152,7 +162,7 @@ def test_selected_deep_node_is_drawn_with_its_path():
     deep = int(tree.depth.argmax())
     at.selectbox(key="node").select(deep).run()
     assert not at.exception
-    (chart,) = at.get("graphviz_chart")
+    (chart,) = tree_charts(at)
     assert f'id="dtnode{deep}"' in chart.proto.spec
 
 
@@ -212,7 +222,7 @@ def test_thousands_of_nodes_stay_quick_and_whole_picture_is_refused():
     at.button_group(key="focus_show").set_value("whole").run()
     assert not at.exception
     assert any("more than can be drawn at once" in w.value for w in at.warning)
-    assert not at.get("graphviz_chart") and not at.get("bidi_component")
+    assert not tree_charts(at) and not tree_frames(at)
 
 
 def test_pruning_page_draws_big_trees_on_the_server():
@@ -220,9 +230,9 @@ def test_pruning_page_draws_big_trees_on_the_server():
     pictures come from the server's dot in the pan/zoom frame."""
     at = start("pages/prune.py", direct=True, prune_levels="all", **{"sample": "diabetes", "algo": "cart"})
     assert not at.exception
-    frames, charts = at.get("bidi_component"), at.get("graphviz_chart")
+    frames, charts = tree_frames(at), tree_charts(at)
     # the 615-node "before" is the server's; "after" too unless pruning left it small
     assert len(frames) >= 1 and len(frames) + len(charts) == 2
     at.selectbox(key="prune_levels").select("auto").run()
     assert not at.exception
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(tree_charts(at)) == 2

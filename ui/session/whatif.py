@@ -13,6 +13,7 @@ import streamlit as st
 from dtcore import explain, export
 from ui.figures.node_data import node_children_figure, node_feature_figure
 from ui.services.loading import raw_rows
+from ui.views import focus
 from ui.views import tree as treeview
 from ui.views import whatif as views
 from ui.views.text import md_escape
@@ -112,6 +113,8 @@ def whatif_section(res) -> None:
         st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
     st.markdown(f"**{t('whatif.path')}**")
     with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
+        # small whatever the tree's size (every subtree off the path is one folded box): the
+        # browser draws it
         st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")
@@ -130,6 +133,10 @@ def node_data_section(res, path_tests) -> None:
     if st.session_state.get("nodedata_node") not in inner:
         st.session_state["nodedata_node"] = path_tests[-1] if path_tests else inner[0]
     root = t("tree.root")
+    if len(inner) > focus.SELECTOR_LIMIT:  # a big tree: the tests on the sample's path only
+        inner = path_tests or inner[:1]
+        if st.session_state["nodedata_node"] not in inner:
+            st.session_state["nodedata_node"] = inner[-1]
     node = st.selectbox(
         t("nodedata.node"),
         inner,
