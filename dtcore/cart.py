@@ -1,5 +1,6 @@
 """CART estimators with scikit-learn's parameter names; on numeric data they grow the same trees
-as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None).
+as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None); ``splitter="hist"`` grows from binned features
+(``dtcore.hist``).
 
 Deviations from scikit-learn, on purpose:
   * categorical features get binary subset splits (see ``splitting``), scikit-learn has none;
@@ -35,6 +36,9 @@ from .params import GROWTH_LIMITS, Param
 from .schema import DataError
 from .tree import Tree
 
+#: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.hist``)
+SPLITTERS = ("best", "hist")
+
 
 def _is_int(v: object) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
@@ -57,6 +61,8 @@ class _CARTBase(BaseTreeEstimator):
     max_leaf_nodes: int | None
     random_state: object
     ccp_alpha: float
+    splitter: str
+    max_bins: int
     _criteria: tuple[str, ...] = ()  # the criteria of the class's task, the default first
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
@@ -92,6 +98,20 @@ class _CARTBase(BaseTreeEstimator):
         a = self.ccp_alpha
         if not (_is_real(a) and a >= 0):
             raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
+        if self.splitter not in SPLITTERS:
+            raise ValueError(f"splitter must be one of {list(SPLITTERS)}, not {self.splitter!r}")
+        mb = self.max_bins
+        if not (_is_int(mb) and 2 <= mb <= 65535):
+            raise ValueError(f"max_bins must be an integer in [2, 65535], not {mb!r}")
+        if self.splitter == "hist":
+            from .hist import check_criterion
+
+            check_criterion(self.criterion)
+            if self.max_leaf_nodes is not None:
+                raise ValueError(
+                    "splitter='hist' grows level by level; max_leaf_nodes (best-first growth) "
+                    "needs splitter='best'"
+                )
 
     def cost_complexity_pruning_path(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
@@ -156,7 +176,13 @@ class _CARTBase(BaseTreeEstimator):
                     "criterion='poisson' needs a target with no negative values "
                     "and a positive sum; use criterion='squared_error' otherwise"
                 )
-        tree = grow(X, y, sample_weight, ncat, self._params_for(X.shape[0], sample_weight, n_classes))
+        params = self._params_for(X.shape[0], sample_weight, n_classes)
+        if self.splitter == "hist":
+            from .hist import grow_in_memory
+
+            tree = grow_in_memory(X, y, sample_weight, ncat, params, int(self.max_bins))
+        else:
+            tree = grow(X, y, sample_weight, ncat, params)
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
 
@@ -189,6 +215,14 @@ class CARTClassifier(_CARTBase):
         Stored for scikit-learn compatibility; unused (no feature sampling).
     ccp_alpha : float, default=0.0
         Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+    splitter : {"best", "hist"}, default="best"
+        "best" scans every threshold of the sorted values; "hist" bins each feature once into
+        at most ``max_bins`` bins (plus one for missing values) and grows level by level from
+        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
+        squared_error and friedman_mse only; no ``max_leaf_nodes``.
+    max_bins : int, default=255
+        Bins per feature for ``splitter="hist"`` (categorical features: one per category).
 
     Attributes
     ----------
@@ -234,6 +268,8 @@ class CARTClassifier(_CARTBase):
         max_leaf_nodes: int | None = None,
         random_state: object = None,
         ccp_alpha: float = 0.0,
+        splitter: str = "best",
+        max_bins: int = 255,
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -244,6 +280,8 @@ class CARTClassifier(_CARTBase):
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
         self.ccp_alpha = ccp_alpha
+        self.splitter = splitter
+        self.max_bins = max_bins
 
 
 class CARTRegressor(_CARTBase):
@@ -272,6 +310,14 @@ class CARTRegressor(_CARTBase):
         Stored for scikit-learn compatibility; unused (no feature sampling).
     ccp_alpha : float, default=0.0
         Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+    splitter : {"best", "hist"}, default="best"
+        "best" scans every threshold of the sorted values; "hist" bins each feature once into
+        at most ``max_bins`` bins (plus one for missing values) and grows level by level from
+        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
+        squared_error and friedman_mse only; no ``max_leaf_nodes``.
+    max_bins : int, default=255
+        Bins per feature for ``splitter="hist"`` (categorical features: one per category).
 
     Attributes
     ----------
@@ -310,6 +356,8 @@ class CARTRegressor(_CARTBase):
         max_leaf_nodes: int | None = None,
         random_state: object = None,
         ccp_alpha: float = 0.0,
+        splitter: str = "best",
+        max_bins: int = 255,
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -320,3 +368,5 @@ class CARTRegressor(_CARTBase):
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
         self.ccp_alpha = ccp_alpha
+        self.splitter = splitter
+        self.max_bins = max_bins

@@ -1,0 +1,187 @@
+"""Level-wise CART growth over histograms.
+
+Per level: one call to the source for the histograms of the nodes being split (the smaller
+child of each split whose sibling is also split; the larger one is its parent's histogram minus
+it, the sibling-subtraction trick), the best split of every node from them (``scoring``), the
+children's statistics from the chosen bins, the exact builder's stop rules
+(``growing.pretest_rules`` through ``leaf_by_pretest``, ``growing.decrease_ok``), and one
+``route`` call that moves the rows down.  The nodes go into a ``tree.TreeAssembler``, which
+numbers them in pre-order as the exact builder does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..criteria import _class_impurity, impurity_improvement
+from ..growing import GrowParams, decrease_ok, leaf_by_pretest
+from ..tree import Tree, TreeAssembler
+from .binning import Bins
+from .histograms import HistogramSource, RouteStep
+from .scoring import best_splits
+
+#: criteria whose impurity follows from channel sums (a histogram); the others need the rows
+HIST_CRITERIA = ("gini", "entropy", "log_loss", "squared_error", "friedman_mse")
+
+#: histogram cells (nodes × bins × channels) a level may hold at once to keep it for the
+#: subtraction trick at the next level (larger levels build every child directly)
+KEEP_LIMIT = 1 << 25
+
+
+def check_criterion(criterion: str) -> None:
+    if criterion not in HIST_CRITERIA:
+        raise ValueError(
+            f"splitter='hist' supports the criteria {list(HIST_CRITERIA)}, not {criterion!r}: "
+            "its impurity needs the rows, not per-bin sums; use splitter='best'"
+        )
+
+
+def node_stats(sums: np.ndarray, n_rows: np.ndarray, criterion: str, n_classes: int) -> dict[str, np.ndarray]:
+    """Weight, value and impurity of nodes from their channel sums (N, d), as ``growing`` has them."""
+    wn = sums[:, 0]
+    if n_classes:
+        value = sums[:, 1:]
+        imp = _class_impurity(criterion, sums)
+    else:
+        safe = np.where(wn > 0, wn, 1.0)
+        mean = sums[:, 1] / safe
+        value = mean[:, None]
+        imp = sums[:, 2] / safe - mean * mean
+    return dict(weighted_n=wn, n_rows=n_rows, impurity=imp, value=value)
+
+
+def _add(asm: TreeAssembler, parent: int, st: dict[str, np.ndarray], i: int) -> int:
+    return asm.add_node(
+        parent, st["value"][i], st["weighted_n"][i], int(st["n_rows"][i]), float(st["impurity"][i])
+    )
+
+
+def grow_hist(
+    source: HistogramSource,
+    bins: Bins,
+    params: GrowParams,
+    on_level: Callable[[int], object] | None = None,
+) -> Tree:
+    """Grow a CART tree level by level from ``source``'s histograms (``on_level(depth)`` is
+    called after each level, for progress)."""
+    crit = "entropy" if params.criterion == "log_loss" else params.criterion
+    check_criterion(crit)
+    K = params.n_classes
+    offset, n_bins = bins.offset, bins.n_bins
+    H, cnt = source.histograms(np.array([0]), 1)
+    o0, s0 = 0, int(n_bins[0]) + 1
+    root = node_stats(H[:, o0:s0].sum(axis=1), cnt[:, o0:s0].sum(axis=1), crit, K)
+    w_total = float(root["weighted_n"][0])
+    asm = TreeAssembler(K if K else 1, K)
+    ids = np.array([_add(asm, -1, root, 0)])
+    st, depth = root, 0
+    if leaf_by_pretest(params, 0, st["n_rows"], st["weighted_n"], st["impurity"])[0]:
+        return asm.build()
+    width = int(n_bins.max()) + 1
+    while ids.size:
+        N = ids.size
+        mean = None if K else st["value"][:, 0]
+        ch = best_splits(H, cnt, bins, crit, mean, params.min_samples_leaf, params.min_weight_leaf)
+        found = ch.proxy > -np.inf
+        f = np.maximum(ch.feature, 0)
+        # the children's sums: the chosen feature's bins on the left, summed
+        cols = offset[f][:, None] + np.arange(width)[None, :]
+        inside = np.arange(width)[None, :] <= n_bins[f][:, None]
+        sel = ch.left & inside & found[:, None]
+        cols = np.minimum(cols, H.shape[1] - 1)
+        tot_sum = H[:, o0:s0].sum(axis=1)
+        tot_n = cnt[:, o0:s0].sum(axis=1)
+        l_sum = np.einsum("nb,nbd->nd", sel.astype(np.float64), H[np.arange(N)[:, None], cols])
+        l_n = (sel * cnt[np.arange(N)[:, None], cols]).sum(axis=1)
+        L = node_stats(l_sum, l_n, crit, K)
+        R = node_stats(tot_sum - l_sum, tot_n - l_n, crit, K)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            impr = impurity_improvement(
+                crit, w_total, st["weighted_n"], st["impurity"], L["weighted_n"], L["impurity"],
+                R["weighted_n"], R["impurity"],
+            )  # fmt: skip
+        split = found & decrease_ok(params, impr)
+        segs = np.flatnonzero(split)
+        if segs.size == 0:
+            break
+        kid_leaf_l = leaf_by_pretest(params, depth + 1, L["n_rows"], L["weighted_n"], L["impurity"])
+        kid_leaf_r = leaf_by_pretest(params, depth + 1, R["n_rows"], R["weighted_n"], R["impurity"])
+        left_slot = np.full(N, -1, np.int64)
+        right_slot = np.full(N, -1, np.int64)
+        next_ids, next_rows, parent_of, n_next = [], [], [], 0
+        for s in segs.tolist():  # a loop over the nodes split at this level (not over rows)
+            j = int(ch.feature[s])
+            fb = bins.features[j]
+            mb = 0 if ch.missing_left[s] else 1
+            if fb.kind == "categorical":
+                present = cnt[s, offset[j] : offset[j] + fb.n_bins] > 0
+                branch = np.where(present, np.where(ch.left[s, : fb.n_bins], 0, 1), -1)
+                asm.set_split(int(ids[s]), j, cat_branch=branch, missing_branch=mb)
+            else:
+                asm.set_split(int(ids[s]), j, cuts=[ch.threshold[s]], missing_branch=mb)
+            a = _add(asm, int(ids[s]), L, s)
+            b = _add(asm, int(ids[s]), R, s)
+            for kid, leaf, slots, rows_ in (
+                (a, kid_leaf_l[s], left_slot, L),
+                (b, kid_leaf_r[s], right_slot, R),
+            ):
+                if not leaf:
+                    slots[s] = n_next
+                    next_ids.append(kid)
+                    next_rows.append(int(rows_["n_rows"][s]))
+                    parent_of.append(s)
+                    n_next += 1
+        feature = np.where(split, ch.feature, -1)
+        source.route(RouteStep(feature, ch.left, left_slot, right_slot))
+        depth += 1
+        if on_level is not None:
+            on_level(depth)
+        if n_next == 0:
+            break
+        pick = np.array(parent_of)
+        kid_sums = np.empty((n_next, l_sum.shape[1]))
+        kid_n = np.empty(n_next, np.int64)
+        is_left = left_slot[pick] == np.arange(n_next)
+        kid_sums[is_left], kid_n[is_left] = l_sum[pick[is_left]], l_n[pick[is_left]]
+        r_sum, r_n = tot_sum - l_sum, tot_n - l_n
+        kid_sums[~is_left], kid_n[~is_left] = r_sum[pick[~is_left]], r_n[pick[~is_left]]
+        H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, np.array(next_rows))
+        st = node_stats(kid_sums, kid_n, crit, K)
+        ids = np.array(next_ids)
+    return asm.build()
+
+
+def _next_histograms(
+    source: HistogramSource,
+    H: np.ndarray,
+    cnt: np.ndarray,
+    parent: np.ndarray,
+    left_slot: np.ndarray,
+    right_slot: np.ndarray,
+    n_rows: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The next level's histograms: where both children of a parent go on, the one with fewer
+    rows is built and the other is the parent's histogram minus it (when the parent level's
+    histograms were small enough to keep); every other child is built directly."""
+    n_next = parent.size
+    both = (left_slot[parent] >= 0) & (right_slot[parent] >= 0)
+    sibling = np.where(left_slot[parent] == np.arange(n_next), right_slot[parent], left_slot[parent])
+    subtract = both & (H.size <= KEEP_LIMIT)
+    # of a pair, build the one with fewer rows (ties: the left one), derive the other
+    sib_rows = n_rows[np.maximum(sibling, 0)]
+    is_left = left_slot[parent] == np.arange(n_next)
+    built = ~subtract | (n_rows < sib_rows) | ((n_rows == sib_rows) & is_left)
+    build = np.full(n_next, -1, np.int64)
+    build[built] = np.arange(int(built.sum()))
+    Hb, cb = source.histograms(build, int(built.sum()))
+    Hn = np.empty((n_next,) + H.shape[1:])
+    cn = np.empty((n_next,) + cnt.shape[1:], np.int64)
+    Hn[built], cn[built] = Hb, cb
+    derived = np.flatnonzero(~built)
+    if derived.size:
+        sib = sibling[derived]
+        Hn[derived] = H[parent[derived]] - Hn[sib]
+        cn[derived] = cnt[parent[derived]] - cn[sib]
+    return Hn, cn
