@@ -112,24 +112,29 @@ def value_groups(distinct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct[start], distinct[end]
 
 
-def quantile_edges(sample: np.ndarray, max_bins: int) -> np.ndarray:
-    """Up to ``max_bins − 1`` increasing edges: the midpoints of the sample's percentiles."""
-    sample = np.sort(sample[~np.isnan(sample)])
-    if sample.size == 0:
+def quantile_edges(sample: np.ndarray, max_bins: int, is_sorted: bool = False) -> np.ndarray:
+    """Up to ``max_bins − 1`` increasing edges: the sample's percentiles, each the midpoint of
+    its two nearest order statistics (``np.percentile(method="midpoint")``)."""
+    s = sample[~np.isnan(sample)]
+    if not is_sorted:
+        s = np.sort(s)
+    if s.size == 0:
         return np.zeros(0)
-    q = np.linspace(0, 100, max_bins + 1)[1:-1]
-    edges = np.unique(np.percentile(sample, q, method="midpoint"))
-    return edges[edges < sample[-1]]  # the largest value lies in the last bin
+    pos = np.linspace(0, 100, max_bins + 1)[1:-1] / 100 * (s.size - 1)
+    edges = np.unique(s[np.floor(pos).astype(np.int64)] / 2 + s[np.ceil(pos).astype(np.int64)] / 2)
+    return edges[edges < s[-1]]  # the largest value lies in the last bin
 
 
-def feature_bins(distinct: np.ndarray | None, sample: np.ndarray, max_bins: int) -> FeatureBins:
+def feature_bins(
+    distinct: np.ndarray | None, sample: np.ndarray, max_bins: int, sample_sorted: bool = False
+) -> FeatureBins:
     """A continuous feature's bins from its complete sorted distinct known values (None when
     there are too many to gather) and a sample of its values (for the quantiles)."""
     if distinct is not None:
         lo, hi = value_groups(np.asarray(distinct, dtype=np.float64))
         if lo.size <= max_bins:
             return FeatureBins("exact", max(int(lo.size), 1), hi[:-1], lo, hi)
-    edges = quantile_edges(np.asarray(sample, dtype=np.float64), max_bins)
+    edges = quantile_edges(np.asarray(sample, dtype=np.float64), max_bins, sample_sorted)
     return FeatureBins("quantile", int(edges.size) + 1, edges, np.zeros(0), np.zeros(0))
 
 
@@ -161,16 +166,16 @@ def fit_bins(
             continue
         col = X[:, j]
         sample = col[rows]
-        known = sample[~np.isnan(sample)]
-        d_sample = np.unique(known)
+        known = np.sort(sample[~np.isnan(sample)])
+        d_sample = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
         lo, _ = value_groups(d_sample)
         if lo.size > max_bins:
-            out.append(feature_bins(None, known, max_bins))
+            out.append(feature_bins(None, known, max_bins, sample_sorted=True))
             continue
-        fb = feature_bins(d_sample, known, max_bins)
+        fb = feature_bins(d_sample, known, max_bins, sample_sorted=True)
         if rows.size < n and not _covers(fb, col):
             full = col[~np.isnan(col)]
-            fb = feature_bins(np.unique(full), known, max_bins)
+            fb = feature_bins(np.unique(full), known, max_bins, sample_sorted=True)
         out.append(fb)
     return Bins(tuple(out))
 
