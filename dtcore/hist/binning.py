@@ -52,7 +52,7 @@ class FeatureBins:
         if self.kind == "categorical":
             code = np.where(nan, self.n_bins, np.nan_to_num(x, nan=0.0)).astype(np.int64)
             return np.where((code < 0) | (code > self.n_bins), self.n_bins, code)
-        out = np.searchsorted(self.edges, x, side="left").astype(np.int64)
+        out = np.searchsorted(self.edges, x, side="left").astype(np.int64, copy=False)
         out[nan] = self.n_bins
         return out
 

@@ -133,13 +133,14 @@ def grow_hist(
                     next_rows.append(int(rows_["n_rows"][s]))
                     parent_of.append(s)
                     n_next += 1
-        feature = np.where(split, ch.feature, -1)
-        source.route(RouteStep(feature, ch.left, left_slot, right_slot))
         depth += 1
+        if n_next == 0:  # every child is a leaf: no rows to move
+            if on_level is not None:
+                on_level(depth)
+            break
+        source.route(RouteStep(np.where(split, ch.feature, -1), ch.left, left_slot, right_slot))
         if on_level is not None:
             on_level(depth)
-        if n_next == 0:
-            break
         pick = np.array(parent_of)
         kid_sums = np.empty((n_next, l_sum.shape[1]))
         kid_n = np.empty(n_next, np.int64)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..catsplit import CategoryStats, _score, best_categorical, scan_categorical
-from ..criteria import CLASSIFICATION_CRITERIA
+from ..criteria import CLASSIFICATION_CRITERIA, proxy_improvement
 from .binning import Bins
 
 
@@ -42,6 +42,16 @@ def _channels(Hf: np.ndarray, criterion: str, mean: np.ndarray | None) -> np.nda
         return Hf
     assert mean is not None
     return np.stack([Hf[..., 0], Hf[..., 1] - mean[:, None] * Hf[..., 0]], axis=-1)
+
+
+def _proxies(
+    criterion: str, left: np.ndarray, right: np.ndarray, nl: np.ndarray, nr: np.ndarray, msl: int, mwl: float
+) -> np.ndarray:
+    """``catsplit._score``; without leaf limits a valid cut needs no size test, and class
+    proxies are always finite, so those passes are skipped (same values)."""
+    if msl <= 1 and mwl <= 0 and criterion in CLASSIFICATION_CRITERIA:
+        return proxy_improvement(criterion, left, right)
+    return _score(criterion, left, right, nl, nr, msl, mwl)
 
 
 def _continuous(
@@ -77,7 +87,7 @@ def _continuous(
         n_left[better] = nl[rows, k][better]
 
     if nb > 1:
-        p = _score(criterion, Ck, tot[:, None] - Ck, nk, n_tot[:, None] - nk, msl, mwl)
+        p = _proxies(criterion, Ck, tot[:, None] - Ck, nk, n_tot[:, None] - nk, msl, mwl)
         take(np.where(valid, p, -np.inf), nk, 0)
     has_miss = n_miss > 0
     if has_miss.any() and nb:
@@ -87,7 +97,7 @@ def _continuous(
         if nb > 1:
             L = Ck + miss[:, None]
             nl = nk + n_miss[:, None]
-            p = _score(criterion, L, tot[:, None] - L, nl, n_tot[:, None] - nl, msl, mwl)
+            p = _proxies(criterion, L, tot[:, None] - L, nl, n_tot[:, None] - nl, msl, mwl)
             take(np.where(valid & has_miss[:, None], p, -np.inf), nl, 2)
     nxt = after[rows, np.minimum(where, max(nb - 1, 0))] if nb else where
     return best, where, nxt, variant, n_left
