@@ -20,13 +20,14 @@ from ..growing import GrowParams, decrease_ok, leaf_by_pretest
 from ..tree import Tree, TreeAssembler
 from .binning import Bins
 from .histograms import HistogramSource, RouteStep
-from .scoring import best_splits
+from .scoring import LevelChoice, best_splits
 
 #: criteria whose impurity follows from channel sums (a histogram); the others need the rows
 HIST_CRITERIA = ("gini", "entropy", "log_loss", "squared_error", "friedman_mse")
 
-#: histogram cells (nodes × bins × channels) a level may hold at once to keep it for the
-#: subtraction trick at the next level (larger levels build every child directly)
+#: histogram cells (nodes × bins × (channels + row counts)) a level may hold at once; a level
+#: with more nodes is built and scored in chunks of nodes, and the next one builds every child
+#: (no subtraction from parents that were not kept)
 KEEP_LIMIT = 1 << 25
 
 
@@ -69,7 +70,9 @@ def grow_hist(
     crit = "entropy" if params.criterion == "log_loss" else params.criterion
     check_criterion(crit)
     K = params.n_classes
-    offset, n_bins = bins.offset, bins.n_bins
+    n_bins = bins.n_bins
+    H: np.ndarray | None
+    cnt: np.ndarray | None
     H, cnt = source.histograms(np.array([0]), 1)
     o0, s0 = 0, int(n_bins[0]) + 1
     root = node_stats(H[:, o0:s0].sum(axis=1), cnt[:, o0:s0].sum(axis=1), crit, K)
@@ -79,22 +82,14 @@ def grow_hist(
     st, depth = root, 0
     if leaf_by_pretest(params, 0, st["n_rows"], st["weighted_n"], st["impurity"])[0]:
         return asm.build()
-    width = int(n_bins.max()) + 1
     while ids.size:
-        N = ids.size
         mean = None if K else st["value"][:, 0]
-        ch = best_splits(H, cnt, bins, crit, mean, params.min_samples_leaf, params.min_weight_leaf)
+        if H is None or cnt is None:  # too many nodes to hold their histograms at once: chunks of nodes
+            ch, l_sum, l_n, tot_sum, tot_n = _chunked_level(source, bins, params, crit, mean, ids.size)
+        else:
+            ch, l_sum, l_n, tot_sum, tot_n = _level(H, cnt, bins, params, crit, mean)
+        N = ids.size
         found = ch.proxy > -np.inf
-        f = np.maximum(ch.feature, 0)
-        # the children's sums: the chosen feature's bins on the left, summed
-        cols = offset[f][:, None] + np.arange(width)[None, :]
-        inside = np.arange(width)[None, :] <= n_bins[f][:, None]
-        sel = ch.left & inside & found[:, None]
-        cols = np.minimum(cols, H.shape[1] - 1)
-        tot_sum = H[:, o0:s0].sum(axis=1)
-        tot_n = cnt[:, o0:s0].sum(axis=1)
-        l_sum = np.einsum("nb,nbd->nd", sel.astype(np.float64), H[np.arange(N)[:, None], cols])
-        l_n = (sel * cnt[np.arange(N)[:, None], cols]).sum(axis=1)
         L = node_stats(l_sum, l_n, crit, K)
         R = node_stats(tot_sum - l_sum, tot_n - l_n, crit, K)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -116,7 +111,7 @@ def grow_hist(
             fb = bins.features[j]
             mb = 0 if ch.missing_left[s] else 1
             if fb.kind == "categorical":
-                present = cnt[s, offset[j] : offset[j] + fb.n_bins] > 0
+                present = ch.present[s, : fb.n_bins]
                 branch = np.where(present, np.where(ch.left[s, : fb.n_bins], 0, 1), -1)
                 asm.set_split(int(ids[s]), j, cat_branch=branch, missing_branch=mb)
             else:
@@ -148,28 +143,82 @@ def grow_hist(
         kid_sums[is_left], kid_n[is_left] = l_sum[pick[is_left]], l_n[pick[is_left]]
         r_sum, r_n = tot_sum - l_sum, tot_n - l_n
         kid_sums[~is_left], kid_n[~is_left] = r_sum[pick[~is_left]], r_n[pick[~is_left]]
-        H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, np.array(next_rows))
+        H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, np.array(next_rows), bins, K)
         st = node_stats(kid_sums, kid_n, crit, K)
         ids = np.array(next_ids)
     return asm.build()
 
 
+def _level(
+    H: np.ndarray, cnt: np.ndarray, bins: Bins, params: GrowParams, crit: str, mean: np.ndarray | None
+) -> tuple[LevelChoice, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Best split per node from its histograms, with the left child's and the node's sums
+    (channels and rows)."""
+    ch = best_splits(H, cnt, bins, crit, mean, params.min_samples_leaf, params.min_weight_leaf)
+    N = H.shape[0]
+    offset, n_bins = bins.offset, bins.n_bins
+    width = int(n_bins.max()) + 1
+    found = ch.proxy > -np.inf
+    f = np.maximum(ch.feature, 0)
+    # the left child's sums: the chosen feature's bins on the left, summed
+    cols = np.minimum(offset[f][:, None] + np.arange(width)[None, :], H.shape[1] - 1)
+    inside = np.arange(width)[None, :] <= n_bins[f][:, None]
+    sel = ch.left & inside & found[:, None]
+    rows = np.arange(N)[:, None]
+    l_sum = np.einsum("nb,nbd->nd", sel.astype(np.float64), H[rows, cols])
+    l_n = (sel * cnt[rows, cols]).sum(axis=1)
+    s0 = int(n_bins[0]) + 1  # every feature's bins hold all the node's rows: take the first
+    return ch, l_sum, l_n, H[:, :s0].sum(axis=1), cnt[:, :s0].sum(axis=1)
+
+
+def _chunk_nodes(bins: Bins, n_classes: int) -> int:
+    """Nodes whose histograms fit in ``KEEP_LIMIT`` cells."""
+    d = n_classes + 1 if n_classes else 3
+    return max(1, KEEP_LIMIT // (bins.total * (d + 1)))
+
+
+def _chunked_level(
+    source: HistogramSource, bins: Bins, params: GrowParams, crit: str, mean: np.ndarray | None, n_nodes: int
+) -> tuple[LevelChoice, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``_level`` for a level too large to hold: histograms built chunk by chunk of nodes
+    (one pass over the rows per chunk), each chunk scored and dropped."""
+    step = _chunk_nodes(bins, params.n_classes)
+    parts = []
+    for a in range(0, n_nodes, step):  # a loop over chunks of nodes
+        b = min(n_nodes, a + step)
+        build = np.full(n_nodes, -1, np.int64)
+        build[a:b] = np.arange(b - a)
+        Hc, cc = source.histograms(build, b - a)
+        parts.append(_level(Hc, cc, bins, params, crit, None if mean is None else mean[a:b]))
+    chs = [p[0] for p in parts]
+    ch = LevelChoice(
+        *(np.concatenate([getattr(c, k) for c in chs]) for k in LevelChoice.__dataclass_fields__)
+    )
+    l_sum, l_n, tot_sum, tot_n = (np.concatenate([p[i] for p in parts]) for i in range(1, 5))
+    return ch, l_sum, l_n, tot_sum, tot_n
+
+
 def _next_histograms(
     source: HistogramSource,
-    H: np.ndarray,
-    cnt: np.ndarray,
+    H: np.ndarray | None,
+    cnt: np.ndarray | None,
     parent: np.ndarray,
     left_slot: np.ndarray,
     right_slot: np.ndarray,
     n_rows: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+    bins: Bins,
+    n_classes: int,
+) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The next level's histograms: where both children of a parent go on, the one with fewer
-    rows is built and the other is the parent's histogram minus it (when the parent level's
-    histograms were small enough to keep); every other child is built directly."""
+    rows is built and the other is the parent's histogram minus it; every other child is built
+    directly.  (None, None) when the level has more nodes than ``KEEP_LIMIT`` cells hold: it
+    is then built and scored in chunks of nodes, and the level after it builds every child."""
     n_next = parent.size
+    if n_next > _chunk_nodes(bins, n_classes):
+        return None, None
     both = (left_slot[parent] >= 0) & (right_slot[parent] >= 0)
     sibling = np.where(left_slot[parent] == np.arange(n_next), right_slot[parent], left_slot[parent])
-    subtract = both & (H.size <= KEEP_LIMIT)
+    subtract = both & (H is not None)
     # of a pair, build the one with fewer rows (ties: the left one), derive the other
     sib_rows = n_rows[np.maximum(sibling, 0)]
     is_left = left_slot[parent] == np.arange(n_next)
@@ -177,12 +226,14 @@ def _next_histograms(
     build = np.full(n_next, -1, np.int64)
     build[built] = np.arange(int(built.sum()))
     Hb, cb = source.histograms(build, int(built.sum()))
-    Hn = np.empty((n_next,) + H.shape[1:])
-    cn = np.empty((n_next,) + cnt.shape[1:], np.int64)
-    Hn[built], cn[built] = Hb, cb
     derived = np.flatnonzero(~built)
-    if derived.size:
-        sib = sibling[derived]
-        Hn[derived] = H[parent[derived]] - Hn[sib]
-        cn[derived] = cnt[parent[derived]] - cn[sib]
+    if derived.size == 0:
+        return Hb, cb
+    assert H is not None and cnt is not None  # subtraction needs the parents' histograms
+    Hn = np.empty((n_next,) + Hb.shape[1:])
+    cn = np.empty((n_next,) + cb.shape[1:], np.int64)
+    Hn[built], cn[built] = Hb, cb
+    sib = sibling[derived]
+    Hn[derived] = H[parent[derived]] - Hn[sib]
+    cn[derived] = cnt[parent[derived]] - cn[sib]
     return Hn, cn

@@ -34,6 +34,7 @@ class LevelChoice:
     threshold: np.ndarray
     missing_left: np.ndarray
     left: np.ndarray  # (n_nodes, max bins + 1) bool
+    present: np.ndarray  # (n_nodes, max bins + 1) bool: the feature's bins holding rows
 
 
 def _channels(Hf: np.ndarray, criterion: str, mean: np.ndarray | None) -> np.ndarray:
@@ -121,6 +122,7 @@ def best_splits(
         np.full(N, np.nan),
         np.zeros(N, bool),
         np.zeros((N, width), bool),
+        np.zeros((N, width), bool),
     )
     n_rows = cnt[:, : int(bins.n_bins[0]) + 1].sum(axis=1) if bins.features else np.zeros(N, np.int64)
     for j, (fb, o) in enumerate(zip(bins.features, bins.offset, strict=True)):  # a loop over features
@@ -157,4 +159,6 @@ def best_splits(
         ch.missing_left[better] = miss_left[better]
         ch.left[better] = False
         ch.left[better, :s] = left[better]
+        ch.present[better] = False
+        ch.present[better, :s] = cj[better] > 0
     return ch

@@ -183,3 +183,18 @@ def test_unsupported_settings_say_so(est, message):
         est.fit(
             [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1] if est._task == "classification" else [0.0, 0, 1, 1]
         )
+
+
+def test_levels_too_large_to_hold_are_built_in_chunks_of_nodes(monkeypatch):
+    """A fully grown tree whose levels exceed the histogram budget: built and scored in chunks
+    of nodes, without subtraction after them, it is still the exact splitter's tree."""
+    from dtcore.hist import grower
+
+    X, y, kinds = make_data(4, "classification", n=6000)
+    exact = CARTClassifier().fit(X, y, feature_kinds=kinds)
+    bins = fit_bins(exact.encode(X), [0] * 5 + [7])
+    monkeypatch.setattr(grower, "KEEP_LIMIT", 8 * bins.total * 5)  # 8 nodes per chunk
+    assert grower._chunk_nodes(bins, 3) == 8
+    hist = CARTClassifier(splitter="hist").fit(X, y, feature_kinds=kinds)
+    assert hist.tree_.node_count > 500
+    assert_same_tree(exact, hist)
