@@ -123,7 +123,11 @@ def on_dask(rows: int, per_file: int = 500_000):
         )
         with (
             LocalCluster(
-                n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GB", dashboard_address=None
+                n_workers=2,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit="2GB",
+                dashboard_address="127.0.0.1:0",
             ) as cluster,
             Client(cluster) as client,
         ):

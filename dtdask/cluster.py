@@ -24,7 +24,7 @@ def connect(
             client.close()
         return
     kw: dict[str, Any] = {"n_workers": n_workers, "threads_per_worker": 1, "processes": processes}
-    kw["dashboard_address"] = None
+    kw["dashboard_address"] = "127.0.0.1:0"  # a free port on this machine only
     if memory_limit:
         kw["memory_limit"] = memory_limit
     with LocalCluster(**kw) as cluster, Client(cluster) as client:

@@ -21,7 +21,7 @@ from dtcore.hist.histograms import Layout
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 
 from .source import DaskHistograms, encode_block
-from .summary import column_kind, merge, sample_share, summarize
+from .summary import column_kind, merge, sample_per_partition, summarize
 
 
 def read_frame(source: Any, columns: Sequence[str] | None = None) -> dd.DataFrame:
@@ -50,14 +50,9 @@ def prepare(
         raise DataError(f"no column {target!r}; the columns are {list(ddf.columns)}")
     names = [c for c in ddf.columns if c != target] if features is None else list(features)
     kinds = {**{n: column_kind(ddf[n]._meta) for n in names}, **(kinds or {})}
-    rows = (
-        ddf.map_partitions(len).compute()
-        if client is None
-        else client.compute(ddf.map_partitions(len)).result()
-    )
-    share = sample_share(int(np.sum(rows)))
     parts = ddf.to_delayed()
-    summ = [dask.delayed(summarize)(p, names, kinds, target, task, i, share) for i, p in enumerate(parts)]
+    k = sample_per_partition(len(parts))
+    summ = [dask.delayed(summarize)(p, names, kinds, target, task, i, k) for i, p in enumerate(parts)]
     got = dask.compute(*summ) if client is None else client.gather(client.compute(summ))
     schema, bins, n = merge(list(got), names, kinds, target, task, max_bins)
     return schema, bins, n, names, kinds

@@ -48,13 +48,15 @@ def encode_block(df: pd.DataFrame, schema: Schema, bins: Bins, task: str) -> tup
 
 def _histograms(
     block: tuple[np.ndarray, np.ndarray], node: np.ndarray, build: np.ndarray, n_build: int, layout: Layout
-) -> tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
+    """A partition's channel sums; with unit weights the row counts are channel 0, so they do
+    not travel."""
     codes, y = block
-    return partial_histograms(codes, y, None, node, build, n_build, layout)
+    return partial_histograms(codes, y, None, node, build, n_build, layout)[0]
 
 
-def _add(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    return a[0] + b[0], a[1] + b[1]
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a + b
 
 
 def _route(block: tuple[np.ndarray, np.ndarray], node: np.ndarray, step: RouteStep) -> np.ndarray:
@@ -94,7 +96,8 @@ class DaskHistograms:
             if len(parts) % 2:
                 nxt.append(parts[-1])
             parts = nxt
-        return self._compute(parts[0])
+        H = self._compute(parts[0])
+        return H, H[..., 0].astype(np.int64)
 
     def route(self, step: RouteStep) -> None:
         old = self.nodes

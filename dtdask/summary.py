@@ -9,7 +9,7 @@ memory).  Exactness of the bins: when every partition sent its distinct values, 
 the column's complete set of distinct values, and ``dtcore.hist.binning.feature_bins`` bins it
 exactly whenever it has at most ``max_bins`` groups — the same bins as in memory, so the same
 tree as ``splitter="hist"`` in memory.  Otherwise the edges are the quantiles of the merged
-sample (about ``SAMPLE_ROWS`` values, spread over the partitions in proportion to their rows).
+sample (about ``SAMPLE_ROWS`` values, the same number from each partition).
 """
 
 from __future__ import annotations
@@ -63,12 +63,12 @@ def summarize(
     target: str,
     task: str,
     seed: int,
-    share: float,
+    n_sample: int,
 ) -> PartSummary:
-    """The summary of one partition (``share``: the fraction of its rows to sample)."""
+    """The summary of one partition (``n_sample``: about how many of its rows to sample)."""
     out = PartSummary(len(df))
     rng = np.random.default_rng(seed)
-    take = rng.random(len(df)) < share
+    take = rng.random(len(df)) < min(1.0, n_sample / max(len(df), 1))
     for name in features:
         col = df[name]
         if kinds[name] == CATEGORICAL:
@@ -127,5 +127,6 @@ def merge(
     return schema, Bins(tuple(fbins)), sum(p.rows for p in parts)
 
 
-def sample_share(total_rows: int) -> float:
-    return min(1.0, SAMPLE_ROWS / max(total_rows, 1))
+def sample_per_partition(n_partitions: int) -> int:
+    """Rows each partition samples, so that the merged sample holds about ``SAMPLE_ROWS``."""
+    return -(-SAMPLE_ROWS // max(n_partitions, 1))

@@ -27,7 +27,11 @@ def client():
     # threads (no process start-up) with TCP, so that a CLI subprocess can reach the scheduler
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp",
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         Client(cluster) as c,
     ):
