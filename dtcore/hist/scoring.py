@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..catsplit import CategoryStats, _score, best_categorical, scan_categorical
+from ..catsplit import CategoryStats, _score, best_categorical, best_per_segment, scan_categorical
 from ..criteria import CLASSIFICATION_CRITERIA, proxy_improvement
 from .binning import Bins
 
@@ -80,26 +80,36 @@ def _continuous(
     n_left = np.zeros(N, np.int64)
     rows = np.arange(N)
 
-    def take(proxy: np.ndarray, nl: np.ndarray, v: int) -> None:
-        k = np.argmax(proxy, axis=1)  # first maximum: the lowest bin
-        b = proxy[rows, k]
-        better = b > best
-        best[better], where[better], variant[better] = b[better], k[better], v
-        n_left[better] = nl[rows, k][better]
+    has_miss = n_miss > 0
+
+    def scan(mask: np.ndarray, v: int) -> None:
+        """Score the valid cuts only (deep nodes leave most bins empty), missing values right
+        (v = 0) or left (v = 2); keep each node's first maximum when it beats earlier variants."""
+        vi = np.flatnonzero(mask.ravel())
+        if vi.size == 0:
+            return
+        node, k = np.divmod(vi, nb)
+        L = Ck.reshape(-1, d)[vi]
+        nl = nk.ravel()[vi]
+        if v == 2:
+            L += miss[node]
+            nl = nl + n_miss[node]
+        p = _proxies(criterion, L, tot[node] - L, nl, n_tot[node] - nl, msl, mwl)
+        b, w = best_per_segment(node, p, N)  # candidates by node, then bin: the lowest bin first
+        better = np.flatnonzero(b > best)
+        best[better], where[better], variant[better] = b[better], k[w[better]], v
+        n_left[better] = nl[w[better]]
 
     if nb > 1:
-        p = _proxies(criterion, Ck, tot[:, None] - Ck, nk, n_tot[:, None] - nk, msl, mwl)
-        take(np.where(valid, p, -np.inf), nk, 0)
-    has_miss = n_miss > 0
+        scan(valid, 0)
     if has_miss.any() and nb:
         p = _score(criterion, Ck[:, -1], miss, n_known, n_miss, msl, mwl)
         p = np.where(has_miss & (n_known > 0), p, -np.inf)
-        take(p[:, None], n_known[:, None], 1)
+        better = np.flatnonzero(p > best)
+        best[better], where[better], variant[better] = p[better], nb - 1, 1
+        n_left[better] = n_known[better]
         if nb > 1:
-            L = Ck + miss[:, None]
-            nl = nk + n_miss[:, None]
-            p = _proxies(criterion, L, tot[:, None] - L, nl, n_tot[:, None] - nl, msl, mwl)
-            take(np.where(valid & has_miss[:, None], p, -np.inf), nl, 2)
+            scan(valid & has_miss[:, None], 2)
     nxt = after[rows, np.minimum(where, max(nb - 1, 0))] if nb else where
     return best, where, nxt, variant, n_left
 
