@@ -22,7 +22,7 @@ import numpy as np
 
 from ..growing import GrowParams
 from ..tree import Tree
-from .binning import DEFAULT_MAX_BINS, Bins, fit_bins
+from .binning import DEFAULT_MAX_BINS, Bins, fit_bins, fit_transform
 from .grower import HIST_CRITERIA, check_criterion, grow_hist
 from .histograms import InMemoryHistograms, Layout
 
@@ -55,7 +55,9 @@ def grow_in_memory(
     if keep.any() and not keep.all():
         X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
     if bins is None:
-        bins = fit_bins(X, n_categories, max_bins)
+        bins, codes = fit_transform(X, n_categories, max_bins)
+    else:
+        codes = bins.transform(X)
     layout = Layout(bins.n_bins, params.n_classes)
-    source = InMemoryHistograms(bins.transform(X), np.asarray(y), w, layout)
+    source = InMemoryHistograms(codes, np.asarray(y), w, layout)
     return grow_hist(source, bins, params)

@@ -92,11 +92,15 @@ class Bins:
         """(n_features, n_rows) bin codes, the smallest unsigned type that holds them."""
         X = np.asarray(X, dtype=np.float64)
         top = int(self.n_bins.max()) if self.features else 0
-        dt = np.uint8 if top < 256 else np.uint16 if top < 65536 else np.uint32
-        out = np.empty((len(self.features), X.shape[0]), dtype=dt)
+        out = np.empty((len(self.features), X.shape[0]), dtype=code_dtype(top))
         for j, fb in enumerate(self.features):  # a loop over features
             out[j] = fb.codes(X[:, j])
         return out
+
+
+def code_dtype(top: int) -> type[np.unsignedinteger]:
+    """The smallest unsigned type holding codes 0 … top."""
+    return np.uint8 if top < 256 else np.uint16 if top < 65536 else np.uint32
 
 
 def value_groups(distinct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,3 +191,34 @@ def _covers(fb: FeatureBins, col: np.ndarray) -> bool:
     known = col[~np.isnan(col)]
     code = np.minimum(np.searchsorted(fb.hi, known, side="left"), fb.hi.size - 1)
     return bool(np.all((known >= fb.lo[code]) & (known <= fb.hi[code])))
+
+
+def fit_transform(
+    X: np.ndarray, n_categories: Sequence[int], max_bins: int = DEFAULT_MAX_BINS
+) -> tuple[Bins, np.ndarray]:
+    """``fit_bins`` and ``Bins.transform`` in one go: the same bins and codes.  Up to
+    ``SAMPLE_ROWS`` rows every column is argsorted once, which gives both its distinct values
+    and, by ``searchsorted`` on the sorted values (much faster than on unsorted ones), its codes."""
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    if n > SAMPLE_ROWS:
+        bins = fit_bins(X, n_categories, max_bins)
+        return bins, bins.transform(X)
+    Xt = np.ascontiguousarray(X.T)
+    top = max([max_bins] + [int(c) for c in n_categories])
+    codes = np.empty(Xt.shape, dtype=code_dtype(top))
+    out = []
+    for j, nc in enumerate(n_categories):  # a loop over features
+        if nc > 0:
+            fb = categorical_bins(nc)
+            codes[j] = fb.codes(Xt[j])
+        else:
+            order = np.argsort(Xt[j])  # NaN last
+            xs = Xt[j][order]
+            known = xs[: n - int(np.isnan(xs).sum())]
+            d = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
+            fb = feature_bins(d, known, max_bins, sample_sorted=True)
+            codes[j, order] = fb.codes(xs)
+        out.append(fb)
+    bins = Bins(tuple(out))
+    return bins, codes.astype(code_dtype(int(bins.n_bins.max()) if out else 0), copy=False)

@@ -9,7 +9,7 @@ import pytest
 
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.export import dumps_model, model_from_dict
-from dtcore.hist.binning import fit_bins, value_groups
+from dtcore.hist.binning import fit_bins, fit_transform, value_groups
 from dtcore.hist.histograms import Layout, partial_histograms
 
 
@@ -130,6 +130,20 @@ def test_binning_rules():
     q = fit_bins(big[:, None], [0], max_bins=10).features[0]
     assert q.kind == "quantile" and q.n_bins == 10
     assert q.codes(big).max() == 9 and np.all(np.diff(q.codes(big)) >= 0)
+
+
+def test_fit_transform_gives_fit_bins_and_transform():
+    X, _, kinds = make_data(2, "classification", n=3000)
+    Xe = CARTClassifier().fit(X, np.zeros(3000, int), feature_kinds=kinds).encode(X)
+    Xe[:, 2] = np.random.default_rng(0).normal(size=3000)  # a quantile-binned column too
+    ncat = [0] * 5 + [7]
+    bins, codes = fit_transform(Xe, ncat, 64)
+    ref = fit_bins(Xe, ncat, 64)
+    assert [f.kind for f in bins.features] == [f.kind for f in ref.features]
+    assert bins.features[2].kind == "quantile"
+    for a, b in zip(bins.features, ref.features, strict=True):
+        np.testing.assert_array_equal(a.edges, b.edges)
+    np.testing.assert_array_equal(codes, ref.transform(Xe))
 
 
 def test_exact_binning_checks_every_row_past_the_sample():
