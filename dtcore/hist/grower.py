@@ -133,19 +133,24 @@ def grow_hist(
             if on_level is not None:
                 on_level(depth)
             break
+        pick, n_rows = np.array(parent_of), np.array(next_rows)
+        # number the children whose histograms get built first: the rest are parent − sibling
+        built = _built(H is not None and n_next <= _chunk_nodes(bins, K), pick, left_slot, right_slot, n_rows)
+        order = np.r_[np.flatnonzero(built), np.flatnonzero(~built)]
+        new = np.empty(n_next + 1, np.int64)
+        new[order], new[-1] = np.arange(n_next), -1  # slot −1 (a leaf) stays −1
+        left_slot, right_slot = new[left_slot], new[right_slot]
+        pick, n_rows = pick[order], n_rows[order]
         source.route(RouteStep(np.where(split, ch.feature, -1), ch.left, left_slot, right_slot))
         if on_level is not None:
             on_level(depth)
-        pick = np.array(parent_of)
-        kid_sums = np.empty((n_next, l_sum.shape[1]))
-        kid_n = np.empty(n_next, np.int64)
         is_left = left_slot[pick] == np.arange(n_next)
-        kid_sums[is_left], kid_n[is_left] = l_sum[pick[is_left]], l_n[pick[is_left]]
         r_sum, r_n = tot_sum - l_sum, tot_n - l_n
-        kid_sums[~is_left], kid_n[~is_left] = r_sum[pick[~is_left]], r_n[pick[~is_left]]
-        H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, np.array(next_rows), bins, K)
+        kid_sums = np.where(is_left[:, None], l_sum[pick], r_sum[pick])
+        kid_n = np.where(is_left, l_n[pick], r_n[pick])
+        H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, int(built.sum()), bins, K)
         st = node_stats(kid_sums, kid_n, crit, K)
-        ids = np.array(next_ids)
+        ids = np.array(next_ids)[order]
     return asm.build()
 
 
@@ -198,6 +203,23 @@ def _chunked_level(
     return ch, l_sum, l_n, tot_sum, tot_n
 
 
+def _built(
+    keep: bool, parent: np.ndarray, left_slot: np.ndarray, right_slot: np.ndarray, n_rows: np.ndarray
+) -> np.ndarray:
+    """Which children of the next level get their histograms built: of two children that both
+    go on, the one with fewer rows (ties: the left one) when the parents' histograms are kept;
+    every other child."""
+    n_next = parent.size
+    mine = np.arange(n_next)
+    is_left = left_slot[parent] == mine
+    sibling = np.where(is_left, right_slot[parent], left_slot[parent])
+    if not keep:
+        return np.ones(n_next, bool)
+    both = (left_slot[parent] >= 0) & (right_slot[parent] >= 0)
+    sib_rows = n_rows[np.maximum(sibling, 0)]
+    return ~both | (n_rows < sib_rows) | ((n_rows == sib_rows) & is_left)
+
+
 def _next_histograms(
     source: HistogramSource,
     H: np.ndarray | None,
@@ -205,35 +227,30 @@ def _next_histograms(
     parent: np.ndarray,
     left_slot: np.ndarray,
     right_slot: np.ndarray,
-    n_rows: np.ndarray,
+    n_built: int,
     bins: Bins,
     n_classes: int,
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The next level's histograms: where both children of a parent go on, the one with fewer
-    rows is built and the other is the parent's histogram minus it; every other child is built
-    directly.  (None, None) when the level has more nodes than ``KEEP_LIMIT`` cells hold: it
-    is then built and scored in chunks of nodes, and the level after it builds every child."""
+    """The next level's histograms, its slots numbered built children first (``_built``): those
+    come from the source, the others are their parent's histogram minus their sibling's.
+    (None, None) when the level has more nodes than ``KEEP_LIMIT`` cells hold: it is then built
+    and scored in chunks of nodes, and the level after it builds every child."""
     n_next = parent.size
     if n_next > _chunk_nodes(bins, n_classes):
         return None, None
-    both = (left_slot[parent] >= 0) & (right_slot[parent] >= 0)
-    sibling = np.where(left_slot[parent] == np.arange(n_next), right_slot[parent], left_slot[parent])
-    subtract = both & (H is not None)
-    # of a pair, build the one with fewer rows (ties: the left one), derive the other
-    sib_rows = n_rows[np.maximum(sibling, 0)]
-    is_left = left_slot[parent] == np.arange(n_next)
-    built = ~subtract | (n_rows < sib_rows) | ((n_rows == sib_rows) & is_left)
     build = np.full(n_next, -1, np.int64)
-    build[built] = np.arange(int(built.sum()))
-    Hb, cb = source.histograms(build, int(built.sum()))
-    derived = np.flatnonzero(~built)
-    if derived.size == 0:
+    build[:n_built] = np.arange(n_built)
+    Hb, cb = source.histograms(build, n_built)
+    if n_built == n_next:
         return Hb, cb
     assert H is not None and cnt is not None  # subtraction needs the parents' histograms
+    d = np.arange(n_built, n_next)
+    sib = np.where(left_slot[parent[d]] == d, right_slot[parent[d]], left_slot[parent[d]])
     Hn = np.empty((n_next,) + Hb.shape[1:])
     cn = np.empty((n_next,) + cb.shape[1:], np.int64)
-    Hn[built], cn[built] = Hb, cb
-    sib = sibling[derived]
-    Hn[derived] = H[parent[derived]] - Hn[sib]
-    cn[derived] = cnt[parent[derived]] - cn[sib]
+    Hn[:n_built], cn[:n_built] = Hb, cb
+    np.take(H, parent[d], axis=0, out=Hn[n_built:])
+    Hn[n_built:] -= Hb[sib]
+    np.take(cnt, parent[d], axis=0, out=cn[n_built:])
+    cn[n_built:] -= cb[sib]
     return Hn, cn
