@@ -46,6 +46,7 @@ format: $(VENV)/.test
 bench: $(VENV)/.test
 	$(PY) -m bench.bench_cart
 	$(PY) -m bench.bench_c45
+	$(PY) -m bench.bench_hist
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,5 +1,6 @@
 """CART estimators with scikit-learn's parameter names; on numeric data they grow the same trees
-as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None).
+as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None); ``splitter="hist"`` grows from binned features
+(``dtcore.hist``).
 
 Deviations from scikit-learn, on purpose:
   * categorical features get binary subset splits (see ``splitting``), scikit-learn has none;
@@ -36,6 +37,9 @@ from .params import GROWTH_LIMITS, Param
 from .schema import DataError
 from .tree import Tree
 
+#: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.hist``)
+SPLITTERS = ("best", "hist")
+
 
 def _is_int(v: object) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
@@ -58,6 +62,8 @@ class _CARTBase(BaseTreeEstimator):
     max_leaf_nodes: int | None
     random_state: object
     ccp_alpha: float
+    splitter: str
+    max_bins: int
     _criteria: tuple[str, ...] = ()  # the criteria of the class's task, the default first
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
@@ -93,6 +99,20 @@ class _CARTBase(BaseTreeEstimator):
         a = self.ccp_alpha
         if not (_is_real(a) and a >= 0):
             raise ValueError(f"ccp_alpha must be ≥ 0, not {a!r}")
+        if self.splitter not in SPLITTERS:
+            raise ValueError(f"splitter must be one of {list(SPLITTERS)}, not {self.splitter!r}")
+        mb = self.max_bins
+        if not (_is_int(mb) and 2 <= mb <= 65535):
+            raise ValueError(f"max_bins must be an integer in [2, 65535], not {mb!r}")
+        if self.splitter == "hist":
+            from .hist import check_criterion
+
+            check_criterion(self.criterion)
+            if self.max_leaf_nodes is not None:
+                raise ValueError(
+                    "splitter='hist' grows level by level; max_leaf_nodes (best-first growth) "
+                    "needs splitter='best'"
+                )
 
     def cost_complexity_pruning_path(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
@@ -158,7 +178,16 @@ class _CARTBase(BaseTreeEstimator):
                     "and a positive sum; use criterion='squared_error' otherwise"
                 )
         params = self._params_for(X.shape[0], sample_weight, n_classes)
-        grown, order = grow_with_order(X, y, sample_weight, ncat, params)
+        if self.splitter == "hist":
+            from .hist import grow_in_memory
+
+            grown = grow_in_memory(X, y, sample_weight, ncat, params, int(self.max_bins))
+            # the histogram grower works level by level, left to right: its split order is the
+            # internal nodes by depth, then by position (pre-order id) within a level
+            inner = np.flatnonzero(~grown.is_leaf)
+            order = inner[np.argsort(grown.depth[inner], kind="stable")]
+        else:
+            grown, order = grow_with_order(X, y, sample_weight, ncat, params)
         tree, steps = grown, []
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
@@ -195,6 +224,14 @@ class CARTClassifier(_CARTBase):
         Stored for scikit-learn compatibility; unused (no feature sampling).
     ccp_alpha : float, default=0.0
         Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+    splitter : {"best", "hist"}, default="best"
+        "best" scans every threshold of the sorted values; "hist" bins each feature once into
+        at most ``max_bins`` bins (plus one for missing values) and grows level by level from
+        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
+        squared_error and friedman_mse only; no ``max_leaf_nodes``.
+    max_bins : int, default=255
+        Bins per feature for ``splitter="hist"`` (categorical features: one per category).
 
     Attributes
     ----------
@@ -244,6 +281,8 @@ class CARTClassifier(_CARTBase):
         max_leaf_nodes: int | None = None,
         random_state: object = None,
         ccp_alpha: float = 0.0,
+        splitter: str = "best",
+        max_bins: int = 255,
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -254,6 +293,8 @@ class CARTClassifier(_CARTBase):
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
         self.ccp_alpha = ccp_alpha
+        self.splitter = splitter
+        self.max_bins = max_bins
 
 
 class CARTRegressor(_CARTBase):
@@ -282,6 +323,14 @@ class CARTRegressor(_CARTBase):
         Stored for scikit-learn compatibility; unused (no feature sampling).
     ccp_alpha : float, default=0.0
         Cost-complexity pruning of the grown tree: the subtree of the weakest-link path at α.
+    splitter : {"best", "hist"}, default="best"
+        "best" scans every threshold of the sorted values; "hist" bins each feature once into
+        at most ``max_bins`` bins (plus one for missing values) and grows level by level from
+        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
+        squared_error and friedman_mse only; no ``max_leaf_nodes``.
+    max_bins : int, default=255
+        Bins per feature for ``splitter="hist"`` (categorical features: one per category).
 
     Attributes
     ----------
@@ -324,6 +373,8 @@ class CARTRegressor(_CARTBase):
         max_leaf_nodes: int | None = None,
         random_state: object = None,
         ccp_alpha: float = 0.0,
+        splitter: str = "best",
+        max_bins: int = 255,
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -334,3 +385,5 @@ class CARTRegressor(_CARTBase):
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
         self.ccp_alpha = ccp_alpha
+        self.splitter = splitter
+        self.max_bins = max_bins

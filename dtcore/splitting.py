@@ -231,13 +231,17 @@ def thresholds(xs: np.ndarray, index: np.ndarray, variant: np.ndarray) -> np.nda
     the "missing alone" split."""
     out = np.full(index.size, np.inf)
     cut = variant != MISSING_ALONE
-    a = xs[index[cut]]
-    b = xs[index[cut] + 1]
-    t = a / 2.0 + b / 2.0
-    bad = (t == b) | ~np.isfinite(t)
-    t[bad] = a[bad]
-    out[cut] = t
+    out[cut] = midpoints(xs[index[cut]], xs[index[cut] + 1])
     return out
+
+
+def midpoints(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The threshold between neighbours a < b: a/2 + b/2, or a when that rounds up to b (the
+    one home of this rule: the exact scan and the histogram splitter's exact bins use it)."""
+    a = np.asarray(a, dtype=np.float64)
+    t = a / 2.0 + np.asarray(b, dtype=np.float64) / 2.0
+    bad = (t == b) | ~np.isfinite(t)
+    return np.where(bad, a, t)
 
 
 def missing_goes_left(c: Candidates, k: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ from .common import (
     stdout,
     warn,
 )
+from .engines import add_engine_args, dispatch
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -268,6 +269,9 @@ def dot_options(args: argparse.Namespace) -> dict:
 
 def cmd_train(args: argparse.Namespace) -> int:
     check_out(args.out)
+    code = dispatch(args)  # --engine dask, or the in-memory engine's size check
+    if code is not None:
+        return code
     refuse_input_as_output(args.out, [args.data])
     est = fit_from_args(args)
     write_tree_file(est, args.out, **dot_options(args))
@@ -437,6 +441,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "regression, unless --task says otherwise.",
     )
     add_training_args(p)
+    add_engine_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
     p.set_defaults(func=cmd_train)

@@ -1,0 +1,95 @@
+"""``dtcore train --engine``: which engine fits, and whether the data fit in memory.
+
+``memory`` (the default) reads the file into memory; ``dask`` hands the run to the ``dtdask``
+package (histogram CART over the partitions of Parquet files, on a local cluster or at
+``--scheduler``).  dtcore stays numpy-only: ``dtdask`` is imported here, by name, only when
+asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+from pathlib import Path
+
+from ..schema import DataError
+
+ENGINES = ("memory", "dask")
+#: a fit holds the text table, the float64 matrix and a sorted permutation per feature: about
+#: this many times rows × columns × 8 bytes
+MEMORY_FACTOR = 4
+
+
+def add_engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("more_data", nargs="*", default=[], help=argparse.SUPPRESS)
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="memory",
+        help="memory: read the file here; dask: histogram CART on Dask over Parquet files "
+        "(a path, a glob or several files; needs the dtdask package)",
+    )
+    p.add_argument("--scheduler", metavar="ADDR", help="--engine dask: a Dask scheduler (tcp://host:8786)")
+
+
+def available_memory() -> int | None:
+    """MemAvailable from /proc/meminfo in bytes (None where there is no such file)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def estimated_bytes(path: str | Path, sample: int = 1 << 16) -> int:
+    """rows × columns × 8 × ``MEMORY_FACTOR``, rows from the file size over the mean length of
+    the first lines, columns from the header."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        head = fh.read(sample)
+    lines = head.splitlines()
+    if len(lines) < 2:
+        return 0
+    header = lines[0].decode("utf-8", "replace")
+    cols = max(header.count(","), header.count("\t"), header.count(";")) + 1
+    body = lines[1:-1] if len(lines) > 2 and len(head) == sample else lines[1:]
+    mean = max(1.0, sum(len(x) + 1 for x in body) / max(len(body), 1))
+    return int(size / mean) * cols * 8 * MEMORY_FACTOR
+
+
+def check_fits_in_memory(path: str | Path, available: int | None = None) -> None:
+    """A DataError suggesting ``--engine dask`` when the file will not fit in memory."""
+    if Path(path).suffix.lower() == ".parquet":
+        raise DataError(f"{Path(path).name} is a Parquet file: train on it with --engine dask")
+    available = available_memory() if available is None else available
+    need = estimated_bytes(path)
+    if available is not None and need > available:
+        raise DataError(
+            f"{Path(path).name} needs about {need / 2**30:.1f} GiB to train in memory but "
+            f"{available / 2**30:.1f} GiB is available: convert it to Parquet and use "
+            "--engine dask (optionally --scheduler ADDR)"
+        )
+
+
+def dispatch(args: argparse.Namespace) -> int | None:
+    """Run ``train`` on another engine (its exit code), or None for the in-memory engine (after
+    checking that the data fit)."""
+    if getattr(args, "engine", "memory") == "dask":
+        try:
+            cli = importlib.import_module("dtdask.cli")
+        except ImportError as e:
+            raise DataError(
+                f"--engine dask needs the dtdask package and dask[dataframe] + distributed ({e}); "
+                "install the project's requirements.txt"
+            ) from None
+        code: int = cli.cmd_train(args)
+        return code
+    if getattr(args, "more_data", None):
+        raise DataError(
+            "several data files: the in-memory engine reads one; use --engine dask for Parquet files"
+        )
+    check_fits_in_memory(args.data)
+    return None

@@ -1,0 +1,148 @@
+"""Histograms of rows per (node, feature, bin), and moving rows one level down: the two things
+the histogram grower asks of the data, wherever the data live.
+
+:class:`HistogramSource` is that interface: ``histograms(build, n_build)`` sums the rows of the
+nodes being built, ``route(step)`` moves every row to its child after a level's splits.  The
+kernels :func:`partial_histograms` and :func:`route_rows` work on one block of rows (bin codes,
+targets, weights, the node of each row), so the same grower runs on in-memory arrays
+(:class:`InMemoryHistograms`, one block) and on the partitions of a Dask frame (``dtdask``:
+one block per partition, partial histograms added up; only histograms travel).
+
+Layout: a histogram is ``(n_build, bins.total, d)`` channel sums plus ``(n_build, bins.total)``
+row counts, feature f owning the bins ``bins.offset[f] …`` (its missing bin last).  Channels:
+classification ``[w, w·[y = 0], …, w·[y = K−1]]``; regression ``[w, w·y, w·y²]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a block needs to know to build histograms: the bins per feature and the task."""
+
+    n_bins: np.ndarray  # known bins per feature (the missing bin is one more)
+    n_classes: int  # 0: regression
+
+    @property
+    def offset(self) -> np.ndarray:
+        return np.concatenate([[0], np.cumsum(self.n_bins + 1)[:-1]]).astype(np.int64)
+
+    @property
+    def total(self) -> int:
+        return int(np.sum(self.n_bins + 1))
+
+    @property
+    def channels(self) -> int:
+        return self.n_classes + 1 if self.n_classes else 3
+
+
+@dataclass(frozen=True)
+class RouteStep:
+    """A level's splits in bin space, per node slot of the level: the split feature (−1: the
+    node was not split, its rows leave), whether each bin of that feature goes left
+    (``left[slot, code]``, missing bin included), and the children's slots at the next level
+    (−1: the child is a leaf, its rows leave)."""
+
+    feature: np.ndarray  # (n_slots,)
+    left: np.ndarray  # (n_slots, max bins + 1) bool
+    left_slot: np.ndarray  # (n_slots,)
+    right_slot: np.ndarray  # (n_slots,)
+
+
+class HistogramSource(Protocol):
+    """The data as the grower sees them."""
+
+    def histograms(self, build: np.ndarray, n_build: int) -> tuple[np.ndarray, np.ndarray]:
+        """Channel sums and row counts of the rows at every slot s with ``build[s] ≥ 0``, in
+        histogram ``build[s]``."""
+        ...
+
+    def route(self, step: RouteStep) -> None:
+        """Move every row to its child slot (−1 once it is in a leaf)."""
+        ...
+
+
+def partial_histograms(
+    codes: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray | None,
+    node: np.ndarray,
+    build: np.ndarray,
+    n_build: int,
+    layout: Layout,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Histograms of one block of rows: ``codes`` (n_features, m) bin codes, ``y`` class codes
+    or targets, ``w`` weights (None: all 1), ``node`` each row's slot (−1: in a leaf).
+
+    One ``np.bincount`` per feature and channel over combined (node, bin[, class]) indices."""
+    slot_build = np.append(np.asarray(build, dtype=np.int64), -1)  # slot −1 → −1
+    local = slot_build[node]
+    rows = np.flatnonzero(local >= 0)
+    if rows.size < local.size:
+        local, codes, y = local[rows], codes[:, rows], y[rows]
+        w = None if w is None else w[rows]
+    K, d, TB = layout.n_classes, layout.channels, layout.total
+    H = np.zeros((n_build, TB, d))
+    N = np.zeros((n_build, TB), np.int64)
+    if K:
+        ycode = np.asarray(y, dtype=np.int64)
+    else:
+        yv = np.asarray(y, dtype=np.float64)
+        wy = yv if w is None else w * yv
+        wyy = wy * yv
+    for j, (o, nb) in enumerate(zip(layout.offset, layout.n_bins, strict=True)):  # features
+        s = int(nb) + 1
+        key = local * s + codes[j]
+        if K:
+            c = np.bincount(key * K + ycode, weights=w, minlength=n_build * s * K).reshape(n_build, s, K)
+            H[:, o : o + s, 1:] = c
+            H[:, o : o + s, 0] = c.sum(axis=2) if K > 1 else c[:, :, 0]
+            if w is None:
+                N[:, o : o + s] = H[:, o : o + s, 0]
+            else:
+                N[:, o : o + s] = np.bincount(key, minlength=n_build * s).reshape(n_build, s)
+        else:
+            cnt = np.bincount(key, minlength=n_build * s)
+            N[:, o : o + s] = cnt.reshape(n_build, s)
+            H[:, o : o + s, 0] = (
+                cnt.reshape(n_build, s) if w is None else np.bincount(key, w, n_build * s).reshape(n_build, s)
+            )
+            H[:, o : o + s, 1] = np.bincount(key, wy, n_build * s).reshape(n_build, s)
+            H[:, o : o + s, 2] = np.bincount(key, wyy, n_build * s).reshape(n_build, s)
+    return H, N
+
+
+def route_rows(codes: np.ndarray, node: np.ndarray, step: RouteStep) -> np.ndarray:
+    """Each row's slot at the next level (−1: in a leaf) under a level's splits."""
+    out = np.full(node.size, -1, np.int64)
+    feat = np.append(step.feature, -1)[node]
+    rows = np.flatnonzero(feat >= 0)
+    if rows.size == 0:
+        return out
+    s = node[rows]
+    code = codes[feat[rows], rows].astype(np.int64)
+    go = step.left[s, code]
+    out[rows] = np.where(go, step.left_slot[s], step.right_slot[s])
+    return out
+
+
+class InMemoryHistograms:
+    """The histogram source of arrays in memory: one block, each row's slot kept between levels."""
+
+    def __init__(self, codes: np.ndarray, y: np.ndarray, w: np.ndarray, layout: Layout) -> None:
+        self.codes = codes
+        self.y = y
+        self.w = None if bool(np.all(w == 1.0)) else w
+        self.layout = layout
+        self.node = np.zeros(codes.shape[1], np.int64)
+
+    def histograms(self, build: np.ndarray, n_build: int) -> tuple[np.ndarray, np.ndarray]:
+        return partial_histograms(self.codes, self.y, self.w, self.node, build, n_build, self.layout)
+
+    def route(self, step: RouteStep) -> None:
+        self.node = route_rows(self.codes, self.node, step)

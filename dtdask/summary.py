@@ -1,0 +1,131 @@
+"""One pass over the partitions before growing: the schema (column kinds, category labels, classes)
+and the bins, from small per-partition summaries merged on the client.
+
+Per partition and column: a categorical column's labels in first-appearance order; a continuous
+column's sorted distinct values when there are at most ``DISTINCT_LIMIT`` of them (else none),
+and a random sample of its values.  Merged in partition order, the labels come in the order of
+their first appearance in the whole table (as ``dtcore.schema.categories_of`` finds them in
+memory).  Exactness of the bins: when every partition sent its distinct values, their union is
+the column's complete set of distinct values, and ``dtcore.hist.binning.feature_bins`` bins it
+exactly whenever it has at most ``max_bins`` groups — the same bins as in memory, so the same
+tree as ``splitter="hist"`` in memory.  Otherwise the edges are the quantiles of the merged
+sample (about ``SAMPLE_ROWS`` values, the same number from each partition).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from dtcore.hist.binning import SAMPLE_ROWS, Bins, categorical_bins, feature_bins
+from dtcore.schema import (
+    CATEGORICAL,
+    CONTINUOUS,
+    MISSING_TOKENS,
+    DataError,
+    Feature,
+    Schema,
+    _class_order,
+    categories_of,
+)
+
+DISTINCT_LIMIT = 4096  # distinct values a partition sends per column (more: "many")
+
+
+def cells(s: pd.Series) -> np.ndarray:
+    """A column as an object array with None for pandas' missing markers (NaN, None, pd.NA)."""
+    return s.astype(object).where(s.notna(), None).to_numpy(dtype=object)
+
+
+def column_kind(s: pd.Series) -> str:
+    """Numbers (not booleans) are continuous, everything else categorical."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return CATEGORICAL
+    return CONTINUOUS if pd.api.types.is_numeric_dtype(s.dtype) else CATEGORICAL
+
+
+@dataclass
+class PartSummary:
+    rows: int
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # categorical column → labels
+    distinct: dict[str, np.ndarray | None] = field(default_factory=dict)
+    sample: dict[str, np.ndarray] = field(default_factory=dict)
+    target_labels: tuple[str, ...] = ()
+    target_missing: int = 0
+
+
+def summarize(
+    df: pd.DataFrame,
+    features: list[str],
+    kinds: dict[str, str],
+    target: str,
+    task: str,
+    seed: int,
+    n_sample: int,
+) -> PartSummary:
+    """The summary of one partition (``n_sample``: about how many of its rows to sample)."""
+    out = PartSummary(len(df))
+    rng = np.random.default_rng(seed)
+    take = rng.random(len(df)) < min(1.0, n_sample / max(len(df), 1))
+    for name in features:
+        col = df[name]
+        if kinds[name] == CATEGORICAL:
+            out.labels[name] = categories_of(cells(col))
+            continue
+        x = col.to_numpy(dtype=np.float64, na_value=np.nan)
+        u = pd.unique(x[~np.isnan(x)])  # hashing: O(rows), where np.unique would sort them
+        out.distinct[name] = np.sort(u) if u.size <= DISTINCT_LIMIT else None
+        out.sample[name] = x[take]
+    y = df[target]
+    out.target_missing = int(y.isna().sum())
+    if task == "classification":
+        out.target_labels = categories_of(cells(y))
+    return out
+
+
+def merge_labels(parts: list[tuple[str, ...]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(label for p in parts for label in p))
+
+
+def merge(
+    parts: list[PartSummary],
+    features: list[str],
+    kinds: dict[str, str],
+    target: str,
+    task: str,
+    max_bins: int,
+) -> tuple[Schema, Bins, int]:
+    """(schema, bins, rows) of the whole table from the partitions' summaries."""
+    feats, fbins = [], []
+    for name in features:
+        if kinds[name] == CATEGORICAL:
+            cats = merge_labels([p.labels[name] for p in parts])
+            feats.append(Feature(name, CATEGORICAL, cats))
+            fbins.append(categorical_bins(len(cats)))
+            continue
+        feats.append(Feature(name, CONTINUOUS))
+        ds = [p.distinct[name] for p in parts]
+        distinct = (
+            None
+            if any(d is None for d in ds)
+            else np.unique(np.concatenate([d for d in ds if d is not None] + [np.zeros(0)]))
+        )
+        sample = np.concatenate([p.sample[name] for p in parts] + [np.zeros(0)])
+        fbins.append(feature_bins(distinct, sample, max_bins))
+    classes = None
+    if task == "classification":
+        classes = _class_order(merge_labels([p.target_labels for p in parts]))
+    missing = sum(p.target_missing for p in parts)
+    if missing:
+        raise DataError(
+            f"target {target!r} is missing in {missing} row(s); drop those rows or fill in the target"
+        )
+    schema = Schema(tuple(feats), target, classes, MISSING_TOKENS)
+    return schema, Bins(tuple(fbins)), sum(p.rows for p in parts)
+
+
+def sample_per_partition(n_partitions: int) -> int:
+    """Rows each partition samples, so that the merged sample holds about ``SAMPLE_ROWS``."""
+    return -(-SAMPLE_ROWS // max(n_partitions, 1))
