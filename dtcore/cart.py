@@ -182,21 +182,30 @@ class _CARTBase(BaseTreeEstimator):
             from .hist import grow_in_memory
 
             grown = grow_in_memory(X, y, sample_weight, ncat, params, int(self.max_bins))
-            # the histogram grower works level by level, left to right: its split order is the
-            # internal nodes by depth, then by position (pre-order id) within a level
-            inner = np.flatnonzero(~grown.is_leaf)
-            order = inner[np.argsort(grown.depth[inner], kind="stable")]
+            order = level_split_order(grown)
         else:
             grown, order = grow_with_order(X, y, sample_weight, ncat, params)
+        return self._finish_growth(grown, order, "level" if params.max_leaf_nodes is None else "best_first")
+
+    def _finish_growth(self, grown: Tree, order: np.ndarray, rule: str) -> Tree:
+        """The fitted tree from the grown one (pruned at ``ccp_alpha`` > 0), with the build order
+        and pruning steps recorded (``growth_steps``): the one tail of every CART engine, the
+        Dask engine's included."""
         tree, steps = grown, []
         if self.ccp_alpha > 0:
             from .pruning import prune_to_alpha
 
             tree = prune_to_alpha(grown, float(self.ccp_alpha))[0]
             steps = growth_steps.ccp_steps(grown, float(self.ccp_alpha))
-        rule = "level" if params.max_leaf_nodes is None else "best_first"
         growth_steps.record(self, grown, order, rule, steps)
         return tree
+
+
+def level_split_order(tree: Tree) -> np.ndarray:
+    """The split order of a level-wise, left-to-right builder (the histogram grower): the test
+    nodes by depth, then by position (pre-order id) within a level."""
+    inner = np.flatnonzero(~tree.is_leaf)
+    return inner[np.argsort(tree.depth[inner], kind="stable")]
 
 
 class CARTClassifier(_CARTBase):

@@ -14,10 +14,12 @@ import dask.dataframe as dd
 import numpy as np
 
 from dtcore.base import BaseTreeEstimator
+from dtcore.cart import level_split_order
 from dtcore.estimators import make_estimator
 from dtcore.hist import grow_hist
 from dtcore.hist.binning import Bins
 from dtcore.hist.histograms import Layout
+from dtcore.missing_seen import missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 
 from .source import DaskHistograms, encode_block
@@ -88,11 +90,18 @@ def fit_dask(
     layout = Layout(bins.n_bins, n_classes)
     src = DaskHistograms(blocks, layout, client)
     grow_params = est._params_for(n, np.array([float(n)]), n_classes)
-    tree = grow_hist(src, bins, grow_params, on_level)
+    grown = grow_hist(src, bins, grow_params, on_level)
     est._set_schema(schema)
-    est.tree_ = tree
-    if est.ccp_alpha > 0:
-        from dtcore.pruning import prune_to_alpha
-
-        est.tree_ = prune_to_alpha(tree, float(est.ccp_alpha))[0]
+    # the same tail as the in-memory fit: pruning at ccp_alpha, the recorded growth, and which
+    # tests met a missing value (each partition's answer, or-ed: only booleans travel)
+    est.tree_ = est._finish_growth(grown, level_split_order(grown), "level")
+    parts = [dask.delayed(_missing_seen_block)(p, est) for p in ddf[schema.names].to_delayed()]
+    seen = dask.compute(*parts) if client is None else client.gather(client.compute(parts))
+    est.tree_.saw_missing = np.logical_or.reduce(np.asarray(seen, dtype=bool), axis=0)
     return est
+
+
+def _missing_seen_block(df: Any, est: Any) -> np.ndarray:
+    """``missing_seen`` of the fitted tree on one partition's rows (pandas' NA cells missing)."""
+    raw = df.astype(object).where(df.notna(), None).to_numpy(dtype=object)
+    return missing_seen(est.tree_, est.encode(raw))
