@@ -47,6 +47,7 @@ bench: $(VENV)/.test
 	$(PY) -m bench.bench_cart
 	$(PY) -m bench.bench_c45
 	$(PY) -m bench.bench_hist
+	$(PY) -m bench.bench_app
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
