@@ -21,8 +21,8 @@ class Progress:
     """Where the work stands: ``done`` of ``total`` units of ``stage``.
 
     ``stage`` is ``"grow"`` (units: training rows that have reached a leaf, so the bar ends at
-    ``total`` = all rows, or splits made under ``max_leaf_nodes``) or ``"prune"`` (nodes
-    examined). ``nodes`` and ``depth`` describe the tree so far.
+    ``total`` = all rows, or splits made under ``max_leaf_nodes``) or ``"cv"`` (folds of a
+    cross-validation started). ``nodes`` and ``depth`` describe the tree so far.
     """
 
     stage: str

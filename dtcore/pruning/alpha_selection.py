@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..progress import report
 from ..tree import Tree
 from .ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
 from .collapse import collapse
@@ -208,6 +209,7 @@ def choose_alpha_cv(
     folds = fold_ids(y, k, seed, stratify=is_classifier(tree))
     sums = _LossSums(betas.size)
     for f in range(k):
+        report("cv", f, k)  # a progress listener learns which fold is growing (dtcore.progress)
         test = folds == f
         fold_tree = grow(X[~test], y[~test], None if w is None else w[~test])
         sums.add(

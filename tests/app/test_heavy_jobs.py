@@ -120,3 +120,36 @@ def test_training_shows_progress_and_a_stopped_run_gives_the_slot_back(monkeypat
         raise AssertionError("the fit did not stop at the progress call")
     assert jobs._SLOTS.acquire(blocking=False), "the stopped fit kept its slot"
     jobs._SLOTS.release()
+
+
+def test_cross_validation_shows_which_fold_is_growing(monkeypatch):
+    """The Pruning page's k-fold choice of α draws a bar per fold (only the folds: each fold's
+    own growth stays quiet), and its redraws are where an abandoned run stops."""
+    drawn = []
+    orig = jobs.ProgressBar.__call__
+
+    def record(self, progress):
+        if self._stages is None or progress.stage in self._stages:
+            drawn.append((progress.stage, progress.done, progress.total))
+        orig(self, progress)
+
+    monkeypatch.setattr(jobs, "BAR_AFTER", 0.0)
+    monkeypatch.setattr(jobs, "BAR_EVERY", 0.0)
+    monkeypatch.setattr(jobs.ProgressBar, "__call__", record)
+    _alpha_curves.clear()
+    at = start("pages/prune.py", sample="breast_cancer", algo="cart", prune_method="ccp", prune_cv="3")
+    assert not at.exception and not at.error
+    folds = [d for d in drawn if d[0] == "cv"]
+    assert [(done, total) for _, done, total in folds] == [(0, 3), (1, 3), (2, 3)]
+
+
+def test_sessions_uploading_the_same_file_share_one_parsed_copy():
+    text = "a,b,y\n" + "".join(f"{i},{i % 3},{'xy'[i % 2]}\n" for i in range(60))
+    frames = []
+    for _ in range(2):
+        at = start()
+        at.switch_page("pages/data.py").run()
+        at.file_uploader(key="upload").set_value(("same.csv", text.encode(), "text/csv")).run()
+        assert not at.exception
+        frames.append(at.session_state["data"].df)
+    assert frames[0] is frames[1]

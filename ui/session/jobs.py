@@ -137,13 +137,16 @@ class ProgressBar:
     after ``BAR_AFTER`` s (none for quick work), kept out of any cache's replay. Each redraw is
     a Streamlit call: the point where a stopped or superseded run ends its fit."""
 
-    def __init__(self, text: Callable[[Progress], str]):
+    def __init__(self, text: Callable[[Progress], str], stages: tuple[str, ...] | None = None):
         self._text = text
+        self._stages = stages  # the stages drawn (None: all); a fold's own growth stays quiet
         self._slot = None
         self._start = time.monotonic()
         self._last = 0.0
 
     def __call__(self, progress: Progress) -> None:
+        if self._stages is not None and progress.stage not in self._stages:
+            return
         now = time.monotonic()
         if now - self._start < BAR_AFTER or now - self._last < BAR_EVERY:
             return

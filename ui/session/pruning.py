@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dtcore.progress import Progress, reporting
 from ui.services import pruning as pv
 
-from .jobs import heavy_job
+from .jobs import ProgressBar, heavy_job
 from .model import forced_ops, wait_notice
+from .state import t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -29,9 +31,10 @@ def cached_alpha_values(key, _res):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None):
-    # the cross-validation regrows the tree per fold: a heavy job (slot taken on a cache miss only)
-    with heavy_job(_on_wait):
+def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None, _progress=None):
+    # the cross-validation regrows the tree per fold: a heavy job (slot taken on a cache miss only);
+    # a bar says which fold is growing, and its redraws are where an abandoned run stops
+    with heavy_job(_on_wait), reporting(_progress or _quiet):
         return pv.alpha_curves(
             _res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1])
         )
@@ -39,7 +42,15 @@ def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None):
 
 def cached_alpha_curves(key, cv, one_se, res, df):
     """The α curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    return _with_wait_notice(_alpha_curves, key, cv, one_se, res, df)
+    bar = ProgressBar(lambda p: t("progress.fold", fold=int(p.done) + 1, folds=int(p.total)), stages=("cv",))
+    try:
+        return _with_wait_notice(_alpha_curves, key, cv, one_se, res, df, _progress=bar)
+    finally:
+        bar.clear()
+
+
+def _quiet(_progress: Progress) -> None:
+    pass
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -54,11 +65,11 @@ def cached_cf_curves(key, res, df):
     return _with_wait_notice(_cf_curves, key, res, df)
 
 
-def _with_wait_notice(cached, *args):
+def _with_wait_notice(cached, *args, **kwargs):
     """Call a cached heavy function with the waiting notice, removed once it returns."""
     notice = wait_notice()
     try:
-        return cached(*args, _on_wait=notice)
+        return cached(*args, _on_wait=notice, **kwargs)
     finally:
         notice.clear()
 

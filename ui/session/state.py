@@ -7,6 +7,8 @@ view settings that travel in the URL are ``ui.session.url``'s; the model is ``ui
 
 from __future__ import annotations
 
+import hashlib
+
 import streamlit as st
 
 from ui import i18n
@@ -155,13 +157,22 @@ def upload_widget_key() -> str:
     return "upload" if version == 0 else f"upload_{version}"
 
 
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _shared_read(digest: str, name: str, _data: bytes) -> LoadedData:
+    """One parsed copy of an uploaded file for every session that uploads the same bytes under
+    the same name (keyed by their SHA-256): the frame is never changed in place, so sharing is
+    safe, and ten analysts opening one 10⁵-row file hold one frame, not ten."""
+    return read_bytes(_data, name)
+
+
 def take_upload(uploaded) -> None:
     """Read a newly uploaded file once; on failure keep the previous data and remember why."""
     if uploaded is None or st.session_state.get("upload_id") == uploaded.file_id:
         return
     st.session_state["upload_id"] = uploaded.file_id
+    data = uploaded.getvalue()
     try:
-        loaded = read_bytes(uploaded.getvalue(), uploaded.name)
+        loaded = _shared_read(hashlib.sha256(data).hexdigest(), uploaded.name, data)
     except LoadError as exc:
         st.session_state["load_error"] = (uploaded.name, exc.key, exc.params)
         return
