@@ -116,7 +116,7 @@ def feature_chart(rep, nd, j):
     """The chart of feature j (``ui.figures.splits.feature_figure``, as the report command draws
     it); clicks on a curve point or subset bar select that candidate."""
     rec = rep.features[j]
-    fig = feature_figure(nd, rep, j, state.lang())
+    fig = feature_figure(nd, rep, j, state.lang(), picked=explorer.previewed_candidate(rep, j))
     if fig is None:
         st.info(t("splits.reason." + (rec.reason or "no_test")))
         return

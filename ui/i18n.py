@@ -544,6 +544,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "splits.mark.chosen": ("best cut", "最佳切点"),
     "splits.mark.runner_up": ("runner-up", "次优"),
     "splits.mark.ineligible": ("not eligible", "不合格"),
+    "splits.mark.picked": ("previewed", "预览中"),
     "splits.mark.candidates": ("candidate cuts", "候选切点"),
     "splits.c45_cuts": (
         "C4.5 cuts need MinSplit = {min_split} weight on each side (grey: fewer); {n} eligible cuts, MDL penalty log₂({n})/N = {penalty} is subtracted from the best gain. The tree stores the largest training value ≤ the cut (dotted line).",

@@ -132,3 +132,31 @@ def test_a_link_naming_a_feature_opens_its_chart():
     ok(at)
     rep1 = explain.split_report(est, X, y, None, 1)
     assert select(at, "Feature").value == rep1.features[rep1.chosen].name
+
+
+def test_the_previewed_candidate_is_ringed_on_the_curve():
+    """Issue 16, item 11: picking a candidate (here in the selector; a click on the chart sets
+    the same value) rings it on the gain curve, next to the chosen star."""
+    import json
+
+    at = start(sample="watermelon_3.0", algo="c45", split_feature="密度")
+    ok(at)
+
+    def ringed():
+        for chart in at.get("plotly_chart"):
+            spec = json.loads(chart.proto.spec)
+            rings = [
+                d
+                for d in spec["data"]
+                if d.get("marker", {}).get("symbol") == "circle-open" and d.get("mode") == "markers+text"
+            ]
+            if rings:
+                return rings[0]["customdata"][0]
+        return None
+
+    assert ringed() is None  # the best candidate is previewed: the star already marks it
+    box = at.selectbox(key="split_candidate")
+    box.select_index(3).run()  # past the best and the runner-up, which have their own marks
+    ok(at)
+    picked = at.selectbox(key="split_candidate").value
+    assert picked == at.session_state["split_candidate"] and ringed() == picked

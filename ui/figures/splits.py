@@ -25,6 +25,7 @@ LINE = "#4e79a7"
 INELIGIBLE = "#b8b8b8"
 CHOSEN = "#d62728"
 RUNNER = "#9467bd"
+PICKED = "#111111"  # the candidate being previewed: a dark ring / outline
 SELECTED = "#2ca02c"
 EDGE = "#9a9a9a"
 
@@ -93,19 +94,20 @@ def class_histogram(x, y, w, n_classes: int, distinct_bars: int = DISTINCT_BARS,
 
 
 def curve_figure(
-    threshold, score, eligible, chosen, runner, hist, *, classes, texts: dict, stored=None
+    threshold, score, eligible, chosen, runner, hist, *, classes, texts: dict, stored=None, picked=None
 ) -> go.Figure:
     """Score against threshold (top) over the class histogram of the feature at the node
     (bottom, same x axis). ``chosen``/``runner``: candidate indices or None; ``hist``: the
     output of :func:`class_histogram`; ``classes``: class labels (None for regression);
     ``texts``: translated ``score``, ``threshold``, ``count``, ``chosen``, ``runner``,
     ``ineligible``, ``candidates``; ``stored``: the threshold the tree stores when it is not the
-    midpoint (C4.5), drawn as a dotted line."""
+    midpoint (C4.5), drawn as a dotted line; ``picked``: the candidate being previewed (clicked
+    or chosen below the chart), ringed."""
     x = np.asarray(threshold, dtype=np.float64)
     s = np.asarray(score, dtype=np.float64)
     ok = np.asarray(eligible, dtype=bool)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36], vertical_spacing=0.04)
-    idx = decimate(s, keep=(chosen, runner))
+    idx = decimate(s, keep=(chosen, runner, picked))
     Scatter = go.Scattergl if idx.size > GL_POINTS else go.Scatter
     el = idx[ok[idx]]
     fig.add_trace(
@@ -141,8 +143,9 @@ def curve_figure(
     for k, name, color, symbol in (
         (runner, texts["runner"], RUNNER, "diamond"),
         (chosen, texts["chosen"], CHOSEN, "star"),
+        (picked, texts.get("picked", ""), PICKED, "circle-open"),
     ):
-        if k is None:
+        if k is None or (symbol == "circle-open" and k in (chosen, runner)):
             continue
         fig.add_trace(
             go.Scatter(
@@ -205,9 +208,10 @@ def curve_figure(
     return _layout(fig, 460)
 
 
-def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dict) -> go.Figure:
+def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dict, picked=None) -> go.Figure:
     """One horizontal bar per candidate test of a categorical feature (CART's subset cuts),
-    best on top; chosen and runner-up coloured; ``customdata`` = candidate index."""
+    best on top; chosen and runner-up coloured, the previewed one (``picked``) outlined;
+    ``customdata`` = candidate index."""
     s = np.asarray(score, dtype=np.float64)
     ok = np.asarray(eligible, dtype=bool)
     order = np.argsort(-s, kind="stable")[:30][::-1]  # plotly draws the first bar at the bottom
@@ -226,6 +230,13 @@ def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dic
             hovertemplate="%{y}<br>" + esc(texts["score"]) + " %{x:.4f}<extra></extra>",
         )
     )
+    if picked is not None and picked in order:
+        fig.update_traces(
+            marker_line=dict(
+                color=[PICKED if k == picked else "rgba(0,0,0,0)" for k in order],
+                width=[3 if k == picked else 0 for k in order],
+            )
+        )
     fig.update_xaxes(title_text=esc(texts["score"]), gridcolor=GRID)
     fig.update_yaxes(automargin=True, type="category")
     return _layout(fig, 120 + 30 * order.size)
@@ -414,12 +425,13 @@ def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict:
         "runner": t("splits.mark.runner_up"),
         "ineligible": t("splits.mark.ineligible"),
         "candidates": t("splits.mark.candidates"),
+        "picked": t("splits.mark.picked"),
         "entropy": "Ent",
         "value": rec.name,
     }
 
 
-def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en"):
+def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en", picked: int | None = None):
     """The chart of feature j at the report's node: a score curve over a continuous feature's
     thresholds, CART's subset bars, or the class counts per branch of a multiway test (None: the
     feature has no candidate test here). ``nd``/``rep`` come from ``dtcore.explain``."""
@@ -444,13 +456,16 @@ def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en"):
             classes=classes,
             texts=texts,
             stored=stored,
+            picked=picked,
         )
     if mode == "subset" and cand is not None:
         labels = [
             candidate_label(rec, k, s, rep.algorithm).rsplit(" · ", 1)[0] for k in range(len(cand.score))
         ]
         runner = second_best(np.asarray(cand.score, float), cand.eligible, rec.best)
-        return candidate_bars_figure(labels, cand.score, cand.eligible, rec.best, runner, texts=texts)
+        return candidate_bars_figure(
+            labels, cand.score, cand.eligible, rec.best, runner, texts=texts, picked=picked
+        )
     if mode in ("multiway", "intervals") and rec.branch_counts is not None and classes is not None:
         labels = branch_labels(s, rec.test)
         counts = np.asarray(rec.branch_counts)

@@ -125,6 +125,15 @@ def prepare_feature_widget(rep, node, names, index, order) -> None:
     st.session_state["_split_feature_ctx"] = ctx
 
 
+def previewed_candidate(rep, j) -> int | None:
+    """The candidate the selector below the chart previews (clicked on the chart or picked
+    there), for the chart to ring; None before the selector has a value for this node and feature."""
+    if st.session_state.get("_split_candidate_ctx") != (rep.node, j, repr(forced_ops())):
+        return None
+    k = st.session_state.get("split_candidate")
+    return int(k) if k is not None else None
+
+
 def prepare_candidate_widget(rep, j, rec, order, n_candidates) -> list:
     """The candidate selector starts at the best candidate of a new node/feature/tree and keeps a
     clicked one listed; returns the options (``order`` plus the clicked one when missing)."""
