@@ -149,15 +149,25 @@ def tree_section(res):
     )
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
     node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root))
-    collapsed = report_mode.control(
-        c2.multiselect,
-        t("tree.collapse"),
-        inner,
-        key="collapse",
-        placeholder=t("tree.collapse_none"),
-        format_func=node_labels,
-        **url.KEEP,
-    )
+    collapsed = list(st.session_state.get("collapse") or [])
+    if not report_mode.active():  # one node per pick: it folds, or unfolds when folded (no loose
+        # multi-selection that folded a dozen subtrees on one Enter)
+        c2.selectbox(
+            t("tree.fold"),
+            inner,
+            index=None,
+            key="fold_pick",
+            placeholder=t("tree.fold_placeholder"),
+            format_func=state.fixed_labels(
+                inner, lambda i: ("▸ " if i in collapsed else "") + treeview.node_label(est, i, root)
+            ),
+            on_change=navigation.on_fold_pick,
+        )
+        c2.caption(
+            t("tree.folded", nodes=", ".join(f"#{n}" for n in collapsed))
+            if collapsed
+            else t("tree.collapse_none")
+        )
     selected = report_mode.control(
         c3.selectbox,
         t("tree.node"),

@@ -209,3 +209,22 @@ def test_chinese_pages_survive_their_next_run(page):
     at.run()
     no_exception(at)
     assert at.session_state["lang"] == "zh"
+
+
+def test_folding_takes_exactly_the_picked_subtree_and_says_what_is_folded():
+    """Issue 16, item 7: one pick folds one subtree (the multiselect folded a dozen on one Enter);
+    picking it again unfolds it; the folded nodes are listed and travel in the URL."""
+    at = start(sample="breast_cancer", algo="cart")
+    no_exception(at)
+    inner = [n for n in at.selectbox(key="fold_pick").options]
+    assert len(inner) > 5
+    at.selectbox(key="fold_pick").select_index(2).run()
+    no_exception(at)
+    folded = at.session_state["collapse"]
+    assert len(folded) == 1
+    assert at.query_params.get("collapse") == str(folded[0])
+    assert any(f"Folded: #{folded[0]}" in c.value for c in at.caption)
+    assert at.selectbox(key="fold_pick").value is None  # ready for the next pick
+    at.selectbox(key="fold_pick").select_index(2).run()  # the same node again: unfolded
+    no_exception(at)
+    assert at.session_state["collapse"] == []

@@ -24,6 +24,19 @@ WINDOWS = (1, 2, 3, 4, 5, 6)
 SHOW = ("focus", "whole")
 
 
+def on_fold_pick() -> None:
+    """The fold selector's pick: fold exactly that subtree, or unfold it when it was folded (the
+    folded set, ``collapse``, is what the URL carries); the selector then shows no pick again."""
+    node = st.session_state.get("fold_pick")
+    st.session_state["fold_pick"] = None
+    if node is None:
+        return
+    folded = list(st.session_state.get("collapse") or [])
+    folded = [n for n in folded if n != node] if node in folded else sorted([*folded, int(node)])
+    st.session_state["collapse"] = folded
+    url.mark_chosen("collapse")
+
+
 def focus_on(node: int | None) -> None:
     """Move the focus (and selection) to ``node``; boxes opened under the old focus close."""
     if node is not None:
