@@ -337,7 +337,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tree.layout.auto": ("auto", "自动"),
     "tree.layout.TB": ("top-down", "自上而下"),
     "tree.layout.LR": ("left-right", "从左到右"),
-    "tree.collapse": ("Collapse subtrees at", "折叠以下节点的子树"),
     "tree.fold": ("Fold or unfold a subtree", "折叠或展开子树"),
     "tree.fold_placeholder": ("pick a node (▸ = folded)", "选择节点（▸ = 已折叠）"),
     "tree.folded": ("Folded: {nodes} (pick one again to unfold it)", "已折叠：{nodes}（再次选择即可展开）"),
