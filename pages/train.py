@@ -183,6 +183,8 @@ def tree_section(res):
     forced = model.forced_nodes()
     dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
     navigation.draw_tree(dot, tree, shown)  # past the browser's node budget: drawn by the server
+    if treeview.ROUTED_MARK in dot:  # a second line "missing, 清脆 →" under some edge labels
+        st.caption(t("tree.routed_legend", missing=treeview.dot_words(state.lang())["missing"]))
     if forced:
         st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))

@@ -343,6 +343,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tree.node": ("Selected node", "选中的节点"),
     "tree.node_none": ("none", "无"),
     "tree.collapse_none": ("no subtree folded", "未折叠任何子树"),
+    "tree.routed_legend": (
+        "A small italic line ending in → under an edge's test names what else goes down that edge: "
+        "“{missing}” (rows whose value is missing) and any category listed there (categories this "
+        "node never saw in training).",
+        "边上条件下方以 → 结尾的小号斜体行说明还有哪些样本走这条边：“{missing}”（该特征缺失的样本），"
+        "以及列出的类别（训练时该节点未出现过的类别）。",
+    ),
     "tree.large": (
         "This tree has {nodes} nodes: it is shown to depth {depth}. Raise *Show levels* to see more.",
         "该树有 {nodes} 个节点：目前显示到第 {depth} 层。调高“显示层数”可查看更多。",

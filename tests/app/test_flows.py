@@ -228,3 +228,14 @@ def test_folding_takes_exactly_the_picked_subtree_and_says_what_is_folded():
     at.selectbox(key="fold_pick").select_index(2).run()  # the same node again: unfolded
     no_exception(at)
     assert at.session_state["collapse"] == []
+
+
+def test_the_routed_values_notation_is_explained_when_drawn():
+    """Issue 16, item 9: "missing, 清脆 →" under an edge's test is explained next to the tree."""
+    at = start(sample="watermelon_2.0_missing", algo="cart")
+    no_exception(at)
+    assert "missing" in dot_of(at) and " →</I>" in dot_of(at)
+    assert any("names what else goes down that edge" in c.value for c in at.caption)
+    at = start(sample="iris", algo="cart")  # complete data, no categories: nothing to explain
+    no_exception(at)
+    assert not any("names what else goes down that edge" in c.value for c in at.caption)

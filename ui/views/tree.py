@@ -144,6 +144,11 @@ def fold_frontier(tree, depth: int, selected: int) -> list[int]:
     return sorted(set(np.flatnonzero(frontier).tolist()) | set(kids.tolist()))
 
 
+#: what ``dtcore.export.dot`` writes after the values routed down an edge besides its own test
+#: (missing values, categories unseen at the node): the page explains the notation when present
+ROUTED_MARK = " →</I>"
+
+
 def level_label(value, auto: int | None, t) -> str:
     """A "levels shown" option as text: "auto (…)", "all" or the number. ``t``: translation."""
     if value == "auto":
