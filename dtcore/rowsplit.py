@@ -38,3 +38,40 @@ def split_rows(
         out["valid"].append(g[n_test : n_test + n_valid])
         out["train"].append(g[n_test + n_valid :])
     return {k: np.sort(np.concatenate(v)) if v else np.array([], np.int64) for k, v in out.items()}
+
+
+#: the values a split column may hold, per set (case and outer blanks ignored)
+SET_MARKS = {
+    "train": ("train", "training", "训练", "训练集"),
+    "valid": ("valid", "validation", "验证", "验证集"),
+    "test": ("test", "测试", "测试集"),
+}
+
+
+def rows_from_marks(positions: ArrayLike, marks: ArrayLike, column: str = "split") -> dict[str, np.ndarray]:
+    """The split a column gives: each row's set named by its value (SET_MARKS), e.g. the
+    textbook's own training and validation rows of watermelon 2.0. ``marks``: the column's
+    value for every row (indexed by position). ValueError naming the first value it cannot read."""
+    positions = np.asarray(positions, dtype=np.int64)
+    values = np.asarray(marks, dtype=object)[positions]
+    names = np.array([str(v).strip().lower() if v is not None else "" for v in values], dtype=object)
+    out = {}
+    known = np.zeros(positions.size, dtype=bool)
+    for name, words in SET_MARKS.items():
+        hit = np.isin(names, words)
+        out[name] = np.sort(positions[hit])
+        known |= hit
+    if not known.all():
+        bad = str(values[np.flatnonzero(~known)[0]])
+        raise ValueError(
+            f"split column {column!r} holds {bad!r}; each row must say train, valid or test "
+            "(or 训练, 验证, 测试)"
+        )
+    return out
+
+
+def is_split_column(values: ArrayLike) -> bool:
+    """Whether every value of a column names a set (SET_MARKS) and it names a training set."""
+    words = {w for ws in SET_MARKS.values() for w in ws}
+    names = {str(v).strip().lower() for v in np.asarray(values, dtype=object).ravel() if v is not None}
+    return bool(names) and names <= words and bool(names & set(SET_MARKS["train"]))

@@ -5,7 +5,7 @@ import streamlit as st
 from ui.i18n import translate
 from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
-from ui.services.split import split_counts
+from ui.services.split import split_columns, split_counts
 from ui.session import report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
@@ -151,13 +151,27 @@ def roles_section(data):
 def split_section(data):
     st.subheader(t("data.split"))
     st.caption(t("data.split_help"))
-    for key in ("valid", "test", "seed"):
+    for key in ("valid", "test", "seed", "split_column"):
         url.default(key)
+    by = [""] + split_columns(data.df)
+    url.keep_valid("split_column", by, "")
     if not report_mode.active():  # in a report the counts below are the picture
-        c1, c2, c3 = st.columns(3)
-        c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **url.KEEP)
-        c2.slider(t("data.test"), 0, 50, step=5, key="test", **url.KEEP)
-        c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **url.KEEP)
+        if len(by) > 1:  # a column names each row's set (the textbook's own split)
+            st.selectbox(
+                t("data.split_by"),
+                by,
+                key="split_column",
+                format_func=state.fixed_labels(by, lambda c: c or t("data.split_random")),
+                on_change=state.on_split_column_change,
+                **url.KEEP,
+            )
+        if not state.split().column:
+            c1, c2, c3 = st.columns(3)
+            c1.slider(t("data.valid"), 0, 50, step=5, key="valid", **url.KEEP)
+            c2.slider(t("data.test"), 0, 50, step=5, key="test", **url.KEEP)
+            c3.number_input(t("data.seed"), 0, 2**31 - 1, step=1, key="seed", **url.KEEP)
+        else:
+            st.caption(t("data.split_by_column", column=md_escape(state.split().column)))
     target = state.target()
     if target:
         counts = split_counts(data.df, target, state.task(), state.split())

@@ -47,7 +47,7 @@ def run(
     kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
     y_all = df[target].to_numpy(dtype=object)
     keep = np.flatnonzero([not is_missing_cell(v) for v in y_all])
-    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None)
+    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)
     if rows["train"].size == 0:
         raise TrainingError("train.err.no_rows")
     cats = {

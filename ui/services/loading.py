@@ -80,6 +80,7 @@ class Sample:
     ignore: tuple[str, ...]
     valid: int
     test: int
+    split_column: str = ""  # a column naming each row's set (the textbook's own split)
 
     def title(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -103,6 +104,7 @@ def sample_catalogue() -> dict[str, Sample]:
             tuple(s.get("ignore", ())),
             int(s.get("valid", 0)),
             int(s.get("test", 0)),
+            str(s.get("split_column", "")),
         )
     return out
 

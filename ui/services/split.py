@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from dtcore import rowsplit
+
 from . import roles as R
 from .training import Split, split_rows
 
@@ -14,7 +16,7 @@ def split_counts(df: pd.DataFrame, target: str, task: str, split: Split) -> dict
     stratify the split of a classification task, as in training."""
     keep = np.nonzero(df[target].notna().to_numpy())[0]
     strata = df[target].to_numpy(dtype=object)[keep] if task == R.CLASSIFICATION else None
-    rows = split_rows(keep, split, strata)
+    rows = split_rows(keep, split, strata, df)
     return {name: int(idx.size) for name, idx in rows.items()}
 
 
@@ -35,4 +37,16 @@ def upload_defaults(n_rows: int) -> dict[str, object]:
     out: dict[str, object] = dict(HOLDOUT) if n_rows >= HOLDOUT_MIN_ROWS else {"valid": 0, "test": 0}
     if n_rows > LIMIT_DEPTH_ABOVE_ROWS:
         out["max_depth"] = DEFAULT_DEPTH
+    return out
+
+
+def split_columns(df: pd.DataFrame, most_values: int = 3) -> list[str]:
+    """Columns that can decide the split: every value names a set (train / valid / test, or
+    训练 / 验证 / 测试: ``dtcore.rowsplit.SET_MARKS``), a training set among them."""
+    out = []
+    for name, col in df.items():
+        if col.dtype != object or col.nunique(dropna=True) > most_values:
+            continue
+        if rowsplit.is_split_column(col.dropna().unique()):
+            out.append(str(name))
     return out

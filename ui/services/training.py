@@ -83,11 +83,20 @@ class Split:
     valid: int = 0  # percent of rows
     test: int = 0  # percent of rows
     seed: int = 0
+    column: str = ""  # a column naming each row's set (train / valid / test): then it decides
 
 
-def split_rows(positions: np.ndarray, split: Split, strata=None) -> dict[str, np.ndarray]:
+def split_rows(
+    positions: np.ndarray, split: Split, strata=None, df: pd.DataFrame | None = None
+) -> dict[str, np.ndarray]:
     """Seeded train/validation/test split of row positions, stratified by class when given
-    (``dtcore.rowsplit.split_rows``, which the command line's ``compare`` also uses)."""
+    (``dtcore.rowsplit.split_rows``, which the command line's ``compare`` also uses); or, when
+    ``split.column`` names a column of ``df``, the sets that column names for each row."""
+    if split.column and df is not None and split.column in df.columns:
+        try:
+            return rowsplit.rows_from_marks(positions, df[split.column].to_numpy(dtype=object), split.column)
+        except ValueError as exc:
+            raise TrainingError("train.err.split_column", detail=str(exc)) from None
     return rowsplit.split_rows(positions, split.valid, split.test, split.seed, strata)
 
 
@@ -139,7 +148,7 @@ def train(
     keep = np.nonzero(~missing)[0]
     y_all = df[target].to_numpy(dtype=object)
     strata = y_all[keep] if task == R.CLASSIFICATION else None
-    rows = split_rows(keep, split, strata)
+    rows = split_rows(keep, split, strata, df)
     tr = rows["train"]
     if tr.size == 0:
         raise TrainingError("train.err.no_rows")

@@ -125,7 +125,7 @@ def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
         algorithm,
         criterion,
         tuple(sorted(values.items())),
-        (sp.valid, sp.test, sp.seed),
+        (sp.valid, sp.test, sp.seed, sp.column),
     )
 
 

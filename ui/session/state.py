@@ -56,7 +56,13 @@ def t(key: str, **values) -> str:
 
 
 def split() -> Split:
-    return Split(valid=int(setting("valid")), test=int(setting("test")), seed=int(setting("seed")))
+    column = str(setting("split_column") or "")
+    d = data()
+    if column and (d is None or column not in d.df.columns):
+        column = ""  # a column of other data (a link, the previous table): the random split
+    return Split(
+        valid=int(setting("valid")), test=int(setting("test")), seed=int(setting("seed")), column=column
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,6 +96,7 @@ def load_sample_into_state(sample_id: str, set_split: bool = True) -> None:
     set_data(load_sample(sample_id), sample.target, sample.ignore)
     if set_split:
         st.session_state["valid"], st.session_state["test"] = sample.valid, sample.test
+        st.session_state["split_column"] = sample.split_column
 
 
 def ensure_data() -> None:
@@ -103,7 +110,7 @@ def ensure_data() -> None:
     # keep split values the URL carries; otherwise use the sample's own default
     sample = catalogue[sample_id]
     set_data(load_sample(sample_id), sample.target, sample.ignore, reset_view=False)
-    for key, value in (("valid", sample.valid), ("test", sample.test)):
+    for key, value in (("valid", sample.valid), ("test", sample.test), ("split_column", sample.split_column)):
         if key not in st.session_state:  # the URL did not set it
             st.session_state[key] = value
 
@@ -139,6 +146,15 @@ def task() -> str:
 
 # ---------------------------------------------------------------------------------------------
 # the Data page: its callbacks, the uploaded file, the role widgets' version
+
+
+def on_split_column_change() -> None:
+    """A column now names each row's set: it is no feature (its role becomes ignore)."""
+    column = st.session_state.get("split_column")
+    current = roles()
+    if column and current.get(column) not in (None, R.IGNORE):
+        set_roles({**current, column: R.IGNORE})
+        renew_role_widgets()
 
 
 def on_sample_change() -> None:
@@ -189,6 +205,7 @@ def apply_upload_defaults(n_rows: int) -> None:
     can say the depth limit is a default."""
     defaults = upload_defaults(n_rows)
     st.session_state["valid"], st.session_state["test"] = defaults["valid"], defaults["test"]
+    st.session_state["split_column"] = ""
     depth = defaults.get("max_depth")
     for algo in UNPRUNED_BY_DEFAULT:
         key = param_key(algo, "max_depth")

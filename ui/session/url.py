@@ -49,6 +49,7 @@ def url_defaults() -> dict:
         "valid": 0,
         "test": 0,
         "seed": 0,
+        "split_column": "",  # a column naming each row's set ("" = the seeded random split)
         "algo": DEFAULT_ALGORITHM,
         "levels": "auto",
         "layout": "auto",
