@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .rowsplit import SET_MARKS, is_split_column
 from .schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, _to_float, is_missing, label_of
 
 IGNORE, TARGET = "ignore", "target"
@@ -59,6 +60,7 @@ class ColumnProfile:
     n_rows: int
     example: str  # the first known value as a label ("" when none)
     decimal_comma: bool = False  # labels that are all numbers written with a decimal comma
+    split_marks: bool = False  # every label names a row set (train / valid / test: a split column)
 
     @property
     def constant(self) -> bool:
@@ -145,7 +147,10 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
     example = label_of(known_cells[0]) if known_cells else ""
     comma = numbers is None and bool(known_cells)
     comma = comma and all(isinstance(v, str) and DECIMAL_COMMA.match(v.strip()) for v in known_cells)
-    return ColumnProfile(str(name), numbers is not None, integer, distinct, n - n_known, n, example, comma)
+    marks = numbers is None and distinct <= len(SET_MARKS) and is_split_column(known_cells)
+    return ColumnProfile(
+        str(name), numbers is not None, integer, distinct, n - n_known, n, example, comma, marks
+    )
 
 
 def profile_columns(
@@ -173,7 +178,8 @@ def infer_roles(
     declared: Mapping[str, str] | None = None,
     keep: Collection[str] = (),
 ) -> dict[str, str]:
-    """Default roles: target = the given column, else the last; identifiers and constants ignored.
+    """Default roles: target = the given column, else the last; identifiers, constants and split
+    columns (every value train / valid / test: they say which set a row is in) ignored.
 
     ``declared``: column → kind a file declares (ARFF nominal {1,2,3} stays categorical).
     ``keep``: columns used as features even when they look like identifiers or are constant.
@@ -187,7 +193,7 @@ def infer_roles(
         p = profiles[name]
         if name == target:
             roles[name] = TARGET
-        elif name in ignore or ((p.identifier or p.constant) and name not in keep):
+        elif name in ignore or ((p.identifier or p.constant or p.split_marks) and name not in keep):
             roles[name] = IGNORE
         else:
             roles[name] = declared.get(name) or p.kind
