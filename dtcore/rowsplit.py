@@ -54,7 +54,8 @@ def rows_from_marks(positions: ArrayLike, marks: ArrayLike, column: str = "split
     value for every row (indexed by position). ValueError naming the first value it cannot read."""
     positions = np.asarray(positions, dtype=np.int64)
     values = np.asarray(marks, dtype=object)[positions]
-    names = np.array([str(v).strip().lower() if v is not None else "" for v in values], dtype=object)
+    text = np.where(values == None, "", values).astype(str)  # noqa: E711 (elementwise)
+    names = np.char.lower(np.char.strip(text))
     out = {}
     known = np.zeros(positions.size, dtype=bool)
     for name, words in SET_MARKS.items():

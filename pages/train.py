@@ -1,8 +1,6 @@
 """Train page: algorithm and settings (a form, so a slider tick does not retrain), the tree,
 scores, importances and downloads."""
 
-import shutil
-
 import streamlit as st
 
 from dtcore import export
@@ -18,7 +16,7 @@ from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import model, navigation, report_mode, state, url, whatif
+from ui.session import downloads, model, navigation, report_mode, state, url, whatif
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import focus
@@ -259,51 +257,13 @@ def downloads_section(res):
     stem = f"tree-{res.algorithm}"
     # every payload is built when its button is clicked, not on each run (a 30 000-node tree's
     # JSON and DOT take seconds to write)
-    c = st.columns(5)
-    c[0].download_button(
-        t("download.json"),
-        lambda: export.dumps_model(est),
-        f"{stem}.json",
-        "application/json",
-        on_click="ignore",
-        icon=":material/data_object:",
-    )
-    c[1].download_button(
-        t("download.dot"), lambda: export.to_dot(est), f"{stem}.dot", "text/vnd.graphviz", on_click="ignore"
-    )
-    no_dot = shutil.which("dot") is None
-    c[2].download_button(
-        t("download.svg"),
-        lambda: export.render(export.to_dot(est), "svg"),
-        f"{stem}.svg",
-        "image/svg+xml",
-        on_click="ignore",
-        icon=":material/image:",
-        disabled=no_dot,
-    )
-    c[3].download_button(
-        t("download.png"),
-        lambda: export.render(export.to_dot(est), "png", dpi=144),
-        f"{stem}.png",
-        "image/png",
-        on_click="ignore",
-        icon=":material/image:",
-        disabled=no_dot,
-    )
-    rules = export.to_text(est)
-    c[4].download_button(
-        t("download.rules"),
-        rules,
-        f"{stem}-rules.txt",
-        "text/plain",
-        on_click="ignore",
-        icon=":material/list:",
-    )
-    whatif.code_downloads(st.columns(5), est, stem, no_dot)
+    downloads.download_row(st.columns(5), est, stem, ("json", "dot", "svg", "png", "rules"))
+    downloads.download_row(st.columns(5), est, stem, ("pdf", "python", "sql"))
+    no_dot = downloads.graphviz_missing()
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
     with st.expander(t("rules.title")):
-        st.code(rules, language=None)
+        st.code(export.to_text(est), language=None)
 
 
 def regression_section(res):

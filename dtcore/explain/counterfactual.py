@@ -142,16 +142,27 @@ def counterfactual(
         if other:
             flip = " / ".join(f"{o.text} → {o.prediction}" for o in other)
             flip_pred = other[0].prediction
-        return Counterfactual(
-            j,
-            name,
-            feat.kind,
-            w["missing"] if math.isnan(x0) else value_text(schema, j, x0, precision),
-            keep,
-            flip,
-            flip_pred,
-            options,
-        )
+    else:
+        keep, flip, flip_pred = _interval_keep_and_flip(options, same, current, name, x0, precision, w)
+    return Counterfactual(
+        j,
+        name,
+        feat.kind,
+        w["missing"] if math.isnan(x0) else value_text(schema, j, x0, precision),
+        keep,
+        flip,
+        flip_pred,
+        options,
+    )
+
+
+def _interval_keep_and_flip(
+    options: list[Option], same: np.ndarray, current: int, name: str, x0: float, precision: int, w: dict
+) -> tuple[str, str | None, str | None]:
+    """A continuous feature whose value is known: the range of values that keeps the prediction,
+    and the nearest change that flips it (just below the range's low end or above its high end)."""
+    flip = flip_pred = None
+    n_known = len(options) - 1
     differ = np.flatnonzero(~same[:n_known])  # the intervals with another prediction
     lo = int(differ[differ < current].max(initial=-1)) + 1
     hi = int(differ[differ > current].min(initial=n_known)) - 1
@@ -175,13 +186,4 @@ def counterfactual(
     if pick is not None:
         o = options[pick[1]]
         flip, flip_pred = f"{pick[2]} → {o.prediction}", o.prediction
-    return Counterfactual(
-        j,
-        name,
-        feat.kind,
-        w["missing"] if math.isnan(x0) else value_text(schema, j, x0, precision),
-        keep,
-        flip,
-        flip_pred,
-        options,
-    )
+    return keep, flip, flip_pred

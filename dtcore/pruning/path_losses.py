@@ -89,9 +89,8 @@ def path_losses(
     first, stop = _predicting_interval(tree, path)
     live = first < stop
     totals = []
-    for sums in per_node:
-        diff = np.zeros(path.ccp_alphas.size + 1)
-        np.add.at(diff, first[live], sums[live])
-        np.add.at(diff, stop[live], -sums[live])
+    size = path.ccp_alphas.size + 1
+    for sums in per_node:  # +sum where a node starts predicting, −sum where it stops
+        diff = np.bincount(first[live], sums[live], size) - np.bincount(stop[live], sums[live], size)
         totals.append(np.cumsum(diff[:-1]))
     return totals[0], totals[1], np.full(path.ccp_alphas.size, float(w.sum()))

@@ -33,13 +33,29 @@ def _scatter_layout(fig: go.Figure, x_title: str, y_title: str) -> go.Figure:
     return fig
 
 
-def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
-    """One point per row (true value across, prediction up) and the line where they agree."""
+def _finite(truth, predicted) -> tuple[np.ndarray, np.ndarray]:
+    """The rows whose true value and prediction are both numbers."""
     t = np.asarray(truth, dtype=float)
     p = np.asarray(predicted, dtype=float)
     keep = np.isfinite(t) & np.isfinite(p)
-    t, p = t[keep], p[keep]
-    idx = thinned(t.size)
+    return t[keep], p[keep]
+
+
+def _points(x: np.ndarray, y: np.ndarray, x_name: str, y_name: str) -> go.Scatter:
+    """At most MAX_POINTS of the rows as markers (evenly strided), hover naming both axes."""
+    idx = thinned(x.size)
+    return go.Scatter(
+        x=x[idx].round(10).tolist(),
+        y=y[idx].round(10).tolist(),
+        mode="markers",
+        marker=dict(color=POINT, size=5, opacity=0.6),
+        hovertemplate=f"{esc(x_name)} %{{x}} · {esc(y_name)} %{{y}}<extra></extra>",
+    )
+
+
+def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
+    """One point per row (true value across, prediction up) and the line where they agree."""
+    t, p = _finite(truth, predicted)
     lo = float(min(t.min(initial=0.0), p.min(initial=0.0))) if t.size else 0.0
     hi = float(max(t.max(initial=1.0), p.max(initial=1.0))) if t.size else 1.0
     fig = go.Figure(
@@ -47,13 +63,7 @@ def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
             go.Scatter(
                 x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color=LINE, dash="dash"), hoverinfo="skip"
             ),
-            go.Scatter(
-                x=t[idx].round(10).tolist(),
-                y=p[idx].round(10).tolist(),
-                mode="markers",
-                marker=dict(color=POINT, size=5, opacity=0.6),
-                hovertemplate=f"{esc(texts['actual'])} %{{x}} · {esc(texts['predicted'])} %{{y}}<extra></extra>",
-            ),
+            _points(t, p, texts["actual"], texts["predicted"]),
         ]
     )
     return _scatter_layout(fig, texts["actual"], texts["predicted"])
@@ -61,20 +71,8 @@ def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
 
 def residuals_figure(truth, predicted, texts: dict) -> go.Figure:
     """Residual (true − predicted) of each row against its prediction, with the zero line."""
-    t = np.asarray(truth, dtype=float)
-    p = np.asarray(predicted, dtype=float)
-    keep = np.isfinite(t) & np.isfinite(p)
-    r, p = (t - p)[keep], p[keep]
-    idx = thinned(r.size)
-    fig = go.Figure(
-        go.Scatter(
-            x=p[idx].round(10).tolist(),
-            y=r[idx].round(10).tolist(),
-            mode="markers",
-            marker=dict(color=POINT, size=5, opacity=0.6),
-            hovertemplate=f"{esc(texts['predicted'])} %{{x}} · {esc(texts['residual'])} %{{y}}<extra></extra>",
-        )
-    )
+    t, p = _finite(truth, predicted)
+    fig = go.Figure(_points(p, t - p, texts["predicted"], texts["residual"]))
     fig.add_hline(y=0, line=dict(color=LINE, dash="dash"))
     return _scatter_layout(fig, texts["predicted"], texts["residual"])
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dtcore import rowsplit
-
 from . import roles as R
 from .training import Split, split_rows
 
@@ -40,13 +38,8 @@ def upload_defaults(n_rows: int) -> dict[str, object]:
     return out
 
 
-def split_columns(df: pd.DataFrame, most_values: int = 3) -> list[str]:
+def split_columns(df: pd.DataFrame) -> list[str]:
     """Columns that can decide the split: every value names a set (train / valid / test, or
-    训练 / 验证 / 测试: ``dtcore.rowsplit.SET_MARKS``), a training set among them."""
-    out = []
-    for name, col in df.items():
-        if col.dtype != object or col.nunique(dropna=True) > most_values:
-            continue
-        if rowsplit.is_split_column(col.dropna().unique()):
-            out.append(str(name))
-    return out
+    训练 / 验证 / 测试), a training set among them; the role rules' own flag
+    (``dtcore.roles.ColumnProfile.split_marks``), read from the table's cached profile."""
+    return [name for name, p in R.profile(df).items() if p.split_marks]

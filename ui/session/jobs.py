@@ -107,19 +107,18 @@ def _outside_cache_replay() -> Iterator[None]:
         in_cached_function.reset(token)
 
 
-class WaitNotice:
-    """The ``jobs.waiting`` notice, in a placeholder made on the first wait (none otherwise) and
-    kept out of any cache's replay; ``clear()`` removes it once the slot is held."""
+class _Slot:
+    """A placeholder made on first use (none while nothing is shown) and kept out of any
+    cache's replay; ``clear()`` removes what it shows."""
 
-    def __init__(self, text: Callable[[float], str]):
-        self._text = text
+    def __init__(self) -> None:
         self._slot = None
 
-    def __call__(self, waited: float) -> None:
+    def _show(self, draw: Callable[[object], None]) -> None:
         with _outside_cache_replay():
             if self._slot is None:
                 self._slot = st.empty()
-            self._slot.info(self._text(waited), icon=":material/hourglass_top:")
+            draw(self._slot)
 
     def clear(self) -> None:
         if self._slot is not None:
@@ -127,20 +126,31 @@ class WaitNotice:
                 self._slot.empty()
 
 
+class WaitNotice(_Slot):
+    """The ``jobs.waiting`` notice, shown from the first wait; cleared once the slot is held."""
+
+    def __init__(self, text: Callable[[float], str]):
+        super().__init__()
+        self._text = text
+
+    def __call__(self, waited: float) -> None:
+        self._show(lambda slot: slot.info(self._text(waited), icon=":material/hourglass_top:"))
+
+
 #: a fit shorter than BAR_AFTER s shows no bar; after that the bar is redrawn at most every BAR_EVERY s
 BAR_AFTER = 0.4
 BAR_EVERY = 0.25
 
 
-class ProgressBar:
-    """A ``dtcore.progress`` listener: a progress bar in a placeholder made on the first report
-    after ``BAR_AFTER`` s (none for quick work), kept out of any cache's replay. Each redraw is
-    a Streamlit call: the point where a stopped or superseded run ends its fit."""
+class ProgressBar(_Slot):
+    """A ``dtcore.progress`` listener: a progress bar shown from the first report after
+    ``BAR_AFTER`` s (none for quick work). Each redraw is a Streamlit call: the point where a
+    stopped or superseded run ends its fit."""
 
     def __init__(self, text: Callable[[Progress], str], stages: tuple[str, ...] | None = None):
+        super().__init__()
         self._text = text
         self._stages = stages  # the stages drawn (None: all); a fold's own growth stays quiet
-        self._slot = None
         self._start = time.monotonic()
         self._last = 0.0
 
@@ -151,12 +161,4 @@ class ProgressBar:
         if now - self._start < BAR_AFTER or now - self._last < BAR_EVERY:
             return
         self._last = now
-        with _outside_cache_replay():
-            if self._slot is None:
-                self._slot = st.empty()
-            self._slot.progress(progress.fraction, text=self._text(progress))
-
-    def clear(self) -> None:
-        if self._slot is not None:
-            with _outside_cache_replay():
-                self._slot.empty()
+        self._show(lambda slot: slot.progress(progress.fraction, text=self._text(progress)))

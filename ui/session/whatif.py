@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtcore import explain, export
+from dtcore import explain
 from ui.figures.node_data import node_children_figure, node_feature_figure
 from ui.services.loading import raw_rows
 from ui.views import focus
@@ -166,34 +166,3 @@ def node_data_section(res, path_tests) -> None:
 
 def tree_feature_name(est, node: int) -> str:
     return est.schema_.features[int(est.tree_.feature[node])].name
-
-
-def code_downloads(cells, est, stem: str, no_dot: bool) -> None:
-    """PDF, Python function and SQL query downloads, each built when its button is clicked."""
-    cells[0].download_button(
-        t("download.pdf"),
-        lambda: export.render(export.to_dot(est), "pdf"),
-        f"{stem}.pdf",
-        "application/pdf",
-        on_click="ignore",
-        icon=":material/picture_as_pdf:",
-        disabled=no_dot,
-    )
-    cells[1].download_button(
-        t("download.python"),
-        lambda: export.to_python(est),
-        f"{stem}.py",
-        "text/x-python",
-        on_click="ignore",
-        icon=":material/code:",
-        help=t("download.code_help"),
-    )
-    cells[2].download_button(
-        t("download.sql"),
-        lambda: export.to_sql(est),
-        f"{stem}.sql",
-        "application/sql",
-        on_click="ignore",
-        icon=":material/database:",
-        help=t("download.code_help"),
-    )
