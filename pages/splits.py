@@ -22,6 +22,7 @@ from ui.views.splits import (
     children_values,
     count,
     describe_test,
+    feature_score,
     num,
     one_vs_rest_rows,
     ranking_rows,
@@ -74,11 +75,20 @@ def node_summary(res, rep, nd, node):
         st.markdown(t("splits.is_leaf"))
     if rep.chosen is not None:
         ch = rep.features[rep.chosen]
-        msg = t("splits.algo_choice", test=md_escape(describe_test(s, ch.test)), score=num(ch.gain, 4))
+        quantity = t("splits.score." + rep.score_name)  # the number the algorithm ranks by, named
+        msg = t(
+            "splits.algo_choice",
+            test=md_escape(describe_test(s, ch.test)),
+            quantity=quantity,
+            score=num(feature_score(ch, rep.score_name), 4),
+        )
         if rep.runner_up is not None:
             ru = rep.features[rep.runner_up]
             msg += " " + t(
-                "splits.runner_up", test=md_escape(describe_test(s, ru.test)), score=num(ru.gain, 4)
+                "splits.runner_up",
+                test=md_escape(describe_test(s, ru.test)),
+                quantity=quantity,
+                score=num(feature_score(ru, rep.score_name), 4),
             )
         st.markdown(msg)
     if rep.leaf_reason is not None:

@@ -160,3 +160,18 @@ def test_the_previewed_candidate_is_ringed_on_the_curve():
     ok(at)
     picked = at.selectbox(key="split_candidate").value
     assert picked == at.session_state["split_candidate"] and ringed() == picked
+
+
+def test_the_choice_names_the_number_the_algorithm_ranks_by():
+    """C4.5 ranks by gain ratio: the choice and the runner-up print it, named (they printed the
+    gain as "score"); ID3 on gain prints the gain."""
+    est, X, y = fit("watermelon_3.0", "c45")
+    rep = explain.split_report(est, X, y, None, 0)
+    at = start(sample="watermelon_3.0", algo="c45")
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    ch, ru = rep.features[rep.chosen], rep.features[rep.runner_up]
+    assert f"(gain ratio {ch.gain_ratio:.4f})" in md and f"(gain ratio {ru.gain_ratio:.4f})" in md
+    at = start(sample="buys_computer", algo="id3")
+    ok(at)
+    assert "(information gain 0.2467)" in "\n".join(m.value for m in at.markdown)

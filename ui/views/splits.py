@@ -62,11 +62,12 @@ def describe_test(schema, test: dict, precision: int = 4) -> str:
     return f"{name} {labels[0]}"
 
 
-def feature_score(rec: FeatureSplits, algorithm: str) -> float | None:
-    """The number the algorithm ranks this feature by (None if it has no usable test)."""
-    if not rec.usable or rec.gain is None:
-        return None
-    return float(rec.gain)
+def feature_score(rec: FeatureSplits, score_name: str) -> float | None:
+    """The number the algorithm ranks this feature's best test by, as the report names it
+    (``SplitReport.score_name``): the gain ratio for C4.5 (and ID3 on gain ratio), the gain, or
+    CART's impurity decrease. None if the feature has no usable test."""
+    value = rec.gain_ratio if score_name == "gain_ratio" else rec.gain
+    return None if not rec.usable or value is None else float(value)
 
 
 def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
