@@ -48,6 +48,7 @@ PALETTE = (
     "#bab0ac",
 )
 REGRESSION_COLOR = "#e58139"
+_EDGE_GAP = 6  # points between an edge and its label
 
 
 _COLOR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$")
@@ -232,22 +233,33 @@ def to_dot(
             lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
             continue
         for b in branches(tree, schema, i, style.precision):
-            label = html_escape(condition_text(b))
+            label = [html_escape(condition_text(b))]
             # "missing →" only where training met a missing value (unknown for old models)
             saw = tree.saw_missing is None or bool(tree.saw_missing[i])
             routed = ([style.words["missing"]] if saw else []) + [html_escape(c) for c in b.also]
             if b.missing and b.op != "missing" and routed:
-                label += f'<BR/><FONT POINT-SIZE="9"><I>{", ".join(routed)} →</I></FONT>'
+                label.append(f'<FONT POINT-SIZE="9"><I>{", ".join(routed)} →</I></FONT>')
             faded = ', style=dashed, color="#9e9e9e", fontcolor="#757575"' if b.child in ghost else ""
             if path is not None and (i, b.child) in path:  # the sample's way: bold, with its note
                 faded += ', penwidth=2.5, color="#111111"'
-                label += f"<BR/><B>{html_escape(path[(i, b.child)])}</B>"
+                label.append(f"<B>{html_escape(path[(i, b.child)])}</B>")
             elif path is not None:
                 faded += ', color="#d5d5d5", fontcolor="#b0b0b0"'
-            lines.append(f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}"{faded}, label=<{label}>];')
+            lines.append(
+                f'node{i} -> node{b.child} [id="dtedge{i}_{b.child}"{faded}, label=<{_edge_label(label)}>];'
+            )
         stack.extend(reversed(tree.children_of(i).tolist()))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _edge_label(lines: list[str]) -> str:
+    """An edge's label as a table: an empty first column keeps the text clear of the edge
+    (Graphviz routes it along the label's left side, and a slanting edge would cross a label
+    that starts there), and one padded row per line keeps a second line (the italic
+    "missing →", a sample's note) from overprinting the first."""
+    rows = "".join(f'<TR><TD WIDTH="{_EDGE_GAP}"></TD><TD ALIGN="LEFT">{line}</TD></TR>' for line in lines)
+    return f'<TABLE BORDER="0" CELLBORDER="0" CELLPADDING="1" CELLSPACING="0">{rows}</TABLE>'
 
 
 def _fold_summary(tree: Tree, schema: Schema, sub: np.ndarray, s: _DotStyle) -> str:
