@@ -31,7 +31,7 @@ def trees_section(c):
         index=None,
         placeholder=t("compare.focus_none"),
         format_func=state.fixed_labels(
-            nodes, lambda i: treeview.node_label(lead.estimator, i, t("tree.root"))
+            nodes, lambda i: treeview.node_label(lead.estimator, i, t("tree.root")), key="compare_focus"
         ),
     )
     focus = None

@@ -46,7 +46,7 @@ def tree_panel(res):
         key="split_node",
         index=None,
         placeholder=t("splits.node_root"),
-        format_func=state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root)),
+        format_func=state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root), key="split_node"),
     )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
@@ -116,7 +116,7 @@ def feature_picker(rep, node):
         t("splits.feature"),
         names,
         key=url.FEATURE_KEY,
-        format_func=state.fixed_labels(names, label),
+        format_func=state.fixed_labels(names, label, key=url.FEATURE_KEY),
         **url.KEEP,
     )
     return index[name]
@@ -185,6 +185,7 @@ def candidate_picker(rep, nd, j):
                 candidate_label(rec, k, s, rep.algorithm)
                 + (f" · {ineligible}" if not cand.eligible[k] else "")
             ),
+            key="split_candidate",
         ),
     )
     return explain.candidate_test(nd, rep, j, int(k))

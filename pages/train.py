@@ -133,7 +133,9 @@ def tree_section(res):
         level_options,
         key="levels",
         help=t("tree.depth_help"),
-        format_func=state.fixed_labels(level_options, lambda v: treeview.level_label(v, auto, t)),
+        format_func=state.fixed_labels(
+            level_options, lambda v: treeview.level_label(v, auto, t), key="levels"
+        ),
         **url.KEEP,
     )
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
@@ -146,7 +148,7 @@ def tree_section(res):
         **url.KEEP,
     )
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
-    node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root))
+    node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root), key="node")
     collapsed = list(st.session_state.get("collapse") or [])
     if not report_mode.active():  # one node per pick: it folds, or unfolds when folded (no loose
         # multi-selection that folded a dozen subtrees on one Enter)

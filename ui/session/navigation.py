@@ -212,6 +212,7 @@ def find_panel(res) -> None:
                 text=treeview.node_short_label(est, i),
                 samples=f"{tree.weighted_n[i]:.4g}",
             ),
+            key="find_hit",
         ),
     )
 

@@ -20,14 +20,25 @@ from ui.services.training import Split
 from .url import DEFAULT_SAMPLE, param_key, setting, url_defaults
 
 
-def fixed_labels(options, label):
+def fixed_labels(options, label, key: str | None = None):
     """A widget's ``format_func`` whose labels are computed now, during the run.
 
     Streamlit (and AppTest, between runs) may call ``format_func`` outside the script run, where
     session state, and so the language, cannot be read: a label computed lazily then comes out
     English while the widget drew Chinese options (AppTest: "'auto (all)' is not in list").
-    Options stay stable ids; only their labels are frozen in this run's language."""
+    Options stay stable ids; only their labels are frozen in this run's language.
+
+    ``key``: the widget's key, for labels that depend on the data or the model ("auto (≤ 3)",
+    "#4 密度 ≤ 0.382"). A keyed widget keeps its identity across runs, and the browser keeps
+    showing the label it last drew for the selected option; when the labels change (a new
+    tree), the value is written back so that the browser is sent, and shows, the new label."""
     table = {o: label(o) for o in options}
+    if key is not None:
+        seen = f"_labels_of_{key}"
+        labels = hash(tuple(table.items()))
+        if st.session_state.get(seen, labels) != labels and key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+        st.session_state[seen] = labels
     return lambda v: table[v] if v in table else str(v)
 
 
