@@ -31,7 +31,8 @@ def source_section():
             list(catalogue),
             format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
             key="sample",
-            placeholder=t("data.sample_placeholder"),  # an uploaded file is loaded: no sample is
+            placeholder=large_data.sample_placeholder()
+            or t("data.sample_placeholder"),  # an uploaded file is loaded: no sample is
             help=t("data.sample_help"),
             on_change=state.on_sample_change,
             **url.KEEP,

@@ -98,6 +98,11 @@ def on_open() -> None:
     st.session_state["split_column"] = ""
 
 
+def sample_placeholder() -> str | None:
+    """The bundled-sample box's placeholder while large data are loaded (None: not loaded)."""
+    return t("large.sample_placeholder") if source() is not None else None
+
+
 def sample_notice() -> None:
     src = source()
     if src is not None:
@@ -169,6 +174,8 @@ def _fit_cached(
             _progress(Progress("grow", done, depth or done + 1, depth=done))
 
     with heavy_job(_on_wait):
+        if _progress is not None:
+            _progress.start()
         client = dask_client() if algorithm == "cart" else None
         res = L.fit_large(
             _src, _df, dict(roles_key), task_name, algorithm, criterion, values, client, on_level
@@ -177,13 +184,18 @@ def _fit_cached(
     return res
 
 
-def level_bar(depth: int) -> ProgressBar:
-    """The bar of a Dask fit: levels grown of the depth limit."""
+class LevelBar(ProgressBar):
+    """The bar of a Dask fit: levels grown of the depth limit, shown from the start (the pass that
+    bins every feature comes before the first level and takes a while on many rows)."""
 
-    def text(p: Progress) -> str:
-        return t("large.progress", done=p.depth, depth=depth if depth else "—")
+    def __init__(self, depth: int, src: L.LargeSource | None):
+        super().__init__(lambda p: t("large.progress", done=p.depth, depth=depth if depth else "—"))
+        self._first = (
+            t("large.progress_start", rows=f"{src.rows:,}", files=src.n_files) if src is not None else ""
+        )
 
-    return ProgressBar(text)
+    def start(self) -> None:
+        self._show(lambda slot: slot.progress(0.0, text=self._first))
 
 
 def train(key: tuple) -> TrainResult:
@@ -191,7 +203,7 @@ def train(key: tuple) -> TrainResult:
     src = source()
     values = dict(key[5])
     notice = WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
-    bar = level_bar(int(values.get("max_depth") or 0))
+    bar = LevelBar(int(values.get("max_depth") or 0), src)
     try:
         return _fit_cached(*key, _src=src, _df=data().df, _on_wait=notice, _progress=bar)
     finally:

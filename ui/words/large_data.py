@@ -1,7 +1,15 @@
 """Words of the large-data source (ui/session/large_data.py, ui/services/large_data.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
-    "data.source.large": ("large data on the server (a sample)", "服务器上的大数据（样本）"),
+    "data.source.large": ("a sample of large data on the server", "服务器上大数据的样本"),
+    "large.sample_placeholder": (
+        "Large data on the server are loaded: pick a sample to replace them",
+        "已载入服务器上的大数据：选择样例数据集即可替换",
+    ),
+    "large.progress_start": (
+        "Dask: one pass over {rows} rows in {files} file(s) to bin every feature, then the levels…",
+        "Dask：先遍历 {files} 个文件中的 {rows} 行为每个特征分箱，然后逐层生长…",
+    ),
     "large.title": ("Large data: Parquet files on the server", "大数据：服务器上的 Parquet 文件"),
     "large.help": (
         "For tables too large to upload: name Parquet files in the server's data folder. The app "
