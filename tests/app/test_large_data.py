@@ -62,6 +62,9 @@ def root(tmp_path_factory, cluster):
     (base / "secret").mkdir()
     df.head(10).to_parquet(base / "secret" / "s.parquet")
     (d / "escape").symlink_to(base / "secret")
+    (d / "mixed").mkdir()  # two files with different columns
+    df.head(50).to_parquet(d / "mixed" / "a.parquet")
+    df.head(50).rename(columns={"x0": "z0"}).to_parquet(d / "mixed" / "b.parquet")
     old = {k: os.environ.get(k) for k in (L.ROOT_ENV, L.SCHEDULER_ENV)}
     os.environ[L.ROOT_ENV] = str(d)
     os.environ[L.SCHEDULER_ENV] = cluster.scheduler.address
@@ -92,7 +95,7 @@ def test_paths_resolve_inside_the_folder_only(root):
     d, _ = root
     assert [p.name for p in L.resolve_files("parts", d)] == [f"part-{i}.parquet" for i in range(4)]
     everything = L.resolve_files("**/*.parquet", d)  # the symlink's file is skipped, never read
-    assert len(everything) == 5 and all(p.is_relative_to(d) for p in everything)
+    assert len(everything) == 7 and all(p.is_relative_to(d) for p in everything)
     for outside in ("../secret/*.parquet", "/etc/passwd", "escape/*.parquet", "escape", "parts/../../secret"):
         with pytest.raises(LoadError) as exc:
             L.resolve_files(outside, d)
@@ -163,6 +166,7 @@ def test_open_a_glob_train_on_dask_and_get_the_in_memory_hist_tree(root):
         ("/etc/*", "outside the server's data folder"),
         ("parts/*.csv", "no Parquet file"),
         ("broken", "not a readable Parquet file"),
+        ("mixed/*.parquet", "all files must have the same columns"),
     ],
 )
 def test_refusals_keep_the_previous_data(root, pattern, words):
@@ -178,3 +182,17 @@ def test_the_source_is_not_offered_without_a_folder(monkeypatch):
     at = start(DATA)
     no_exception(at)
     assert not [w for w in at.text_input if w.key == "large_pattern"]
+
+
+def test_a_link_reopens_the_same_files_with_its_settings(root):
+    at = start(TRAIN, large="parts", algo="cart", cart_splitter="hist", cart_max_depth="3")
+    no_exception(at)
+    assert at.session_state["data"].source == "large"
+    est = at.session_state["result"].estimator
+    assert est.get_depth() == 3 and est.get_params()["splitter"] == "hist"
+    assert at.query_params["large"] == "parts"
+    # a link to files outside the folder: a warning (once, as for other link values), the sample data
+    at = start(large="../secret/s.parquet")
+    no_exception(at)
+    assert at.session_state["data"].source == "sample"
+    assert any("cannot be opened here" in w.value for w in at.warning)

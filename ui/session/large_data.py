@@ -26,11 +26,12 @@ from ui.services.loading import LoadError
 from ui.services.training import TrainingError, TrainResult
 from ui.views.text import md_escape, sentence
 
+from . import url
 from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import data, set_data, t
 from .url import param_key
 
-#: pages drawn from the full data's model; the others work on the sample (page_notice)
+#: pages drawn from the full data's model; the others: page_gate
 FULL_DATA_PAGES = ("pages/data.py", "pages/train.py")
 
 
@@ -73,29 +74,63 @@ def source_section() -> None:
 def on_open() -> None:
     """The Open button (a callback: it runs before any widget of the run exists, so the sample
     selector and the Train page's settings can be set here)."""
-    root = L.configured_root()
     pattern = str(st.session_state.get("large_pattern") or "")
+    failure = _open(pattern)
+    if failure is not None:  # the previous data stay
+        st.session_state["large_error"] = (pattern.strip(), *failure)
+    else:
+        st.session_state.pop("large_error", None)
+
+
+def _open(pattern: str, keep: set[str] | frozenset[str] = frozenset()) -> tuple[str, dict] | None:
+    """Open ``pattern`` as the current data, with the settings large data start with (except
+    those in ``keep``, which a link set); (catalogue key, values) of the failure, else None."""
+    root = L.configured_root()
     if root is None:
-        return
+        return ("large.err.off", {})
     try:
         src, loaded = L.open_source(pattern, root)
-    except LoadError as exc:  # the previous data stay
-        st.session_state["large_error"] = (pattern.strip(), exc.key, exc.params)
-        return
-    st.session_state.pop("large_error", None)
+    except LoadError as exc:
+        return (exc.key, exc.params)
     st.session_state.pop("load_error", None)
     set_data(loaded)
     st.session_state["large_source"] = src
+    st.session_state["large_pattern"] = src.pattern
     st.session_state["sample"] = None  # no bundled sample is loaded
     st.session_state["upload_version"] = st.session_state.get("upload_version", 0) + 1
     st.session_state["upload_depth_default"] = None
     # Dask grows CART with histograms, every row in training, depth-limited to start with
-    st.session_state["algo"] = "cart"
-    st.session_state[param_key("cart", "splitter")] = "hist"
-    st.session_state[param_key("cart", "max_depth")] = L.DEFAULT_DEPTH
-    st.session_state[param_key("cart", "max_leaf_nodes")] = 0
-    st.session_state["valid"], st.session_state["test"] = 0, 0
-    st.session_state["split_column"] = ""
+    starts = {
+        "algo": "cart",
+        param_key("cart", "splitter"): "hist",
+        param_key("cart", "max_depth"): L.DEFAULT_DEPTH,
+        param_key("cart", "max_leaf_nodes"): 0,
+        "valid": 0,
+        "test": 0,
+        "split_column": "",
+    }
+    for key, value in starts.items():
+        if key not in keep:
+            st.session_state[key] = value
+    return None
+
+
+def adopt_link() -> None:
+    """A link made on large data (URL key ``large``: the pattern) opens the same files here,
+    once, keeping the settings the link carries; a warning when it cannot."""
+    pattern = url.pending("large")
+    if pattern is None:
+        return
+    url.done("large")
+    if source() is not None and source().pattern == pattern:
+        return
+    failure = _open(pattern, keep=set(st.query_params))
+    if failure is not None:
+        key, params = failure
+        message = sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
+        st.warning(
+            t("large.link_failed", pattern=md_escape(pattern), message=message), icon=":material/link_off:"
+        )
 
 
 def sample_placeholder() -> str | None:
@@ -235,9 +270,11 @@ UNAVAILABLE_PAGES = {"pages/compare.py": "nav.compare"}
 
 
 def page_gate(path: str) -> bool:
-    """Before a page (called by the frame): with large data, a page that needs rows in memory
+    """Before a page (called by the frame): a link's large data are opened (:func:`adopt_link`);
+    with large data, a page that needs rows in memory
     says that it works on the sample; a page that cannot is replaced by a notice (False: do not
     draw the page). Every page is listed in one of the tables above or in FULL_DATA_PAGES."""
+    adopt_link()
     src = source()
     if src is None or path in FULL_DATA_PAGES:
         return True

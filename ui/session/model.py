@@ -159,6 +159,9 @@ def url_extras() -> dict[str, str]:
     d = data()
     if d is not None and d.source == "upload":
         out["upload"] = d.name
+    src = large_data.source()
+    if src is not None:  # the files on the server: a link opens the same pattern
+        out["large"] = src.pattern
     return out
 
 

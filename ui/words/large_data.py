@@ -30,6 +30,15 @@ WORDS: dict[str, tuple[str, str]] = {
         "Could not open **{pattern}**: {message} The previous data are kept.",
         "无法打开 **{pattern}**：{message} 仍使用之前的数据。",
     ),
+    "large.err.off": (
+        "this server offers no large data (its operator has not set DTREE_LARGE_DATA_DIR)",
+        "此服务器未提供大数据（管理员未设置 DTREE_LARGE_DATA_DIR）",
+    ),
+    "large.link_failed": (
+        "The link opens large data **{pattern}**, which cannot be opened here: {message} The sample "
+        "data are shown instead.",
+        "链接要打开大数据 **{pattern}**，但此处无法打开：{message} 现显示样例数据。",
+    ),
     "large.err.empty": ("name a file, a folder or a glob", "请填写文件、文件夹或通配符"),
     "large.err.outside": (
         "{pattern} points outside the server's data folder, which is the only place large data may "
