@@ -68,6 +68,8 @@ class _CARTBase(BaseTreeEstimator):
     #: the parameters the app shows, in display order (besides criterion)
     ui_params: tuple[Param, ...] = GROWTH_LIMITS + (
         Param("max_leaf_nodes", "int", 0, lo=0, hi=10_000, step=1, zero_is_none=True),
+        Param("splitter", "select", "best", options=SPLITTERS),
+        Param("max_bins", "int", 255, lo=2, hi=65535, step=1),
     )
 
     def _validate_params(self) -> None:

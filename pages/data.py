@@ -6,7 +6,7 @@ from ui.i18n import translate
 from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
 from ui.services.split import split_columns, split_counts
-from ui.session import report_mode, state, url
+from ui.session import large_data, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views.tables import role_edits, role_grid_height, role_table
@@ -31,7 +31,8 @@ def source_section():
             list(catalogue),
             format_func=state.fixed_labels(list(catalogue), lambda s: catalogue[s].title(lang)),
             key="sample",
-            placeholder=t("data.sample_placeholder"),  # an uploaded file is loaded: no sample is
+            placeholder=large_data.sample_placeholder()
+            or t("data.sample_placeholder"),  # an uploaded file is loaded: no sample is
             help=t("data.sample_help"),
             on_change=state.on_sample_change,
             **url.KEEP,
@@ -182,13 +183,16 @@ def page():
     st.title(t("data.title"))
     if not report_mode.active():
         source_section()
+        large_data.source_section()  # Parquet on the server, when the operator allows it
     data = state.data()
     if data is None:
         st.info(t("side.no_data"))
         return
     preview_section(data)
+    large_data.sample_notice()
     ok = roles_section(data)
-    split_section(data)
+    if not large_data.split_note():  # large data: every row trains
+        split_section(data)
     if ok and not report_mode.active():
         st.page_link(
             "pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:"

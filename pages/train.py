@@ -16,7 +16,7 @@ from ui.i18n import option_label
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import downloads, model, navigation, report_mode, state, url, whatif
+from ui.session import downloads, large_data, model, navigation, report_mode, state, url, whatif
 from ui.session.frame import run_page
 from ui.session.state import t
 from ui.views import focus
@@ -333,7 +333,7 @@ def page():
             and url.pending("upload") is None  # a link made on an upload has its own notice
         ):
             st.info(t("train.welcome"), icon=":material/lightbulb:")
-    msg = t(
+    msg = large_data.trained_message(res) or t(
         "train.trained",
         algorithm=t("algo." + res.algorithm),
         rows=res.rows["train"].size,

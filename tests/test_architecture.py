@@ -53,6 +53,23 @@ def test_nothing_below_the_pages_imports_a_page_and_dtcore_imports_no_app_code()
             assert "ui" not in roots, path.relative_to(ROOT)
 
 
+#: the one module of the app that talks to Dask (the large-data source, ui/services/large_data.py);
+#: every other page and ui module works in memory and reaches Dask only through it
+DASK_USERS = {"ui/services/large_data.py"}
+DASK_ROOTS = {"dtdask", "dask", "distributed"}
+
+
+def test_only_the_large_data_service_imports_dask_and_dtdask_imports_no_app_code():
+    for path in files("ui") + files("pages") + [ROOT / "app.py"]:
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in DASK_USERS:
+            assert not imported_roots(path) & DASK_ROOTS, rel
+    for path in files("dtdask"):
+        assert not imported_roots(path) & {"ui", "pages", "app", "streamlit"}, path.relative_to(ROOT)
+    for path in files("dtcore"):
+        assert "dtdask" not in imported_roots(path), path.relative_to(ROOT)
+
+
 #: modules allowed past the size limit, with the reason (docs/architecture.md)
 LONG_MODULES = {
     "dtcore/growing.py": "CART's level-wise builder: one vectorised kernel over a whole level",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from . import large_data
 from .model import url_extras
 from .url import write_url
 
@@ -59,5 +60,6 @@ def run_page(page: Callable[[], None]) -> None:
     writes the URL again after the sidebar, but a page can also run without the frame (AppTest
     reruns only the page), and the address bar should match what the page has just drawn."""
     require_frame(page_path(page))
-    page()
+    if large_data.page_gate(page_path(page)):  # large data: the page says it uses the sample
+        page()
     write_url(url_extras())

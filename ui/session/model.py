@@ -15,7 +15,7 @@ from ui.services.loading import raw_rows
 from ui.services.metrics import RegressionPoints, regression_points
 from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
 
-from . import url
+from . import large_data, url
 from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import data, roles, split, t, task
 from .url import criterion_key, param_key, setting
@@ -132,12 +132,15 @@ def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
 def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
     """Train (or fetch from the cache) and remember the result; TrainingError propagates."""
     key = training_key(algorithm, criterion, values)
-    notice, bar = wait_notice(), progress_bar()
-    try:
-        res = _train_cached(*key, _df=data().df, _on_wait=notice, _progress=bar)
-    finally:
-        notice.clear()
-        bar.clear()
+    if large_data.source() is not None:  # Parquet on the server: CART on Dask, every row
+        res = large_data.train(key)
+    else:
+        notice, bar = wait_notice(), progress_bar()
+        try:
+            res = _train_cached(*key, _df=data().df, _on_wait=notice, _progress=bar)
+        finally:
+            notice.clear()
+            bar.clear()
     st.session_state["result"] = res
     st.session_state.pop("train_error", None)
     adopt_linked_forced(res)
@@ -156,6 +159,9 @@ def url_extras() -> dict[str, str]:
     d = data()
     if d is not None and d.source == "upload":
         out["upload"] = d.name
+    src = large_data.source()
+    if src is not None:  # the files on the server: a link opens the same pattern
+        out["large"] = src.pattern
     return out
 
 
