@@ -7,7 +7,7 @@ from ui.figures import pruning as pf
 from ui.services import pruning as pv
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, navigation, report_mode, state, url
+from ui.session import model, prune_trees, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.pruning import (
     cached_alpha_curves,
@@ -19,6 +19,7 @@ from ui.session.pruning import (
     snap_alpha_setting,
 )
 from ui.session.state import t
+from ui.views import prune_table
 from ui.views import pruning as pviews
 from ui.views import tree as treeview
 from ui.views.pruning import fmt_alpha, fmt_error
@@ -100,10 +101,6 @@ def method_panel(res):
 # -- sections ----------------------------------------------------------------------------------
 
 
-def ignore_click(value):
-    """Clicks in the before/after pictures drawn by the server do nothing (they pan and zoom)."""
-
-
 def trees_section(res, method, outcome):
     before, after, rep = outcome.before, outcome.after, outcome.report
     depth = before.get_depth()
@@ -141,27 +138,21 @@ def trees_section(res, method, outcome):
         rankdir=treeview.auto_rankdir(before, shown),
         words=treeview.dot_words(state.lang()),
     )
-    if arrange == "side":
-        left, right = st.columns(2, gap="medium", border=True)
-    else:
-        left, right = st.container(border=True), st.container(border=True)
-    with left:
-        st.markdown(
-            "**" + t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves()) + "**"
-        )
-        navigation.draw_tree(dot_before, before, shown, key="prune_before", on_event=ignore_click)
-    with right:
-        st.markdown(
-            "**"
-            + t(
-                "prune.after_title",
-                method=t("prune.method." + method),
-                nodes=after.node_count,
-                leaves=after.get_n_leaves(),
-            )
-            + "**"
-        )
-        navigation.draw_tree(dot_after, after, shown, key="prune_after", on_event=ignore_click)
+    title_before = t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves())
+    title_after = t(
+        "prune.after_title",
+        method=t("prune.method." + method),
+        nodes=after.node_count,
+        leaves=after.get_n_leaves(),
+    )
+    prune_trees.draw_pair(
+        [
+            ("**" + title_before + "**", dot_before, before, "prune_before"),
+            ("**" + title_after + "**", dot_after, after, "prune_after"),
+        ],
+        shown,
+        arrange,
+    )
     st.caption(t("prune.tree_legend"))
     if res.algorithm == "c45" and res.params.get("prune") and not model.forced_ops():
         st.caption(t("prune.c45_grown"))
@@ -172,6 +163,17 @@ def trees_section(res, method, outcome):
         if rep.raised:
             msg += " " + t("prune.raised", count=len(rep.raised))
         st.markdown(msg)
+        removed_section(res, outcome)
+
+
+def removed_section(res, outcome):
+    st.markdown("**" + t("prune.removed.title") + "**")
+    note = prune_table.basis_note(outcome, state.lang())
+    if note:
+        st.caption(note)
+    st.dataframe(
+        prune_table.removed_table(res.estimator, outcome, state.lang()), hide_index=True, key="prune_removed"
+    )
 
 
 def metrics_section(outcome):
