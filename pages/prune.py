@@ -39,12 +39,13 @@ def method_panel(res):
     native = pv.natural_method(res.algorithm, res.task)
     url.follow("prune_method", methods, native)
     report = report_mode.active()  # no controls: the settings come from the URL (no empty columns)
-    left, right = st.columns([1, 2], vertical_alignment="bottom") if not report else (st, st)
+    # the whole row: an option label ("… · native to C4.5") is one line in the box and must fit
     method = report_mode.control(
-        left.selectbox,
+        st.selectbox,
         t("prune.method"),
         methods,
         key="prune_method",
+        width=480,
         help=t("prune.method_help"),
         **url.KEEP,
         on_change=url.mark_chosen,
@@ -57,7 +58,7 @@ def method_panel(res):
             ),
         ),
     )
-    right.caption(t("prune.about." + method))
+    st.caption(t("prune.about." + method))
     if res.task != R.CLASSIFICATION:
         st.info(t("prune.regression_note"), icon=":material/info:")
     alpha, cf = 0.0, float(url.setting("prune_cf"))
