@@ -8,9 +8,11 @@ and are never read as markup here)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from dtcore import export
+from dtcore.pruning.collapse import subtree_end
 from ui.i18n import translate
 from ui.services.pruning import PruneOutcome
 
@@ -19,21 +21,12 @@ from . import tree as treeview
 COLUMNS = ("node", "test", "path", "samples", "nodes", "leaves", "replaced", "before", "after")
 
 
-def _leaf_counts(tree) -> list[int]:
-    """Leaves under each node (pre-order: children have larger ids than their parent)."""
-    n = tree.node_count
-    leaves = [1 if tree.is_leaf[i] else 0 for i in range(n)]
-    for i in range(n - 1, 0, -1):
-        leaves[int(tree.parent[i])] += leaves[i]
-    return leaves
-
-
-def _sizes(tree) -> list[int]:
-    n = tree.node_count
-    size = [1] * n
-    for i in range(n - 1, 0, -1):
-        size[int(tree.parent[i])] += size[i]
-    return size
+def _leaf_counts_and_sizes(tree) -> tuple[np.ndarray, np.ndarray]:
+    """Leaves and nodes under each node: its pre-order block ``i .. end[i]-1``, summed by cumsum."""
+    end = subtree_end(tree)
+    cs = np.concatenate([[0], np.cumsum(tree.is_leaf.astype(np.int64))])
+    starts = np.arange(tree.node_count)
+    return cs[end] - cs[starts], end - starts
 
 
 class _Paths:
@@ -65,7 +58,7 @@ def removed_rows(est, outcome: PruneOutcome) -> list[dict]:
     nodes = sorted(set(int(i) for i in rep.collapsed) | set(raised))
     if not nodes:
         return []
-    leaves, sizes, paths = _leaf_counts(tree), _sizes(tree), _Paths(est, tree)
+    (leaves, sizes), paths = _leaf_counts_and_sizes(tree), _Paths(est, tree)
     figures = outcome.figures
     rows = []
     for i in nodes:
@@ -77,8 +70,8 @@ def removed_rows(est, outcome: PruneOutcome) -> list[dict]:
                 "test": schema.features[feature].name if feature >= 0 else "",
                 "path": paths(i),
                 "samples": float(tree.weighted_n[i]),
-                "nodes": sizes[i] - (1 if branch is None else sizes[branch]),
-                "leaves": (leaves[i], 1 if branch is None else leaves[branch]),
+                "nodes": int(sizes[i] - (1 if branch is None else sizes[branch])),
+                "leaves": (int(leaves[i]), 1 if branch is None else int(leaves[branch])),
                 "branch": branch,
                 "before": None if figures is None else figures.before.get(i),
                 "after": None if figures is None else figures.after.get(i),
