@@ -109,7 +109,7 @@ def trees_section(res, method, outcome):
     url.keep_valid("prune_levels", options, "auto")
     auto = treeview.auto_depth(before, budget=63, row=12)
     report = report_mode.active()
-    c1, c0, c2 = st.columns([1, 1, 3], vertical_alignment="bottom") if not report else (st, st, st)
+    c1, c0, c2 = st.columns([3, 3, 5], vertical_alignment="bottom") if not report else (st, st, st)
     arrangements = ("side", "stacked")
     url.keep_valid("prune_arrange", arrangements, "side")
     arrange = report_mode.control(

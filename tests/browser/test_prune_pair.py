@@ -83,10 +83,16 @@ def test_prune_pair_textbook_rep_screenshot(page, app_url):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_method_label_fits_its_box(page, app_url, lang):
     """The method menu's value is one line of an input: every option, the native one's longer
-    label among them (C4.5's EBP, CART's CCP), fits without being cut."""
+    label among them (C4.5's EBP, CART's CCP), fits without being cut, on a 1100 px wide window
+    too; so does "Show levels"' value ("自动（全部）" was cut there)."""
+    page.set_viewport_size({"width": 1100, "height": 1000})
     for algo, method in (("c45", "ebp"), ("cart", "ccp"), ("cart", "rep"), ("cart", "pep"), ("c45", "rep")):
         open_page(page, app_url, "prune", lang=lang, sample="iris", algo=algo, prune_method=method)
+        page.locator('.st-key-prune_method input[role="combobox"]').first.wait_for(
+            state="visible", timeout=60_000
+        )
         script_done(page, timeout=60_000)
-        box = page.locator('.st-key-prune_method input[role="combobox"]').first
-        value, scroll, client = box.evaluate("(e) => [e.value, e.scrollWidth, e.clientWidth]")
-        assert value and scroll <= client, (value, scroll, client)
+        for key in ("prune_method", "prune_levels"):
+            box = page.locator(f'.st-key-{key} input[role="combobox"]').first
+            value, scroll, client = box.evaluate("(e) => [e.value, e.scrollWidth, e.clientWidth]")
+            assert value and scroll <= client, (key, value, scroll, client)
