@@ -7,7 +7,7 @@ from ui.figures import pruning as pf
 from ui.services import pruning as pv
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, navigation, report_mode, state, url
+from ui.session import model, prune_trees, report_mode, state, url
 from ui.session.frame import run_page
 from ui.session.pruning import (
     cached_alpha_curves,
@@ -19,6 +19,7 @@ from ui.session.pruning import (
     snap_alpha_setting,
 )
 from ui.session.state import t
+from ui.views import prune_table
 from ui.views import pruning as pviews
 from ui.views import tree as treeview
 from ui.views.pruning import fmt_alpha, fmt_error
@@ -38,12 +39,13 @@ def method_panel(res):
     native = pv.natural_method(res.algorithm, res.task)
     url.follow("prune_method", methods, native)
     report = report_mode.active()  # no controls: the settings come from the URL (no empty columns)
-    left, right = st.columns([1, 2], vertical_alignment="bottom") if not report else (st, st)
+    # the whole row: an option label ("… · native to C4.5") is one line in the box and must fit
     method = report_mode.control(
-        left.selectbox,
+        st.selectbox,
         t("prune.method"),
         methods,
         key="prune_method",
+        width=480,
         help=t("prune.method_help"),
         **url.KEEP,
         on_change=url.mark_chosen,
@@ -56,7 +58,7 @@ def method_panel(res):
             ),
         ),
     )
-    right.caption(t("prune.about." + method))
+    st.caption(t("prune.about." + method))
     if res.task != R.CLASSIFICATION:
         st.info(t("prune.regression_note"), icon=":material/info:")
     alpha, cf = 0.0, float(url.setting("prune_cf"))
@@ -100,10 +102,6 @@ def method_panel(res):
 # -- sections ----------------------------------------------------------------------------------
 
 
-def ignore_click(value):
-    """Clicks in the before/after pictures drawn by the server do nothing (they pan and zoom)."""
-
-
 def trees_section(res, method, outcome):
     before, after, rep = outcome.before, outcome.after, outcome.report
     depth = before.get_depth()
@@ -111,7 +109,7 @@ def trees_section(res, method, outcome):
     url.keep_valid("prune_levels", options, "auto")
     auto = treeview.auto_depth(before, budget=63, row=12)
     report = report_mode.active()
-    c1, c0, c2 = st.columns([1, 1, 3], vertical_alignment="bottom") if not report else (st, st, st)
+    c1, c0, c2 = st.columns([3, 3, 5], vertical_alignment="bottom") if not report else (st, st, st)
     arrangements = ("side", "stacked")
     url.keep_valid("prune_arrange", arrangements, "side")
     arrange = report_mode.control(
@@ -141,27 +139,21 @@ def trees_section(res, method, outcome):
         rankdir=treeview.auto_rankdir(before, shown),
         words=treeview.dot_words(state.lang()),
     )
-    if arrange == "side":
-        left, right = st.columns(2, gap="medium", border=True)
-    else:
-        left, right = st.container(border=True), st.container(border=True)
-    with left:
-        st.markdown(
-            "**" + t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves()) + "**"
-        )
-        navigation.draw_tree(dot_before, before, shown, key="prune_before", on_event=ignore_click)
-    with right:
-        st.markdown(
-            "**"
-            + t(
-                "prune.after_title",
-                method=t("prune.method." + method),
-                nodes=after.node_count,
-                leaves=after.get_n_leaves(),
-            )
-            + "**"
-        )
-        navigation.draw_tree(dot_after, after, shown, key="prune_after", on_event=ignore_click)
+    title_before = t("prune.before_title", nodes=before.node_count, leaves=before.get_n_leaves())
+    title_after = t(
+        "prune.after_title",
+        method=t("prune.method." + method),
+        nodes=after.node_count,
+        leaves=after.get_n_leaves(),
+    )
+    prune_trees.draw_pair(
+        [
+            ("**" + title_before + "**", dot_before, before, "prune_before"),
+            ("**" + title_after + "**", dot_after, after, "prune_after"),
+        ],
+        shown,
+        arrange,
+    )
     st.caption(t("prune.tree_legend"))
     if res.algorithm == "c45" and res.params.get("prune") and not model.forced_ops():
         st.caption(t("prune.c45_grown"))
@@ -172,6 +164,17 @@ def trees_section(res, method, outcome):
         if rep.raised:
             msg += " " + t("prune.raised", count=len(rep.raised))
         st.markdown(msg)
+        removed_section(res, outcome)
+
+
+def removed_section(res, outcome):
+    st.markdown("**" + t("prune.removed.title") + "**")
+    note = prune_table.basis_note(outcome, state.lang())
+    if note:
+        st.caption(note)
+    st.dataframe(
+        prune_table.removed_table(res.estimator, outcome, state.lang()), hide_index=True, key="prune_removed"
+    )
 
 
 def metrics_section(outcome):

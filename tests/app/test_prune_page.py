@@ -2,7 +2,7 @@
 choose each method and its parameter; the before/after DOT and the metrics table are checked
 against a pruning run made here with ``dtcore`` alone on the model the app trained."""
 
-import re
+import json
 
 import numpy as np
 
@@ -19,14 +19,30 @@ def no_exception(at):
     assert not at.exception, [e.value for e in at.exception]
 
 
+def frames(at) -> list:
+    """The pan frames of the before and after pictures (``ui/session/tree_frame.py``)."""
+    return [json.loads(f.proto.json) for f in at.get("bidi_component")]
+
+
 def dots(at):
-    charts = at.get("graphviz_chart")
-    assert len(charts) == 2, "before and after trees"
-    return charts[0].proto.spec, charts[1].proto.spec
+    """The before and after pictures as drawn: the SVG the server's ``dot`` made of each DOT."""
+    shown = frames(at)
+    assert len(shown) == 2, "before and after trees"
+    return shown[0]["svg"], shown[1]["svg"]
+
+
+def svg(dot: str) -> str:
+    return export.render(dot, "svg").decode("utf-8")
+
+
+def drawn_as(at, before: str, after: str) -> bool:
+    """Whether the page drew exactly these two DOT pictures."""
+    return dots(at) == (svg(before), svg(after))
 
 
 def table(at) -> dict:
-    df = at.dataframe[0].value
+    """The before/after metrics table (the removed subtrees' table is another grid)."""
+    df = next(d.value for d in at.dataframe if d.value.columns[0] in ("Measure", "指标"))
     return {row[0]: tuple(row[1:3]) for row in df.itertuples(index=False)}
 
 
@@ -49,7 +65,15 @@ def direct_sets(at):
     return res, out
 
 
-def expected_dots(at, method, **kw):
+def expected_dots(at, method, rankdir=None, **kw):
+    """The before/after DOT made here with dtcore alone; the layout direction (the page's
+    choice, not what is tested here) is the one the page drew."""
+    if rankdir is None:
+        for r in ("TB", "LR"):
+            out = expected_dots(at, method, r, **kw)
+            if dots(at)[0] == svg(out[0]):
+                return out
+        return out
     res, sets = direct_sets(at)
     est = res.estimator
     grown = getattr(est, "unpruned_tree_", None) or est.tree_
@@ -63,16 +87,12 @@ def expected_dots(at, method, **kw):
         highlight=rep.collapsed,
         criterion=crit,
         graph_name="before",
-        rankdir=_rankdir(at),
+        rankdir=rankdir,
     )
     after = export.to_dot(
-        pruned, est.schema_, highlight=new_leaves, criterion=crit, graph_name="after", rankdir=_rankdir(at)
+        pruned, est.schema_, highlight=new_leaves, criterion=crit, graph_name="after", rankdir=rankdir
     )
     return before, after, grown, pruned, rep
-
-
-def _rankdir(at):
-    return re.search(r"rankdir=(\w+)", dots(at)[0]).group(1)
 
 
 def show_all_levels(at):
@@ -97,7 +117,7 @@ def test_cart_breast_cancer_each_method_end_to_end():
         at.selectbox(key="prune_method").select(method).run()
         no_exception(at)
         before, after, grown, pruned, rep = expected_dots(at, method, **kw)
-        assert dots(at) == (before, after)
+        assert drawn_as(at, before, after)
         assert rep.removed and 'color="#9e9e9e"' in before and "penwidth=3" in after
         rows = table(at)
         assert rows["Nodes"] == (str(grown.node_count), str(pruned.node_count))
@@ -109,7 +129,7 @@ def test_cart_breast_cancer_each_method_end_to_end():
     # the CF chart comes with EBP; CF moves the tree
     assert at.get("plotly_chart")
     at.slider(key="prune_cf").set_value(0.01).run()
-    assert dots(at) == expected_dots(at, "ebp", cf=0.01, impurity="gini")[:2]
+    assert drawn_as(at, *expected_dots(at, "ebp", cf=0.01, impurity="gini")[:2])
 
 
 def test_ccp_alpha_slider_and_the_cv_choice():
@@ -126,7 +146,7 @@ def test_ccp_alpha_slider_and_the_cv_choice():
     at.select_slider(key="prune_alpha").set_value(float(values[-3])).run()
     no_exception(at)
     before, after, grown, pruned, rep = expected_dots(at, "ccp", alpha=float(values[-3]))
-    assert dots(at) == (before, after) and pruned.get_n_leaves() == path.n_leaves[-3]
+    assert drawn_as(at, before, after) and pruned.get_n_leaves() == path.n_leaves[-3]
     assert len(at.get("plotly_chart")) == 2  # error vs α, leaves vs α
     # "Use the CV choice": 10-fold CV with the 1-SE rule, as dtcore picks it
     params = dict(res.estimator.get_params(), ccp_alpha=0.0)
@@ -140,7 +160,7 @@ def test_ccp_alpha_slider_and_the_cv_choice():
     [b for b in at.button if b.label == "Use the CV choice"][0].click().run()
     no_exception(at)
     assert at.session_state["prune_alpha"] == choice.alpha
-    assert dots(at) == expected_dots(at, "ccp", alpha=choice.alpha)[:2]
+    assert drawn_as(at, *expected_dots(at, "ccp", alpha=choice.alpha)[:2])
     assert any(f"picks α = {choice.alpha:.4g}" in c.value for c in at.caption)
 
 
@@ -150,7 +170,7 @@ def test_c45_vote_defaults_to_ebp_which_reproduces_c45s_tree():
     no_exception(at)
     assert at.selectbox(key="prune_method").value == "ebp"
     before, after, grown, pruned, rep = expected_dots(at, "ebp")
-    assert dots(at) == (before, after)
+    assert drawn_as(at, before, after)
     est = at.session_state["result"].estimator
     assert pruned.to_dict() == est.tree_.to_dict()  # the Train page's tree
     assert table(at)["Nodes"] == (str(grown.node_count), str(est.node_count))
@@ -172,7 +192,7 @@ def test_regression_offers_rep_and_ccp_and_says_why():
     no_exception(at)
     show_all_levels(at)
     before, after, grown, pruned, rep = expected_dots(at, "rep")
-    assert dots(at) == (before, after)
+    assert drawn_as(at, before, after)
     assert table(at)["MSE · test"] == tuple(
         export.fmt_num(rep.errors["test"][k], 4) for k in ("before", "after")
     )
@@ -183,7 +203,7 @@ def test_rep_without_validation_rows_says_so_and_chinese_ui():
     at.switch_page(PRUNE).run()
     no_exception(at)
     assert at.warning and "validation rows" in at.warning[0].value
-    assert not at.get("graphviz_chart")
+    assert not at.get("bidi_component") and not at.get("graphviz_chart")
     at.selectbox(key="prune_method").select("pep").run()
     no_exception(at)
     assert len(dots(at)) == 2
@@ -224,6 +244,75 @@ def test_ebp_keeps_a_cart_trees_gini():
     at.selectbox(key="prune_method").select("ebp").run()
     no_exception(at)
     before, after = dots(at)
-    for dot in (before, after):
-        root = next(line for line in dot.splitlines() if line.startswith("node0 "))
+    for picture in (before, after):
+        first = picture.index('id="dtnode0"')
+        root = picture[first : picture.index("</g>", first)]
         assert "gini = 0.498" in root and "0.998" not in root
+
+
+def test_before_and_after_share_one_readable_scale_and_scroll():
+    """Issue 16.6: both pictures come from the server's dot at one common scale (node text 12 px:
+    11 pt drawn at 12/11 px per pt), not each fitted to half a column; side by side both frames
+    are as tall, one above the other each is as tall as its own picture (up to the cap)."""
+    at = start(sample="breast_cancer", algo="cart", prune_method="rep")
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    before, after = frames(at)
+    assert before["scale"] == after["scale"] == round(12 / 11, 6)
+    assert before["height"] == after["height"] <= 560
+    assert not at.get("graphviz_chart")  # no picture fitted to its column by the browser
+    at.radio(key="prune_arrange").set_value("stacked").run()
+    no_exception(at)
+    b, a = frames(at)
+    assert b["scale"] == a["scale"] == before["scale"]
+    assert b["svg"] == before["svg"] and a["svg"] == after["svg"]
+
+
+def test_removed_subtrees_table():
+    """Issue 16.6: one row per removed subtree (the textbook's watermelon 2.0 training and
+    validation rows, ID3, REP): its test, path, samples, what it lost and the validation errors
+    REP compared, grown subtree against the node as a leaf."""
+    at = start(sample="watermelon_2.0_split", algo="id3", prune_method="rep")
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    res, sets = direct_sets(at)
+    before, after, grown, pruned, rep = expected_dots(at, "rep")
+    assert rep.collapsed
+    df = next(d.value for d in at.dataframe if "Path from the root" in d.value.columns)
+    assert list(df.columns) == [
+        "Node",
+        "Test",
+        "Path from the root",
+        "Samples",
+        "Nodes removed",
+        "Leaves",
+        "Replaced by",
+        "Before",
+        "After",
+    ]
+    assert list(df["Node"]) == [f"#{i}" for i in sorted(rep.collapsed)]
+    assert sum(int(v) for v in df["Nodes removed"]) == len(rep.removed)
+    schema = res.estimator.schema_
+    Xv, yv = sets["X_valid"], sets["y_valid"]
+    for row, i in zip(df.itertuples(index=False), sorted(rep.collapsed)):
+        assert row[1] == schema.features[int(grown.feature[i])].name
+        assert row[3] == str(int(grown.weighted_n[i]))
+        assert row[5] == f"{int(grown.is_leaf[grown.subtree(i)].sum())} → 1"
+        # the validation errors, counted here row by row: rows reaching node i, misclassified by
+        # the grown tree (before) and by node i's majority class (after)
+        reach = [r for r in range(len(yv)) if i in path_of(grown, Xv[r])]
+        wrong_before = sum(int(grown.predict_proba(Xv[r : r + 1]).argmax() != yv[r]) for r in reach)
+        wrong_after = sum(int(grown.value[i].argmax() != yv[r]) for r in reach)
+        assert (row[7], row[8]) == (str(wrong_before), str(wrong_after))
+        assert int(row[8]) <= int(row[7])  # REP's rule
+    assert any("validation errors" in c.value for c in at.caption)
+
+
+def path_of(tree, x):
+    """Nodes a row (no missing values) passes through, root first."""
+    _, leaf, _ = tree.route(x.reshape(1, -1))
+    out, node = [], int(leaf[0])
+    while node >= 0:
+        out.append(node)
+        node = int(tree.parent[node])
+    return out[::-1]

@@ -1,6 +1,8 @@
 """Report mode (``?report=1``) through Streamlit's AppTest: the pages draw their output without
 their controls, from the URL's settings, and the parameter survives the frame's URL rewriting."""
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
 from dtcore.estimators import make_estimator
@@ -85,11 +87,11 @@ def test_prune_page_report_takes_arrangement_and_levels_from_the_url():
     at = start("pages/prune.py", report="1", **query)
     assert inputs(at) == {}  # no method/α/CV/1-SE, no "use α" buttons
     assert not at.get("page_link")
-    dots = [c.proto.spec for c in at.get("graphviz_chart")]
+    dots = [json.loads(c.proto.json)["svg"] for c in at.get("bidi_component")]  # server-drawn
     assert len(dots) == 2
     assert any("1" in i.value and "层" in i.value for i in at.info)  # "shown to depth 1" (URL's levels)
     normal = start("pages/prune.py", **query)  # the same URL with its controls
     assert normal.radio(key="prune_arrange").value == "stacked"
     assert normal.selectbox(key="prune_levels").value == 1
     assert normal.button(key="prune_use_cv") is not None
-    assert [c.proto.spec for c in normal.get("graphviz_chart")] == dots
+    assert [json.loads(c.proto.json)["svg"] for c in normal.get("bidi_component")] == dots

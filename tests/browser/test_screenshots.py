@@ -25,6 +25,7 @@ STILL = (
     "caret-color: transparent !important; }"
 )
 GRAPHVIZ = '[data-testid="stGraphVizChart"]'
+FRAME = ".dt-frame"  # the server-drawn SVG's frame (ui/session/tree_frame.py)
 
 
 def open_page(page, app_url, path: str = "", **params):
@@ -141,9 +142,10 @@ def test_prune_before_after_chinese(page, app_url):
         prune_method="ebp",
         prune_cf=0.05,
     )
-    pair = page.locator('[data-testid="stHorizontalBlock"]').filter(has=page.locator(GRAPHVIZ)).last
-    pair.locator(GRAPHVIZ).nth(1).locator("svg .node").first.wait_for(state="visible", timeout=30_000)
-    png = settled_png(page, pair, inner=f"{GRAPHVIZ} svg .node")
+    # both pictures server-drawn in their frames at one common scale (issue 16.6)
+    pair = page.locator('[data-testid="stHorizontalBlock"]').filter(has=page.locator(FRAME)).last
+    pair.locator(FRAME).nth(1).locator("svg .node").first.wait_for(state="visible", timeout=30_000)
+    png = settled_png(page, pair, inner=f"{FRAME} svg .node")
     assert_image_snapshot(LAYER, "prune-before-after-watermelon2-c45-ebp-zh.png", png)
     chart = page.locator(".st-key-prune_cf_chart")
     png = settled_png(page, chart, inner=".main-svg")

@@ -170,6 +170,6 @@ def test_pages_and_ebp_on_the_pruning_page():
     at.switch_page("pages/prune.py").run()
     assert at.selectbox(key="prune_method").value == "ebp"
     assert not at.exception, [e.value for e in at.exception]
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(at.get("bidi_component")) == 2  # before and after, server-drawn at one scale
     at.switch_page("pages/splits.py").run()  # the split explorer's page, at the root
     assert not at.exception, [e.value for e in at.exception]

@@ -48,8 +48,15 @@ def plain(value, digits: int = 4) -> str:
 
 
 def integer_axis(axis_max: float, ticks: int = 6) -> dict:
-    """Axis settings for counts (leaves, nodes): whole-number ticks only."""
-    step = max(1, math.ceil(float(axis_max) / ticks)) if axis_max > 0 else 1
+    """Axis settings for counts (leaves, nodes): whole-number ticks at a round step (1, 2, 5,
+    10, 20, 50, …: the smallest giving at most about ``ticks`` intervals up to ``axis_max``)."""
+    need = float(axis_max) / ticks if axis_max > 0 else 1.0
+    base = 1
+    while True:
+        step = next((m * base for m in (1, 2, 5) if m * base >= need), 0)
+        if step:
+            break
+        base *= 10
     return dict(tick0=0, dtick=step, tickformat=",d")
 
 

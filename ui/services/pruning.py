@@ -35,6 +35,7 @@ from dtcore.pruning.path_losses import steps_at
 from dtcore.schema import encode_target, label_of
 
 from .loading import raw_rows
+from .prune_nodes import SubtreeFigures, subtree_figures
 
 SETS = ("train", "valid", "test")
 #: report's data set names (dtcore.pruning.prune) for the app's split names
@@ -109,6 +110,8 @@ class PruneOutcome:
     before: object  # Tree as grown
     after: object  # pruned Tree
     report: PruneReport
+    #: the figure each removed subtree was judged by, before and after (``prune_nodes``)
+    figures: SubtreeFigures | None = None
 
 
 def ebp_options(est) -> dict:
@@ -134,7 +137,7 @@ def run_prune(
     if method == "ebp":
         kw.update(ebp_options(est))
     pruned, report = prune(tree, method, alpha=float(alpha), cf=float(cf), **kw)
-    return PruneOutcome(tree, pruned, report)
+    return PruneOutcome(tree, pruned, report, subtree_figures(tree, method, report, sets.get("valid")))
 
 
 # ---------------------------------------------------------------------------------------------

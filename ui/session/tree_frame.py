@@ -40,9 +40,13 @@ def svg_of(dot: str) -> str:
     return export.render(dot, "svg").decode("utf-8")
 
 
-def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT, hint: str = "") -> None:
+def tree_frame(
+    dot: str, *, key: str, on_event, height: int = HEIGHT, hint: str = "", scale: float | None = None
+) -> None:
     """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click. ``hint``:
-    a line of text in the frame's top left corner (set as text, never as markup)."""
+    a line of text in the frame's top left corner (set as text, never as markup). ``scale``:
+    pixels per SVG unit, fixed (the picture scrolls and drags inside the frame, no wheel zoom
+    and no "fit"), so that pictures in several frames share one scale; None: fitted, pan/zoom."""
 
     def changed():
         value = st.session_state.get(key)
@@ -60,6 +64,12 @@ def tree_frame(dot: str, *, key: str, on_event, height: int = HEIGHT, hint: str 
         return
     _FRAME(
         key=key,
-        data={"svg": svg, "fit": t("nav.fit"), "height": int(height), "hint": hint},
+        data={
+            "svg": svg,
+            "fit": t("nav.fit"),
+            "height": int(height),
+            "hint": hint,
+            "scale": None if scale is None else round(float(scale), 6),
+        },
         on_clicked_change=changed,
     )

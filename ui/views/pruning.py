@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import pandas as pd
 
@@ -68,18 +69,24 @@ def fmt_error(value, metric: str) -> str:
 
 
 def fmt_change(before, after, metric: str | None = None) -> str:
+    """After − before, computed from the two numbers as printed (``fmt_error``), so that the
+    change is true as printed (81.2 % → 87.5 % is +6.3 pt, not the +6.2 of the unrounded
+    0.8125 → 0.875): every line of the table adds up, as the worked arithmetic does."""
     if (
         before is None
         or after is None
         or any(isinstance(v, float) and math.isnan(v) for v in (before, after))
     ):
         return "–"
-    d = after - before
-    if metric == "error_rate":
-        return f"{d * 100:+.1f} pt" if d else "0"
-    if metric == "mse":
-        return export.fmt_num(d, 4) if d <= 0 else "+" + export.fmt_num(d, 4)
-    return f"{int(d):+d}" if d else "0"
+    if metric is None:
+        d = int(after) - int(before)
+        return f"{d:+d}" if d else "0"
+    shown = [Decimal(fmt_error(v, metric).rstrip("%")) for v in (before, after)]
+    d = shown[1] - shown[0]
+    if not d:
+        return "0"
+    text = f"{d:+f}"
+    return text + " pt" if metric == "error_rate" else text
 
 
 def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:

@@ -68,9 +68,11 @@ def auto_rankdir(tree, depth: int | None, row: int = WIDE_ROW) -> str:
     return layout_rule(levels, widest)
 
 
-def incoming_condition(est, node: int, precision: int = 3) -> str | None:
-    """``纹理 = 清晰`` for the branch that leads into ``node`` (None at the root)."""
-    tree, schema = est.tree_, est.schema_
+def incoming_condition(est, node: int, precision: int = 3, tree=None) -> str | None:
+    """``纹理 = 清晰`` for the branch that leads into ``node`` (None at the root) of ``tree``
+    (default: the model's own)."""
+    tree = est.tree_ if tree is None else tree
+    schema = est.schema_
     parent = int(tree.parent[node])
     if parent < 0:
         return None

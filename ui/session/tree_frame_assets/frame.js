@@ -1,5 +1,8 @@
 // The pan/zoom/click frame around a server-drawn Graphviz SVG (ui/session/tree_frame.py).
-// Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture; a click on a
+// Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture. With a fixed
+// scale (data.scale, pixels per SVG unit: pictures in several frames at one scale) the picture
+// has that size and scrolls inside the frame (wheel, scroll bars or dragging), opening on the
+// root node; there is no zoom and no "fit". A click on a
 // node (<g id="dtnodeN">), a breadcrumb (dtcrumbN) or a summary box (dtmoreN) sends
 // "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and stripped of scripts,
 // event attributes and links before it is shown; nothing is loaded from the network.
@@ -41,8 +44,11 @@ export default function (component) {
   hint.style.display = data.hint ? "block" : "none";
   frame.classList.toggle("dt-has-hint", Boolean(data.hint));
   frame.style.height = `${data.height || 560}px`;
+  const fixed = Number(data.scale) > 0 ? Number(data.scale) : 0;
+  frame.classList.toggle("dt-fixed", Boolean(fixed));
+  frame._dtFixed = fixed;
   let view = frame._dtView;
-  if (frame._dtSvgText !== data.svg) {
+  if (frame._dtSvgText !== data.svg || frame._dtScale !== fixed) {
     const svg = cleanSvg(data.svg || "");
     stage.replaceChildren();
     if (!svg) return;
@@ -50,13 +56,28 @@ export default function (component) {
     svg.removeAttribute("height");
     stage.appendChild(document.importNode(svg, true));
     frame._dtSvgText = data.svg;
+    frame._dtScale = fixed;
     const box = stage.firstChild.viewBox.baseVal;
     view = frame._dtView = { x: box.x, y: box.y, w: box.width, h: box.height, full: [box.x, box.y, box.width, box.height] };
     frame._dtFocus = data.focus;
+    if (fixed) {
+      stage.firstChild.style.width = `${box.width * fixed}px`;
+      stage.firstChild.style.height = `${box.height * fixed}px`;
+      // open on the root: centred where the picture is larger than the frame (clamped at 0)
+      const root = stage.querySelector('g[id="dtnode0"]');
+      if (root) {
+        const r = root.getBoundingClientRect();
+        const s0 = stage.firstChild.getBoundingClientRect();
+        stage.scrollLeft = r.left - s0.left + r.width / 2 - stage.clientWidth / 2;
+        stage.scrollTop = r.top - s0.top + r.height / 2 - stage.clientHeight / 2;
+      }
+    }
   }
   const svg = stage.firstChild;
   if (!svg || !view) return;
-  const apply = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+  const apply = () => {
+    if (!frame._dtFixed) svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+  };
   const fit = () => {
     [view.x, view.y, view.w, view.h] = view.full;
     apply();
@@ -68,6 +89,7 @@ export default function (component) {
   if (!frame._dtWired) {
     frame._dtWired = true;
     frame.addEventListener("wheel", (e) => {
+      if (frame._dtFixed) return; // the stage scrolls natively
       e.preventDefault();
       const v = frame._dtView;
       const r = frame.getBoundingClientRect();
@@ -85,13 +107,22 @@ export default function (component) {
     let drag = null;
     frame.addEventListener("pointerdown", (e) => {
       if (e.button !== 0 || e.target.closest(".dt-fit")) return;
-      drag = { x: e.clientX, y: e.clientY, vx: frame._dtView.x, vy: frame._dtView.y, moved: false };
+      drag = {
+        x: e.clientX, y: e.clientY, vx: frame._dtView.x, vy: frame._dtView.y,
+        sl: stage.scrollLeft, st: stage.scrollTop, moved: false,
+      };
     });
     frame.addEventListener("pointermove", (e) => {
       if (!drag) return;
       const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
       if (!drag.moved) return;
+      frame.classList.add("dt-dragging");
+      if (frame._dtFixed) {
+        stage.scrollLeft = drag.sl - dx;
+        stage.scrollTop = drag.st - dy;
+        return;
+      }
       const v = frame._dtView;
       const r = frame.getBoundingClientRect();
       const s = Math.max(v.w / r.width, v.h / r.height);
