@@ -127,7 +127,9 @@ def trees_section(res, method, outcome):
         options,
         key="prune_levels",
         **url.KEEP,
-        format_func=state.fixed_labels(options, lambda v: treeview.level_label(v, auto, t)),
+        format_func=state.fixed_labels(
+            options, lambda v: treeview.level_label(v, auto, t), key="prune_levels"
+        ),
     )
     shown = auto if levels == "auto" else None if levels == "all" else int(levels)
     if shown is not None and shown < depth:

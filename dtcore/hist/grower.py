@@ -249,8 +249,8 @@ def _next_histograms(
     Hn = np.empty((n_next,) + Hb.shape[1:])
     cn = np.empty((n_next,) + cb.shape[1:], np.int64)
     Hn[:n_built], cn[:n_built] = Hb, cb
-    np.take(H, parent[d], axis=0, out=Hn[n_built:])
-    Hn[n_built:] -= Hb[sib]
-    np.take(cnt, parent[d], axis=0, out=cn[n_built:])
-    cn[n_built:] -= cb[sib]
+    # parent − sibling, written in place (np.take with ``out`` buffers a copy unless mode="clip";
+    # the indices are in range)
+    np.subtract(H.take(parent[d], axis=0, mode="clip"), Hb[sib], out=Hn[n_built:])
+    np.subtract(cnt.take(parent[d], axis=0, mode="clip"), cb[sib], out=cn[n_built:])
     return Hn, cn
