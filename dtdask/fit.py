@@ -22,7 +22,7 @@ from dtcore.hist.histograms import Layout
 from dtcore.missing_seen import missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 
-from .source import DaskHistograms, encode_block
+from .source import DaskHistograms, encode_block, encode_values
 from .summary import column_kind, merge, sample_per_partition, summarize
 
 
@@ -102,6 +102,6 @@ def fit_dask(
 
 
 def _missing_seen_block(df: Any, est: Any) -> np.ndarray:
-    """``missing_seen`` of the fitted tree on one partition's rows (pandas' NA cells missing)."""
-    raw = df.astype(object).where(df.notna(), None).to_numpy(dtype=object)
-    return missing_seen(est.tree_, est.encode(raw))
+    """``missing_seen`` of the fitted tree on one partition's rows (pandas' NA cells missing),
+    encoded column by column as the histograms' rows were (``encode_values``)."""
+    return missing_seen(est.tree_, encode_values(df, est.schema_))

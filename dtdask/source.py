@@ -24,10 +24,11 @@ from dtcore.schema import Schema, encode_features, target_encoding
 from .summary import cells
 
 
-def encode_block(df: pd.DataFrame, schema: Schema, bins: Bins, task: str) -> tuple[np.ndarray, np.ndarray]:
-    """(bin codes (n_features, rows), encoded targets) of one partition."""
-    n = len(df)
-    X = np.empty((n, len(schema.features)))
+def encode_values(df: pd.DataFrame, schema: Schema) -> np.ndarray:
+    """The float64 matrix the tree reads, of one partition's feature columns: numbers as they
+    are (missing: NaN), labels as category codes; only the categorical columns go through
+    Python objects."""
+    X = np.empty((len(df), len(schema.features)))
     for j, feat in enumerate(schema.features):  # a loop over columns
         col = df[feat.name]
         if feat.is_categorical:
@@ -35,6 +36,12 @@ def encode_block(df: pd.DataFrame, schema: Schema, bins: Bins, task: str) -> tup
             X[:, j] = encode_features(cells(col)[:, None], one)[:, 0]
         else:
             X[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
+    return X
+
+
+def encode_block(df: pd.DataFrame, schema: Schema, bins: Bins, task: str) -> tuple[np.ndarray, np.ndarray]:
+    """(bin codes (n_features, rows), encoded targets) of one partition."""
+    X = encode_values(df, schema)
     y, _ = target_encoding(
         cells(df[schema.target]) if task == "classification" else df[schema.target].to_numpy(),
         task,
