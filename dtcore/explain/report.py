@@ -13,7 +13,7 @@ from ..c45 import rules as c45_rules
 from ..growing import decrease_ok, pretest_reason
 from .cart import cart_features
 from .entropy import c45_features, id3_features
-from .node_data import NodeData, cart_params, feats_impurity
+from .node_data import NodeData, cart_params, feats_impurity, with_neighbours
 from .records import FeatureSplits, Selection, SplitReport, TestDict
 
 # =============================================================================================
@@ -180,6 +180,9 @@ def report_for(nd: NodeData) -> SplitReport:
         feats = c45_features(nd) if nd.N > 0 else []
     else:
         feats = id3_features(nd) if nd.N > 0 else []
+    tests = [rec.test for rec in feats] + [tree_test(nd.tree, nd.node) if nd.tree is not None else None]
+    for test in tests:
+        with_neighbours(nd, test)
     chosen, runner, ranked, info = _select(nd, feats) if feats else (None, None, [], Selection())
     leaf = _leaf_reason(nd, feats, chosen)
     score_name = (
@@ -204,7 +207,7 @@ def report_for(nd: NodeData) -> SplitReport:
         leaf_reason=leaf,
         selection=info,
         depth=nd.depth,
-        tree_test=tree_test(nd.tree, nd.node) if nd.tree is not None else None,
+        tree_test=tests[-1],
     )
     if nd.C:
         out.class_counts = nd.counts

@@ -1,0 +1,63 @@
+"""The training values on either side of each cut: per cut point of a continuous test, the
+largest known value at that node that goes left (≤ the cut) and the smallest that goes right
+(> the cut), from the rows of positive weight the tree routes there (``node_rows.walk_tests``).
+
+They say how far a printed threshold may be rounded without sending a training row the other
+way (``export.thresholds``), and where C4.5's stored threshold (release 8: the largest value ≤
+the cut in the whole training set) sits relative to the midpoint between them. Computed from
+the data after growing, whatever the splitter (the histogram splitter's cut is a bin edge; its
+neighbours are still the node's real values), and again wherever rows change their way (error-
+based pruning's raised branches, forced splits); pruning by collapse keeps them (a kept node's
+rows are unchanged). NaN: no training value on that side, or not known (a model saved before
+they were recorded).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .node_rows import walk_tests
+from .tree import Tree
+
+
+def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(below, above), each parallel to ``tree.cuts``: at cut k of node i, the largest known
+    value of the tested feature among node i's training rows that is ≤ the cut, and the
+    smallest one that is > it (NaN when there is none)."""
+    X = np.asarray(X, dtype=np.float64)
+    below = np.full(tree.cuts.size, np.nan)
+    above = np.full(tree.cuts.size, np.nan)
+    for node, rows, _ in walk_tests(tree, X, w):
+        lo, hi = int(tree.cut_ptr[node]), int(tree.cut_ptr[node + 1])
+        if lo == hi:  # a categorical test
+            continue
+        below[lo:hi], above[lo:hi] = values_beside(X[rows, tree.feature[node]], tree.cuts[lo:hi])
+    return below, above
+
+
+def values_beside(x: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per cut, the largest known value of ``x`` that is ≤ it and the smallest that is > it
+    (NaN: none): the node's values next to its cuts."""
+    x = np.asarray(x, dtype=np.float64)
+    cuts = np.asarray(cuts, dtype=np.float64)
+    xs = np.unique(x[~np.isnan(x)])
+    if xs.size == 0:
+        return np.full(cuts.size, np.nan), np.full(cuts.size, np.nan)
+    k = np.searchsorted(xs, cuts, side="right")  # xs[:k] ≤ cut < xs[k:]
+    below = np.where(k > 0, xs[np.maximum(k - 1, 0)], np.nan)
+    above = np.where(k < xs.size, xs[np.minimum(k, xs.size - 1)], np.nan)
+    return below, above
+
+
+def record_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> Tree:
+    """Store :func:`cut_neighbours` on ``tree`` (``cut_below``/``cut_above``); returns it."""
+    tree.cut_below, tree.cut_above = cut_neighbours(tree, X, w)
+    return tree
+
+
+def merge_neighbours(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The neighbours over all rows from those of disjoint row blocks (Dask partitions): the
+    largest value below, the smallest above (NaN where no block has one)."""
+    lows = np.asarray([p[0] for p in parts], dtype=np.float64)
+    highs = np.asarray([p[1] for p in parts], dtype=np.float64)
+    return np.fmax.reduce(lows, axis=0), np.fmin.reduce(highs, axis=0)
