@@ -8,8 +8,8 @@ the cut in the whole training set) sits relative to the midpoint between them. C
 the data after growing, whatever the splitter (the histogram splitter's cut is a bin edge; its
 neighbours are still the node's real values), and again wherever rows change their way (error-
 based pruning's raised branches, forced splits); pruning by collapse keeps them (a kept node's
-rows are unchanged). NaN: no training value on that side, or not known (a model saved before
-they were recorded).
+rows are unchanged). −inf below / +inf above: no training value on that side; the arrays are
+None when not known (a model saved before they were recorded).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from .tree import Tree
 def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(below, above), each parallel to ``tree.cuts``: at cut k of node i, the largest known
     value of the tested feature among node i's training rows that is ≤ the cut, and the
-    smallest one that is > it (NaN when there is none)."""
+    smallest one that is > it (−inf, +inf when there is none)."""
     X = np.asarray(X, dtype=np.float64)
-    below = np.full(tree.cuts.size, np.nan)
-    above = np.full(tree.cuts.size, np.nan)
+    below = np.full(tree.cuts.size, -np.inf)
+    above = np.full(tree.cuts.size, np.inf)
     for node, rows, _ in walk_tests(tree, X, w):
         lo, hi = int(tree.cut_ptr[node]), int(tree.cut_ptr[node + 1])
         if lo == hi:  # a categorical test
@@ -37,15 +37,15 @@ def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tu
 
 def values_beside(x: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cut, the largest known value of ``x`` that is ≤ it and the smallest that is > it
-    (NaN: none): the node's values next to its cuts."""
+    (−inf, +inf: none): the node's values next to its cuts."""
     x = np.asarray(x, dtype=np.float64)
     cuts = np.asarray(cuts, dtype=np.float64)
     xs = np.unique(x[~np.isnan(x)])
     if xs.size == 0:
-        return np.full(cuts.size, np.nan), np.full(cuts.size, np.nan)
+        return np.full(cuts.size, -np.inf), np.full(cuts.size, np.inf)
     k = np.searchsorted(xs, cuts, side="right")  # xs[:k] ≤ cut < xs[k:]
-    below = np.where(k > 0, xs[np.maximum(k - 1, 0)], np.nan)
-    above = np.where(k < xs.size, xs[np.minimum(k, xs.size - 1)], np.nan)
+    below = np.where(k > 0, xs[np.maximum(k - 1, 0)], -np.inf)
+    above = np.where(k < xs.size, xs[np.minimum(k, xs.size - 1)], np.inf)
     return below, above
 
 
@@ -57,7 +57,7 @@ def record_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) ->
 
 def merge_neighbours(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The neighbours over all rows from those of disjoint row blocks (Dask partitions): the
-    largest value below, the smallest above (NaN where no block has one)."""
+    largest value below, the smallest above (±inf where no block has one)."""
     lows = np.asarray([p[0] for p in parts], dtype=np.float64)
     highs = np.asarray([p[1] for p in parts], dtype=np.float64)
-    return np.fmax.reduce(lows, axis=0), np.fmin.reduce(highs, axis=0)
+    return lows.max(axis=0), highs.min(axis=0)

@@ -88,7 +88,7 @@ class Tree:
     #: None = not known (a model saved before this was recorded): pictures assume it did
     saw_missing: np.ndarray | None = None
     #: float per cut (parallel to ``cuts``): the node's largest training value ≤ the cut and its
-    #: smallest one > it (``cut_neighbours``; NaN: none); None = not known (an older model)
+    #: smallest one > it (``cut_neighbours``; ∓inf: none); None = not known (an older model)
     cut_below: np.ndarray | None = None
     cut_above: np.ndarray | None = None
 

@@ -23,7 +23,7 @@ def read_neighbours(d: dict) -> tuple[np.ndarray | None, np.ndarray | None]:
         if not isinstance(v, list) or not all(
             isinstance(x, (int, float)) and not isinstance(x, bool) for x in v
         ):
-            raise ValueError(f"model tree.{name}: not a list of numbers (NaN: none), one per cut")
+            raise ValueError(f"model tree.{name}: not a list of numbers (±Infinity: none), one per cut")
         out.append(np.array(v, dtype=np.float64))
     return out[0], out[1]
 
@@ -83,10 +83,12 @@ def check_tree(tree: Tree) -> None:
         if side is not None and side.shape != tree.cuts.shape:
             raise bad(name, "not one number per cut")
     if tree.cut_below is not None and tree.cut_above is not None:
-        with np.errstate(invalid="ignore"):  # NaN (no value on that side) compares False
-            wrong = (tree.cut_below > tree.cuts) | (tree.cut_above <= tree.cuts) | np.isinf(tree.cut_below)
-        if np.any(wrong | np.isinf(tree.cut_above)):
-            raise bad("cut_below", "a cut's neighbours must be finite values with below ≤ cut < above")
+        lo, hi, c = tree.cut_below, tree.cut_above, tree.cuts  # NaN compares False: refused
+        ok = (lo <= c) & (lo < np.inf) & ((hi > c) | (hi == np.inf)) & (hi > -np.inf)
+        if not np.all(ok):
+            raise bad(
+                "cut_below", "a cut's neighbours must be numbers with below ≤ cut < above (±Infinity: none)"
+            )
     cat_owner = np.repeat(ids, n_cats)
     if np.any(tree.cat_branch < -1) or np.any(tree.cat_branch >= n_kids[cat_owner]):
         raise bad("cat_branch", "a category's branch must be -1 or one of the node's branches")

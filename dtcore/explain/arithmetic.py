@@ -203,12 +203,8 @@ def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
     cuts = list(test["cuts"])
     if len(cuts) == 1 and math.isinf(cuts[0]):
         return ["is known", "is missing"]
-    nan = float("nan")
     below, above = (test.get(k) or [None] * len(cuts) for k in ("below", "above"))
-    s = [
-        fmt_threshold(c, precision, nan if b is None else b, nan if a is None else a)
-        for c, b, a in zip(cuts, below, above)
-    ]
+    s = [fmt_threshold(c, precision, b, a) for c, b, a in zip(cuts, below, above)]
     out = [f"≤ {s[0]}"]
     out += [f"∈ ({a}, {b}]" for a, b in zip(s[:-1], s[1:])]
     out.append(f"> {s[-1]}")

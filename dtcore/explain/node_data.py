@@ -122,7 +122,8 @@ def with_neighbours(nd: NodeData, test: dict[str, Any] | None) -> dict[str, Any]
         return test
     x = nd.X[nd.w > 0, int(test["feature"])]
     below, above = values_beside(x, np.asarray(test["cuts"], dtype=np.float64))
-    test["below"], test["above"] = ([None if np.isnan(v) else float(v) for v in a] for a in (below, above))
+    # JSON-safe: None where the node has no value on that side
+    test["below"], test["above"] = ([float(v) if np.isfinite(v) else None for v in a] for a in (below, above))
     if nd.algorithm == "c45" and len(test["cuts"]) == 1:
         mid = midpoint_note(float(test["cuts"][0]), float(below[0]), float(above[0]))
         if mid is not None:

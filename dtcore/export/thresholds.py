@@ -5,9 +5,8 @@ A threshold t of a node sends a training value x left when ``x ≤ t``. Printed 
 still send every training value of that node the same way: ``below ≤ p < above``, with
 ``below``/``above`` the node's training values next to the cut (``Tree.cut_below`` /
 ``cut_above``, ``dtcore.cut_neighbours``). :func:`fmt_threshold` writes t at the caller's
-precision (significant digits) and adds digits until that holds, up to the exact value; a
-threshold whose exact value needs just one digit more than the precision is written exactly
-(the midpoint of two 3-decimal values, 0.3815, is not rounded to 0.382).
+precision (significant digits) and adds digits until that holds, up to the exact value
+(training values 0.1234 and 0.1236, midpoint 0.1235: "0.1235", never "0.123" or "0.124").
 
 C4.5 (release 8) stores the largest training value ≤ the midpoint cut, so its threshold can
 differ from the midpoint between the node's neighbours that the textbook prints:
@@ -28,42 +27,45 @@ _MAX_DIGITS = 17  # enough for any float64 to round-trip
 
 
 def separates(p: float, below: float, above: float) -> bool:
-    """Does ``p`` as a threshold send ``below`` left (≤) and ``above`` right (>)? NaN: no value
-    on that side, nothing to keep."""
-    return (math.isnan(below) or below <= p) and (math.isnan(above) or p < above)
+    """Does ``p`` as a threshold send ``below`` left (≤) and ``above`` right (>)? (−inf, +inf:
+    no value on that side, nothing to keep.)"""
+    return below <= p < above
 
 
 def fmt_threshold(
-    t: float, precision: int | None = None, below: float = math.nan, above: float = math.nan
+    t: float, precision: int | None = None, below: float | None = None, above: float | None = None
 ) -> str:
     """``t`` written with the fewest significant digits (at least ``precision``) that keep
-    ``below ≤ printed < above``; exact when precision is None, when the exact value is at most
-    one digit longer than the precision, or when no shorter form separates."""
+    ``below ≤ printed < above`` (``fmt_num``'s form); exact when precision is None or when no
+    shorter form separates. ``below``/``above`` None or ∓inf: no value on that side."""
+    lo = -math.inf if below is None else float(below)
+    hi = math.inf if above is None else float(above)
     t = float(t)
     if precision is None or not math.isfinite(t):
         return fmt_num(t, None)
-    exact = fmt_num(t, None)
-    if _digits(exact) <= precision + 1:
-        return exact
     for p in range(int(precision), _MAX_DIGITS + 1):
         s = fmt_num(t, p)
-        if separates(float(s), float(below), float(above)):
+        if separates(float(s), lo, hi):
             return s
-    return exact
+    return fmt_num(t, None)
 
 
-def _digits(s: str) -> int:
-    """Significant digits of a plain decimal numeral (``0.3815`` → 4; exponent forms count
-    their mantissa)."""
-    mant = s.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
-    return len(mant.rstrip("0")) if "." not in s.split("e")[0] else len(mant)
+def fmt_midpoint(
+    mid: float, precision: int | None = None, below: float | None = None, above: float | None = None
+) -> str:
+    """A midpoint cut shown beside C4.5's threshold: exact when one digit more than the
+    precision holds it (the midpoint of 0.36 and 0.403 is 0.3815, not "0.382": half-way
+    between two values written to ``precision`` digits takes one more), else :func:`fmt_threshold`."""
+    if precision is not None and math.isfinite(mid) and float(fmt_num(mid, precision + 1)) == mid:
+        return fmt_num(mid, precision + 1)
+    return fmt_threshold(mid, precision, below, above)
 
 
 def neighbours(tree: Tree, node: int) -> tuple[np.ndarray, np.ndarray]:
-    """(below, above) of the cuts of ``node``: NaN where not known."""
+    """(below, above) of the cuts of ``node``: −inf, +inf where not known."""
     lo, hi = int(tree.cut_ptr[node]), int(tree.cut_ptr[node + 1])
     if tree.cut_below is None or tree.cut_above is None:
-        return np.full(hi - lo, np.nan), np.full(hi - lo, np.nan)
+        return np.full(hi - lo, -np.inf), np.full(hi - lo, np.inf)
     return tree.cut_below[lo:hi], tree.cut_above[lo:hi]
 
 
@@ -85,7 +87,7 @@ def midpoint(below: float, above: float) -> float:
 def midpoint_note(t: float, below: float, above: float) -> float | None:
     """The midpoint between the node's neighbours when the stored threshold ``t`` is not it
     (C4.5 release 8: a training value); None when it is, or when the neighbours are unknown."""
-    if math.isnan(below) or math.isnan(above) or not math.isfinite(t):
+    if not (math.isfinite(below) and math.isfinite(above) and math.isfinite(t)):
         return None
     mid = midpoint(float(below), float(above))
     return None if mid == float(t) else mid
@@ -111,6 +113,6 @@ def midpoint_text(tree: Tree, schema: Schema, node: int, precision: int | None, 
     if mid is None:
         return None
     below, above = neighbours(tree, node)
-    shown = fmt_threshold(mid, precision, float(below[0]), float(above[0]))
+    shown = fmt_midpoint(mid, precision, float(below[0]), float(above[0]))
     name = schema.features[int(tree.feature[node])].name
     return f"{name} ≤ {node_thresholds(tree, node, precision)[0]} ({word} {shown})"

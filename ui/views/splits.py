@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
-from dtcore.export.thresholds import fmt_threshold
+from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -72,10 +72,7 @@ def midpoint_suffix(test: dict, precision: int = 4, t=None) -> str:
     if mid is None or t is None:
         return ""
     below, above = test.get("below") or [None], test.get("above") or [None]
-    nan = float("nan")
-    text = fmt_threshold(
-        mid, precision, nan if below[0] is None else below[0], nan if above[0] is None else above[0]
-    )
+    text = fmt_midpoint(mid, precision, below[0], above[0])
     return f" ({t('thresholds.midpoint')} {text})"
 
 
@@ -140,7 +137,7 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
     cand = rec.candidates
     s = float(cand.score[k])
     if cand.threshold is not None:
-        lo, hi = (float("nan") if a is None else float(a[k]) for a in (cand.lo, cand.hi))
+        lo, hi = (None if a is None else float(a[k]) for a in (cand.lo, cand.hi))
         return f"≤ {fmt_threshold(cand.threshold[k], 6, lo, hi)} · {num(s, 4)}"
     if cand.left_mask is not None:
         f = schema.features[rec.feature]
