@@ -137,7 +137,9 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
     cand = rec.candidates
     s = float(cand.score[k])
     if cand.threshold is not None:
-        lo, hi = (None if a is None else float(a[k]) for a in (cand.lo, cand.hi))
+        lo, hi = (
+            None if a is None else float(a[k]) for a in (getattr(cand, "lo", None), getattr(cand, "hi", None))
+        )
         return f"≤ {fmt_threshold(cand.threshold[k], 6, lo, hi)} · {num(s, 4)}"
     if cand.left_mask is not None:
         f = schema.features[rec.feature]
