@@ -282,7 +282,8 @@ def page():
     with top_right:
         node_summary(res, rep, nd, node)
     st.subheader(t("splits.ranking"))
-    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True)
+    wide = {t("splits.col.test"): st.column_config.TextColumn(width="large")}  # "≤ 0.36 (midpoint 0.3815)"
+    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True, column_config=wide)
     if not rep.features:
         st.info(t("splits.no_rows"))
         return

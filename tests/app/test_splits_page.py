@@ -192,4 +192,4 @@ def test_c45_threshold_shows_the_textbook_midpoint_beside_it():
     select(at, "特征").set_value("密度").run()
     ok(at)
     md = "\n".join(m.value for m in at.markdown)
-    assert md_escape("密度 ≤ 0.36 (中点 0.3815)") in md, md
+    assert md_escape("密度 ≤ 0.36（中点 0.3815）") in md, md

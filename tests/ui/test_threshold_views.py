@@ -24,7 +24,7 @@ def test_c45_explorer_shows_release_8_threshold_and_the_midpoint():
     assert test["cuts"] == [0.36] and test["midpoint"] == 0.3815
     s = est.schema_
     assert describe_test(s, test, t=tr_in("en")) == "密度 ≤ 0.36 (midpoint 0.3815)"
-    assert describe_test(s, test, t=tr_in("zh")) == "密度 ≤ 0.36 (中点 0.3815)"
+    assert describe_test(s, test, t=tr_in("zh")) == "密度 ≤ 0.36（中点 0.3815）"
     assert describe_test(s, test) == "密度 ≤ 0.36"  # without a language: the test alone
     rows = ranking_rows(rep, s, tr_in("en"))
     col = i18n.translate("splits.col.test", "en")
@@ -33,7 +33,7 @@ def test_c45_explorer_shows_release_8_threshold_and_the_midpoint():
     k = int(rep.features[j].best)
     nd = explain.explainer_data(est, X, y, None, 0)
     cand = explain.candidate_test(nd, rep, j, k)
-    assert describe_test(s, cand, t=tr_in("zh")) == "密度 ≤ 0.36 (中点 0.3815)"
+    assert describe_test(s, cand, t=tr_in("zh")) == "密度 ≤ 0.36（中点 0.3815）"
     # the tree's own test at the node below 纹理 = 清晰
     node = int(np.flatnonzero(est.tree_.feature == j)[0])
     below = explain.split_report(est, X, y, None, node)

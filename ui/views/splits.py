@@ -66,14 +66,14 @@ def describe_test(schema, test: dict, precision: int = 4, t=None) -> str:
 
 
 def midpoint_suffix(test: dict, precision: int = 4, t=None) -> str:
-    """`` (midpoint 0.3815)`` when the test carries C4.5's ``midpoint`` (``explain``'s
-    ``with_neighbours``) and ``t`` translates; else ""."""
+    """`` (midpoint 0.3815)`` (中文 ``（中点 0.3815）``) when the test carries C4.5's
+    ``midpoint`` (``explain``'s ``with_neighbours``) and ``t`` translates; else ""."""
     mid = test.get("midpoint")
     if mid is None or t is None:
         return ""
     below, above = test.get("below") or [None], test.get("above") or [None]
     text = fmt_midpoint(mid, precision, below[0], above[0])
-    return f" ({t('thresholds.midpoint')} {text})"
+    return t("thresholds.midpoint_after", value=text)
 
 
 def feature_score(rec: FeatureSplits, score_name: str) -> float | None:
