@@ -127,7 +127,7 @@ class _DotStyle:
     show_ids: bool
     value_range: tuple[float, float]
     words: dict
-    c45: bool = False  # tests tell the midpoint beside release 8's threshold (a tooltip)
+    c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
 
 
 def to_dot(
@@ -150,6 +150,7 @@ def to_dot(
     path: Mapping[tuple[int, int], str] | None = None,
     root: int = 0,
     fold_detail: bool = False,
+    tooltips: bool = False,
 ) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
@@ -162,7 +163,10 @@ def to_dot(
     ``DOT_WORDS`` (the app's language; the words are escaped like user text, except the ``<BR/>``
     of "more"). ``root`` draws only that node's subtree (``max_depth`` stays the tree's own
     depth); ``fold_detail`` has each summary box also name the classes (leaves per class) or the
-    value range it holds.
+    value range it holds. ``tooltips`` gives a C4.5 test whose stored threshold (release 8: a
+    training value) is not the midpoint cut the tooltip "密度 ≤ 0.36 (midpoint 0.3815)"; off by
+    default, since Graphviz writes a tooltip as an SVG ``<a>`` element, which a picture saved
+    on its own should not hold (the app's views turn it on).
 
     The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
     ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
@@ -190,7 +194,7 @@ def to_dot(
         show_ids=show_ids,
         value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
         words=_dot_words(words),
-        c45=getattr(est, "algorithm", None) == "c45",
+        c45=tooltips and getattr(est, "algorithm", None) == "c45",
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [

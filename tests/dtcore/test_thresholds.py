@@ -88,14 +88,15 @@ def test_watermelon_c45_keeps_release_8_and_knows_the_midpoint():
     (i,) = np.flatnonzero((tree.feature >= 0) & (np.diff(tree.cut_ptr) == 1))
     assert tree.cuts_of(int(i)).tolist() == [0.36]  # release 8: a training value, kept
     assert (tree.cut_below[0], tree.cut_above[0]) == (0.36, 0.403)
-    dot = to_dot(est)
+    assert "tooltip=" not in to_dot(est)  # a picture saved on its own holds no SVG <a>
+    dot = to_dot(est, tooltips=True)
     assert 'tooltip="密度 ≤ 0.36 (midpoint 0.3815)"' in dot
     assert "<B>密度 ≤ 0.36</B>" in dot and "label=<≤ 0.36>" in dot
     zh = {**DOT_WORDS, "midpoint": "中点"}
-    assert 'tooltip="密度 ≤ 0.36 (中点 0.3815)"' in to_dot(est, words=zh)
+    assert 'tooltip="密度 ≤ 0.36 (中点 0.3815)"' in to_dot(est, words=zh, tooltips=True)
     # CART and ID3 store the midpoint itself: nothing to add
     for algo in ("cart", "id3"):
-        assert "tooltip=" not in to_dot(make_estimator(algo).fit(X, y))
+        assert "tooltip=" not in to_dot(make_estimator(algo).fit(X, y), tooltips=True)
 
 
 @pytest.mark.parametrize("algo", ["cart", "c45"])
@@ -119,13 +120,13 @@ def test_json_round_trip_old_models_and_validation():
     back = model_from_dict(d)
     np.testing.assert_array_equal(back.tree_.cut_below, est.tree_.cut_below)
     np.testing.assert_array_equal(back.tree_.cut_above, est.tree_.cut_above)
-    assert to_dot(back) == to_dot(est)
+    assert to_dot(back, tooltips=True) == to_dot(est, tooltips=True)
     old = json.loads(json.dumps(d))
     for tree in (old["tree"], old.get("growth", {}).get("tree") or {}):
         tree.pop("cut_below", None), tree.pop("cut_above", None)
     was = model_from_dict(old)  # a model saved before the arrays existed
     assert was.tree_.cut_below is None
-    assert "tooltip=" not in to_dot(was) and "label=<≤ 0.36>" in to_dot(was)
+    assert "tooltip=" not in to_dot(was, tooltips=True) and "label=<≤ 0.36>" in to_dot(was)
     for bad in ([0.5], [0.36, 0.1], [None], [True]):  # above the cut; not one per cut; not numbers
         wrong = json.loads(json.dumps(d))
         wrong["tree"]["cut_below"] = bad
