@@ -1,7 +1,7 @@
 """The training rows at each test of a fitted tree, walked once from the root: the routing
 rules' own homes (``Tree.branch_of`` → ``branch_index``, CART's learned ``missing_branch``,
 C4.5's shares by ``multiway.distribute_rows``), as ``Tree.reach`` applies them for one node.
-``missing_seen`` and ``cut_neighbours`` read the tree's tests off this walk."""
+``missing_seen`` reads the tree's tests off this walk."""
 
 from __future__ import annotations
 

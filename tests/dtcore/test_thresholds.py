@@ -65,11 +65,8 @@ def test_midpoint_shown_exactly_when_one_more_digit_holds_it():
 # -- the neighbours in the tree ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("algo", ["cart", "c45", "id3"])
-def test_neighbours_are_the_node_values_next_to_each_cut(algo):
-    X, y = melon()
-    est = make_estimator(algo, **({"continuous": "threshold"} if algo == "id3" else {})).fit(X, y)
-    tree, Xe = est.tree_, est.encode(X.to_numpy(dtype=object))
+def brute_force_check(tree, Xe):
+    """Every cut's neighbours against the rows ``Tree.reach`` sends to its node."""
     assert tree.cut_below is not None and tree.cut_below.shape == tree.cuts.shape
     for i in np.flatnonzero((tree.feature >= 0) & (np.diff(tree.cut_ptr) > 0)):
         rows, w = tree.reach(Xe, int(i))
@@ -77,8 +74,27 @@ def test_neighbours_are_the_node_values_next_to_each_cut(algo):
         x = x[~np.isnan(x)]
         lo, hi = int(tree.cut_ptr[i]), int(tree.cut_ptr[i + 1])
         for k, c in enumerate(tree.cuts[lo:hi]):
-            assert tree.cut_below[lo + k] == x[x <= c].max()
-            assert tree.cut_above[lo + k] == x[x > c].min()
+            assert tree.cut_below[lo + k] == (x[x <= c].max() if (x <= c).any() else -np.inf)
+            assert tree.cut_above[lo + k] == (x[x > c].min() if (x > c).any() else np.inf)
+
+
+@pytest.mark.parametrize("algo", ["cart", "c45", "id3"])
+def test_neighbours_are_the_node_values_next_to_each_cut(algo):
+    X, y = melon()
+    est = make_estimator(algo, **({"continuous": "threshold"} if algo == "id3" else {})).fit(X, y)
+    brute_force_check(est.tree_, est.encode(X.to_numpy(dtype=object)))
+
+
+@pytest.mark.parametrize(
+    ("sample", "algo"),
+    [("labor", "c45"), ("labor", "cart"), ("penguins", "id3"), ("penguins", "c45"), ("iris", "id3"),
+     ("breast_cancer", "c45"), ("diabetes", "cart"), ("credit-g", "c45")],
+)  # fmt: skip
+def test_neighbours_with_missing_values_and_intervals(sample, algo):
+    est, _, Xe = fitted(sample, algo)
+    brute_force_check(est.tree_, Xe)
+    if algo == "c45":  # the grown tree (before collapse and pruning) knows them too
+        brute_force_check(est.grown_tree_, Xe)
 
 
 def test_watermelon_c45_keeps_release_8_and_knows_the_midpoint():
