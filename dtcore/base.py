@@ -26,6 +26,7 @@ from .conventions import (
     text_label_order,
     typed_classes,
 )
+from .cut_neighbours import record_neighbours
 from .missing_seen import missing_seen
 from .schema import (
     CATEGORICAL,
@@ -146,6 +147,10 @@ class BaseTreeEstimator:
         self._set_schema(schema)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
         self.tree_.saw_missing = missing_seen(self.tree_, X, w)
+        for tree in {
+            id(t): t for t in (self.tree_, getattr(self, "grown_tree_", None)) if t is not None
+        }.values():
+            record_neighbours(tree, X, w)
         return self
 
     def _set_schema(self, schema: Schema) -> None:

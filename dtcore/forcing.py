@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .cut_neighbours import record_neighbours
 from .explain import NodeData, children_rows, same_test, tree_test
 from .missing_seen import missing_seen
 from .tree import DISTRIBUTE, Tree, TreeAssembler
@@ -169,6 +170,7 @@ def force_split(
     copy_sub(tree, 0, -1)
     out = asm.build()
     out.saw_missing = missing_seen(out, nd.X_all, nd.w_all)
+    record_neighbours(out, nd.X_all, nd.w_all)
     return out
 
 

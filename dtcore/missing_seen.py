@@ -3,17 +3,15 @@ reached it with the tested value missing (or a category with no branch there), s
 say "missing →" only where the model learned or used its missing-value rule.
 
 Filled once after growing (``BaseTreeEstimator.fit_encoded``) on the final tree, from the rows
-the tree itself routes: ``Tree.branch_of`` (``branch_index``) gives each row's branch at a test,
-CART's learned direction is ``missing_branch``, and ``multiway.distribute_rows`` shares C4.5's
-rows out — the routing rules' own homes, as ``Tree.reach`` uses them. One pass down the tree,
-one vectorised step per node; nothing to do when the data have no missing value.
+the tree itself routes (``node_rows.walk_tests``). One pass down the tree, one vectorised step
+per node; nothing to do when the data have no missing value.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .multiway import distribute_rows
+from .node_rows import walk_tests
 from .tree import Tree
 
 
@@ -45,22 +43,6 @@ def missing_seen(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> np.n
     seen = np.zeros(tree.node_count, dtype=bool)
     if not _may_miss(tree, X):
         return seen
-    weights = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
-    start = np.flatnonzero(weights > 0)
-    stack = [(0, start, weights[start])]
-    while stack:
-        node, rows, rw = stack.pop()
-        if tree.feature[node] < 0 or rows.size == 0:
-            continue
-        branch = tree.branch_of(node, X[rows, tree.feature[node]])
-        lost = branch < 0
-        seen[node] = bool(lost.any())
-        mb = int(tree.missing_branch[node])
-        if mb >= 0:
-            branch[lost] = mb
-        kids = tree.children_of(node)
-        parts, _ = distribute_rows(branch, rw, kids.size)
-        for child, (pos, cw) in zip(kids.tolist(), parts):
-            keep = cw > 0
-            stack.append((child, rows[pos[keep]], cw[keep]))
+    for node, _, branch in walk_tests(tree, X, w):
+        seen[node] = bool((branch < 0).any())
     return seen

@@ -10,12 +10,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .estimators import estimator_class as _cls
-from .export import fmt_num
+from .export.thresholds import fmt_threshold
 from .schema import Feature, Schema, encode_features, encode_target, infer_schema, target_encoding
 
 if TYPE_CHECKING:
     from .base import BaseTreeEstimator
     from .explain.records import Candidates
+
+
+def _threshold(t: float, test: Mapping[str, object]) -> str:
+    """``t`` at 6 digits, or more where the node's values beside the cut need them."""
+    below, above = (test.get(k) or [None] for k in ("below", "above"))
+    return fmt_threshold(t, 6, below[0], above[0])  # type: ignore[index]
 
 
 def node_splits(
@@ -108,7 +114,7 @@ def node_splits(
                     rec["one_vs_rest"] = _one_vs_rest(feat, cand)
                 else:
                     t = float(test["cuts"][0])
-                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["test"] = f"{feat.name} ≤ {_threshold(t, test)}"
                     rec["threshold"] = t
                     rec["missing_left"] = test["missing_branch"] == 0
             else:
@@ -117,7 +123,7 @@ def node_splits(
                 rec["raw_gain"] = _f(r.raw_gain)
                 if r.mode == "threshold":
                     t = _f(r.midpoint)
-                    rec["test"] = f"{feat.name} ≤ {fmt_num(t, 6)}"
+                    rec["test"] = f"{feat.name} ≤ {_threshold(t, test)}"
                     rec["threshold"] = t
                     rec["stored_threshold"] = float(test["cuts"][0])
                     si = _f(r.split_info)

@@ -87,6 +87,10 @@ class Tree:
     #: bool per node: a training row reached the test with its value missing (``missing_seen``);
     #: None = not known (a model saved before this was recorded): pictures assume it did
     saw_missing: np.ndarray | None = None
+    #: float per cut (parallel to ``cuts``): the node's largest training value ≤ the cut and its
+    #: smallest one > it (``cut_neighbours``; ∓inf: none); None = not known (an older model)
+    cut_below: np.ndarray | None = None
+    cut_above: np.ndarray | None = None
 
     # -- shape ---------------------------------------------------------------------------------
     @property
@@ -306,6 +310,8 @@ class Tree:
         d["n_classes"] = self.n_classes
         if self.saw_missing is not None:
             d["saw_missing"] = self.saw_missing.tolist()
+        if self.cut_below is not None and self.cut_above is not None:
+            d["cut_below"], d["cut_above"] = self.cut_below.tolist(), self.cut_above.tolist()
         return d
 
     @classmethod
@@ -341,8 +347,9 @@ class Tree:
         ):
             raise ValueError("model tree.saw_missing: not one true/false per node")
         tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
-        from .tree_check import check_tree  # a module of its own that needs Tree
+        from .tree_check import check_tree, read_neighbours  # a module of its own that needs Tree
 
+        tree.cut_below, tree.cut_above = read_neighbours(d)
         check_tree(tree)
         return tree
 
@@ -352,6 +359,8 @@ class Tree:
         return Tree(
             n_classes=self.n_classes,
             saw_missing=saw,
+            cut_below=None if self.cut_below is None else self.cut_below.copy(),
+            cut_above=None if self.cut_above is None else self.cut_above.copy(),
             **{name: getattr(self, name).copy() for name in _ARRAYS},
         )
 

@@ -12,6 +12,22 @@ if TYPE_CHECKING:
     from .tree import Tree
 
 
+def read_neighbours(d: dict) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The optional ``cut_below``/``cut_above`` lists of a model file (both or neither; their
+    lengths and order against the cuts are ``check_tree``'s)."""
+    lists = [d.get("cut_below"), d.get("cut_above")]
+    if lists == [None, None]:
+        return None, None
+    out = []
+    for name, v in zip(("cut_below", "cut_above"), lists):
+        if not isinstance(v, list) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in v
+        ):
+            raise ValueError(f"model tree.{name}: not a list of numbers (±Infinity: none), one per cut")
+        out.append(np.array(v, dtype=np.float64))
+    return out[0], out[1]
+
+
 def check_tree(tree: Tree) -> None:
     """ValueError naming the field when ``tree``'s arrays do not form a tree: every node but the
     root has one parent that comes before it (so no walk can loop), children point back to their
@@ -62,6 +78,17 @@ def check_tree(tree: Tree) -> None:
     descending = tree.cuts[1:] < tree.cuts[:-1]
     if np.isnan(tree.cuts).any() or np.any(descending[np.diff(np.repeat(ids, n_cuts)) == 0]):
         raise bad("cuts", "cut points must be numbers, sorted within a node")
+    for name in ("cut_below", "cut_above"):
+        side = getattr(tree, name)
+        if side is not None and side.shape != tree.cuts.shape:
+            raise bad(name, "not one number per cut")
+    if tree.cut_below is not None and tree.cut_above is not None:
+        lo, hi, c = tree.cut_below, tree.cut_above, tree.cuts  # NaN compares False: refused
+        ok = (lo <= c) & (lo < np.inf) & ((hi > c) | (hi == np.inf)) & (hi > -np.inf)
+        if not np.all(ok):
+            raise bad(
+                "cut_below", "a cut's neighbours must be numbers with below ≤ cut < above (±Infinity: none)"
+            )
     cat_owner = np.repeat(ids, n_cats)
     if np.any(tree.cat_branch < -1) or np.any(tree.cat_branch >= n_kids[cat_owner]):
         raise bad("cat_branch", "a category's branch must be -1 or one of the node's branches")

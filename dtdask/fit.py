@@ -15,6 +15,7 @@ import numpy as np
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart import level_split_order
+from dtcore.cut_neighbours import cut_neighbours, merge_neighbours
 from dtcore.estimators import make_estimator
 from dtcore.hist import grow_hist
 from dtcore.hist.binning import Bins
@@ -95,13 +96,17 @@ def fit_dask(
     # the same tail as the in-memory fit: pruning at ccp_alpha, the recorded growth, and which
     # tests met a missing value (each partition's answer, or-ed: only booleans travel)
     est.tree_ = est._finish_growth(grown, level_split_order(grown), "level")
-    parts = [dask.delayed(_missing_seen_block)(p, est) for p in ddf[schema.names].to_delayed()]
-    seen = dask.compute(*parts) if client is None else client.gather(client.compute(parts))
-    est.tree_.saw_missing = np.logical_or.reduce(np.asarray(seen, dtype=bool), axis=0)
+    parts = [dask.delayed(_seen_block)(p, est) for p in ddf[schema.names].to_delayed()]
+    found = dask.compute(*parts) if client is None else client.gather(client.compute(parts))
+    est.tree_.saw_missing = np.logical_or.reduce(np.asarray([f[0] for f in found], dtype=bool), axis=0)
+    # the real values beside each cut (a bin edge here): each partition's, merged
+    est.tree_.cut_below, est.tree_.cut_above = merge_neighbours([f[1] for f in found])
     return est
 
 
-def _missing_seen_block(df: Any, est: Any) -> np.ndarray:
-    """``missing_seen`` of the fitted tree on one partition's rows (pandas' NA cells missing),
-    encoded column by column as the histograms' rows were (``encode_values``)."""
-    return missing_seen(est.tree_, encode_values(df, est.schema_))
+def _seen_block(df: Any, est: Any) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """``missing_seen`` and ``cut_neighbours`` of the fitted tree on one partition's rows
+    (pandas' NA cells missing), encoded column by column as the histograms' rows were
+    (``encode_values``), not through an object copy of the whole partition."""
+    X = encode_values(df, est.schema_)
+    return missing_seen(est.tree_, X), cut_neighbours(est.tree_, X)

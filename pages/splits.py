@@ -70,7 +70,7 @@ def node_summary(res, rep, nd, node):
         st.markdown(t("splits.node_mean", n=count(nd.N), mean=num(rep.mean, 4)))
     s = est.schema_
     if rep.tree_test is not None:
-        st.markdown(t("splits.tree_test", test=md_escape(describe_test(s, rep.tree_test))))
+        st.markdown(t("splits.tree_test", test=md_escape(describe_test(s, rep.tree_test, t=t))))
     else:
         st.markdown(t("splits.is_leaf"))
     if rep.chosen is not None:
@@ -78,7 +78,7 @@ def node_summary(res, rep, nd, node):
         quantity = t("splits.score." + rep.score_name)  # the number the algorithm ranks by, named
         msg = t(
             "splits.algo_choice",
-            test=md_escape(describe_test(s, ch.test)),
+            test=md_escape(describe_test(s, ch.test, t=t)),
             quantity=quantity,
             score=num(feature_score(ch, rep.score_name), 4),
         )
@@ -86,7 +86,7 @@ def node_summary(res, rep, nd, node):
             ru = rep.features[rep.runner_up]
             msg += " " + t(
                 "splits.runner_up",
-                test=md_escape(describe_test(s, ru.test)),
+                test=md_escape(describe_test(s, ru.test, t=t)),
                 quantity=quantity,
                 score=num(feature_score(ru, rep.score_name), 4),
             )
@@ -193,7 +193,7 @@ def candidate_picker(rep, nd, j):
 
 def preview(res, rep, nd, node, test):
     s = nd.schema
-    st.markdown(f"#### {t('splits.preview', test=md_escape(describe_test(s, test)))}")
+    st.markdown(f"#### {t('splits.preview', test=md_escape(describe_test(s, test, t=t)))}")
     kids = explain.children_summary(nd, test)
     classes = list(s.classes) if s.classes is not None else None
     labels, vals = children_values(kids, classes)
@@ -283,7 +283,8 @@ def page():
     with top_right:
         node_summary(res, rep, nd, node)
     st.subheader(t("splits.ranking"))
-    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True)
+    wide = {t("splits.col.test"): st.column_config.TextColumn(width="large")}  # "≤ 0.36 (midpoint 0.3815)"
+    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True, column_config=wide)
     if not rep.features:
         st.info(t("splits.no_rows"))
         return

@@ -15,7 +15,7 @@ from ..multiway import SMALL, branch_class_counts, distribute_rows, score_multiw
 from ..tree import DISTRIBUTE, branch_index
 from .cart import cart_test
 from .entropy import snap
-from .node_data import NodeData, criterion
+from .node_data import NodeData, criterion, with_neighbours
 from .records import SplitReport, TestDict, _Record
 
 # =============================================================================================
@@ -184,8 +184,9 @@ def children_rows(nd: NodeData, test: TestDict) -> list[tuple[np.ndarray, np.nda
 
 
 def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
-    """Plain (unescaped) text of each branch's condition."""
-    from ..export import fmt_num
+    """Plain (unescaped) text of each branch's condition; thresholds never rounded across the
+    node's training values next to them (the test's ``below``/``above``, when known)."""
+    from ..export.thresholds import fmt_threshold
 
     f = schema.features[test["feature"]]
     if test.get("cat_branch") is not None:
@@ -202,7 +203,8 @@ def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
     cuts = list(test["cuts"])
     if len(cuts) == 1 and math.isinf(cuts[0]):
         return ["is known", "is missing"]
-    s = [fmt_num(c, precision) for c in cuts]
+    below, above = (test.get(k) or [None] * len(cuts) for k in ("below", "above"))
+    s = [fmt_threshold(c, precision, b, a) for c, b, a in zip(cuts, below, above)]
     out = [f"≤ {s[0]}"]
     out += [f"∈ ({a}, {b}]" for a, b in zip(s[:-1], s[1:])]
     out.append(f"> {s[-1]}")
@@ -363,8 +365,8 @@ def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) 
     if cand is None:
         return None
     if nd.algorithm == "cart":
-        return cart_test(nd, feature, cand, index)
+        return with_neighbours(nd, cart_test(nd, feature, cand, index))
     assert cand.threshold is not None
     mid = float(cand.threshold[index])
     cut = snap(nd, feature, mid) if nd.algorithm == "c45" else mid
-    return dict(feature=feature, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE)
+    return with_neighbours(nd, dict(feature=feature, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE))

@@ -9,6 +9,8 @@ import numpy as np
 
 from .. import id3 as id3_rules
 from ..criteria import entropy, gini
+from ..cut_neighbours import values_beside
+from ..export.thresholds import midpoint_note
 
 
 class NodeData:
@@ -109,3 +111,21 @@ def feats_impurity(nd: NodeData) -> float:
         return 0.0
     mean = float(np.sum(nd.w * nd.y) / nd.N)
     return float(np.sum(nd.w * (nd.y - mean) ** 2) / nd.N)
+
+
+def with_neighbours(nd: NodeData, test: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Add to a continuous test the node's training values next to each cut (``below``,
+    ``above``: how far its threshold may be rounded, ``export.thresholds``) and, for C4.5, the
+    ``midpoint`` cut when the stored threshold (release 8: a training value) is not it.
+    Returns ``test``, changed in place."""
+    if test is None or not test.get("cuts"):
+        return test
+    x = nd.X[nd.w > 0, int(test["feature"])]
+    below, above = values_beside(x, np.asarray(test["cuts"], dtype=np.float64))
+    # JSON-safe: None where the node has no value on that side
+    test["below"], test["above"] = ([float(v) if np.isfinite(v) else None for v in a] for a in (below, above))
+    if nd.algorithm == "c45" and len(test["cuts"]) == 1:
+        mid = midpoint_note(float(test["cuts"][0]), float(below[0]), float(above[0]))
+        if mid is not None:
+            test["midpoint"] = mid
+    return test

@@ -10,10 +10,11 @@ import numpy as np
 
 from .. import id3 as id3_rules
 from ..c45 import rules as c45_rules
+from ..export.thresholds import neighbours
 from ..growing import decrease_ok, pretest_reason
 from .cart import cart_features
 from .entropy import c45_features, id3_features
-from .node_data import NodeData, cart_params, feats_impurity
+from .node_data import NodeData, cart_params, feats_impurity, with_neighbours
 from .records import FeatureSplits, Selection, SplitReport, TestDict
 
 # =============================================================================================
@@ -119,7 +120,9 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
 
 
 def tree_test(tree: Any, node: int) -> TestDict | None:
-    """The test stored at ``node`` in the same form as the report's tests (None at a leaf)."""
+    """The test stored at ``node`` in the same form as the report's tests (None at a leaf); a
+    continuous test carries the node's training values beside its cuts (``below``/``above``,
+    None where there is none) when the tree knows them, so that it prints unambiguously."""
     j = int(tree.feature[node])
     if j < 0:
         return None
@@ -130,12 +133,16 @@ def tree_test(tree: Any, node: int) -> TestDict | None:
             cat_branch=tree.cat_branch_of(node).tolist(),
             missing_branch=int(tree.missing_branch[node]),
         )
-    return dict(
+    out: TestDict = dict(
         feature=j,
         cuts=tree.cuts_of(node).tolist(),
         cat_branch=None,
         missing_branch=int(tree.missing_branch[node]),
     )
+    if tree.cut_below is not None and tree.cut_above is not None:
+        sides = neighbours(tree, node)
+        out["below"], out["above"] = ([float(v) if np.isfinite(v) else None for v in a] for a in sides)
+    return out
 
 
 def same_test(a: TestDict | None, b: TestDict | None) -> bool:
@@ -180,6 +187,9 @@ def report_for(nd: NodeData) -> SplitReport:
         feats = c45_features(nd) if nd.N > 0 else []
     else:
         feats = id3_features(nd) if nd.N > 0 else []
+    tests = [rec.test for rec in feats] + [tree_test(nd.tree, nd.node) if nd.tree is not None else None]
+    for test in tests:
+        with_neighbours(nd, test)
     chosen, runner, ranked, info = _select(nd, feats) if feats else (None, None, [], Selection())
     leaf = _leaf_reason(nd, feats, chosen)
     score_name = (
@@ -204,7 +214,7 @@ def report_for(nd: NodeData) -> SplitReport:
         leaf_reason=leaf,
         selection=info,
         depth=nd.depth,
-        tree_test=tree_test(nd.tree, nd.node) if nd.tree is not None else None,
+        tree_test=tests[-1],
     )
     if nd.C:
         out.class_counts = nd.counts

@@ -15,6 +15,7 @@ from ..tree import Tree
 from .labels import (
     branches,
     condition_text,
+    dot_string,
     fmt_num,
     fmt_weight,
     html_escape,
@@ -23,6 +24,7 @@ from .labels import (
     node_prediction_index,
     unwrap_model,
 )
+from .thresholds import midpoint_text
 
 if TYPE_CHECKING:
     from ..base import BaseTreeEstimator
@@ -107,6 +109,7 @@ DOT_WORDS = {
     "parents_value": "(parent's)",
     "more": "{n} more nodes<BR/>({leaves} leaves)",
     "missing": "missing",
+    "midpoint": "midpoint",  # C4.5's tooltip: "密度 ≤ 0.36 (midpoint 0.3815)"
     # the impurity a node shows, by the name ``impurity_name`` gives it
     "gini": "gini",
     "entropy": "entropy",
@@ -125,6 +128,7 @@ class _DotStyle:
     show_ids: bool
     value_range: tuple[float, float]
     words: dict
+    c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
 
 
 def to_dot(
@@ -147,6 +151,7 @@ def to_dot(
     path: Mapping[tuple[int, int], str] | None = None,
     root: int = 0,
     fold_detail: bool = False,
+    tooltips: bool = False,
 ) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
@@ -159,7 +164,10 @@ def to_dot(
     ``DOT_WORDS`` (the app's language; the words are escaped like user text, except the ``<BR/>``
     of "more"). ``root`` draws only that node's subtree (``max_depth`` stays the tree's own
     depth); ``fold_detail`` has each summary box also name the classes (leaves per class) or the
-    value range it holds.
+    value range it holds. ``tooltips`` gives a C4.5 test whose stored threshold (release 8: a
+    training value) is not the midpoint cut the tooltip "密度 ≤ 0.36 (midpoint 0.3815)"; off by
+    default, since Graphviz writes a tooltip as an SVG ``<a>`` element, which a picture saved
+    on its own should not hold (the app's views turn it on).
 
     The SVG that Graphviz makes from this keeps stable element ids for the app to hook into:
     ``dtnode{i}`` (node i), ``dtedge{i}_{j}`` (edge i → j), ``dtmore{i}`` (the summary box
@@ -187,6 +195,7 @@ def to_dot(
         show_ids=show_ids,
         value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
         words=_dot_words(words),
+        c45=tooltips and getattr(est, "algorithm", None) == "c45",
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [
@@ -367,6 +376,9 @@ def _dot_node(
         if not ghosted:
             attrs.append('color="#111111"')
     attrs.insert(1, f'style="{",".join(styles)}"')
+    tip = midpoint_text(tree, schema, i, s.precision, s.words["midpoint"]) if s.c45 and not leaf else None
+    if tip is not None:
+        attrs.append(f'tooltip="{dot_string(tip)}"')
     return f"node{i} [{', '.join(attrs)}, label=<{label}>];"
 
 

@@ -80,6 +80,12 @@ def html_escape(text: object) -> str:
     return _HTML_RE.sub(lambda m: _HTML_ESCAPES[m.group(0)], text)
 
 
+def dot_string(text: object) -> str:
+    """User text inside a double-quoted DOT attribute (a tooltip): one line, ``"`` and ``\\``
+    escaped so that Graphviz's escString sequences (``\\N``, ``\\l``) stay literal."""
+    return plain_text(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
 def plain_text(text: object) -> str:
     """User text on one line (text rules): newlines and control characters become spaces, code
     points no text file should hold (lone surrogates, U+FFFE, U+FFFF) become U+FFFD."""
@@ -143,7 +149,9 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
             Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
             Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1),
         ]
-    s = [fmt_num(c, precision) for c in cuts]
+    from .thresholds import node_thresholds  # it formats with fmt_num, defined here
+
+    s = node_thresholds(tree, node, precision)  # never rounded across a training value
     for k, child in enumerate(kids):
         vals: tuple[float, ...]
         if k == 0:

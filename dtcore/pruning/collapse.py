@@ -65,6 +65,10 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
     child_ptr, children = csr(tree.child_ptr, tree.children, np.int32)
     children = new_id[children].astype(np.int32)
     cut_ptr, cuts = csr(tree.cut_ptr, tree.cuts, np.float64)
+    # a kept test keeps its rows, so its cuts keep their neighbouring training values
+    near = [
+        None if a is None else csr(tree.cut_ptr, a, np.float64)[1] for a in (tree.cut_below, tree.cut_above)
+    ]
     cat_ptr, cat_branch = csr(tree.cat_ptr, tree.cat_branch, np.int32)
     parent = tree.parent[kept].astype(np.int64)
     parent = np.where(parent >= 0, new_id[np.maximum(parent, 0)], -1).astype(np.int32)
@@ -85,6 +89,8 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
         cat_branch=cat_branch,
         n_classes=tree.n_classes,
         saw_missing=None if tree.saw_missing is None else tree.saw_missing[kept] & ~leaf_now,
+        cut_below=near[0],
+        cut_above=near[1],
     )
     return pruned, kept
 

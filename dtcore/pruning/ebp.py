@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..criteria import entropy, gini
+from ..cut_neighbours import record_neighbours
 from ..missing_seen import missing_seen
 from ..multiway import SMALL
 from ..tree import Tree
@@ -314,6 +315,7 @@ def ebp_prune(
         out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}
     out.saw_missing = missing_seen(out, X, w)  # raised branches route other rows: ask the data
+    record_neighbours(out, X, w)
     return out, EBPReport(
         kept=kept,
         collapsed=collapsed,

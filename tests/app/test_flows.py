@@ -54,9 +54,13 @@ def direct_fit(sample, algo, drop, target, **params):
 def test_first_visit_shows_c45_on_watermelon_and_a_hint():
     at = start()
     no_exception(at)
-    expected = export.to_dot(direct_fit("watermelon_3.0", "c45", ["编号"], "好瓜"), highlight=())
+    # the app's pictures carry C4.5's midpoint tooltip (密度 ≤ 0.36, midpoint 0.3815)
+    expected = export.to_dot(
+        direct_fit("watermelon_3.0", "c45", ["编号"], "好瓜"), highlight=(), tooltips=True
+    )
     assert dot_of(at) == expected
     assert "纹理" in expected  # Zhou's C4.5 root test
+    assert 'tooltip="密度 ≤ 0.36 (midpoint 0.3815)"' in expected
     assert at.info and "C4.5" in at.info[0].value  # what to try next
     m = metrics(at)
     assert m["Accuracy · training"] == "94.1%"  # 16 of 17: C4.5's pruned leaf errs once
@@ -69,7 +73,7 @@ def test_each_algorithm_trains_and_shows_its_tree(algo, params):
     at.selectbox(key="algo").select(algo).run()
     no_exception(at)
     est = direct_fit("watermelon_3.0", algo, ["编号"], "好瓜", **params)
-    assert dot_of(at) == export.to_dot(est)
+    assert dot_of(at) == export.to_dot(est, tooltips=True)
     m = metrics(at)
     assert m["Nodes"] == str(est.node_count) and m["Leaves"] == str(est.get_n_leaves())
     df = load_sample("watermelon_3.0").df

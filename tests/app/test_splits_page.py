@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 from dtcore import explain
 from tests.app import apptest
 from tests.dtcore.test_explain import fit
+from ui.views.text import md_escape
 
 SPLITS = "pages/splits.py"
 TRAIN = "pages/train.py"
@@ -175,3 +176,20 @@ def test_the_choice_names_the_number_the_algorithm_ranks_by():
     at = start(sample="buys_computer", algo="id3")
     ok(at)
     assert "(information gain 0.2467)" in "\n".join(m.value for m in at.markdown)
+
+
+def test_c45_threshold_shows_the_textbook_midpoint_beside_it():
+    """Issue 16 item 4: C4.5 stores release 8's 0.36 (a training value); the explorer prints the
+    midpoint 0.3815 the textbook uses beside it, in English and 中文."""
+    at = start(sample="watermelon_3.0", algo="c45")
+    ok(at)
+    select(at, "Feature").set_value("密度").run()
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert "#### Preview: " + md_escape("密度 ≤ 0.36 (midpoint 0.3815)") in md, md
+    at = start(sample="watermelon_3.0", algo="c45", lang="zh")
+    ok(at)
+    select(at, "特征").set_value("密度").run()
+    ok(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert md_escape("密度 ≤ 0.36（中点 0.3815）") in md, md

@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dtcore.export import PALETTE, REGRESSION_COLOR, branches, condition_text
+from dtcore.export.thresholds import node_thresholds
 
 from .splits import CHOSEN, _layout, children_figure, class_histogram, value_bars_figure
 from .style import GRID, esc
@@ -91,12 +92,12 @@ def node_feature_figure(nd, *, texts: dict) -> go.Figure:
                 )
             )
         fig.update_yaxes(title_text=esc(schema.target), gridcolor=GRID)
-    for c in cuts:
+    for c, shown in zip(cuts, node_thresholds(tree, i, 4)):
         if np.isfinite(c):
             fig.add_vline(
                 x=float(c),
                 line=dict(color=CHOSEN, width=2, dash="dash"),
-                annotation_text=f"{esc(texts['threshold'])} {float(c):.4g}",
+                annotation_text=f"{esc(texts['threshold'])} {shown}",
                 annotation_position="top",
             )
     fig.update_xaxes(title_text=esc(feat.name))

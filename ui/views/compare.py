@@ -105,6 +105,7 @@ def tree_dots(c: Comparison, lang: str, focus: dict | None = None) -> list[str]:
                 max_depth=window,
                 highlight=path,
                 words=dot_words(lang),
+                tooltips=True,
                 rankdir="TB",
                 legend=False,
                 graph_name="compare",

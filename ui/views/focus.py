@@ -178,6 +178,7 @@ def focus_dot(
         highlight=highlight,
         rankdir=rankdir,
         words=treeview.dot_words(lang),
+        tooltips=True,
         fold_detail=True,
     )
     crumbs = breadcrumb_lines(est, w.root)

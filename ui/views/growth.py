@@ -27,6 +27,7 @@ def step_dot(est, st: StepTree, lang: str) -> str:
         max_depth=depth,
         highlight=highlight,
         words=dot_words(lang),
+        tooltips=True,
         show_ids=False,
         graph_name="growth",
         criterion=impurity_name(est),

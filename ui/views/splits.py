@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
+from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -50,8 +51,10 @@ def count(x) -> str:
     return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.3f}"
 
 
-def describe_test(schema, test: dict, precision: int = 4) -> str:
-    """``纹理 = ?`` (multiway), ``密度 ≤ 0.3815``, ``色泽 ∈ {青绿, 乌黑}`` — plain text."""
+def describe_test(schema, test: dict, precision: int = 4, t=None) -> str:
+    """``纹理 = ?`` (multiway), ``密度 ≤ 0.3815``, ``色泽 ∈ {青绿, 乌黑}`` — plain text. With the
+    translation function ``t``, C4.5's stored threshold is followed by the midpoint cut where
+    they differ: ``密度 ≤ 0.36 (midpoint 0.3815)``."""
     name = schema.features[test["feature"]].name
     labels = branch_labels(schema, test, precision)
     if test.get("cat_branch") is not None:
@@ -59,7 +62,18 @@ def describe_test(schema, test: dict, precision: int = 4) -> str:
         return f"{name} = ?" if test["missing_branch"] < 0 else f"{name} {labels[0]}"
     if len(test["cuts"]) > 1:
         return f"{name} ∈ {len(test['cuts']) + 1} intervals"
-    return f"{name} {labels[0]}"
+    return f"{name} {labels[0]}{midpoint_suffix(test, precision, t)}"
+
+
+def midpoint_suffix(test: dict, precision: int = 4, t=None) -> str:
+    """`` (midpoint 0.3815)`` (中文 ``（中点 0.3815）``) when the test carries C4.5's
+    ``midpoint`` (``explain``'s ``with_neighbours``) and ``t`` translates; else ""."""
+    mid = test.get("midpoint")
+    if mid is None or t is None:
+        return ""
+    below, above = test.get("below") or [None], test.get("above") or [None]
+    text = fmt_midpoint(mid, precision, below[0], above[0])
+    return t("thresholds.midpoint_after", value=text)
 
 
 def feature_score(rec: FeatureSplits, score_name: str) -> float | None:
@@ -83,7 +97,7 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
         row = {
             t("splits.col.rank"): str(rank) if usable else "",
             t("splits.col.feature"): r.name,
-            t("splits.col.test"): describe_test(schema, r.test) if usable and r.test else "–",
+            t("splits.col.test"): describe_test(schema, r.test, t=t) if usable and r.test else "–",
         }
         if algo == "cart":
             row[t("splits.col.decrease")] = r.gain if usable else None
@@ -123,8 +137,10 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
     cand = rec.candidates
     s = float(cand.score[k])
     if cand.threshold is not None:
-        x = float(cand.threshold[k])
-        return f"≤ {x:.6g} · {num(s, 4)}"
+        lo, hi = (
+            None if a is None else float(a[k]) for a in (getattr(cand, "lo", None), getattr(cand, "hi", None))
+        )
+        return f"≤ {fmt_threshold(cand.threshold[k], 6, lo, hi)} · {num(s, 4)}"
     if cand.left_mask is not None:
         f = schema.features[rec.feature]
         mask = np.asarray(cand.left_mask[k], dtype=bool)

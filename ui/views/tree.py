@@ -128,7 +128,13 @@ def tree_dot(
         collapsed = sorted(set(collapsed) | set(fold_frontier(est.tree_, depth, highlight[0])))
         depth = None
     return export.to_dot(
-        est, max_depth=depth, collapsed=collapsed, highlight=highlight, rankdir=rankdir, words=dot_words(lang)
+        est,
+        max_depth=depth,
+        collapsed=collapsed,
+        highlight=highlight,
+        rankdir=rankdir,
+        words=dot_words(lang),
+        tooltips=True,
     )
 
 

@@ -78,6 +78,7 @@ def whatif_dot(
         highlight=[r.leaf for r in ex.leaves],
         rankdir=rankdir,
         words=dot_words(lang),
+        tooltips=True,
         path=ex.edge_notes(missing),
         graph_name="whatif",
     )
