@@ -107,7 +107,7 @@ def test_watermelon_c45_keeps_release_8_and_knows_the_midpoint():
     assert "tooltip=" not in to_dot(est)  # a picture saved on its own holds no SVG <a>
     dot = to_dot(est, tooltips=True)
     assert 'tooltip="密度 ≤ 0.36 (midpoint 0.3815)"' in dot
-    assert "<B>密度 ≤ 0.36</B>" in dot and "label=<≤ 0.36>" in dot
+    assert "<B>密度 ≤ 0.36</B>" in dot and 'ALIGN="LEFT">≤ 0.36</TD>' in dot
     zh = {**DOT_WORDS, "midpoint": "中点"}
     assert 'tooltip="密度 ≤ 0.36 (中点 0.3815)"' in to_dot(est, words=zh, tooltips=True)
     # CART and ID3 store the midpoint itself: nothing to add
@@ -123,7 +123,7 @@ def test_printed_threshold_never_crosses_a_training_value(algo):
     assert 0.12341 <= t < 0.12343
     want = "0.12342" if algo == "cart" else "0.12341"
     dot = to_dot(est)  # precision 3
-    assert f"label=<≤ {want}>" in dot and f"label=<&gt; {want}>" in dot
+    assert f'ALIGN="LEFT">≤ {want}</TD>' in dot and f'ALIGN="LEFT">&gt; {want}</TD>' in dot
     assert f"x <= {want}" in to_text(est)
     assert "0.123>" not in dot and "0.1234>" not in dot
 
@@ -142,7 +142,7 @@ def test_json_round_trip_old_models_and_validation():
         tree.pop("cut_below", None), tree.pop("cut_above", None)
     was = model_from_dict(old)  # a model saved before the arrays existed
     assert was.tree_.cut_below is None
-    assert "tooltip=" not in to_dot(was, tooltips=True) and "label=<≤ 0.36>" in to_dot(was)
+    assert "tooltip=" not in to_dot(was, tooltips=True) and 'ALIGN="LEFT">≤ 0.36</TD>' in to_dot(was)
     for bad in ([0.5], [0.36, 0.1], [None], [True]):  # above the cut; not one per cut; not numbers
         wrong = json.loads(json.dumps(d))
         wrong["tree"]["cut_below"] = bad
