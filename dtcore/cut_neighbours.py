@@ -24,37 +24,26 @@ def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tu
     value of the tested feature among node i's training rows that is ≤ the cut, and the
     smallest one that is > it (−inf, +inf when there is none).
 
-    The rows of positive weight are routed once (``Tree.route``: a row with a missing value
-    reaches every branch of positive share); then all (row, ancestor) pairs climb one level per
-    step, each step a few vectorised reductions (no loop over nodes or rows)."""
+    The rows of positive weight are routed once (``Tree.route``, which hands over, at each
+    step, the rows standing at continuous tests with their value and branch: a row with a
+    missing value reaches every branch of positive share); each step is two vectorised
+    reductions (no loop over nodes or rows)."""
     X = np.asarray(X, dtype=np.float64)
     below = np.full(tree.cuts.size, -np.inf)
     above = np.full(tree.cuts.size, np.inf)
     if tree.cuts.size == 0 or X.shape[0] == 0:
         return below, above
     weights = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
-    keep = np.flatnonzero(weights > 0)
-    r, leaf, share = tree.route(X[keep])
-    rows, node = keep[r[share > 0]], tree.parent[leaf[share > 0]].astype(np.int64)
     n_cuts = np.diff(tree.cut_ptr)
-    most = int(n_cuts.max())
-    while rows.size:
-        live = node >= 0
-        rows, node = rows[live], node[live]
-        on = n_cuts[node] > 0  # continuous tests (categorical ones have no cuts)
-        i = node[on]
-        v = X[rows[on], tree.feature[i]]
-        start, count = tree.cut_ptr[i], n_cuts[i]
-        b = np.zeros(i.size, dtype=np.int64)  # the number of cuts below v: v is in interval b
-        for k in range(most):  # over the cut index (a handful), as Tree.route
-            has = count > k
-            b[has] += v[has] > tree.cuts[start[has] + k]
-        known = ~np.isnan(v)
-        le = known & (b < count)  # v ≤ cut b: a value below it
+
+    def visit(node: np.ndarray, v: np.ndarray, b: np.ndarray, share: np.ndarray) -> None:
+        start, count, on = tree.cut_ptr[node], n_cuts[node], share > 0
+        le = on & (b < count)  # v ≤ cut b: a value below it
         np.maximum.at(below, start[le] + b[le], v[le])
-        gt = known & (b > 0)  # v > cut b − 1: a value above it
+        gt = on & (b > 0)  # v > cut b − 1: a value above it
         np.minimum.at(above, start[gt] + b[gt] - 1, v[gt])
-        node = tree.parent[node].astype(np.int64)
+
+    tree.route(X[weights > 0], on_continuous=visit)
     # several cuts (ID3's intervals): the largest value ≤ cut k may lie in an interval below k
     for j in np.flatnonzero(n_cuts > 1).tolist():
         seg = slice(int(tree.cut_ptr[j]), int(tree.cut_ptr[j + 1]))

@@ -20,7 +20,7 @@ created them in: ``TreeAssembler.build`` renumbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,9 +130,17 @@ class Tree:
         return np.arange(node, end)
 
     # -- prediction ----------------------------------------------------------------------------
-    def route(self, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def route(
+        self,
+        X: ArrayLike,
+        on_continuous: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where each row ends: arrays (row, leaf, weight); a row split by missing values appears
         once per leaf it reaches, its weights summing to 1.
+
+        ``on_continuous(nodes, x, branch, weight)``, when given, is called at every step with the
+        rows standing at continuous tests with a known value: their node, value, branch (the
+        number of cuts below the value) and weight so far (``cut_neighbours`` reads them).
 
         The same branch rule as :func:`branch_index`, vectorised over rows standing at
         *different* nodes: each step moves every row one level down at once, whatever test
@@ -181,6 +189,8 @@ class Tree:
                     has = count > k
                     b[has] += xs[has] > self.cuts[start[has] + k]
                 branch[sel] = b
+                if on_continuous is not None:
+                    on_continuous(nodes[sel], xs, b, weights[sel])
             # missing or unroutable: the learned branch, else every branch
             lost = branch < 0
             if lost.any():
