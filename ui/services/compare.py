@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 
 from dtcore import compare as C
-from dtcore.schema import CATEGORICAL, CONTINUOUS, categories_of
+from dtcore.schema import CATEGORICAL, categories_of
 
 from . import roles as R
 from .loading import is_missing_cell, raw_rows
-from .training import Split, TrainingError, split_rows
+from .training import Split, TrainingError, columns_to_train, split_rows
 
 #: what the page offers per task, the defaults first
 CHOICES = {
@@ -38,13 +38,7 @@ def run(
     extra: dict | None = None,
 ) -> C.Comparison:
     """Compare ``keys`` on the rows whose target is known, split as the training service splits."""
-    errs = R.errors(df, roles, task)
-    if errs:
-        e = errs[0]
-        raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
-    target = R.target_of(roles)
-    features = R.features_of(roles)
-    kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
+    target, features, kinds = columns_to_train(df, roles, task)
     y_all = df[target].to_numpy(dtype=object)
     keep = np.flatnonzero([not is_missing_cell(v) for v in y_all])
     rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)

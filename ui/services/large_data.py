@@ -32,7 +32,7 @@ from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError
 from . import roles as R
 from .loading import LoadedData, LoadError, raw_rows, tidy_frame
 from .metrics import split_scores
-from .training import Split, TrainingError, TrainResult, estimator_params
+from .training import Split, TrainingError, TrainResult, columns_to_train, estimator_params
 
 ROOT_ENV = "DTREE_LARGE_DATA_DIR"
 SCHEDULER_ENV = "DTREE_DASK_SCHEDULER"
@@ -218,13 +218,7 @@ def fit_large(
 
     if algorithm != "cart":
         raise TrainingError("large.err.cart_only", algorithm=algorithm)
-    errs = R.errors(sample, roles, task)
-    if errs:
-        e = errs[0]
-        raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
-    target = R.target_of(roles)
-    features = R.features_of(roles)
-    kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
+    target, features, kinds = columns_to_train(sample, roles, task)
     params = {**estimator_params("cart", task, criterion, values), "splitter": "hist"}
     t0 = time.perf_counter()
     try:

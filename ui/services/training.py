@@ -125,6 +125,18 @@ def _target_missing(col: pd.Series) -> np.ndarray:
     return np.array([is_missing_cell(v) for v in col.to_numpy(dtype=object)], dtype=bool)
 
 
+def columns_to_train(df: pd.DataFrame, roles: dict[str, str], task: str) -> tuple[str, list[str], list[str]]:
+    """(target, features, their kinds) of ``roles``, or ``TrainingError`` for the first role
+    error (no target, a constant target, …): the check every trainer makes first."""
+    errs = R.errors(df, roles, task)
+    if errs:
+        e = errs[0]
+        raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
+    features = R.features_of(roles)
+    kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
+    return R.target_of(roles), features, kinds
+
+
 def train(
     df: pd.DataFrame,
     roles: dict[str, str],
@@ -135,15 +147,9 @@ def train(
     split: Split,
 ) -> TrainResult:
     """Fit ``algorithm`` on the training rows and score it on every split."""
-    errs = R.errors(df, roles, task)
-    if errs:
-        e = errs[0]
-        raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
+    target, features, kinds = columns_to_train(df, roles, task)
     if algorithm not in algorithms_for(task):
         raise TrainingError("train.err.algorithm_task", algorithm=algorithm, task=task)
-    target = R.target_of(roles)
-    features = R.features_of(roles)
-    kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
     missing = _target_missing(df[target])
     keep = np.nonzero(~missing)[0]
     y_all = df[target].to_numpy(dtype=object)
