@@ -138,9 +138,8 @@ class Tree:
         """Where each row ends: arrays (row, leaf, weight); a row split by missing values appears
         once per leaf it reaches, its weights summing to 1.
 
-        ``on_continuous(nodes, x, branch, weight)``, when given, is called at every step with the
-        rows standing at continuous tests with a known value: their node, value, branch (the
-        number of cuts below the value) and weight so far (``cut_neighbours`` reads them).
+        ``on_continuous(nodes, x, branch, weight)`` is called at every step with the rows at
+        continuous tests with a known value (branch = cuts below x), for ``cut_neighbours``.
 
         The same branch rule as :func:`branch_index`, vectorised over rows standing at
         *different* nodes: each step moves every row one level down at once, whatever test
