@@ -32,7 +32,8 @@ def draw_pair(pictures, depth: int | None, arrange: str) -> None:
     sizes = [_size(dot, tree, depth) for _, dot, tree, _ in pictures]
     scale, heights = pair_frames(sizes, same_height=arrange == "side")
     if arrange == "side":
-        places = st.columns(len(pictures), gap="medium", border=True)
+        # bottom-aligned: a title that wraps to two lines does not push its frame below the other
+        places = st.columns(len(pictures), gap="medium", border=True, vertical_alignment="bottom")
     else:
         places = [st.container(border=True) for _ in pictures]
     for place, (title, dot, tree, key), height in zip(places, pictures, heights):
