@@ -1,10 +1,10 @@
 """Fit time of dtcore's histogram CART (``splitter="hist"``) against scikit-learn, and the Dask
 engine on Parquet files that a 2-worker cluster with 2 GB per worker reads.
 
-    .venv/bin/python bench/bench_hist.py                 # in memory: 10^5 and 10^6 rows × 20
-    .venv/bin/python bench/bench_hist.py --sizes 100000  # one size
-    .venv/bin/python bench/bench_hist.py --dask          # 10^7 rows × 20 as Parquet, on Dask
-    .venv/bin/python bench/bench_hist.py --dask --rows 2000000   # a quicker Dask run
+    .venv/bin/python -m bench.bench_hist                 # in memory: 10^5 and 10^6 rows × 20
+    .venv/bin/python -m bench.bench_hist --sizes 100000  # one size
+    .venv/bin/python -m bench.bench_hist --dask          # 10^7 rows × 20 as Parquet, on Dask
+    .venv/bin/python -m bench.bench_hist --dask --rows 2000000   # a quicker Dask run
 
 In memory (depth ≤ 10, 3 classes, 80/20 split): the ratio of the hist fit time to scikit-learn's
 exact ``DecisionTreeClassifier`` (target ≤ 0.3) and to ``HistGradientBoostingClassifier
@@ -110,9 +110,8 @@ def on_dask(rows: int, per_file: int = 500_000):
     import resource
 
     import pandas as pd
-    from distributed import Client, LocalCluster
 
-    from dtdask import fit_dask
+    from dtdask import connect, fit_dask
 
     folder = Path(tempfile.mkdtemp(prefix="bench_hist_"))
     try:
@@ -121,16 +120,7 @@ def on_dask(rows: int, per_file: int = 500_000):
         print(
             f"dask: {rows} rows × {P} in {len(files)} Parquet files ({time.perf_counter() - t:.1f} s to write)"
         )
-        with (
-            LocalCluster(
-                n_workers=2,
-                threads_per_worker=1,
-                processes=True,
-                memory_limit="2GB",
-                dashboard_address="127.0.0.1:0",
-            ) as cluster,
-            Client(cluster) as client,
-        ):
+        with connect(memory_limit="2GB") as client:
             levels = []
             t = time.perf_counter()
             est = fit_dask(

@@ -9,9 +9,9 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 
 from dtcore.cart import CARTClassifier
+from dtdask import connect
 from tests.app.apptest import start
 from ui.services import large_data as L
 from ui.services.loading import LoadError
@@ -34,17 +34,9 @@ def table(n=4000, seed=3):
 
 @pytest.fixture(scope="module")
 def cluster():
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            protocol="tcp",
-            dashboard_address="127.0.0.1:0",
-        ) as lc,
-        Client(lc) as client,
-    ):
-        yield client
+    # threads (no process start-up) with TCP, so that a CLI subprocess can reach the scheduler
+    with connect(processes=False, protocol="tcp") as c:
+        yield c
 
 
 @pytest.fixture(scope="module")

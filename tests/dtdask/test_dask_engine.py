@@ -11,12 +11,11 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.export import dumps_model, model_from_dict
 from dtcore.hist import grow_in_memory
-from dtdask import fit_dask, read_frame
+from dtdask import connect, fit_dask, read_frame
 from dtdask.fit import prepare
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,16 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def client():
     # threads (no process start-up) with TCP, so that a CLI subprocess can reach the scheduler
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            protocol="tcp",
-            dashboard_address="127.0.0.1:0",
-        ) as cluster,
-        Client(cluster) as c,
-    ):
+    with connect(processes=False, protocol="tcp") as c:
         yield c
 
 

@@ -188,17 +188,12 @@ def open_source(pattern: str, root: Path, sample_rows: int = SAMPLE_ROWS) -> tup
 
 
 def start_client(scheduler: str | None, n_workers: int = 2) -> Any:
-    """A ``distributed.Client``: at ``scheduler`` ("tcp://host:8786"), else on a new local
-    cluster of ``n_workers`` one-thread worker processes (its dashboard on this machine only).
-    Kept open for the life of the server process by the caller's cache."""
-    from distributed import Client, LocalCluster
+    """A ``distributed.Client`` (``dtdask.cluster.open_client``): at ``scheduler``, else on a new
+    local cluster of ``n_workers`` one-thread worker processes. Kept open for the life of the
+    server process by the caller's cache."""
+    from dtdask.cluster import open_client
 
-    if scheduler:
-        return Client(scheduler, timeout="10s")
-    cluster = LocalCluster(
-        n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0"
-    )
-    return Client(cluster)
+    return open_client(scheduler, n_workers)
 
 
 def fit_large(
