@@ -37,11 +37,16 @@ class CostComplexityPath:
         }
 
 
+def node_costs(tree: Tree) -> np.ndarray:
+    """``R(t) = N(t)/N · impurity(t)``: each node's cost as a leaf (a subtree's is its leaves' sum)."""
+    return tree.weighted_n * tree.impurity / tree.weighted_n[0]
+
+
 def cost_complexity_path(tree: Tree) -> CostComplexityPath:
     """The whole weakest-link sequence, down to the root alone."""
     n = tree.node_count
     is_leaf = tree.is_leaf
-    r_node = tree.weighted_n * tree.impurity / tree.weighted_n[0]
+    r_node = node_costs(tree)
     parent = tree.parent
     end = subtree_end(tree)
 

@@ -18,24 +18,26 @@ import numpy as np
 from ..tree import Tree
 
 
-def pep_nodes(tree: Tree) -> np.ndarray:
+def pessimistic_errors(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, the corrected errors PEP compares: as a leaf, ``e(t) + 1/2``; its grown
+    subtree, ``E' = Σ e(leaves) + L/2`` (leaves: ``e(t) + 1/2`` both)."""
     if tree.n_classes <= 0:
         raise ValueError(
             "pessimistic error pruning counts misclassifications: it applies to "
             "classification trees only; use method 'ccp' or 'rep' for regression"
         )
-    n = tree.node_count
     leaf_err = tree.weighted_n - tree.value.max(axis=1)
     sub_err = np.where(tree.is_leaf, leaf_err, 0.0)
     leaves = tree.is_leaf.astype(np.float64)
-    for i in range(n - 1, 0, -1):  # children come after parents: totals flow up to the root
+    for i in range(tree.node_count - 1, 0, -1):  # children come after parents: totals flow up
         p = tree.parent[i]
         sub_err[p] += sub_err[i]
         leaves[p] += leaves[i]
-    return _top_down(tree, leaf_err, sub_err, leaves)
+    return leaf_err + 0.5, sub_err + 0.5 * leaves
 
 
-def _top_down(tree: Tree, leaf_err: np.ndarray, sub_err: np.ndarray, leaves: np.ndarray) -> np.ndarray:
+def pep_nodes(tree: Tree) -> np.ndarray:
+    as_leaf, subtree = pessimistic_errors(tree)
     collapsed = []
     stack = [0]
     while stack:
@@ -43,9 +45,9 @@ def _top_down(tree: Tree, leaf_err: np.ndarray, sub_err: np.ndarray, leaves: np.
         if tree.is_leaf[i]:
             continue
         N = tree.weighted_n[i]
-        corrected = sub_err[i] + 0.5 * leaves[i]
+        corrected = subtree[i]
         se = np.sqrt(max(corrected * (N - corrected), 0.0) / N) if N > 0 else 0.0
-        if leaf_err[i] + 0.5 <= corrected + se:
+        if as_leaf[i] <= corrected + se:
             collapsed.append(i)
         else:
             stack.extend(reversed(tree.children_of(i).tolist()))

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dtcore.pruning.ccp import node_costs
 from dtcore.pruning.collapse import subtree_end
 from dtcore.pruning.losses import node_losses
+from dtcore.pruning.pep import pessimistic_errors
 
 #: what the before/after figures are, per method (an i18n key ``prune.removed.basis.<basis>``)
 BASIS = {"rep": "validation", "pep": "pessimistic", "ebp": "estimated", "ccp": "cost"}
@@ -55,17 +57,17 @@ def subtree_figures(tree, method: str, report, valid=None) -> SubtreeFigures:
                 out.before[node] = float(ev["estimated_errors_before"])
                 out.after[node] = float(ev["estimated_errors_after"])
         return out
-    if method == "rep":
-        if valid is None or valid[0] is None:
-            return out
-        leaf_loss, _ = node_losses(tree, valid[0], valid[1])
-    elif method == "pep":
-        leaf_loss = tree.weighted_n - tree.value.max(axis=1) + 0.5
+    if method == "pep":
+        leaf_loss, subtree = pessimistic_errors(tree)
+        before = subtree[nodes]
     elif method == "ccp":
-        leaf_loss = tree.weighted_n * tree.impurity / tree.weighted_n[0]
+        leaf_loss = node_costs(tree)
+        before = _block_sums(tree, leaf_loss, nodes)
+    elif method == "rep" and valid is not None and valid[0] is not None:
+        leaf_loss, _ = node_losses(tree, valid[0], valid[1])
+        before = _block_sums(tree, leaf_loss, nodes)
     else:
         return out
-    before = _block_sums(tree, leaf_loss, nodes)
     for node, b in zip(nodes.tolist(), before.tolist()):
         out.before[node] = float(b)
         out.after[node] = float(leaf_loss[node])
