@@ -50,6 +50,14 @@ class CutScores:
     known_weight: np.ndarray
 
 
+def cut_midpoint(lo: ArrayLike, hi: ArrayLike) -> np.ndarray:
+    """The midpoint cut between adjacent values lo < hi: (lo + hi)/2, or lo when rounding put it
+    on hi (C4.5's candidate cut; CART's is ``splitting.midpoints``, scikit-learn's lo/2 + hi/2)."""
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    mid = (lo + hi) / 2.0
+    return np.where(mid == hi, lo, mid)
+
+
 def _xlog2x(x: ArrayLike) -> np.ndarray:
     """x·log2(x), 0 where x ≤ 0 (log2(1) = 0 does the masking without fancy indexing)."""
     x = np.asarray(x, dtype=np.float64)
@@ -319,9 +327,7 @@ def _finish(
     pos = best + offset
     Kf = K[feats]
     si = split_information(np.stack([left, Kf - left, N - Kf], axis=1))
-    lo, hi = V[feats, pos], V[feats, pos + 1]
-    mid = (lo + hi) / 2.0
-    mid = np.where(mid == hi, lo, mid)  # rounding put the midpoint on the upper value
+    mid = cut_midpoint(V[feats, pos], V[feats, pos + 1])
     out.valid[feats] = True
     out.raw_gain[feats] = raw
     out.gain[feats] = gain
@@ -545,10 +551,8 @@ def _batch_finish(
     left = Lw[fi, b]
     Kf = K[fi, si_]
     info = split_information(np.stack([left, Kf - left, Nn - Kf], axis=1))
-    lo, hi = V[fi, b], V[fi, b + 1]
-    mid = (lo + hi) / 2.0
     out.valid[fi, si_] = True
     out.gain[fi, si_] = gain
     out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0), 0.0)
-    out.midpoint[fi, si_] = np.where(mid == hi, lo, mid)
+    out.midpoint[fi, si_] = cut_midpoint(V[fi, b], V[fi, b + 1])
     return out

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from ..cutpoints import cut_midpoint
 from ..schema import Schema
 from ..tree import Tree
 from .labels import fmt_num
@@ -78,10 +79,8 @@ def node_thresholds(tree: Tree, node: int, precision: int | None = None) -> list
 
 
 def midpoint(below: float, above: float) -> float:
-    """The midpoint cut between two adjacent values, as the builders compute it
-    (``cutpoints``): (lo + hi)/2, or lo when rounding put it on hi."""
-    mid = (below + above) / 2.0
-    return below if mid == above else mid
+    """The midpoint cut between two adjacent values, as the builders compute it."""
+    return float(cut_midpoint(below, above))
 
 
 def midpoint_note(t: float, below: float, above: float) -> float | None:
