@@ -43,6 +43,14 @@ def _join(terms, per: int = 3) -> str:
     return out
 
 
+def _weighted_terms(ar, digits: int, per: int) -> str:
+    """The sum Σ |D^v|/|D|·I(D^v) term by term, ``per`` terms to a line."""
+    terms = [
+        rf"{_frac(w, ar.N)}\cdot {num(g, digits)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)
+    ]
+    return _join(terms, per)
+
+
 def _aligned(formula: str) -> str:
     """``A = B = C = 0.247`` as an aligned block, one ``= …`` per line, long sums wrapped."""
     parts = formula.replace(r" \approx ", r" = \approx ").split(" = ")
@@ -328,13 +336,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
                     rf"{sym}({_set(lab, v)}) = {terms(cnt)} = {num(ar.branch_impurity[v], d)}",
                 )
             )
-        parts = _join(
-            [
-                rf"{_frac(w, ar.N)}\cdot {num(g, ds['weighted'])}"
-                for w, g in zip(ar.branch_weights, ar.branch_impurity)
-            ],
-            2,
-        )
+        parts = _weighted_terms(ar, ds["weighted"], 2)
         lines.append(
             (
                 t("splits.ar.weighted"),
@@ -360,7 +362,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
     # regression: the criterion's own impurity (absolute error around the median, Poisson deviance)
     name = {"absolute_error": "AE", "poisson": "Dev"}.get(str(ar.criterion), "MSE")
     formula = {
-        "AE": r"\frac{{1}}{{|D|}}\sum_{{x\in D}}|y_x-\tilde y|".replace("{{", "{").replace("}}", "}"),
+        "AE": r"\frac{1}{|D|}\sum_{x\in D}|y_x-\tilde y|",
         "Dev": r"\frac{1}{|D|}\sum_{x\in D}y_x\ln\frac{y_x}{\bar y}",
     }.get(name)
     lines.append(
@@ -387,13 +389,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
                 rf"{num(ar.branch_impurity[v], d)}",
             )
         )
-    parts = _join(
-        [
-            rf"{_frac(w, ar.N)}\cdot {num(g, ds['weighted'])}"
-            for w, g in zip(ar.branch_weights, ar.branch_impurity)
-        ],
-        3,
-    )
+    parts = _weighted_terms(ar, ds["weighted"], 3)
     lines.append(
         (
             t("splits.ar.weighted"),
