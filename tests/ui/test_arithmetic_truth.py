@@ -109,3 +109,21 @@ def test_long_branch_labels_become_numbered_sets_so_formulas_stay_narrow():
     assert "radio/tv" not in text  # the subsets are named in the captions instead
     captions = [c for c, _ in lines if "splits.ar.branch" in c]
     assert len(captions) == 2 and "(D¹)" in captions[0] and "radio/tv" in "".join(captions)
+
+
+@pytest.mark.parametrize(
+    ("criterion", "caption", "symbol"), [("absolute_error", "ae", "AE"), ("poisson", "dev", "Dev")]
+)
+def test_a_regression_impurity_line_is_captioned_by_its_own_criterion(criterion, caption, symbol):
+    """The node's impurity under absolute error or Poisson deviance was captioned "mean squared
+    error", with an English note inside the formula whatever the language."""
+    est, X, y = fit("diabetes", "cart", criterion=criterion, max_depth=2)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    lines = arithmetic_latex(explain.arithmetic(nd, rep.features[0].test, rep), tr)
+    line = next((c, f) for c, f in lines if rf"\mathrm{{{symbol}}}(D) &=" in f)
+    assert line[0] == f"splits.ar.{caption}"
+    assert all(r"\text{(" not in f for _, f in lines)
+    from ui.i18n import translate
+
+    assert "median" in translate("splits.ar.ae", "en") and "中位数" in translate("splits.ar.ae", "zh")

@@ -367,16 +367,11 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
     }.get(name)
     lines.append(
         (
-            t("splits.ar.mse"),
+            t("splits.ar." + name.lower()),  # the caption names the impurity the line computes
             rf"\bar y = {num(ar.mean, d)},\quad \mathrm{{MSE}}(D) = \frac{{1}}{{|D|}}"
             rf"\sum_{{x\in D}}(y_x-\bar y)^2 = {num(ar.impurity, d)}"
             if formula is None
-            else rf"\mathrm{{{name}}}(D) = {formula} = {num(ar.impurity, d)}"
-            + (
-                r"\quad\text{(absolute error around the median)}"
-                if name == "AE"
-                else r"\quad\text{(Poisson deviance)}"
-            ),
+            else rf"\mathrm{{{name}}}(D) = {formula} = {num(ar.impurity, d)}",
         )
     )
     for v, lab in enumerate(labels):
