@@ -75,6 +75,14 @@ def scheduler_address(environ: dict | None = None) -> str | None:
     return value or None
 
 
+def worker_count(environ: dict | None = None) -> int:
+    """Worker processes of the local cluster (``DTREE_DASK_WORKERS``, at least 1; default 2)."""
+    try:
+        return max(1, int((os.environ if environ is None else environ).get(WORKERS_ENV, "2")))
+    except ValueError:
+        return 2
+
+
 def _inside(path: Path, root: Path) -> bool:
     return path == root or path.is_relative_to(root)
 

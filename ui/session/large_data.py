@@ -16,8 +16,6 @@ The Dask client is made once per server process (``st.cache_resource``): a ``Loc
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
 from dtcore.progress import Progress
@@ -67,8 +65,7 @@ def source_section() -> None:
         err = st.session_state.get("large_error")
         if err:
             pattern, key, params = err
-            message = sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
-            st.error(t("large.failed", pattern=md_escape(pattern), message=message))
+            st.error(t("large.failed", pattern=md_escape(pattern), message=_failure_text(key, params)))
 
 
 def on_open() -> None:
@@ -122,15 +119,20 @@ def adopt_link() -> None:
     if pattern is None:
         return
     url.done("large")
-    if source() is not None and source().pattern == pattern:
+    src = source()
+    if src is not None and src.pattern == pattern:
         return
     failure = _open(pattern, keep=set(st.query_params))
     if failure is not None:
-        key, params = failure
-        message = sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
         st.warning(
-            t("large.link_failed", pattern=md_escape(pattern), message=message), icon=":material/link_off:"
+            t("large.link_failed", pattern=md_escape(pattern), message=_failure_text(*failure)),
+            icon=":material/link_off:",
         )
+
+
+def _failure_text(key: str, params: dict) -> str:
+    """A refusal's catalogue message with its values (paths: user text) escaped, as a sentence."""
+    return sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
 
 
 def sample_placeholder() -> str | None:
@@ -172,11 +174,7 @@ def _client(scheduler: str | None, workers: int):
 
 def dask_client():
     """The server process's Dask client (made on first use; made again if it has closed)."""
-    try:
-        workers = max(1, int(os.environ.get(L.WORKERS_ENV, "2")))
-    except ValueError:
-        workers = 2
-    address = L.scheduler_address()
+    workers, address = L.worker_count(), L.scheduler_address()
     try:
         client = _client(address, workers)
         if client.status not in ("running", "connecting"):
