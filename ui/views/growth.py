@@ -8,7 +8,7 @@ from dtcore.export.labels import impurity_name
 from dtcore.growth_steps import StepTree
 
 from .text import md_escape
-from .tree import auto_depth, dot_words
+from .tree import auto_depth, dot_words, node_path
 
 #: a step tree is drawn whole up to this many nodes, else folded like the Train page's
 WHOLE_TREE = 63
@@ -43,17 +43,9 @@ def _count(v: float) -> str:
 
 
 def path_text(est, node: int, root: str) -> str:
-    """Branch conditions from the root to a node of the grown tree."""
-    tree, schema = est.grown_tree_, est.schema_
-    out = []
-    i = int(node)
-    while tree.parent[i] >= 0:
-        p = int(tree.parent[i])
-        name = schema.features[int(tree.feature[p])].name
-        cond = next((export.condition_text(b) for b in export.branches(tree, schema, p) if b.child == i), "")
-        out.append(f"{name} {cond}")
-        i = p
-    return " → ".join(out[::-1]) or root
+    """Branch conditions from the root to a node of the grown tree (thresholds as the tree
+    prints them)."""
+    return " → ".join(node_path(est, node, tree=est.grown_tree_)) or root
 
 
 def split_caption(t, k: int, total: int, info, path: str) -> str:

@@ -83,13 +83,13 @@ def incoming_condition(est, node: int, precision: int = 3, tree=None) -> str | N
     return name
 
 
-def node_path(est, node: int) -> list[str]:
-    """Branch conditions from the root down to ``node``."""
-    tree = est.tree_
+def node_path(est, node: int, tree=None) -> list[str]:
+    """Branch conditions from the root down to ``node`` of ``tree`` (default: the model's own)."""
+    tree = est.tree_ if tree is None else tree
     out = []
     i = int(node)
     while tree.parent[i] >= 0:
-        out.append(incoming_condition(est, i))
+        out.append(incoming_condition(est, i, tree=tree))
         i = int(tree.parent[i])
     return out[::-1]
 
