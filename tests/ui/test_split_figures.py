@@ -89,6 +89,15 @@ def test_curve_marks_the_best_cut_and_greys_ineligible_ones():
     assert fig.to_json() == melon_curve("c45")[0].to_json()  # deterministic
 
 
+def test_the_best_and_second_cut_labels_lean_away_from_each_other():
+    """Two close marked cuts (10⁵ rows: x0 ≤ −0.0245 and ≤ 0.0245) printed their "cut · score"
+    labels over each other, both centred above their marks."""
+    fig, _, _ = melon_curve("c45")
+    marks = {t.name: t for t in fig.data if t.name in ("second", "best")}
+    left, right = sorted(marks.values(), key=lambda t: t.x[0])
+    assert (left.textposition, right.textposition) == ("top left", "top right")
+
+
 def test_large_curve_is_decimated_keeping_the_exact_maximum_and_draws_fast():
     rng = np.random.default_rng(1)
     n = 100_000

@@ -140,6 +140,12 @@ def curve_figure(
         row=1,
         col=1,
     )
+    # two marked cuts side by side: each label leans away from the other, so that close cuts
+    # (x0 ≤ −0.0245 and ≤ 0.0245) do not print their labels over each other
+    lean = {}
+    if chosen is not None and runner is not None and chosen != runner:
+        left, right = sorted((chosen, runner), key=lambda k: x[k])
+        lean = {left: "top left", right: "top right"}
     for k, name, color, symbol in (
         (runner, texts["runner"], RUNNER, "diamond"),
         (chosen, texts["chosen"], CHOSEN, "star"),
@@ -155,7 +161,7 @@ def curve_figure(
                 mode="markers+text",
                 name=name,
                 text=[f"{plain(x[k])} · {num(s[k], 3)}"],
-                textposition="top center",
+                textposition=lean.get(k, "top center"),
                 textfont=dict(color=color),
                 marker=dict(color=color, size=15, symbol=symbol, line=dict(color="white", width=1)),
                 unselected=dict(marker=dict(opacity=1.0), textfont=dict(color=color)),
