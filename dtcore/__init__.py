@@ -3,7 +3,7 @@
 numpy and the standard library are the only imports allowed anywhere in this package.
 """
 
-from .schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
-from .tree import Tree, TreeAssembler
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
+from dtcore.tree import Tree, TreeAssembler
 
 __all__ = ["CATEGORICAL", "CONTINUOUS", "DataError", "Feature", "Schema", "Tree", "TreeAssembler"]

@@ -23,8 +23,8 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .readers import NO_LIMITS, SizeLimits
-from .schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
+from dtcore.readers import NO_LIMITS, SizeLimits
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
 
 _NUMERIC = {"numeric", "real", "integer"}
 
@@ -344,7 +344,7 @@ def write_arff(
     the order to declare (default: order of first appearance).  Missing cells (None, NaN, empty
     or a missing token) are written as ``?``.
     """
-    from .schema import MISSING_TOKENS
+    from dtcore.schema import MISSING_TOKENS
 
     tokens = MISSING_TOKENS if missing_tokens is None else tuple(missing_tokens)
     arr = np.asarray(rows, dtype=object)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .conventions import (
+from dtcore.conventions import (
     NotFittedError,
     check_class_target,
     check_X_shape,
@@ -26,9 +26,9 @@ from .conventions import (
     text_label_order,
     typed_classes,
 )
-from .cut_neighbours import record_neighbours
-from .missing_seen import missing_seen
-from .schema import (
+from dtcore.cut_neighbours import record_neighbours
+from dtcore.missing_seen import missing_seen
+from dtcore.schema import (
     CATEGORICAL,
     DataError,
     Schema,
@@ -38,7 +38,7 @@ from .schema import (
     label_of,
     target_encoding,
 )
-from .tree import Tree
+from dtcore.tree import Tree
 
 __all__ = ["BaseTreeEstimator", "NotFittedError"]
 

@@ -28,14 +28,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import growth_steps
-from .base import BaseTreeEstimator
-from .conventions import Bunch
-from .criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from .growing import GrowParams, grow_with_order
-from .params import GROWTH_LIMITS, Param
-from .schema import DataError
-from .tree import Tree
+from dtcore import growth_steps
+from dtcore.base import BaseTreeEstimator
+from dtcore.conventions import Bunch
+from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from dtcore.growing import GrowParams, grow_with_order
+from dtcore.params import GROWTH_LIMITS, Param
+from dtcore.schema import DataError
+from dtcore.tree import Tree
 
 #: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.hist``)
 SPLITTERS = ("best", "hist")
@@ -107,7 +107,7 @@ class _CARTBase(BaseTreeEstimator):
         if not (_is_int(mb) and 2 <= mb <= 65535):
             raise ValueError(f"max_bins must be an integer in [2, 65535], not {mb!r}")
         if self.splitter == "hist":
-            from .hist import check_criterion
+            from dtcore.hist import check_criterion
 
             check_criterion(self.criterion)
             if self.max_leaf_nodes is not None:
@@ -134,7 +134,7 @@ class _CARTBase(BaseTreeEstimator):
             ``impurities``: the total leaf impurity of the pruned tree after each step.
             Any of the alphas, given as ``ccp_alpha``, grows that step's pruned tree.
         """
-        from .pruning import cost_complexity_path
+        from dtcore.pruning import cost_complexity_path
 
         grower = type(self)(**{**self.get_params(), "ccp_alpha": 0.0})
         grower.fit(X, y, sample_weight, **fit_params)
@@ -181,7 +181,7 @@ class _CARTBase(BaseTreeEstimator):
                 )
         params = self._params_for(X.shape[0], sample_weight, n_classes)
         if self.splitter == "hist":
-            from .hist import grow_in_memory
+            from dtcore.hist import grow_in_memory
 
             grown = grow_in_memory(X, y, sample_weight, ncat, params, int(self.max_bins))
             order = level_split_order(grown)
@@ -195,7 +195,7 @@ class _CARTBase(BaseTreeEstimator):
         Dask engine's included."""
         tree, steps = grown, []
         if self.ccp_alpha > 0:
-            from .pruning import prune_to_alpha
+            from dtcore.pruning import prune_to_alpha
 
             tree = prune_to_alpha(grown, float(self.ccp_alpha))[0]
             steps = growth_steps.ccp_steps(grown, float(self.ccp_alpha))

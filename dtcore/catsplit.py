@@ -33,7 +33,7 @@ from itertools import product
 
 import numpy as np
 
-from .criteria import CLASSIFICATION_CRITERIA, proxy_improvement
+from dtcore.criteria import CLASSIFICATION_CRITERIA, proxy_improvement
 
 EXACT_SUBSET_LIMIT = 10  # 511 subsets: memory n_nodes × 511 × channels per level
 

@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from .disagreement import Disagreement, first_disagreement, notes
-from .estimators import make_estimator, tasks_of
-from .pruning.alpha_selection import fold_ids
-from .schema import label_of
+from dtcore.disagreement import Disagreement, first_disagreement, notes
+from dtcore.estimators import make_estimator, tasks_of
+from dtcore.pruning.alpha_selection import fold_ids
+from dtcore.schema import label_of
 
 #: key → (label, algorithm, parameters)
 CONTENDERS: dict[str, tuple[str, str, dict[str, Any]]] = {

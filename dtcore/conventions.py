@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .schema import DataError, _to_float, label_of
+from dtcore.schema import DataError, _to_float, label_of
 
 
 class NotFittedError(ValueError, AttributeError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tree import Tree
+from dtcore.tree import Tree
 
 
 def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import explain
-from .c45.rules import AVERAGE_EPS
+from dtcore import explain
+from dtcore.c45.rules import AVERAGE_EPS
 
 if TYPE_CHECKING:
-    from .compare import Entry
+    from dtcore.compare import Entry
 
 
 @dataclass
@@ -201,10 +201,10 @@ def _runner_up(rep: Any) -> dict[str, Any] | None:
 
 def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
     if est.schema_.is_classifier:
-        from .schema import encode_classes
+        from dtcore.schema import encode_classes
 
         return encode_classes(y, est.schema_.classes)[0]
-    from .schema import encode_regression_target
+    from dtcore.schema import encode_regression_target
 
     return encode_regression_target(y)
 

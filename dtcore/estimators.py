@@ -11,10 +11,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .params import Param
+from dtcore.params import Param
 
 if TYPE_CHECKING:
-    from .base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 CLASSIFICATION, REGRESSION = "classification", "regression"
 

@@ -31,14 +31,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .cut_neighbours import record_neighbours
-from .explain import NodeData, children_rows, same_test, tree_test
-from .missing_seen import missing_seen
-from .tree import DISTRIBUTE, Tree, TreeAssembler
+from dtcore.cut_neighbours import record_neighbours
+from dtcore.explain import NodeData, children_rows, same_test, tree_test
+from dtcore.missing_seen import missing_seen
+from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
 
 if TYPE_CHECKING:
-    from .base import BaseTreeEstimator
-    from .cart import _CARTBase
+    from dtcore.base import BaseTreeEstimator
+    from dtcore.cart import _CARTBase
 
 
 def _sub_params(
@@ -93,7 +93,7 @@ def _leaf_stats(nd: NodeData, rows: np.ndarray, weights: np.ndarray) -> tuple[np
     wsum = float(weights.sum())
     if nd.C:
         counts = np.bincount(y.astype(np.int64), weights=weights, minlength=nd.C)
-        from .criteria import entropy, gini
+        from dtcore.criteria import entropy, gini
 
         crit = getattr(nd.est, "criterion", "entropy")
         imp = float(gini(counts) if crit == "gini" else entropy(counts))

@@ -25,17 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from .catsplit import best_categorical, category_stats, scan_categorical
-from .criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
-from .progress import report
-from .splitting import (
-    best_per_segment_blocks,
-    missing_goes_left,
-    scan_sorted,
-    segment_ids,
-    thresholds,
-)
-from .tree import Tree
+from dtcore.catsplit import best_categorical, category_stats, scan_categorical
+from dtcore.criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
+from dtcore.progress import report
+from dtcore.splitting import best_per_segment_blocks, missing_goes_left, scan_sorted, segment_ids, thresholds
+from dtcore.tree import Tree
 
 NodeValues = np.ndarray | float  # arrays over nodes (the builders) or one node's number
 

@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from .pruning.collapse import collapse
-from .tree import Tree, TreeAssembler
-from .tree_check import check_growth
+from dtcore.pruning.collapse import collapse
+from dtcore.tree import Tree, TreeAssembler
+from dtcore.tree_check import check_growth
 
 BUILD_RULES = ("level", "best_first", "depth_first")
 PRUNE_KINDS = ("collapse", "leaf", "raise", "ccp")
@@ -135,7 +135,7 @@ def record(est: Any, grown: Tree, order: np.ndarray, rule: str, steps: list[Prun
 
 def ccp_steps(grown: Tree, alpha: float) -> list[PruneStep]:
     """The weakest-link steps that pruning to ``alpha`` takes, with the α of each."""
-    from .pruning.ccp import cost_complexity_path, nodes_to_collapse
+    from dtcore.pruning.ccp import cost_complexity_path, nodes_to_collapse
 
     path = cost_complexity_path(grown)
     nodes = nodes_to_collapse(path, alpha)

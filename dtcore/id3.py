@@ -29,19 +29,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import growth_steps
-from .base import BaseTreeEstimator
-from .criteria import entropy
-from .cutpoints import score_cuts
-from .discretize import METHODS as BIN_METHODS
-from .discretize import edges_for, inner_edges
-from .multiway import branch_class_counts, distribute_rows, score_multiway
-from .params import GROWTH_LIMITS, Param
-from .progress import report
-from .tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
+from dtcore import growth_steps
+from dtcore.base import BaseTreeEstimator
+from dtcore.criteria import entropy
+from dtcore.cutpoints import score_cuts
+from dtcore.discretize import METHODS as BIN_METHODS
+from dtcore.discretize import edges_for, inner_edges
+from dtcore.multiway import branch_class_counts, distribute_rows, score_multiway
+from dtcore.params import GROWTH_LIMITS, Param
+from dtcore.progress import report
+from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 if TYPE_CHECKING:
-    from .schema import Schema
+    from dtcore.schema import Schema
 
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .readers import SizeLimits
+from dtcore.readers import SizeLimits
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .node_rows import walk_tests
-from .tree import Tree
+from dtcore.node_rows import walk_tests
+from dtcore.tree import Tree
 
 
 def _may_miss(tree: Tree, X: np.ndarray) -> bool:

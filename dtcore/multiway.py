@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .criteria import entropy, split_information
+from dtcore.criteria import entropy, split_information
 
 #: Weka's Utils.SMALL: J48 treats numbers closer than this as equal (gains, weights, ratios).
 SMALL = 1e-6

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .multiway import distribute_rows
-from .tree import Tree
+from dtcore.multiway import distribute_rows
+from dtcore.tree import Tree
 
 
 def walk_tests(

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .schema import DataError
+from dtcore.schema import DataError
 
 #: Delimiters we sniff between, in order of preference on a tie.
 DELIMITERS = (",", "\t", ";")
@@ -285,7 +285,7 @@ def read_table(path: str | Path, *, delimiter: str | None = None, limits: SizeLi
 
 def read_arff_table(path: str | Path, *, limits: SizeLimits = NO_LIMITS) -> Table:
     """An ARFF file as a Table carrying the declared kinds and category orders."""
-    from . import arff  # written separately; imported lazily so CSV reading never depends on it
+    from dtcore import arff  # written separately; imported lazily so CSV reading never depends on it
 
     path = Path(path)
     if not path.is_dir():

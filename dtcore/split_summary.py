@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, SupportsFloat
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .estimators import estimator_class as _cls
-from .export.thresholds import fmt_threshold
-from .schema import Feature, Schema, encode_features, encode_target, infer_schema, target_encoding
+from dtcore.estimators import estimator_class as _cls
+from dtcore.export.thresholds import fmt_threshold
+from dtcore.schema import Feature, Schema, encode_features, encode_target, infer_schema, target_encoding
 
 if TYPE_CHECKING:
-    from .base import BaseTreeEstimator
-    from .explain.records import Candidates
+    from dtcore.base import BaseTreeEstimator
+    from dtcore.explain.records import Candidates
 
 
 def _threshold(t: float, test: Mapping[str, object]) -> str:
@@ -55,7 +55,7 @@ def node_splits(
     ``a = v`` versus ``a ≠ v`` with its ``split_impurity`` (the textbook's Gini(D, a)) and score.
     ``estimator``: a fitted one for ``node`` > 0; at the root an unfitted one gives the settings.
     """
-    from . import explain
+    from dtcore import explain
 
     if algorithm in ("id3", "c45") and task != "classification":
         raise ValueError(f"{algorithm} builds classification trees only")

@@ -356,7 +356,7 @@ class Tree:
         ):
             raise ValueError("model tree.saw_missing: not one true/false per node")
         tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
-        from .tree_check import check_tree, read_neighbours  # a module of its own that needs Tree
+        from dtcore.tree_check import check_tree, read_neighbours  # a module of its own that needs Tree
 
         tree.cut_below, tree.cut_above = read_neighbours(d)
         check_tree(tree)

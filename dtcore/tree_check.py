@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .growth_steps import PruneStep
-    from .tree import Tree
+    from dtcore.growth_steps import PruneStep
+    from dtcore.tree import Tree
 
 
 def read_neighbours(d: dict) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -13,7 +13,7 @@ dtcore itself never imports this package (it stays numpy-only).
 
 from __future__ import annotations
 
-from .cluster import connect
-from .fit import fit_dask, read_frame
+from dtdask.cluster import connect
+from dtdask.fit import fit_dask, read_frame
 
 __all__ = ["connect", "fit_dask", "read_frame"]

@@ -10,9 +10,8 @@ from dtcore.cli.train import dot_options, params_from_args
 from dtcore.export import tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output
 from dtcore.schema import DataError
-
-from .cluster import connect
-from .fit import fit_dask, read_frame
+from dtdask.cluster import connect
+from dtdask.fit import fit_dask, read_frame
 
 
 def cmd_train(args: argparse.Namespace) -> int:

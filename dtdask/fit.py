@@ -22,9 +22,8 @@ from dtcore.hist.binning import Bins
 from dtcore.hist.histograms import Layout
 from dtcore.missing_seen import missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
-
-from .source import DaskHistograms, encode_block, encode_values
-from .summary import column_kind, merge, sample_per_partition, summarize
+from dtdask.source import DaskHistograms, encode_block, encode_values
+from dtdask.summary import column_kind, merge, sample_per_partition, summarize
 
 
 def read_frame(source: Any, columns: Sequence[str] | None = None) -> dd.DataFrame:

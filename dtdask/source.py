@@ -20,8 +20,7 @@ import pandas as pd
 from dtcore.hist.binning import Bins
 from dtcore.hist.histograms import Layout, RouteStep, partial_histograms, route_rows
 from dtcore.schema import Schema, encode_features, target_encoding
-
-from .summary import cells
+from dtdask.summary import cells
 
 
 def encode_values(df: pd.DataFrame, schema: Schema) -> np.ndarray:

@@ -31,9 +31,9 @@ Modules: ``rules`` (the decision rules the builder and ``dtcore.explain`` share)
 error-based pruning are ``dtcore.pruning.ebp``; J48's text form is ``dtcore.export.j48``.
 """
 
-from .estimator import C45Classifier
-from .growth import GrowthStats
-from .rules import (
+from dtcore.c45.estimator import C45Classifier
+from dtcore.c45.growth import GrowthStats
+from dtcore.c45.rules import (
     AVERAGE_EPS,
     COLLAPSE_EPS,
     SNAP_TOL,

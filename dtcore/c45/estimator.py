@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import growth_steps
-from ..base import BaseTreeEstimator
-from ..params import Param
+from dtcore import growth_steps
+from dtcore.base import BaseTreeEstimator
+from dtcore.c45.growth import _collapse, _Grower, _set_impurity
+from dtcore.c45.rules import THRESHOLD_RULES
+from dtcore.params import Param
 
 # the module, not its names: dtcore.pruning.ebp imports dtcore.c45.growth, so whichever of the
 # two packages is imported first, the other is then partly initialised
-from ..pruning import ebp
-from ..pruning.collapse import collapse
-from ..tree import Tree
-from .growth import _collapse, _Grower, _set_impurity
-from .rules import THRESHOLD_RULES
+from dtcore.pruning import ebp
+from dtcore.pruning.collapse import collapse
+from dtcore.tree import Tree
 
 
 class C45Classifier(BaseTreeEstimator):

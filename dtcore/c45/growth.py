@@ -22,15 +22,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..criteria import entropy
-from ..cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
-from ..multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
-from ..progress import report
-from ..tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
-from .rules import COLLAPSE_EPS, SnapValues, is_leaf, many_values, select_test, snap_threshold, snap_values
+from dtcore.c45.rules import (
+    COLLAPSE_EPS,
+    SnapValues,
+    is_leaf,
+    many_values,
+    select_test,
+    snap_threshold,
+    snap_values,
+)
+from dtcore.criteria import entropy
+from dtcore.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
+from dtcore.multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from dtcore.progress import report
+from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
 if TYPE_CHECKING:
-    from .estimator import C45Classifier
+    from dtcore.c45.estimator import C45Classifier
 
 #: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint": cut} or {})
 _Candidate = tuple[int, str, float, float, dict[str, float]]

@@ -12,14 +12,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..export import GraphvizError, GraphvizMissing
-from ..limits import ENV
-from ..readers import LimitError
-from ..schema import DataError
-from ..split_summary import node_splits
-from . import compare, explain, prune, splits, train
-from .common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
-from .train import (
+from dtcore.cli import compare, explain, prune, splits, train
+from dtcore.cli.common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
+from dtcore.cli.train import (
     RolePlan,
     add_picture_args,
     add_training_args,
@@ -31,6 +26,11 @@ from .train import (
     prepare_training,
     read_training,
 )
+from dtcore.export import GraphvizError, GraphvizMissing
+from dtcore.limits import ENV
+from dtcore.readers import LimitError
+from dtcore.schema import DataError
+from dtcore.split_summary import node_splits
 
 __all__ = [
     "EXIT_USER_ERROR",

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import compare as C
-from ..disagreement import describe_test, fmt
-from ..rowsplit import split_rows
-from .common import stdout
-from .train import read_training
+from dtcore import compare as C
+from dtcore.cli.common import stdout
+from dtcore.cli.train import read_training
+from dtcore.disagreement import describe_test, fmt
+from dtcore.rowsplit import split_rows
 
 NAMES = {"gain": "gain", "gain_ratio": "gain ratio", "impurity_decrease": "impurity decrease"}
 

@@ -13,7 +13,7 @@ import importlib
 import os
 from pathlib import Path
 
-from ..schema import DataError
+from dtcore.schema import DataError
 
 ENGINES = ("memory", "dask")
 #: a fit holds the text table, the float64 matrix and a sorted permutation per feature: about

@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..explain.prediction import explain_prediction, explanation_text
-from ..export import load_model
-from ..readers import read_table
-from ..schema import DataError, lacking_columns
-from .common import positive_int, print_json, stdout
+from dtcore.cli.common import positive_int, print_json, stdout
+from dtcore.explain.prediction import explain_prediction, explanation_text
+from dtcore.export import load_model
+from dtcore.readers import read_table
+from dtcore.schema import DataError, lacking_columns
 
 
 def _row(args: argparse.Namespace, names: list[str]) -> dict[str, object]:

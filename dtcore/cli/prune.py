@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..pruning.alpha_selection import estimator_grower
-from ..pruning.ccp import cost_complexity_path
-from ..pruning.interface import prune
-from ..pruning.methods import PRUNING_METHODS
-from ..readers import NO_LIMITS, SizeLimits
-from .common import add_limits_arg, read_limits
-from .common import print_json as _print_json
+from dtcore.cli.common import add_limits_arg, read_limits
+from dtcore.cli.common import print_json as _print_json
+from dtcore.pruning.alpha_selection import estimator_grower
+from dtcore.pruning.ccp import cost_complexity_path
+from dtcore.pruning.interface import prune
+from dtcore.pruning.methods import PRUNING_METHODS
+from dtcore.readers import NO_LIMITS, SizeLimits
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -95,8 +95,8 @@ def encoded_rows(
     limits: SizeLimits = NO_LIMITS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
-    from ..readers import read_table
-    from ..schema import DataError, encode_target, lacking_columns
+    from dtcore.readers import read_table
+    from dtcore.schema import DataError, encode_target, lacking_columns
 
     table = read_table(path, limits=limits)
     schema = est.schema_
@@ -119,8 +119,8 @@ def encoded_rows(
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
-    from ..export import impurity_name, load_model, save_model
-    from ..export.files import refuse_input_as_output
+    from dtcore.export import impurity_name, load_model, save_model
+    from dtcore.export.files import refuse_input_as_output
 
     est = load_model(args.model)
     if args.path:

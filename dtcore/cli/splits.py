@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..estimators import estimator_class
-from ..split_summary import node_splits
-from .common import stdout
-from .train import add_training_args, fit_prepared, params_from_args, read_training
+from dtcore.cli.common import stdout
+from dtcore.cli.train import add_training_args, fit_prepared, params_from_args, read_training
+from dtcore.estimators import estimator_class
+from dtcore.split_summary import node_splits
 
 
 def cmd_splits(args: argparse.Namespace) -> int:

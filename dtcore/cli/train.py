@@ -14,13 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import roles as R
-from ..estimators import ALGORITHMS, estimator_class
-from ..export import fmt_num, load_model, to_text, tree_summary, write_tree_file
-from ..export.files import refuse_input_as_output, write_atomic
-from ..readers import Table, read_table
-from ..schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
-from .common import (
+from dtcore import roles as R
+from dtcore.cli.common import (
     add_limits_arg,
     check_out,
     int_or_float,
@@ -30,10 +25,15 @@ from .common import (
     stdout,
     warn,
 )
-from .engines import add_engine_args, dispatch
+from dtcore.cli.engines import add_engine_args, dispatch
+from dtcore.estimators import ALGORITHMS, estimator_class
+from dtcore.export import fmt_num, load_model, to_text, tree_summary, write_tree_file
+from dtcore.export.files import refuse_input_as_output, write_atomic
+from dtcore.readers import Table, read_table
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 #: ``prepare_training``'s result: (X raw, y raw, feature names, kinds by name, categories by name,
 #: classes or None, task)
@@ -343,7 +343,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
                 f"{est.algorithm}: use --format text"
             )
-        from ..export.j48 import to_j48_text
+        from dtcore.export.j48 import to_j48_text
 
         stdout(to_j48_text(est))
         return 0

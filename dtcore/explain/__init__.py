@@ -34,8 +34,8 @@ counterfactuals).
 
 from __future__ import annotations
 
-from ..cutpoints import pick_j48
-from .arithmetic import (
+from dtcore.cutpoints import pick_j48
+from dtcore.explain.arithmetic import (
     Arithmetic,
     ChildSummary,
     arithmetic,
@@ -45,11 +45,11 @@ from .arithmetic import (
     children_summary,
     route_test,
 )
-from .cart import cart_features, cart_test
-from .entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
-from .node_data import NodeData, feats_impurity
-from .prediction import PredictionExplanation, explain_prediction, explanation_text
-from .records import (
+from dtcore.explain.cart import cart_features, cart_test
+from dtcore.explain.entropy import c45_features, cut_gains, entropy_continuous, entropy_multiway, id3_features
+from dtcore.explain.node_data import NodeData, feats_impurity
+from dtcore.explain.prediction import PredictionExplanation, explain_prediction, explanation_text
+from dtcore.explain.records import (
     Candidates,
     CutGains,
     FeatureSplits,
@@ -58,7 +58,7 @@ from .records import (
     TestDict,
     jsonable,
 )
-from .report import explainer_data, report_for, same_test, split_report, tree_test
+from dtcore.explain.report import explainer_data, report_for, same_test, split_report, tree_test
 
 __all__ = [
     "Arithmetic",

@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from ..criteria import absolute_error, entropy, gini, half_poisson_deviance, split_information
-from ..multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
-from ..tree import DISTRIBUTE, branch_index
-from .cart import cart_test
-from .entropy import snap
-from .node_data import NodeData, criterion, with_neighbours
-from .records import SplitReport, TestDict, _Record
+from dtcore.criteria import absolute_error, entropy, gini, half_poisson_deviance, split_information
+from dtcore.explain.cart import cart_test
+from dtcore.explain.entropy import snap
+from dtcore.explain.node_data import NodeData, criterion, with_neighbours
+from dtcore.explain.records import SplitReport, TestDict, _Record
+from dtcore.multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
+from dtcore.tree import DISTRIBUTE, branch_index
 
 # =============================================================================================
 # records
@@ -186,7 +186,7 @@ def children_rows(nd: NodeData, test: TestDict) -> list[tuple[np.ndarray, np.nda
 def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
     """Plain (unescaped) text of each branch's condition; thresholds never rounded across the
     node's training values next to them (the test's ``below``/``above``, when known)."""
-    from ..export.thresholds import fmt_threshold
+    from dtcore.export.thresholds import fmt_threshold
 
     f = schema.features[test["feature"]]
     if test.get("cat_branch") is not None:

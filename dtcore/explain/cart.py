@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import splitting
-from .node_data import NodeData, cart_params
-from .records import Candidates, FeatureSplits, TestDict
+from dtcore import splitting
+from dtcore.explain.node_data import NodeData, cart_params
+from dtcore.explain.records import Candidates, FeatureSplits, TestDict
 
 
 def cart_features(nd: NodeData) -> list[FeatureSplits]:

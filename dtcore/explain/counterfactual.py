@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..export.labels import fmt_num
-from ..schema import Schema
-from ..tree import Tree
+from dtcore.export.labels import fmt_num
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 #: digits of the decimals shown next to (or instead of) fractions
 DIGITS = 4

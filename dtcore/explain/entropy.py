@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import id3 as id3_rules
-from ..c45 import rules as c45_rules
-from ..criteria import split_information
-from ..cutpoints import cut_gain_arrays, pick_j48
-from ..multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
-from ..tree import DISTRIBUTE
-from .node_data import NodeData, id3_plan
-from .records import Candidates, CutGains, FeatureSplits, TestDict
+from dtcore import id3 as id3_rules
+from dtcore.c45 import rules as c45_rules
+from dtcore.criteria import split_information
+from dtcore.cutpoints import cut_gain_arrays, pick_j48
+from dtcore.explain.node_data import NodeData, id3_plan
+from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
+from dtcore.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
+from dtcore.tree import DISTRIBUTE
 
 # =============================================================================================
 # every cut of a continuous feature

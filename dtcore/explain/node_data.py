@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import id3 as id3_rules
-from ..criteria import entropy, gini
-from ..cut_neighbours import values_beside
-from ..export.thresholds import midpoint_note
+from dtcore import id3 as id3_rules
+from dtcore.criteria import entropy, gini
+from dtcore.cut_neighbours import values_beside
+from dtcore.export.thresholds import midpoint_note
 
 
 class NodeData:

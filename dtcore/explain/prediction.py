@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from ..export.labels import branches, condition_text, fmt_num, fmt_weight, unwrap_model
-from ..multiway import distribute
-from ..schema import Schema, encode_features
-from ..tree import Tree, branch_index
-from .counterfactual import DIGITS, Counterfactual, counterfactual, value_text
+from dtcore.explain.counterfactual import DIGITS, Counterfactual, counterfactual, value_text
+from dtcore.export.labels import branches, condition_text, fmt_num, fmt_weight, unwrap_model
+from dtcore.multiway import distribute
+from dtcore.schema import Schema, encode_features
+from dtcore.tree import Tree, branch_index
 
 #: the largest denominator written as a fraction; beyond it a number is shown as a decimal
 MAX_DENOMINATOR = 10_000

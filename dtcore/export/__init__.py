@@ -10,8 +10,8 @@ is escaped for the format it lands in: models are JSON, never pickle.
 
 from __future__ import annotations
 
-from .dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
-from .labels import (
+from dtcore.export.dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
+from dtcore.export.labels import (
     Branch,
     branches,
     condition_text,
@@ -24,7 +24,7 @@ from .labels import (
     plain_text,
     unassigned_categories,
 )
-from .model_json import (
+from dtcore.export.model_json import (
     FORMAT,
     VERSION,
     describe_nodes,
@@ -35,10 +35,10 @@ from .model_json import (
     save_model,
     tree_summary,
 )
-from .python_code import to_python
-from .render import GraphvizError, GraphvizMissing, render, write_tree_file
-from .rules_text import to_text
-from .sql import to_sql
+from dtcore.export.python_code import to_python
+from dtcore.export.render import GraphvizError, GraphvizMissing, render, write_tree_file
+from dtcore.export.rules_text import to_text
+from dtcore.export.sql import to_sql
 
 __all__ = [
     "Branch",

@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..schema import Schema
-from ..tree import Tree
-from .labels import (
+from dtcore.export.labels import (
     branches,
     condition_text,
     dot_string,
@@ -24,10 +22,12 @@ from .labels import (
     node_prediction_index,
     unwrap_model,
 )
-from .thresholds import midpoint_text
+from dtcore.export.thresholds import midpoint_text
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 #: First choice renders Chinese with the installed fonts-noto-cjk; the rest are fallbacks for
 #: other systems (a comma list works for pango/fontconfig and as a CSS font-family in SVG).

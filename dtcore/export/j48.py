@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from ..multiway import SMALL
-from ..pruning.ebp import add_errs
-from ..schema import Schema
-from ..tree import Tree
+from dtcore.multiway import SMALL
+from dtcore.pruning.ebp import add_errs
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 
 def _java_double(x: float) -> str:

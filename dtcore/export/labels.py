@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..schema import Schema
-from ..tree import Tree
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 _IMPURITY_NAMES = {
     "gini": "gini",
@@ -149,7 +149,7 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
             Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
             Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1),
         ]
-    from .thresholds import node_thresholds  # it formats with fmt_num, defined here
+    from dtcore.export.thresholds import node_thresholds  # it formats with fmt_num, defined here
 
     s = node_thresholds(tree, node, precision)  # never rounded across a training value
     for k, child in enumerate(kids):

@@ -10,10 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..schema import KINDS, Schema
-from ..tree import Tree
-from .files import write_atomic
-from .labels import (
+from dtcore.export.files import write_atomic
+from dtcore.export.labels import (
     branches,
     condition_text,
     is_empty,
@@ -21,9 +19,11 @@ from .labels import (
     unassigned_categories,
     unwrap_model,
 )
+from dtcore.schema import KINDS, Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 FORMAT = "dtcore-model"
 VERSION = 1
@@ -146,7 +146,7 @@ def model_to_dict(estimator: BaseTreeEstimator) -> dict:
 
 def _growth_entry(estimator: BaseTreeEstimator) -> dict:
     """``{"growth": …}`` when the model holds its build and pruning order (``growth_steps``)."""
-    from ..growth_steps import growth_to_dict
+    from dtcore.growth_steps import growth_to_dict
 
     g = growth_to_dict(estimator, _tree_json)
     return {} if g is None else {"growth": g}
@@ -173,7 +173,7 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     if not isinstance(d["params"], dict):
         raise ValueError("model file: params must be an object")
     if estimator_class is None:
-        from ..estimators import estimator_class as lookup
+        from dtcore.estimators import estimator_class as lookup
 
         estimator_class = lookup(d["algorithm"], d["task"])
     est = estimator_class()
@@ -190,7 +190,7 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     est._set_schema(schema)
     est.tree_ = tree
     if d.get("growth") is not None:  # optional: files written before it lack it
-        from ..growth_steps import growth_from_dict
+        from dtcore.growth_steps import growth_from_dict
 
         growth_from_dict(est, d["growth"], lambda g: _checked_tree(g, schema))
     return est

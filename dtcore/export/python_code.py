@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..schema import Schema
-from ..tree import Tree
-from .labels import unwrap_model
+from dtcore.export.labels import unwrap_model
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 _HELPERS = '''
 _INF = float("inf")

@@ -9,15 +9,15 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .dot import to_dot
-from .files import write_atomic
-from .model_json import save_model
-from .python_code import to_python
-from .rules_text import to_text
-from .sql import to_sql
+from dtcore.export.dot import to_dot
+from dtcore.export.files import write_atomic
+from dtcore.export.model_json import save_model
+from dtcore.export.python_code import to_python
+from dtcore.export.rules_text import to_text
+from dtcore.export.sql import to_sql
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 
 class GraphvizMissing(RuntimeError):

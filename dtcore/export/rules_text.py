@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..schema import Schema
-from ..tree import Tree
-from .labels import (
+from dtcore.export.labels import (
     branches,
     condition_text,
     fmt_num,
@@ -16,9 +14,11 @@ from .labels import (
     plain_text,
     unwrap_model,
 )
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 
 def to_text(

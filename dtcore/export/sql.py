@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..schema import Schema
-from ..tree import Tree
-from .labels import unwrap_model
+from dtcore.export.labels import unwrap_model
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
+    from dtcore.base import BaseTreeEstimator
 
 TRUE, FALSE = "(1 = 1)", "(1 = 0)"
 

@@ -19,10 +19,10 @@ import math
 
 import numpy as np
 
-from ..cutpoints import cut_midpoint
-from ..schema import Schema
-from ..tree import Tree
-from .labels import fmt_num
+from dtcore.cutpoints import cut_midpoint
+from dtcore.export.labels import fmt_num
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 _MAX_DIGITS = 17  # enough for any float64 to round-trip
 

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..growing import GrowParams
-from ..tree import Tree
-from .binning import DEFAULT_MAX_BINS, Bins, fit_bins, fit_transform
-from .grower import HIST_CRITERIA, check_criterion, grow_hist
-from .histograms import InMemoryHistograms, Layout
+from dtcore.growing import GrowParams
+from dtcore.hist.binning import DEFAULT_MAX_BINS, Bins, fit_bins, fit_transform
+from dtcore.hist.grower import HIST_CRITERIA, check_criterion, grow_hist
+from dtcore.hist.histograms import InMemoryHistograms, Layout
+from dtcore.tree import Tree
 
 __all__ = [
     "DEFAULT_MAX_BINS",

@@ -15,12 +15,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..criteria import _class_impurity, impurity_improvement
-from ..growing import GrowParams, decrease_ok, leaf_by_pretest
-from ..tree import Tree, TreeAssembler
-from .binning import Bins
-from .histograms import HistogramSource, RouteStep
-from .scoring import LevelChoice, best_splits
+from dtcore.criteria import _class_impurity, impurity_improvement
+from dtcore.growing import GrowParams, decrease_ok, leaf_by_pretest
+from dtcore.hist.binning import Bins
+from dtcore.hist.histograms import HistogramSource, RouteStep
+from dtcore.hist.scoring import LevelChoice, best_splits
+from dtcore.tree import Tree, TreeAssembler
 
 #: criteria whose impurity follows from channel sums (a histogram); the others need the rows
 HIST_CRITERIA = ("gini", "entropy", "log_loss", "squared_error", "friedman_mse")

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..catsplit import CategoryStats, _score, best_categorical, best_per_segment, scan_categorical
-from ..criteria import CLASSIFICATION_CRITERIA, proxy_improvement
-from .binning import Bins
+from dtcore.catsplit import CategoryStats, _score, best_categorical, best_per_segment, scan_categorical
+from dtcore.criteria import CLASSIFICATION_CRITERIA, proxy_improvement
+from dtcore.hist.binning import Bins
 
 
 @dataclass

@@ -6,11 +6,16 @@
 
 from __future__ import annotations
 
-from .alpha_selection import AlphaChoice, choose_alpha_cv, choose_alpha_validation, estimator_grower
-from .ccp import CostComplexityPath, cost_complexity_path, prune_to_alpha
-from .collapse import collapse
-from .interface import METHODS, prune
-from .report import PruneReport
+from dtcore.pruning.alpha_selection import (
+    AlphaChoice,
+    choose_alpha_cv,
+    choose_alpha_validation,
+    estimator_grower,
+)
+from dtcore.pruning.ccp import CostComplexityPath, cost_complexity_path, prune_to_alpha
+from dtcore.pruning.collapse import collapse
+from dtcore.pruning.interface import METHODS, prune
+from dtcore.pruning.report import PruneReport
 
 __all__ = [
     "AlphaChoice",

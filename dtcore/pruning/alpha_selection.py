@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..progress import report
-from ..tree import Tree
-from .ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
-from .collapse import collapse
-from .losses import is_classifier, row_losses
-from .path_losses import path_losses, steps_at
+from dtcore.progress import report
+from dtcore.pruning.ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
+from dtcore.pruning.collapse import collapse
+from dtcore.pruning.losses import is_classifier, row_losses
+from dtcore.pruning.path_losses import path_losses, steps_at
+from dtcore.tree import Tree
 
 if TYPE_CHECKING:
-    from ..base import BaseTreeEstimator
-    from ..schema import Schema
+    from dtcore.base import BaseTreeEstimator
+    from dtcore.schema import Schema
 
 #: grow(X, y, w) -> unpruned Tree, on encoded arrays
 Grower = Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tree import Tree
-from .collapse import collapse, subtree_end
+from dtcore.pruning.collapse import collapse, subtree_end
+from dtcore.tree import Tree
 
 
 @dataclass

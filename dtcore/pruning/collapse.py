@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from ..tree import DISTRIBUTE, LEAF, Tree
+from dtcore.tree import DISTRIBUTE, LEAF, Tree
 
 
 def subtree_end(tree: Tree) -> np.ndarray:

@@ -23,13 +23,20 @@ from statistics import NormalDist
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..criteria import entropy, gini
-from ..cut_neighbours import record_neighbours
-from ..missing_seen import missing_seen
-from ..multiway import SMALL
-from ..tree import Tree
-from ..walk import Step, run
-from .ebp_nodes import _PNode, _rebuild, _rebuild_from_leaves, _split_rows, _subtree_stats, _to_pnodes
+from dtcore.criteria import entropy, gini
+from dtcore.cut_neighbours import record_neighbours
+from dtcore.missing_seen import missing_seen
+from dtcore.multiway import SMALL
+from dtcore.pruning.ebp_nodes import (
+    _PNode,
+    _rebuild,
+    _rebuild_from_leaves,
+    _split_rows,
+    _subtree_stats,
+    _to_pnodes,
+)
+from dtcore.tree import Tree
+from dtcore.walk import Step, run
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
 _R8_VAL = (0.0, 0.001, 0.005, 0.01, 0.05, 0.10, 0.20, 0.40, 1.00)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..c45.growth import _set_impurity
-from ..criteria import entropy
-from ..multiway import distribute_rows
-from ..tree import Tree, TreeAssembler, branch_index
+from dtcore.c45.growth import _set_impurity
+from dtcore.criteria import entropy
+from dtcore.multiway import distribute_rows
+from dtcore.tree import Tree, TreeAssembler, branch_index
 
 
 class _PNode:

@@ -12,14 +12,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..tree import Tree
-from .alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
-from .ccp import cost_complexity_path, nodes_to_collapse
-from .collapse import collapse
-from .ebp import EBPReport, ebp_prune
-from .pep import pep_nodes
-from .rep import rep_nodes
-from .report import PruneReport, make_report
+from dtcore.pruning.alpha_selection import Grower, choose_alpha_cv, choose_alpha_validation
+from dtcore.pruning.ccp import cost_complexity_path, nodes_to_collapse
+from dtcore.pruning.collapse import collapse
+from dtcore.pruning.ebp import EBPReport, ebp_prune
+from dtcore.pruning.pep import pep_nodes
+from dtcore.pruning.rep import rep_nodes
+from dtcore.pruning.report import PruneReport, make_report
+from dtcore.tree import Tree
 
 METHODS = ("rep", "pep", "ebp", "ccp")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..tree import Tree
+from dtcore.tree import Tree
 
 
 def is_classifier(tree: Tree) -> bool:

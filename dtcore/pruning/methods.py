@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .interface import METHODS
+from dtcore.pruning.interface import METHODS
 
 CLASSIFICATION, REGRESSION = "classification", "regression"
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..tree import Tree
-from .ccp import CostComplexityPath
-from .losses import is_classifier, node_pairs, node_prediction
+from dtcore.pruning.ccp import CostComplexityPath
+from dtcore.pruning.losses import is_classifier, node_pairs, node_prediction
+from dtcore.tree import Tree
 
 
 def steps_at(path: CostComplexityPath, alphas: ArrayLike) -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import Tree
+from dtcore.tree import Tree
 
 
 def pessimistic_errors(tree: Tree) -> tuple[np.ndarray, np.ndarray]:

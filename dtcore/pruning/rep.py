@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..tree import Tree
-from .losses import node_losses
+from dtcore.pruning.losses import node_losses
+from dtcore.tree import Tree
 
 RTOL = 1e-9
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..tree import Tree
-from .collapse import shape_of
-from .losses import error, is_classifier
+from dtcore.pruning.collapse import shape_of
+from dtcore.pruning.losses import error, is_classifier
+from dtcore.tree import Tree
 
 
 @dataclass
