@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dtcore.arff import write_arff
 from dtcore.c45 import C45Classifier
+from dtcore.data.arff import write_arff
 from dtcore.export.j48 import tree_to_j48_lines
 from scripts.compare_j48 import compare_lines, java_available, run_j48
 

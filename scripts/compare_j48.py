@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dtcore.arff import read_arff, write_arff
 from dtcore.c45 import C45Classifier
+from dtcore.data.arff import read_arff, write_arff
 from dtcore.export.j48 import tree_to_j48_lines
 from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, infer_kind
 

@@ -12,8 +12,8 @@ import numpy as np
 import openpyxl
 import pytest
 
-from dtcore import roles as E
-from dtcore.readers import decode
+from dtcore.data import roles as E
+from dtcore.data.readers import decode
 from dtcore.schema import DataError
 from tests.app.apptest import start
 from ui.services import roles as R

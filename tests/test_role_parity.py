@@ -1,7 +1,7 @@
-"""The command line and the app agree on roles and task (one engine: ``dtcore.roles``).
+"""The command line and the app agree on roles and task (one engine: ``dtcore.data.roles``).
 
 Each bundled CSV sample, and a few edge tables, is read the way each path reads it (the CLI with
-``dtcore.readers.read_table``, the app with ``ui.services.loading``) and prepared by each path's own
+``dtcore.data.readers.read_table``, the app with ``ui.services.loading``) and prepared by each path's own
 function: the CLI's ``prepare_training`` and the app's ``ui.services.roles.infer_roles``/``infer_task``.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from dtcore.cli import prepare_training
-from dtcore.readers import read_table
+from dtcore.data.readers import read_table
 from dtcore.schema import infer_kind
 from ui.services import roles as R
 from ui.services.loading import read_bytes

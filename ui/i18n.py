@@ -146,7 +146,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "role.categorical": ("categorical", "离散"),
     "role.ignore": ("ignore", "忽略"),
     "role.target": ("target", "目标"),
-    # role warnings and errors (dtcore.roles Issue codes)
+    # role warnings and errors (dtcore.data.roles Issue codes)
     "roles.identifier": (
         "**{column}** has one value per row, like an identifier: ID3 would split on it first and learn nothing. Set it to *ignore*.",
         "**{column}** 每行取值都不同，像是编号：ID3 会首先选择它却学不到任何东西。请设为“忽略”。",

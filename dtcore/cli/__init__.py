@@ -26,9 +26,9 @@ from dtcore.cli.train import (
     prepare_training,
     read_training,
 )
+from dtcore.data.limits import ENV
+from dtcore.data.readers import LimitError
 from dtcore.export import GraphvizError, GraphvizMissing
-from dtcore.limits import ENV
-from dtcore.readers import LimitError
 from dtcore.schema import DataError
 from dtcore.split_summary import node_splits
 

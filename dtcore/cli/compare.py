@@ -12,8 +12,8 @@ import numpy as np
 from dtcore import compare as C
 from dtcore.cli.common import stdout
 from dtcore.cli.train import read_training
+from dtcore.data.rowsplit import split_rows
 from dtcore.disagreement import describe_test, fmt
-from dtcore.rowsplit import split_rows
 
 NAMES = {"gain": "gain", "gain_ratio": "gain ratio", "impurity_decrease": "impurity decrease"}
 

@@ -8,9 +8,9 @@ import argparse
 import json
 
 from dtcore.cli.common import positive_int, print_json, stdout
+from dtcore.data.readers import read_table
 from dtcore.explain.prediction import explain_prediction, explanation_text
 from dtcore.export import load_model
-from dtcore.readers import read_table
 from dtcore.schema import DataError, lacking_columns
 
 

@@ -19,11 +19,11 @@ import numpy as np
 
 from dtcore.cli.common import add_limits_arg, read_limits
 from dtcore.cli.common import print_json as _print_json
+from dtcore.data.readers import NO_LIMITS, SizeLimits
 from dtcore.pruning.alpha_selection import estimator_grower
 from dtcore.pruning.ccp import cost_complexity_path
 from dtcore.pruning.interface import prune
 from dtcore.pruning.methods import PRUNING_METHODS
-from dtcore.readers import NO_LIMITS, SizeLimits
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -95,7 +95,7 @@ def encoded_rows(
     limits: SizeLimits = NO_LIMITS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """(X, y, w) of a data file, encoded against the model's schema (columns matched by name)."""
-    from dtcore.readers import read_table
+    from dtcore.data.readers import read_table
     from dtcore.schema import DataError, encode_target, lacking_columns
 
     table = read_table(path, limits=limits)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dtcore import roles as R
 from dtcore.cli.common import (
     add_limits_arg,
     check_out,
@@ -26,10 +25,11 @@ from dtcore.cli.common import (
     warn,
 )
 from dtcore.cli.engines import add_engine_args, dispatch
+from dtcore.data import roles as R
+from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
 from dtcore.export import fmt_num, load_model, to_text, tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output, write_atomic
-from dtcore.readers import Table, read_table
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 
 if TYPE_CHECKING:
@@ -47,14 +47,14 @@ Prepared = tuple[
 
 @dataclass(frozen=True)
 class RolePlan:
-    """The CLI's flags applied to ``dtcore.roles``: every column's role, the task, and the
+    """The CLI's flags applied to ``dtcore.data.roles``: every column's role, the task, and the
     issues (columns the rules ignored) that become notes on stderr."""
 
     roles: dict
     task: str
     issues: tuple = ()
     task_inferred: bool = False
-    profiles: dict = field(default_factory=dict)  # column → dtcore.roles.ColumnProfile
+    profiles: dict = field(default_factory=dict)  # column → dtcore.data.roles.ColumnProfile
 
 
 def plan_roles(
@@ -67,7 +67,7 @@ def plan_roles(
     keep: Collection[str] = (),
     task: str | None = None,
 ) -> RolePlan:
-    """Roles as the app infers them (``dtcore.roles``), then the flags: ``ignore`` drops columns,
+    """Roles as the app infers them (``dtcore.data.roles``), then the flags: ``ignore`` drops columns,
     ``categorical``/``continuous`` set a kind (and use the column even if it looks like an ID),
     ``keep`` uses an identifier-like or constant column with its natural kind."""
     check_columns(table.names, [target], "--target")
@@ -145,7 +145,7 @@ def prepare_training(
 ) -> Prepared:
     """(X raw object array, y raw, feature names, kinds dict, categories dict, classes, task).
 
-    The roles are the app's (``dtcore.roles``): identifier columns (a different label in every
+    The roles are the app's (``dtcore.data.roles``): identifier columns (a different label in every
     row, or an ID-like name with all values distinct) and constant columns are ignored with a
     note on stderr, unless ``keep`` names them or ``categorical``/``continuous`` give their kind:
     an ID fits the training data perfectly and predicts nothing, so it must never be used

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dtcore.rowsplit import rows_from_marks
+from dtcore.data.rowsplit import rows_from_marks
 from tests.app.apptest import start
 
 TEXTBOOK_TRAIN = [1, 2, 3, 6, 7, 10, 14, 15, 16, 17]

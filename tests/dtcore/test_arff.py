@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from dtcore.arff import quote, read_arff, write_arff
 from dtcore.c45 import C45Classifier
+from dtcore.data.arff import quote, read_arff, write_arff
 from dtcore.schema import DataError
 from tests.datasets import DATA
 

@@ -208,8 +208,8 @@ def test_train_writes_every_format_with_chinese_intact(tmp_path):
 
 @needs_cart
 def test_predict_matches_the_library_and_proba_sums_to_one(tmp_path):
+    from dtcore.data.readers import read_table
     from dtcore.export import load_model
-    from dtcore.readers import read_table
 
     model = tmp_path / "m.json"
     assert dtcore("train", *MELON_ARGS, "--max-depth", "2", "--out", model).returncode == 0

@@ -8,8 +8,8 @@ import pytest
 
 from dtcore import compare as C
 from dtcore.cli import prepare_training
-from dtcore.readers import read_table
-from dtcore.rowsplit import split_rows
+from dtcore.data.readers import read_table
+from dtcore.data.rowsplit import split_rows
 from tests.datasets import DATA
 from tests.dtcore.test_cli import assert_user_error, dtcore
 from tests.dtcore.test_explain import LOAN

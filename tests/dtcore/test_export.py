@@ -488,7 +488,7 @@ def _cart():
 
 
 def _csv(name):
-    from dtcore.readers import read_table
+    from dtcore.data.readers import read_table
 
     return read_table(DATA / name)
 

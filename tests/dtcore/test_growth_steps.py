@@ -8,9 +8,9 @@ import pytest
 
 from dtcore import growth_steps as gs
 from dtcore.cli import prepare_training
+from dtcore.data.readers import read_table
 from dtcore.estimators import make_estimator
 from dtcore.export.model_json import dumps_model, model_from_dict
-from dtcore.readers import read_table
 from tests.datasets import DATA
 
 

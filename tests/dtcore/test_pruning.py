@@ -522,7 +522,7 @@ def test_ccp_path_of_our_cart_equals_sklearn(breast_cancer, diabetes):
 
 
 def _vote():
-    from dtcore.readers import read_table
+    from dtcore.data.readers import read_table
     from dtcore.schema import encode_classes
 
     table = read_table(SAMPLES / "vote.csv")

@@ -1,8 +1,8 @@
-"""dtcore.readers: encodings, delimiters, raw missing tokens, and clear errors on bad files."""
+"""dtcore.data.readers: encodings, delimiters, raw missing tokens, and clear errors on bad files."""
 
 import pytest
 
-from dtcore.readers import Table, decode, parse_delimited, read_table, sniff_delimiter
+from dtcore.data.readers import Table, decode, parse_delimited, read_table, sniff_delimiter
 from dtcore.schema import DataError
 from tests.datasets import DATA
 
@@ -135,7 +135,7 @@ def test_column_lookup_error_lists_columns():
 
 
 def test_arff_is_dispatched_by_suffix():
-    pytest.importorskip("dtcore.arff")
+    pytest.importorskip("dtcore.data.arff")
     t = read_table(DATA / "contact-lenses.arff")
     csv_t = read_table(DATA / "contact-lenses.csv")
     assert t.names == csv_t.names

@@ -9,8 +9,8 @@ from functools import cache
 import numpy as np
 
 from dtcore.cli import prepare_training
+from dtcore.data.readers import read_table
 from dtcore.estimators import make_estimator
-from dtcore.readers import read_table
 from tests.datasets import DATA
 
 

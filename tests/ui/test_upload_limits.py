@@ -19,8 +19,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dtcore import arff
-from dtcore.readers import LimitError, SizeLimits, parse_delimited
+from dtcore.data import arff
+from dtcore.data.readers import LimitError, SizeLimits, parse_delimited
 from ui import i18n
 from ui.services import loading
 from ui.services.limits import LIMIT_TABLE, LIMITS, limits_from

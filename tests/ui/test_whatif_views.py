@@ -75,7 +75,7 @@ def test_node_data_figures_classification_and_regression():
 
 def fitted_y(sample):
     from dtcore.cli import prepare_training
-    from dtcore.readers import read_table
+    from dtcore.data.readers import read_table
     from tests.datasets import DATA
     from tests.dtcore.whatif_models import samples
 

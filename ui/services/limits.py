@@ -1,4 +1,4 @@
-"""The app's size limits: dtcore's configured table (``dtcore.limits``), read once at start-up.
+"""The app's size limits: dtcore's configured table (``dtcore.data.limits``), read once at start-up.
 
 Files past a limit are refused with one line naming the limit, before the data they declare is
 built; the previously loaded data stays.
@@ -6,7 +6,7 @@ built; the previously loaded data stays.
 
 from __future__ import annotations
 
-from dtcore.limits import ENV, LIMIT_TABLE, Limit, configured, limits_from
+from dtcore.data.limits import ENV, LIMIT_TABLE, Limit, configured, limits_from
 
 __all__ = ["ENV", "LIMITS", "LIMIT_TABLE", "Limit", "limits_from"]
 

@@ -2,8 +2,8 @@
 
 Every format ends in the same shape: string column names (unique, non-empty), numeric columns as
 int64/float64 (NaN = missing), other columns as object arrays of stripped labels with ``None`` for
-missing cells. CSV/TSV go through ``dtcore.readers`` (its encoding detection: UTF-8, UTF-8 BOM,
-GBK), Excel through openpyxl, Parquet through pyarrow, ARFF through ``dtcore.arff``.
+missing cells. CSV/TSV go through ``dtcore.data.readers`` (its encoding detection: UTF-8, UTF-8 BOM,
+GBK), Excel through openpyxl, Parquet through pyarrow, ARFF through ``dtcore.data.arff``.
 Failures raise :class:`LoadError` carrying a catalogue key, so the page can say what went wrong
 in the user's language and keep the previous data.
 
@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dtcore import arff, readers
-from dtcore.readers import LimitError, SizeLimits
+from dtcore.data import arff, readers
+from dtcore.data.readers import LimitError, SizeLimits
 from dtcore.schema import DataError, is_missing, label_of
 from ui.services.limits import ENV, LIMITS
 

@@ -4,7 +4,7 @@ The role table on the Data page only displays and edits what these functions ret
 rule here (identifier columns are ignored, exactly one target, what the task is) is tested without
 a browser. Issues carry a catalogue key and parameters, never English text.
 
-The rules themselves live in :mod:`dtcore.roles` (the command line uses the same ones); this module
+The rules themselves live in :mod:`dtcore.data.roles` (the command line uses the same ones); this module
 only hands it DataFrame columns as raw cells.
 """
 
@@ -15,8 +15,8 @@ import weakref
 import numpy as np
 import pandas as pd
 
-from dtcore import roles as engine
-from dtcore.roles import (  # noqa: F401
+from dtcore.data import roles as engine
+from dtcore.data.roles import (  # noqa: F401
     CATEGORICAL,
     CLASS_LIKE_MAX,
     CLASSIFICATION,
@@ -48,7 +48,7 @@ _PROFILES: dict[int, tuple[weakref.ref, dict[str, ColumnProfile]]] = {}
 
 
 def profile(df: pd.DataFrame) -> dict[str, ColumnProfile]:
-    """Each column's profile (``dtcore.roles.profile_column``), computed once per frame."""
+    """Each column's profile (``dtcore.data.roles.profile_column``), computed once per frame."""
     hit = _PROFILES.get(id(df))
     if hit is not None and hit[0]() is df:
         return hit[1]
@@ -60,7 +60,7 @@ def profile(df: pd.DataFrame) -> dict[str, ColumnProfile]:
 
 def infer_task(df: pd.DataFrame, target: str) -> str:
     """Labels → classification; numbers → regression, unless a few recurring whole numbers
-    (0/1, grades): ``dtcore.roles.infer_task``."""
+    (0/1, grades): ``dtcore.data.roles.infer_task``."""
     return engine.infer_task(profile(df[[target]])[target])
 
 

@@ -41,5 +41,5 @@ def upload_defaults(n_rows: int) -> dict[str, object]:
 def split_columns(df: pd.DataFrame) -> list[str]:
     """Columns that can decide the split: every value names a set (train / valid / test, or
     训练 / 验证 / 测试), a training set among them; the role rules' own flag
-    (``dtcore.roles.ColumnProfile.split_marks``), read from the table's cached profile."""
+    (``dtcore.data.roles.ColumnProfile.split_marks``), read from the table's cached profile."""
     return [name for name, p in R.profile(df).items() if p.split_marks]

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from dtcore import estimators as registry
-from dtcore import rowsplit
+from dtcore.data import rowsplit
 from dtcore.estimators import make_estimator
 from dtcore.params import Param  # noqa: F401  (re-exported: the Train page draws these)
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
@@ -90,7 +90,7 @@ def split_rows(
     positions: np.ndarray, split: Split, strata=None, df: pd.DataFrame | None = None
 ) -> dict[str, np.ndarray]:
     """Seeded train/validation/test split of row positions, stratified by class when given
-    (``dtcore.rowsplit.split_rows``, which the command line's ``compare`` also uses); or, when
+    (``dtcore.data.rowsplit.split_rows``, which the command line's ``compare`` also uses); or, when
     ``split.column`` names a column of ``df``, the sets that column names for each row."""
     if split.column and df is not None and split.column in df.columns:
         try:

@@ -2,7 +2,7 @@
 
 Each limit has a default and an environment variable that overrides it (a positive integer).
 Files past a limit are refused with one line naming the limit, before the data they declare is
-built (``dtcore.readers.SizeLimits`` does the checking). The library's readers take no caps
+built (``dtcore.data.readers.SizeLimits`` does the checking). The library's readers take no caps
 unless given some; the app and the ``dtcore`` command read with ``configured()`` (the command's
 ``--no-limits`` lifts them). README "Limits" lists the table.
 """
@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from dtcore.readers import SizeLimits
+from dtcore.data.readers import SizeLimits
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.rowsplit import SET_MARKS, is_split_column
+from dtcore.data.rowsplit import SET_MARKS, is_split_column
 from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, _to_float, is_missing, label_of
 
 IGNORE, TARGET = "ignore", "target"

@@ -1,4 +1,4 @@
-"""Data files in, a plain table out: CSV/TSV with the standard library, ARFF through ``dtcore.arff``.
+"""Data files in, a plain table out: CSV/TSV with the standard library, ARFF through ``dtcore.data.arff``.
 
 Cells stay raw strings (missing tokens such as ``?`` or ``NA`` included): the schema decides
 what they mean, so one reader serves classification, regression and every missing-token list.
@@ -39,7 +39,7 @@ class LimitError(DataError):
 class SizeLimits:
     """Caps checked while reading, before anything grows with them (None = no cap).
 
-    The library reads without caps; the app and the CLI pass the configured ones (dtcore/limits.py).
+    The library reads without caps; the app and the CLI pass the configured ones (dtcore/data/limits.py).
     ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
     """
 
@@ -264,9 +264,9 @@ def _check_header(names: list[str], source: str) -> None:
 
 
 def read_table(path: str | Path, *, delimiter: str | None = None, limits: SizeLimits = NO_LIMITS) -> Table:
-    """Read a data file by suffix: ``.arff`` through dtcore.arff, anything else as CSV/TSV.
+    """Read a data file by suffix: ``.arff`` through dtcore.data.arff, anything else as CSV/TSV.
 
-    ``limits`` (none by default; the CLI passes ``dtcore.limits.configured()``) are checked on
+    ``limits`` (none by default; the CLI passes ``dtcore.data.limits.configured()``) are checked on
     the file's size before it is read, then on its shape as it is parsed.
     """
     path = Path(path)
@@ -285,7 +285,7 @@ def read_table(path: str | Path, *, delimiter: str | None = None, limits: SizeLi
 
 def read_arff_table(path: str | Path, *, limits: SizeLimits = NO_LIMITS) -> Table:
     """An ARFF file as a Table carrying the declared kinds and category orders."""
-    from dtcore import arff  # written separately; imported lazily so CSV reading never depends on it
+    from dtcore.data import arff  # written separately; imported lazily so CSV reading never depends on it
 
     path = Path(path)
     if not path.is_dir():
