@@ -24,7 +24,7 @@ import tracemalloc
 
 import numpy as np
 
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 
 
 def make_data(n, p, task, seed=0):

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 
 DEPTH = 10
 P = 20

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from dtcore import export
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 from ui.figures.overview import overview_figure
 from ui.views import focus
 

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from dtcore.c45 import C45Classifier
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 from dtcore.explain.prediction import explain_prediction
 from dtcore.export import to_dot
 

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from dtcore import export
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 
 
 @st.cache_resource

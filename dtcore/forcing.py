@@ -38,7 +38,7 @@ from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
-    from dtcore.cart import _CARTBase
+    from dtcore.cart.estimator import _CARTBase
 
 
 def _sub_params(

@@ -1,4 +1,4 @@
-"""The Dask engine of dtcore's histogram CART (``dtcore.hist``): fit on data that do not fit in
+"""The Dask engine of dtcore's histogram CART (``dtcore.cart.hist``): fit on data that do not fit in
 one machine's memory, from a Dask DataFrame or a folder of Parquet files.
 
 * ``summary``: the schema and the bins from one pass of per-partition summaries;

@@ -14,12 +14,12 @@ import dask.dataframe as dd
 import numpy as np
 
 from dtcore.base import BaseTreeEstimator
-from dtcore.cart import level_split_order
+from dtcore.cart.estimator import level_split_order
+from dtcore.cart.hist import grow_hist
+from dtcore.cart.hist.binning import Bins
+from dtcore.cart.hist.histograms import Layout
 from dtcore.cut_neighbours import cut_neighbours, merge_neighbours
 from dtcore.estimators import make_estimator
-from dtcore.hist import grow_hist
-from dtcore.hist.binning import Bins
-from dtcore.hist.histograms import Layout
 from dtcore.missing_seen import missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 from dtdask.source import DaskHistograms, encode_block, encode_values

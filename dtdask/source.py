@@ -1,9 +1,9 @@
-"""The histogram source of a Dask frame: ``dtcore.hist.histograms.HistogramSource`` over
+"""The histogram source of a Dask frame: ``dtcore.cart.hist.histograms.HistogramSource`` over
 partitions held by the workers.
 
 Each partition is encoded once (``encode_block``: dtcore's schema rules, then the bins' codes)
 and persisted on the workers as a block (bin codes, targets) with each row's node slot.  Per
-level, every partition builds its partial histograms (``dtcore.hist.histograms
+level, every partition builds its partial histograms (``dtcore.cart.hist.histograms
 .partial_histograms``), Dask adds them up in a tree of sums on the workers, and the client
 receives one histogram; routing runs on the workers (``route_rows``) and only the level's splits
 (a few arrays per node) travel there.  Rows never leave the workers.
@@ -17,8 +17,8 @@ import dask
 import numpy as np
 import pandas as pd
 
-from dtcore.hist.binning import Bins
-from dtcore.hist.histograms import Layout, RouteStep, partial_histograms, route_rows
+from dtcore.cart.hist.binning import Bins
+from dtcore.cart.hist.histograms import Layout, RouteStep, partial_histograms, route_rows
 from dtcore.schema import Schema, encode_features, target_encoding
 from dtdask.summary import cells
 

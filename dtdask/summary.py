@@ -6,7 +6,7 @@ column's sorted distinct values when there are at most ``DISTINCT_LIMIT`` of the
 and a random sample of its values.  Merged in partition order, the labels come in the order of
 their first appearance in the whole table (as ``dtcore.schema.categories_of`` finds them in
 memory).  Exactness of the bins: when every partition sent its distinct values, their union is
-the column's complete set of distinct values, and ``dtcore.hist.binning.feature_bins`` bins it
+the column's complete set of distinct values, and ``dtcore.cart.hist.binning.feature_bins`` bins it
 exactly whenever it has at most ``max_bins`` groups — the same bins as in memory, so the same
 tree as ``splitter="hist"`` in memory.  Otherwise the edges are the quantiles of the merged
 sample (about ``SAMPLE_ROWS`` values, the same number from each partition).
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from dtcore.hist.binning import SAMPLE_ROWS, Bins, categorical_bins, feature_bins
+from dtcore.cart.hist.binning import SAMPLE_ROWS, Bins, categorical_bins, feature_bins
 from dtcore.schema import (
     CATEGORICAL,
     CONTINUOUS,

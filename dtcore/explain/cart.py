@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcore import splitting
+from dtcore.cart import splitter as splitting
 from dtcore.explain.node_data import NodeData, cart_params
 from dtcore.explain.records import Candidates, FeatureSplits, TestDict
 

@@ -4,8 +4,8 @@ its thresholds bin edges."""
 
 import numpy as np
 
-from dtcore.cart import CARTClassifier
-from dtcore.hist.binning import fit_bins
+from dtcore.cart.estimator import CARTClassifier
+from dtcore.cart.hist.binning import fit_bins
 from tests.app.apptest import start
 from ui.services.loading import load_sample
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 from dtdask import connect
 from tests.app.apptest import start
 from ui.services import large_data as L

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from dtcore import criteria
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+from dtcore.cart.splitter import categorical_candidates, continuous_candidates
 from dtcore.estimators import make_estimator
 from dtcore.schema import DataError
-from dtcore.splitting import categorical_candidates, continuous_candidates
 from tests.datasets import DATA
 
 

@@ -15,7 +15,7 @@ sklearn = pytest.importorskip("sklearn")
 from sklearn import datasets  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 
-from dtcore.cart import CARTClassifier, CARTRegressor  # noqa: E402
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor  # noqa: E402
 from tests.datasets import DATA  # noqa: E402
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from dtcore import explain, export, forcing
-from dtcore.cart import CARTClassifier
+from dtcore.cart.estimator import CARTClassifier
 from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.pruning import prune
 from dtcore.pruning.alpha_selection import estimator_grower

@@ -484,7 +484,7 @@ def test_categories_without_branch_are_named_on_the_missing_branch():
 
 
 def _cart():
-    return pytest.importorskip("dtcore.cart")
+    return pytest.importorskip("dtcore.cart.estimator")
 
 
 def _csv(name):
@@ -590,7 +590,7 @@ def test_dot_words_translate_and_escape():
     """The picture's own words come from the caller (the app's language) and are escaped."""
     import numpy as np
 
-    from dtcore.cart import CARTClassifier
+    from dtcore.cart.estimator import CARTClassifier
     from dtcore.export import DOT_WORDS, to_dot
 
     X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
@@ -615,7 +615,7 @@ def test_dot_words_translate_and_escape():
 def test_code_points_xml_forbids_are_replaced_so_graphviz_draws_the_tree():
     """U+FFFE / U+FFFF in a name or label made ``dot`` fail "not well-formed" and the in-page
     tree lose its labels; they become U+FFFD in DOT and text rules."""
-    from dtcore.cart import CARTClassifier
+    from dtcore.cart.estimator import CARTClassifier
     from dtcore.export import render, to_dot, to_text
 
     X = np.array([["x\ufffe", 1.0], ["y", 2.0], ["x\ufffe", 3.0], ["y", 4.0]], dtype=object)

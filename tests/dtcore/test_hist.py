@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+from dtcore.cart.hist.binning import fit_bins, fit_transform, value_groups
+from dtcore.cart.hist.histograms import Layout, partial_histograms
 from dtcore.export import dumps_model, model_from_dict
-from dtcore.hist.binning import fit_bins, fit_transform, value_groups
-from dtcore.hist.histograms import Layout, partial_histograms
 
 
 def make_data(seed, task, n=2500, missing=True, categorical=True, levels=(3, 60)):
@@ -202,7 +202,7 @@ def test_unsupported_settings_say_so(est, message):
 def test_levels_too_large_to_hold_are_built_in_chunks_of_nodes(monkeypatch):
     """A fully grown tree whose levels exceed the histogram budget: built and scored in chunks
     of nodes, without subtraction after them, it is still the exact splitter's tree."""
-    from dtcore.hist import grower
+    from dtcore.cart.hist import grower
 
     X, y, kinds = make_data(4, "classification", n=6000)
     exact = CARTClassifier().fit(X, y, feature_kinds=kinds)

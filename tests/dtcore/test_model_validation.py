@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dtcore.c45 import C45Classifier
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export import dumps_model, model_from_dict
 
 

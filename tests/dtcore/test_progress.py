@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from dtcore.c45 import C45Classifier
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.id3 import ID3Classifier
 from dtcore.progress import Progress, report, reporting
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from dtcore import DataError
 from dtcore.c45 import C45Classifier
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import dumps_model, model_from_dict
 from dtcore.id3 import ID3Classifier
 from dtcore.pruning import prune

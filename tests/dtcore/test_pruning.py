@@ -496,7 +496,7 @@ def test_ebp_is_c45s_pruner():
 
 
 def test_ccp_path_of_our_cart_equals_sklearn(breast_cancer, diabetes):
-    from dtcore.cart import CARTClassifier, CARTRegressor
+    from dtcore.cart.estimator import CARTClassifier, CARTRegressor
     from dtcore.schema import Feature, Schema
 
     for (X, y), ours, theirs in (
@@ -629,7 +629,7 @@ def test_cli_prune_and_path(tmp_path):
 def test_ebp_on_a_gini_tree_keeps_gini_impurities():
     """EBP recomputes class counts; a CART (gini) tree must keep gini as its node impurity (it
     was relabelled entropy: "gini = 0.998" at watermelon 3.0's root, "gini = 1.58" on iris)."""
-    from dtcore.cart import CARTClassifier
+    from dtcore.cart.estimator import CARTClassifier
     from dtcore.criteria import entropy, gini
     from dtcore.pruning import prune
 
@@ -668,7 +668,7 @@ def _brute_force_errors(tree, path, alphas, X, y):
 
 @pytest.mark.parametrize("task", ["classification", "regression"])
 def test_path_errors_equal_scoring_each_pruned_subtree(task):
-    from dtcore.cart import CARTClassifier, CARTRegressor
+    from dtcore.cart.estimator import CARTClassifier, CARTRegressor
     from dtcore.pruning.alpha_selection import errors_along_path
     from dtcore.pruning.path_losses import path_losses, steps_at
 

@@ -44,7 +44,7 @@ def test_cli_prune_offers_the_registry_methods():
 def test_the_regression_methods_are_the_ones_prune_accepts_for_a_regression_tree():
     import numpy as np
 
-    from dtcore.cart import CARTRegressor
+    from dtcore.cart.estimator import CARTRegressor
     from dtcore.pruning import prune
 
     X = np.arange(20.0).reshape(-1, 1)

@@ -22,7 +22,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from dtcore.base import NotFittedError
 from dtcore.c45 import C45Classifier
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import load_model, save_model
 from dtcore.id3 import ID3Classifier
 from dtcore.pruning import cost_complexity_path
@@ -339,7 +339,7 @@ def test_decision_path_builds_sklearns_csr_matrix_in_one_line():
 def test_dtcore_fits_and_predicts_without_importing_sklearn():
     code = (
         "import sys\n"
-        "from dtcore.cart import CARTClassifier\n"
+        "from dtcore.cart.estimator import CARTClassifier\n"
         "from dtcore.c45 import C45Classifier\n"
         "from dtcore.id3 import ID3Classifier\n"
         "for cls in (CARTClassifier, C45Classifier, ID3Classifier):\n"

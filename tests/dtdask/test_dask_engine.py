@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+from dtcore.cart.hist import grow_in_memory
 from dtcore.export import dumps_model, model_from_dict
-from dtcore.hist import grow_in_memory
 from dtdask import connect, fit_dask, read_frame
 from dtdask.fit import prepare
 

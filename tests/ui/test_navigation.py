@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dtcore import export
-from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from ui.figures.overview import NODE_LIMIT, node_color_values, overview_figure, overview_nodes
 from ui.services import find
 from ui.views import focus

@@ -346,7 +346,7 @@ def test_url_values_round_trip():
 def test_tree_picture_speaks_the_ui_language():
     import numpy as np
 
-    from dtcore.cart import CARTClassifier
+    from dtcore.cart.estimator import CARTClassifier
     from ui.views import tree as treeview
 
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
@@ -375,7 +375,7 @@ def test_one_vs_rest_rows_list_the_textbook_ginis(tmp_path):
 
 
 def test_the_tree_names_its_impurity_in_the_ui_language():
-    from dtcore.cart import CARTRegressor
+    from dtcore.cart.estimator import CARTRegressor
     from ui.views.tree import tree_dot
 
     df = load_sample("watermelon_3.0").df
@@ -392,7 +392,7 @@ def test_a_training_that_runs_out_of_memory_releases_it(monkeypatch):
     import gc
     import weakref
 
-    from dtcore.cart import CARTClassifier
+    from dtcore.cart.estimator import CARTClassifier
     from ui.services.training import TrainingError
 
     held = []

@@ -1,4 +1,4 @@
-"""Words of CART's histogram splitter on the Train page (``splitter``, ``max_bins``: dtcore/cart.py)."""
+"""Words of CART's histogram splitter on the Train page (``splitter``, ``max_bins``: dtcore/cart/estimator.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "param.splitter": ("Split search", "切分搜索"),

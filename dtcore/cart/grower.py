@@ -25,10 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.catsplit import best_categorical, category_stats, scan_categorical
+from dtcore.cart.categorical import best_categorical, category_stats, scan_categorical
+from dtcore.cart.splitter import (
+    best_per_segment_blocks,
+    missing_goes_left,
+    scan_sorted,
+    segment_ids,
+    thresholds,
+)
 from dtcore.criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
 from dtcore.progress import report
-from dtcore.splitting import best_per_segment_blocks, missing_goes_left, scan_sorted, segment_ids, thresholds
 from dtcore.tree import Tree
 
 NodeValues = np.ndarray | float  # arrays over nodes (the builders) or one node's number

@@ -19,9 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcore.catsplit import CategoryStats, _score, best_categorical, best_per_segment, scan_categorical
+from dtcore.cart.categorical import (
+    CategoryStats,
+    _score,
+    best_categorical,
+    best_per_segment,
+    scan_categorical,
+)
+from dtcore.cart.hist.binning import Bins
 from dtcore.criteria import CLASSIFICATION_CRITERIA, proxy_improvement
-from dtcore.hist.binning import Bins
 
 
 @dataclass

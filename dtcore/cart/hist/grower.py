@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from dtcore.cart.grower import GrowParams, decrease_ok, leaf_by_pretest
+from dtcore.cart.hist.binning import Bins
+from dtcore.cart.hist.histograms import HistogramSource, RouteStep
+from dtcore.cart.hist.scoring import LevelChoice, best_splits
 from dtcore.criteria import _class_impurity, impurity_improvement
-from dtcore.growing import GrowParams, decrease_ok, leaf_by_pretest
-from dtcore.hist.binning import Bins
-from dtcore.hist.histograms import HistogramSource, RouteStep
-from dtcore.hist.scoring import LevelChoice, best_splits
 from dtcore.tree import Tree, TreeAssembler
 
 #: criteria whose impurity follows from channel sums (a histogram); the others need the rows

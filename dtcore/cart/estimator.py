@@ -1,6 +1,6 @@
 """CART estimators with scikit-learn's parameter names; on numeric data they grow the same trees
 as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_features=None); ``splitter="hist"`` grows from binned features
-(``dtcore.hist``).
+(``dtcore.cart.hist``).
 
 Deviations from scikit-learn, on purpose:
   * categorical features get binary subset splits (see ``splitting``), scikit-learn has none;
@@ -30,14 +30,14 @@ from numpy.typing import ArrayLike
 
 from dtcore import growth_steps
 from dtcore.base import BaseTreeEstimator
+from dtcore.cart.grower import GrowParams, grow_with_order
 from dtcore.conventions import Bunch
 from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from dtcore.growing import GrowParams, grow_with_order
 from dtcore.params import GROWTH_LIMITS, Param
 from dtcore.schema import DataError
 from dtcore.tree import Tree
 
-#: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.hist``)
+#: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.cart.hist``)
 SPLITTERS = ("best", "hist")
 
 
@@ -107,7 +107,7 @@ class _CARTBase(BaseTreeEstimator):
         if not (_is_int(mb) and 2 <= mb <= 65535):
             raise ValueError(f"max_bins must be an integer in [2, 65535], not {mb!r}")
         if self.splitter == "hist":
-            from dtcore.hist import check_criterion
+            from dtcore.cart.hist import check_criterion
 
             check_criterion(self.criterion)
             if self.max_leaf_nodes is not None:
@@ -181,7 +181,7 @@ class _CARTBase(BaseTreeEstimator):
                 )
         params = self._params_for(X.shape[0], sample_weight, n_classes)
         if self.splitter == "hist":
-            from dtcore.hist import grow_in_memory
+            from dtcore.cart.hist import grow_in_memory
 
             grown = grow_in_memory(X, y, sample_weight, ncat, params, int(self.max_bins))
             order = level_split_order(grown)
@@ -238,7 +238,7 @@ class CARTClassifier(_CARTBase):
     splitter : {"best", "hist"}, default="best"
         "best" scans every threshold of the sorted values; "hist" bins each feature once into
         at most ``max_bins`` bins (plus one for missing values) and grows level by level from
-        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        per-bin sums (``dtcore.cart.hist``): the same tree when every feature has at most
         ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
         squared_error and friedman_mse only; no ``max_leaf_nodes``.
     max_bins : int, default=255
@@ -271,7 +271,7 @@ class CARTClassifier(_CARTBase):
 
     Examples
     --------
-    >>> from dtcore.cart import CARTClassifier
+    >>> from dtcore.cart.estimator import CARTClassifier
     >>> X = [[0.0, 1.0], [1.0, 1.0], [2.0, 0.0], [3.0, 0.0]]
     >>> clf = CARTClassifier(max_depth=2).fit(X, ["no", "no", "yes", "yes"])
     >>> clf.predict([[2.5, 0.0]]).tolist(), clf.get_n_leaves()
@@ -337,7 +337,7 @@ class CARTRegressor(_CARTBase):
     splitter : {"best", "hist"}, default="best"
         "best" scans every threshold of the sorted values; "hist" bins each feature once into
         at most ``max_bins`` bins (plus one for missing values) and grows level by level from
-        per-bin sums (``dtcore.hist``): the same tree when every feature has at most
+        per-bin sums (``dtcore.cart.hist``): the same tree when every feature has at most
         ``max_bins`` distinct values, else thresholds at bin edges. gini, entropy/log_loss,
         squared_error and friedman_mse only; no ``max_leaf_nodes``.
     max_bins : int, default=255
@@ -363,7 +363,7 @@ class CARTRegressor(_CARTBase):
 
     Examples
     --------
-    >>> from dtcore.cart import CARTRegressor
+    >>> from dtcore.cart.estimator import CARTRegressor
     >>> X = [[0.0], [1.0], [2.0], [3.0]]
     >>> reg = CARTRegressor(max_depth=1).fit(X, [1.0, 1.0, 5.0, 7.0])
     >>> reg.predict([[0.5], [2.5]]).tolist()

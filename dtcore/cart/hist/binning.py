@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcore.splitting import FEATURE_THRESHOLD, midpoints
+from dtcore.cart.splitter import FEATURE_THRESHOLD, midpoints
 
 DEFAULT_MAX_BINS = 255
 SAMPLE_ROWS = 200_000  # rows the quantiles of a large feature are taken from (as scikit-learn)

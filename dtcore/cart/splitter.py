@@ -40,9 +40,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.catsplit import EXACT_SUBSET_LIMIT as EXACT_SUBSET_LIMIT
-from dtcore.catsplit import CategoricalScan, _score, best_per_segment, category_stats, scan_categorical
-from dtcore.catsplit import categorical_branches as categorical_branches
+from dtcore.cart.categorical import EXACT_SUBSET_LIMIT as EXACT_SUBSET_LIMIT
+from dtcore.cart.categorical import (
+    CategoricalScan,
+    _score,
+    best_per_segment,
+    category_stats,
+    scan_categorical,
+)
+from dtcore.cart.categorical import categorical_branches as categorical_branches
 from dtcore.criteria import (
     CLASSIFICATION_CRITERIA,
     EPSILON,
