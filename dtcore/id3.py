@@ -32,10 +32,10 @@ import numpy as np
 from dtcore import growth_steps
 from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
-from dtcore.cutpoints import score_cuts
-from dtcore.discretize import METHODS as BIN_METHODS
-from dtcore.discretize import edges_for, inner_edges
-from dtcore.multiway import branch_class_counts, distribute_rows, score_multiway
+from dtcore.entropy.cutpoints import score_cuts
+from dtcore.entropy.discretize import METHODS as BIN_METHODS
+from dtcore.entropy.discretize import edges_for, inner_edges
+from dtcore.entropy.multiway import branch_class_counts, distribute_rows, score_multiway
 from dtcore.params import GROWTH_LIMITS, Param
 from dtcore.progress import report
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from dtcore.multiway import distribute_rows
+from dtcore.entropy.multiway import distribute_rows
 from dtcore.tree import Tree
 
 

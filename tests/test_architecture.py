@@ -74,7 +74,7 @@ def test_only_the_large_data_service_imports_dask_and_dtdask_imports_no_app_code
 LONG_MODULES = {
     "dtcore/cart/grower.py": "CART's level-wise builder: one vectorised kernel over a whole level",
     "dtcore/cart/splitter.py": "CART's candidate scans, vectorised over positions and the nodes of a level",
-    "dtcore/cutpoints.py": "every cut of every feature at every node of a level, in one numpy pass",
+    "dtcore/entropy/cutpoints.py": "every cut of every feature at every node of a level, in one numpy pass",
     "ui/i18n.py": "the text catalogue: data, one entry per line",
 }
 

@@ -32,8 +32,8 @@ from dtcore.c45.rules import (
     snap_values,
 )
 from dtcore.criteria import entropy
-from dtcore.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
-from dtcore.multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from dtcore.entropy.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
+from dtcore.entropy.multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
 from dtcore.progress import report
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 

@@ -34,7 +34,7 @@ counterfactuals).
 
 from __future__ import annotations
 
-from dtcore.cutpoints import pick_j48
+from dtcore.entropy.cutpoints import pick_j48
 from dtcore.explain.arithmetic import (
     Arithmetic,
     ChildSummary,

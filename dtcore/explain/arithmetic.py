@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 
 from dtcore.criteria import absolute_error, entropy, gini, half_poisson_deviance, split_information
+from dtcore.entropy.multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
 from dtcore.explain.cart import cart_test
 from dtcore.explain.entropy import snap
 from dtcore.explain.node_data import NodeData, criterion, with_neighbours
 from dtcore.explain.records import SplitReport, TestDict, _Record
-from dtcore.multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
 from dtcore.tree import DISTRIBUTE, branch_index
 
 # =============================================================================================

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from dtcore.cutpoints import cut_midpoint
+from dtcore.entropy.cutpoints import cut_midpoint
 from dtcore.export.labels import fmt_num
 from dtcore.schema import Schema
 from dtcore.tree import Tree

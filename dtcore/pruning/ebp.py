@@ -25,8 +25,8 @@ from numpy.typing import ArrayLike
 
 from dtcore.criteria import entropy, gini
 from dtcore.cut_neighbours import record_neighbours
+from dtcore.entropy.multiway import SMALL
 from dtcore.missing_seen import missing_seen
-from dtcore.multiway import SMALL
 from dtcore.pruning.ebp_nodes import (
     _PNode,
     _rebuild,

@@ -7,7 +7,7 @@ import numpy as np
 
 from dtcore.c45.growth import _set_impurity
 from dtcore.criteria import entropy
-from dtcore.multiway import distribute_rows
+from dtcore.entropy.multiway import distribute_rows
 from dtcore.tree import Tree, TreeAssembler, branch_index
 
 

@@ -7,10 +7,10 @@ import pytest
 
 from dtcore.c45 import C45Classifier
 from dtcore.criteria import entropy
-from dtcore.cutpoints import pick_j48, score_cuts
+from dtcore.entropy.cutpoints import pick_j48, score_cuts
+from dtcore.entropy.multiway import branch_class_counts, distribute, score_multiway
 from dtcore.estimators import make_estimator
 from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
-from dtcore.multiway import branch_class_counts, distribute, score_multiway
 from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
 from dtcore.tree import Tree
 from scripts import compare_j48 as cj
@@ -377,7 +377,7 @@ def _random_level(rng, n_nodes=6, F=4, C=3, missing=False):
 
 @pytest.mark.parametrize("missing", [False, True])
 def test_batch_scoring_equals_node_by_node(missing):
-    from dtcore.cutpoints import score_cuts_batch, xlog2x_table
+    from dtcore.entropy.cutpoints import score_cuts_batch, xlog2x_table
 
     rng = np.random.default_rng(7)
     for _ in range(20):

@@ -6,8 +6,8 @@ import pytest
 
 from dtcore import explain
 from dtcore.cli import prepare_training
-from dtcore.cutpoints import score_cuts
 from dtcore.data.readers import read_table
+from dtcore.entropy.cutpoints import score_cuts
 from dtcore.estimators import make_estimator
 from dtcore.schema import encode_classes
 from tests.datasets import DATA

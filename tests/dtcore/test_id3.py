@@ -4,16 +4,16 @@ import numpy as np
 import pytest
 
 from dtcore.criteria import entropy
-from dtcore.cutpoints import score_cuts
-from dtcore.discretize import (
+from dtcore.entropy.cutpoints import score_cuts
+from dtcore.entropy.discretize import (
     equal_frequency_edges,
     equal_width_edges,
     interval_edges,
     interval_edges_by_column,
     kmeans_edges,
 )
+from dtcore.entropy.multiway import branch_class_counts, score_multiway
 from dtcore.id3 import ID3Classifier
-from dtcore.multiway import branch_class_counts, score_multiway
 from scripts import compare_j48 as cj
 from tests.datasets import DATA
 

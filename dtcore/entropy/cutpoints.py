@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
 from dtcore.criteria import split_information
-from dtcore.multiway import SMALL
+from dtcore.entropy.multiway import SMALL
 
 #: J48 / C4.5: adjacent values closer than this are not separated by a cut.
 DISTINCT_TOL = 1e-5
