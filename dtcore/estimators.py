@@ -21,7 +21,7 @@ CLASSIFICATION, REGRESSION = "classification", "regression"
 #: algorithm name → (module, classifier class, regressor class or None)
 ALGORITHMS = {
     "cart": ("dtcore.cart.estimator", "CARTClassifier", "CARTRegressor"),
-    "id3": ("dtcore.id3", "ID3Classifier", None),
+    "id3": ("dtcore.id3.estimator", "ID3Classifier", None),
     "c45": ("dtcore.c45", "C45Classifier", None),
 }
 

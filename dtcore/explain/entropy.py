@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from dtcore import id3 as id3_rules
 from dtcore.c45 import rules as c45_rules
 from dtcore.criteria import split_information
 from dtcore.entropy.cutpoints import cut_gain_arrays, pick_j48
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
+from dtcore.id3 import estimator as id3_rules
 from dtcore.tree import DISTRIBUTE
 
 # =============================================================================================

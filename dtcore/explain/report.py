@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from dtcore import id3 as id3_rules
 from dtcore.c45 import rules as c45_rules
 from dtcore.cart.grower import decrease_ok, pretest_reason
 from dtcore.explain.cart import cart_features
@@ -16,6 +15,7 @@ from dtcore.explain.entropy import c45_features, id3_features
 from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with_neighbours
 from dtcore.explain.records import FeatureSplits, Selection, SplitReport, TestDict
 from dtcore.export.thresholds import neighbours
+from dtcore.id3 import estimator as id3_rules
 
 # =============================================================================================
 # selection between features

@@ -13,7 +13,7 @@ from dtcore.entropy.discretize import (
     kmeans_edges,
 )
 from dtcore.entropy.multiway import branch_class_counts, score_multiway
-from dtcore.id3 import ID3Classifier
+from dtcore.id3.estimator import ID3Classifier
 from scripts import compare_j48 as cj
 from tests.datasets import DATA
 

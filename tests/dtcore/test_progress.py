@@ -5,7 +5,7 @@ import pytest
 
 from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
-from dtcore.id3 import ID3Classifier
+from dtcore.id3.estimator import ID3Classifier
 from dtcore.progress import Progress, report, reporting
 
 rng = np.random.default_rng(7)

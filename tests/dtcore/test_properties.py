@@ -20,7 +20,7 @@ from dtcore import DataError
 from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import dumps_model, model_from_dict
-from dtcore.id3 import ID3Classifier
+from dtcore.id3.estimator import ID3Classifier
 from dtcore.pruning import prune
 from dtcore.pruning.methods import methods_for
 from dtcore.schema import encode_classes

@@ -24,7 +24,7 @@ from dtcore.base import NotFittedError
 from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import load_model, save_model
-from dtcore.id3 import ID3Classifier
+from dtcore.id3.estimator import ID3Classifier
 from dtcore.pruning import cost_complexity_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -341,7 +341,7 @@ def test_dtcore_fits_and_predicts_without_importing_sklearn():
         "import sys\n"
         "from dtcore.cart.estimator import CARTClassifier\n"
         "from dtcore.c45 import C45Classifier\n"
-        "from dtcore.id3 import ID3Classifier\n"
+        "from dtcore.id3.estimator import ID3Classifier\n"
         "for cls in (CARTClassifier, C45Classifier, ID3Classifier):\n"
         "    p = cls().fit([[0.0], [1.0], [2.0]], [0, 1, 1]).predict([[2.0]])\n"
         "    assert p.tolist() == [1], p\n"

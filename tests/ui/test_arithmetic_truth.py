@@ -84,7 +84,7 @@ def test_a_difference_of_nearly_equal_numbers_gets_the_digits_it_needs():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, size=(400, 1)).astype(float)
     y = rng.integers(0, 2, size=400)
-    from dtcore.id3 import ID3Classifier
+    from dtcore.id3.estimator import ID3Classifier
 
     est = ID3Classifier().fit(X, y)
     nd = explain.explainer_data(est, X, y, None, 0)

@@ -181,7 +181,7 @@ class ID3Classifier(BaseTreeEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from dtcore.id3 import ID3Classifier
+    >>> from dtcore.id3.estimator import ID3Classifier
     >>> X = np.array([["sunny"], ["sunny"], ["overcast"], ["rain"], ["rain"], ["overcast"]],
     ...              dtype=object)
     >>> clf = ID3Classifier().fit(X, ["no", "no", "yes", "yes", "no", "yes"],
