@@ -140,7 +140,7 @@ class BaseTreeEstimator:
         """Fit on arrays already encoded against ``schema``.
 
         Unlike :meth:`fit`, rows of weight 0 stay part of the training set here: growth ignores
-        them, but C4.5 snaps thresholds to (and ID3 bins over) all its values. ``dtcore.forcing``
+        them, but C4.5 snaps thresholds to (and ID3 bins over) all its values. ``dtcore.analysis.forcing``
         relies on this when it regrows one child of a node with the other rows at weight 0."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()

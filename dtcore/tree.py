@@ -449,7 +449,7 @@ class TreeAssembler:
 
     def split_order(self) -> np.ndarray:
         """The tests of the last ``build``'s tree (pre-order ids) in the order they were set:
-        the builder's split order (``dtcore.growth_steps``)."""
+        the builder's split order (``dtcore.analysis.growth_steps``)."""
         ids = self.new_ids
         return np.array(
             [ids[i] for i in self._split_log if i in ids and self._nodes[i]["feature"] >= 0], dtype=np.int64

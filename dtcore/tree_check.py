@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from dtcore.growth_steps import PruneStep
+    from dtcore.analysis.growth_steps import PruneStep
     from dtcore.tree import Tree
 
 
@@ -111,7 +111,7 @@ def check_tree(tree: Tree) -> None:
 def check_growth(grown: Tree, order: np.ndarray, steps: list[PruneStep]) -> None:
     """ValueError unless ``order`` lists each test of ``grown`` once, parents first, and every
     step names nodes of ``grown`` (a raise: a child of its node): the model file's ``growth``
-    entry (``dtcore.growth_steps``) before anything replays it."""
+    entry (``dtcore.analysis.growth_steps``) before anything replays it."""
     tests = np.flatnonzero(~grown.is_leaf)
     if order.size != tests.size or not np.array_equal(np.sort(order), tests):
         raise ValueError("model growth.build_order: must list each test of the grown tree once")

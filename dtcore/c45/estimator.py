@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcore import growth_steps
+from dtcore.analysis import growth_steps
 from dtcore.base import BaseTreeEstimator
 from dtcore.c45.growth import _collapse, _Grower, _set_impurity
 from dtcore.c45.rules import THRESHOLD_RULES
@@ -61,7 +61,7 @@ class C45Classifier(BaseTreeEstimator):
         What pruning did (None when ``prune=False``).
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree as grown, its splits in release 8's depth-first order, and the collapse and
-        pruning steps that lead to ``tree_`` (``dtcore.growth_steps``).
+        pruning steps that lead to ``tree_`` (``dtcore.analysis.growth_steps``).
     growth_stats_ : GrowthStats
         How often each feature was split on during growth.
     schema_ : Schema

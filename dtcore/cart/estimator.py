@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore import growth_steps
+from dtcore.analysis import growth_steps
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart.grower import GrowParams, grow_with_order
 from dtcore.conventions import Bunch
@@ -252,7 +252,7 @@ class CARTClassifier(_CARTBase):
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
         or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
-        (``dtcore.growth_steps``).
+        (``dtcore.analysis.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and class labels, the missing-value tokens.
     n_features_in_ : int
@@ -351,7 +351,7 @@ class CARTRegressor(_CARTBase):
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
         or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
-        (``dtcore.growth_steps``).
+        (``dtcore.analysis.growth_steps``).
     schema_ : Schema
         Feature names and kinds, category labels and the missing-value tokens.
     n_features_in_ : int

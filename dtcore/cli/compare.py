@@ -1,4 +1,4 @@
-"""``compare``: ID3, C4.5 and CART on the same data and split (``dtcore.compare``), as a table
+"""``compare``: ID3, C4.5 and CART on the same data and split (``dtcore.analysis.compare``), as a table
 and the first node where their tests differ, in JSON or text."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from dtcore import compare as C
+from dtcore.analysis import compare as C
+from dtcore.analysis.disagreement import describe_test, fmt
 from dtcore.cli.common import stdout
 from dtcore.cli.train import read_training
 from dtcore.data.rowsplit import split_rows
-from dtcore.disagreement import describe_test, fmt
 
 NAMES = {"gain": "gain", "gain_ratio": "gain ratio", "impurity_decrease": "impurity decrease"}
 
@@ -140,7 +140,7 @@ def _extra(s: dict[str, Any]) -> str:
 
 
 def sentences(d: dict[str, Any]) -> list[str]:
-    """The notes of ``dtcore.compare.notes`` in English."""
+    """The notes of ``dtcore.analysis.compare.notes`` in English."""
     f = d["first_disagreement"]
     labels = {a["key"]: a["label"] for a in d["algorithms"]}
     names = NAMES

@@ -23,7 +23,7 @@ Reports are typed records (``records``: :class:`SplitReport`, :class:`FeatureSpl
 :class:`Candidates`, :class:`Arithmetic`, :class:`ChildSummary`, :class:`CutGains`) holding
 numpy arrays and numbers; ``to_dict`` gives their plain-dict form and :func:`jsonable` makes a
 record (or that dict) JSON-safe. Tests are dicts ``{"feature", "cuts", "cat_branch",
-"missing_branch"}`` that ``TreeAssembler.set_split`` accepts (``dtcore.forcing`` grafts them).
+"missing_branch"}`` that ``TreeAssembler.set_split`` accepts (``dtcore.analysis.forcing`` grafts them).
 
 Modules: ``node_data`` (the rows reaching a node), ``entropy`` (ID3/C4.5 cuts and multiway
 tests), ``cart`` (CART's candidates), ``report`` (selection, leaf reason, the report),

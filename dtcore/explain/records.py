@@ -7,7 +7,7 @@ None, unless the key was always there), nested records as dicts. So
 ``jsonable(report.to_dict())`` (or ``jsonable(report)``) is the JSON the CLI and tests know.
 
 Tests stay plain dicts ``{"feature", "cuts", "cat_branch", "missing_branch"}``: they are what
-``TreeAssembler.set_split`` accepts, what ``dtcore.forcing`` grafts and what the app keeps in its
+``TreeAssembler.set_split`` accepts, what ``dtcore.analysis.forcing`` grafts and what the app keeps in its
 session state and URL.
 """
 

@@ -162,7 +162,7 @@ def ebp_prune(
     branch if BranchErr ≤ TreeErr + 0.1 (it is re-fitted to all the node's rows and pruned
     again).  Ties between equally large branches go to the last one, as in both release 8
     and J48.  ``record_refits`` keeps each raised subtree's re-fitted statistics in
-    ``EBPReport.refits`` (``dtcore.growth_steps`` replays the pruning steps with them).  The input tree is not modified; class counts are recomputed from the data, and so
+    ``EBPReport.refits`` (``dtcore.analysis.growth_steps`` replays the pruning steps with them).  The input tree is not modified; class counts are recomputed from the data, and so
     is each node's ``impurity`` ("entropy", C4.5's; "gini" for a CART tree pruned this way).
     """
     if impurity not in IMPURITIES:

@@ -2,7 +2,7 @@
 first disagreement in bold, its scores (SPEC §10 on watermelon 2.0), the tables and the CV chart,
 all on the training service's row split."""
 
-from dtcore.compare import DEFAULTS
+from dtcore.analysis.compare import DEFAULTS
 from tests.app.apptest import start
 
 COMPARE = "pages/compare.py"

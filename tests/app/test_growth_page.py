@@ -3,7 +3,7 @@ k tests while growing), then the pruning steps; play advances without retraining
 
 import re
 
-from dtcore import growth_steps as gs
+from dtcore.analysis import growth_steps as gs
 from tests.app.apptest import start
 
 GROWTH = "pages/growth.py"

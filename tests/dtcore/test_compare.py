@@ -1,4 +1,4 @@
-"""ID3, C4.5 and CART compared (``dtcore.compare``, ``dtcore compare``): SPEC §10's numbers at the
+"""ID3, C4.5 and CART compared (``dtcore.analysis.compare``, ``dtcore compare``): SPEC §10's numbers at the
 first disagreement on watermelon 2.0, the golf table (Quinlan) and Li Hang's loan table."""
 
 import json
@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from dtcore import compare as C
+from dtcore.analysis import compare as C
 from dtcore.cli import prepare_training
 from dtcore.data.readers import read_table
 from dtcore.data.rowsplit import split_rows

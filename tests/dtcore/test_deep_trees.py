@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dtcore import explain, export, forcing
+from dtcore import explain, export
+from dtcore.analysis import forcing
 from dtcore.cart.estimator import CARTClassifier
 from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.pruning import prune

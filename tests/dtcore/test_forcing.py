@@ -1,10 +1,11 @@
-"""Forcing a test at a node (dtcore.forcing): the tree changes only there, the children are what
+"""Forcing a test at a node (dtcore.analysis.forcing): the tree changes only there, the children are what
 the estimator grows on their rows, and forcing the algorithm's own choice changes nothing."""
 
 import numpy as np
 import pytest
 
-from dtcore import explain, forcing
+from dtcore import explain
+from dtcore.analysis import forcing
 from dtcore.estimators import make_estimator
 from tests.dtcore.test_explain import fit
 

@@ -1,4 +1,4 @@
-"""Build order and pruning order as fitted data (``dtcore.growth_steps``): each builder's order,
+"""Build order and pruning order as fitted data (``dtcore.analysis.growth_steps``): each builder's order,
 the tree after k steps, the replay of the pruning steps, the model file round trip."""
 
 import json
@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from dtcore import growth_steps as gs
+from dtcore.analysis import growth_steps as gs
 from dtcore.cli import prepare_training
 from dtcore.data.readers import read_table
 from dtcore.estimators import make_estimator

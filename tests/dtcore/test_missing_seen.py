@@ -76,8 +76,8 @@ def test_pruning_keeps_the_flags_of_kept_tests():
 
 
 def test_forced_split_trees_know_their_missing_values():
+    from dtcore.analysis.forcing import force_split
     from dtcore.explain import tree_test
-    from dtcore.forcing import force_split
     from dtcore.schema import encode_classes
 
     est, X, Xe = fitted("watermelon_2.0_missing", "cart")

@@ -181,7 +181,7 @@ def test_pruning_keeps_them_and_ebp_raising_asks_the_data():
 
 
 def test_growth_steps_and_the_histogram_splitter():
-    from dtcore.growth_steps import n_steps, step_tree
+    from dtcore.analysis.growth_steps import n_steps, step_tree
 
     X, y = melon()
     est = make_estimator("cart").fit(X, y)

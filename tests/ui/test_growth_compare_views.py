@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtcore import growth_steps as gs
-from dtcore.compare import compare
+from dtcore.analysis import growth_steps as gs
+from dtcore.analysis.compare import compare
 from dtcore.estimators import make_estimator
 from tests.datasets import DATA
 from ui import i18n

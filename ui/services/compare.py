@@ -1,13 +1,13 @@
 """The Compare page's work (no Streamlit): the chosen algorithms on the app's data, roles and
 row split (the training service's ``split_rows``, so Compare sees the same training,
-validation and test rows as Train & tree), through ``dtcore.compare``."""
+validation and test rows as Train & tree), through ``dtcore.analysis.compare``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from dtcore import compare as C
+from dtcore.analysis import compare as C
 from dtcore.schema import CATEGORICAL, categories_of
 
 from . import roles as R

@@ -1,7 +1,7 @@
 """Forced splits (manual tree building) applied to a training result, without Streamlit.
 
 The app keeps a list of forced tests per trained model (``ui.session.model``); this module replays them
-on the trained estimator (``dtcore.forcing.replay``) and rescores the new tree on the same row
+on the trained estimator (``dtcore.analysis.forcing.replay``) and rescores the new tree on the same row
 split, so every page (tree, scores, downloads) shows the tree with the user's choices in it.
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 
 import pandas as pd
 
-from dtcore.forcing import replay
+from dtcore.analysis.forcing import replay
 from dtcore.schema import encode_target
 
 from . import roles as R

@@ -1,5 +1,5 @@
 """Step-through growth of the current model (no Streamlit): the tree after step k, from the
-history dtcore recorded when it was fitted (``dtcore.growth_steps``), and the newest split's
+history dtcore recorded when it was fitted (``dtcore.analysis.growth_steps``), and the newest split's
 scores from the split explorer (``dtcore.explain``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcore import explain
-from dtcore import growth_steps as gs
+from dtcore.analysis import growth_steps as gs
 
 
 def has_history(est) -> bool:

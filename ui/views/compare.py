@@ -1,5 +1,5 @@
 """The Compare page's tables, words and trees (no Streamlit): built from a
-``dtcore.compare.Comparison``; user text (feature, category and class names) is escaped for
+``dtcore.analysis.compare.Comparison``; user text (feature, category and class names) is escaped for
 Markdown here, for DOT by ``dtcore.export``."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 
 from dtcore import export
-from dtcore.compare import SPLITS, Comparison
-from dtcore.disagreement import describe_test, fmt
+from dtcore.analysis.compare import SPLITS, Comparison
+from dtcore.analysis.disagreement import describe_test, fmt
 
 from .text import md_escape
 from .tree import auto_depth, dot_words
@@ -146,7 +146,7 @@ def scores_at_first(c: Comparison, t) -> pd.DataFrame:
 
 
 def first_sentences(c: Comparison, notes: list[dict], t) -> list[str]:
-    """The notes of ``dtcore.compare`` in the UI language, as Markdown (user text escaped)."""
+    """The notes of ``dtcore.analysis.compare`` in the UI language, as Markdown (user text escaped)."""
     d = c.first
     assert d is not None
     labels = {e.key: label(e.key, t, e.algorithm) for e in c.entries}

@@ -4,8 +4,8 @@ split (or the node a pruning step replaced) in bold, and what the step did, in w
 from __future__ import annotations
 
 from dtcore import export
+from dtcore.analysis.growth_steps import StepTree
 from dtcore.export.labels import impurity_name
-from dtcore.growth_steps import StepTree
 
 from .text import md_escape
 from .tree import auto_depth, dot_words, node_path

@@ -1,4 +1,4 @@
-"""The first node where the compared trees' tests differ (``dtcore.compare``), scored under every
+"""The first node where the compared trees' tests differ (``dtcore.analysis.compare``), scored under every
 contender's criterion with the split explorer's arithmetic, and why, as records a view words.
 
 The grown trees (``grown_tree_``: the builders' choices, before any pruning) are walked top-down
@@ -21,7 +21,7 @@ from dtcore import explain
 from dtcore.c45.rules import AVERAGE_EPS
 
 if TYPE_CHECKING:
-    from dtcore.compare import Entry
+    from dtcore.analysis.compare import Entry
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.disagreement import Disagreement, first_disagreement, notes
+from dtcore.analysis.disagreement import Disagreement, first_disagreement, notes
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.schema import label_of
