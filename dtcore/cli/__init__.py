@@ -28,9 +28,9 @@ from dtcore.cli.train import (
 )
 from dtcore.data.limits import ENV
 from dtcore.data.readers import LimitError
+from dtcore.explain.summary import node_splits
 from dtcore.export import GraphvizError, GraphvizMissing
 from dtcore.schema import DataError
-from dtcore.split_summary import node_splits
 
 __all__ = [
     "EXIT_USER_ERROR",

@@ -1,4 +1,4 @@
-"""``splits``: the best test per feature at one node, as JSON (``dtcore.split_summary``)."""
+"""``splits``: the best test per feature at one node, as JSON (``dtcore.explain.summary``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from dtcore.cli.common import stdout
 from dtcore.cli.train import add_training_args, fit_prepared, params_from_args, read_training
 from dtcore.estimators import estimator_class
-from dtcore.split_summary import node_splits
+from dtcore.explain.summary import node_splits
 
 
 def cmd_splits(args: argparse.Namespace) -> int:
