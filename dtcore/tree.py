@@ -356,7 +356,10 @@ class Tree:
         ):
             raise ValueError("model tree.saw_missing: not one true/false per node")
         tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
-        from dtcore.tree_check import check_tree, read_neighbours  # a module of its own that needs Tree
+        from dtcore.export.tree_check import (  # a module of its own that needs Tree
+            check_tree,
+            read_neighbours,
+        )
 
         tree.cut_below, tree.cut_above = read_neighbours(d)
         check_tree(tree)

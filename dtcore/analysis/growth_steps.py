@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from dtcore.export.tree_check import check_growth
 from dtcore.pruning.collapse import collapse
 from dtcore.tree import Tree, TreeAssembler
-from dtcore.tree_check import check_growth
 
 BUILD_RULES = ("level", "best_first", "depth_first")
 PRUNE_KINDS = ("collapse", "leaf", "raise", "ccp")
