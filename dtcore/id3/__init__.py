@@ -1,1 +1,1 @@
-"""id3."""
+"""ID3 (Quinlan 1986): multiway splits chosen by information gain (``estimator``)."""

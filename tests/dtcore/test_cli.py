@@ -43,9 +43,6 @@ def assert_user_error(proc, *phrases):
         assert p in errors[0], errors[0]
 
 
-needs_cart = pytest.mark.skipif(
-    not (ROOT / "dtcore" / "cart.py").exists(), reason="dtcore.cart.estimator not written yet"
-)
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
 
@@ -173,7 +170,6 @@ def test_argparse_usage_error_exits_2():
 # train / predict / show with the real CART
 
 
-@needs_cart
 @needs_dot
 def test_train_writes_every_format_with_chinese_intact(tmp_path):
     outs = {}
@@ -206,7 +202,6 @@ def test_train_writes_every_format_with_chinese_intact(tmp_path):
     assert again.read_bytes() == outs["json"]
 
 
-@needs_cart
 def test_predict_matches_the_library_and_proba_sums_to_one(tmp_path):
     from dtcore.data.readers import read_table
     from dtcore.export import load_model
@@ -239,7 +234,6 @@ def test_predict_matches_the_library_and_proba_sums_to_one(tmp_path):
     assert proc.stdout.splitlines()[1:] == [r[0] for r in rows[1:]]
 
 
-@needs_cart
 def test_predict_missing_column_is_a_clear_error(tmp_path):
     model = tmp_path / "m.json"
     assert dtcore("train", *MELON_ARGS, "--out", model).returncode == 0
@@ -248,7 +242,6 @@ def test_predict_missing_column_is_a_clear_error(tmp_path):
     assert_user_error(dtcore("predict", model, p), "lacks the column(s)", "纹理")
 
 
-@needs_cart
 def test_show_text_and_json(tmp_path):
     model = tmp_path / "m.json"
     assert dtcore("train", *MELON_ARGS, "--out", model).returncode == 0
@@ -294,7 +287,6 @@ def test_show_j48_prints_weka_form(tmp_path):
     assert any("(" in ln and "." in ln.split("(")[1] for ln in branch_lines)
 
 
-@needs_cart
 def test_regression_is_inferred_for_a_numeric_target(tmp_path):
     model = tmp_path / "m.json"
     proc = dtcore("train", DATA / "regression_toy5.csv", "--target", "y", "--max-depth", "2", "--out", model)
@@ -305,7 +297,6 @@ def test_regression_is_inferred_for_a_numeric_target(tmp_path):
     assert_user_error(dtcore("predict", model, DATA / "regression_toy5.csv", "--proba"), "--proba")
 
 
-@needs_cart
 def test_task_override_and_options(tmp_path):
     model = tmp_path / "m.json"
     proc = dtcore(
@@ -342,7 +333,6 @@ def test_task_override_and_options(tmp_path):
     )
 
 
-@needs_cart
 def test_gbk_file_trains_with_labels_intact(tmp_path):
     p = tmp_path / "melon_gbk.csv"
     p.write_bytes(MELON.read_text(encoding="utf-8").encode("gbk"))
@@ -354,7 +344,6 @@ def test_gbk_file_trains_with_labels_intact(tmp_path):
     assert out.read_text(encoding="utf-8") == utf8.read_text(encoding="utf-8")
 
 
-@needs_cart
 def test_missing_graphviz_is_a_clear_error(tmp_path):
     env = dict(os.environ, PATH=str(Path(sys.executable).parent))  # python, but no dot
     proc = dtcore("train", *MELON_ARGS, "--out", tmp_path / "t.svg", env=env)
@@ -363,7 +352,6 @@ def test_missing_graphviz_is_a_clear_error(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
-@needs_cart
 def test_splits_at_a_node_agree_with_the_grown_tree(tmp_path):
     model = tmp_path / "m.json"
     assert dtcore("train", *MELON_ARGS, "--out", model).returncode == 0
@@ -376,7 +364,6 @@ def test_splits_at_a_node_agree_with_the_grown_tree(tmp_path):
     assert_user_error(dtcore("splits", *MELON_ARGS, "--node", len(nodes)), "--node")
 
 
-@pytest.mark.skipif(not (ROOT / "dtcore" / "c45").exists(), reason="dtcore.c45 not written yet")
 def test_c45_splits_at_a_node_follow_the_average_gain_rule(tmp_path):
     args = [
         str(DATA / "watermelon_2.0_missing.csv"),
@@ -404,7 +391,6 @@ def test_c45_splits_at_a_node_follow_the_average_gain_rule(tmp_path):
     assert max(by.values(), key=lambda r: r["score"] or -1)["feature"] != n["feature"]
 
 
-@needs_cart
 def test_weight_column_scales_the_counts(tmp_path):
     p = tmp_path / "w.csv"
     lines = MELON.read_text(encoding="utf-8").splitlines()
@@ -424,7 +410,6 @@ def test_weight_column_scales_the_counts(tmp_path):
     assert report["weighted_n"] == 2.5 * 17
 
 
-@needs_cart
 def test_export_converts_a_saved_model(tmp_path):
     model, direct, converted = tmp_path / "m.json", tmp_path / "a.dot", tmp_path / "b.dot"
     assert dtcore("train", *MELON_ARGS, "--out", model).returncode == 0
