@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcore.analysis import growth_steps
+from dtcore import history
 from dtcore.base import BaseTreeEstimator
 from dtcore.c45.growth import _collapse, _Grower, _set_impurity
 from dtcore.c45.rules import THRESHOLD_RULES
@@ -61,7 +61,7 @@ class C45Classifier(BaseTreeEstimator):
         What pruning did (None when ``prune=False``).
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree as grown, its splits in release 8's depth-first order, and the collapse and
-        pruning steps that lead to ``tree_`` (``dtcore.analysis.growth_steps``).
+        pruning steps that lead to ``tree_`` (``dtcore.history``).
     growth_stats_ : GrowthStats
         How often each feature was split on during growth.
     schema_ : Schema
@@ -140,12 +140,12 @@ class C45Classifier(BaseTreeEstimator):
         asm = grower.grow()
         self.growth_stats_ = grower.stats
         grown = _set_impurity(asm.build())
-        steps: list[growth_steps.PruneStep] = []
+        steps: list[history.PruneStep] = []
         tree, kept = grown, np.arange(grown.node_count)
         if self.collapse:
             undone = [(asm.new_ids[i], a, b) for i, a, b in _collapse(asm)]
             if undone:
-                steps = growth_steps.collapse_steps(undone)
+                steps = history.collapse_steps(undone)
                 tree, kept = collapse(grown, [u[0] for u in undone])
         self.unpruned_tree_ = tree
         self.pruning_report_ = None
@@ -160,7 +160,7 @@ class C45Classifier(BaseTreeEstimator):
                 subtree_raising=bool(self.subtree_raising),
                 record_refits=True,
             )
-            steps += growth_steps.ebp_steps(self.pruning_report_, kept)
+            steps += ebp.ebp_steps(self.pruning_report_, kept)
         # release 8 grows depth-first: its split order is the grown tree's pre-order
-        growth_steps.record(self, grown, np.flatnonzero(~grown.is_leaf), "depth_first", steps)
+        history.record(self, grown, np.flatnonzero(~grown.is_leaf), "depth_first", steps)
         return tree

@@ -28,12 +28,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.analysis import growth_steps
+from dtcore import history
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart.grower import GrowParams, grow_with_order
 from dtcore.conventions import Bunch
 from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from dtcore.params import GROWTH_LIMITS, Param
+from dtcore.pruning.ccp import ccp_steps
 from dtcore.schema import DataError
 from dtcore.tree import Tree
 
@@ -191,15 +192,15 @@ class _CARTBase(BaseTreeEstimator):
 
     def _finish_growth(self, grown: Tree, order: np.ndarray, rule: str) -> Tree:
         """The fitted tree from the grown one (pruned at ``ccp_alpha`` > 0), with the build order
-        and pruning steps recorded (``growth_steps``): the one tail of every CART engine, the
+        and pruning steps recorded (``dtcore.history``): the one tail of every CART engine, the
         Dask engine's included."""
         tree, steps = grown, []
         if self.ccp_alpha > 0:
             from dtcore.pruning import prune_to_alpha
 
             tree = prune_to_alpha(grown, float(self.ccp_alpha))[0]
-            steps = growth_steps.ccp_steps(grown, float(self.ccp_alpha))
-        growth_steps.record(self, grown, order, rule, steps)
+            steps = ccp_steps(grown, float(self.ccp_alpha))
+        history.record(self, grown, order, rule, steps)
         return tree
 
 
@@ -252,7 +253,7 @@ class CARTClassifier(_CARTBase):
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
         or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
-        (``dtcore.analysis.growth_steps``).
+        (``dtcore.history``).
     schema_ : Schema
         Feature names and kinds, category labels and class labels, the missing-value tokens.
     n_features_in_ : int
@@ -351,7 +352,7 @@ class CARTRegressor(_CARTBase):
     grown_tree_, build_order_, build_rule_, prune_steps_
         The tree before ``ccp_alpha`` pruning, its splits in the builder's order (level order,
         or best-first under ``max_leaf_nodes``) and the weakest-link steps to ``tree_``
-        (``dtcore.analysis.growth_steps``).
+        (``dtcore.history``).
     schema_ : Schema
         Feature names and kinds, category labels and the missing-value tokens.
     n_features_in_ : int

@@ -145,8 +145,8 @@ def model_to_dict(estimator: BaseTreeEstimator) -> dict:
 
 
 def _growth_entry(estimator: BaseTreeEstimator) -> dict:
-    """``{"growth": …}`` when the model holds its build and pruning order (``growth_steps``)."""
-    from dtcore.analysis.growth_steps import growth_to_dict
+    """``{"growth": …}`` when the model holds its build and pruning order (``dtcore.export.growth_json``)."""
+    from dtcore.export.growth_json import growth_to_dict
 
     g = growth_to_dict(estimator, _tree_json)
     return {} if g is None else {"growth": g}
@@ -190,7 +190,7 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     est._set_schema(schema)
     est.tree_ = tree
     if d.get("growth") is not None:  # optional: files written before it lack it
-        from dtcore.analysis.growth_steps import growth_from_dict
+        from dtcore.export.growth_json import growth_from_dict
 
         growth_from_dict(est, d["growth"], lambda g: _checked_tree(g, schema))
     return est

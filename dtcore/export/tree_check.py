@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from dtcore.analysis.growth_steps import PruneStep
+    from dtcore.history import PruneStep
     from dtcore.tree import Tree
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dtcore.analysis import growth_steps
+from dtcore import history
 from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import score_cuts
@@ -163,7 +163,7 @@ class ID3Classifier(BaseTreeEstimator):
         The fitted tree as flat arrays.
     grown_tree_, build_order_, build_rule_, prune_steps_
         The same tree, its splits in the order made (depth first, or best first under
-        ``max_leaf_nodes``); no pruning steps (``dtcore.analysis.growth_steps``).
+        ``max_leaf_nodes``); no pruning steps (``dtcore.history``).
     plan_ : dict
         Per feature index, how it is tested (:func:`feature_plan`'s ``("cat", n)`` /
         ``("bins", cuts)`` / ``("thr", None)``), fixed before growth.
@@ -293,9 +293,9 @@ class ID3Classifier(BaseTreeEstimator):
         return self._record(asm, "best_first")
 
     def _record(self, asm: TreeAssembler, rule: str) -> Tree:
-        """The built tree, its split order recorded (``dtcore.analysis.growth_steps``; ID3 never prunes)."""
+        """The built tree, its split order recorded (``dtcore.history``; ID3 never prunes)."""
         tree = asm.build()
-        growth_steps.record(self, tree, asm.split_order(), rule)
+        history.record(self, tree, asm.split_order(), rule)
         return tree
 
     def _n_branches(self, j: int) -> int:

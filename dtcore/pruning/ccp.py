@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dtcore.history import PruneStep
 from dtcore.pruning.collapse import collapse, subtree_end
 from dtcore.tree import Tree
 
@@ -111,3 +112,21 @@ def prune_to_alpha(
     nodes = nodes_to_collapse(path, alpha)
     pruned, kept = collapse(tree, nodes)
     return pruned, kept, nodes
+
+
+def ccp_steps(grown: Tree, alpha: float) -> list[PruneStep]:
+    """The weakest-link steps that pruning to ``alpha`` takes, with the α of each."""
+    path = cost_complexity_path(grown)
+    nodes = nodes_to_collapse(path, alpha)
+    return [
+        PruneStep(
+            "ccp",
+            int(n),
+            {
+                "alpha": float(path.ccp_alphas[k + 1]),
+                "leaves_after": float(path.n_leaves[k + 1]),
+                "impurity_after": float(path.impurities[k + 1]),
+            },
+        )
+        for k, n in enumerate(nodes.tolist())
+    ]

@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from dtcore.criteria import entropy, gini
 from dtcore.cut_neighbours import record_neighbours
 from dtcore.entropy.multiway import SMALL
+from dtcore.history import PruneStep
 from dtcore.missing_seen import missing_seen
 from dtcore.pruning.ebp_nodes import (
     _PNode,
@@ -334,3 +335,27 @@ def ebp_prune(
         z=float(zz),
         refits=refits,
     )
+
+
+def ebp_steps(report: EBPReport, to_grown: np.ndarray) -> list[PruneStep]:
+    """Error-based pruning's events as steps; ``to_grown`` maps the pruned input tree's ids to
+    the grown tree's."""
+    out = []
+    for k, ev in enumerate(report.events):
+        node = int(to_grown[ev["node"]])
+        if ev["action"] == "leaf":
+            nums = {
+                "leaf_estimate": ev["estimated_errors_after"],
+                "subtree_estimate": ev["estimated_errors_before"],
+                "branch_estimate": ev.get("branch_estimated_errors"),
+            }
+            out.append(PruneStep("leaf", node, nums))
+        else:
+            nums = {
+                "branch_estimate": ev["branch_estimated_errors"],
+                "subtree_estimate": ev["estimated_errors_before"],
+                "leaf_estimate": ev.get("leaf_estimated_errors"),
+            }
+            refit = [[int(to_grown[i]), c, wn, ns, imp] for i, c, wn, ns, imp in report.refits.get(k, [])]
+            out.append(PruneStep("raise", node, nums, int(to_grown[ev["branch"]]), refit))
+    return out
