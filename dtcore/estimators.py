@@ -3,39 +3,40 @@ grows which task, its criteria per task (the default first) and the parameters a
 
 Each class declares its criteria (``_criteria``, the default first) and the parameters a UI shows
 (``ui_params``, :class:`dtcore.params.Param` records); this module only finds the class for a
-name. Imports are lazy so that each algorithm's module loads only when it is asked for.
+name. It is part of the public API, so it imports the algorithms' packages (plain imports: the
+architecture tests forbid loading the project's modules by name); no algorithm imports it.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from dtcore.base import BaseTreeEstimator
+from dtcore.c45.estimator import C45Classifier
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+from dtcore.id3.estimator import ID3Classifier
 from dtcore.params import Param
-
-if TYPE_CHECKING:
-    from dtcore.base import BaseTreeEstimator
 
 CLASSIFICATION, REGRESSION = "classification", "regression"
 
-#: algorithm name → (module, classifier class, regressor class or None)
-ALGORITHMS = {
-    "cart": ("dtcore.cart.estimator", "CARTClassifier", "CARTRegressor"),
-    "id3": ("dtcore.id3.estimator", "ID3Classifier", None),
-    "c45": ("dtcore.c45", "C45Classifier", None),
+#: algorithm name → (classifier class, regressor class or None)
+ALGORITHMS: dict[str, tuple[type[BaseTreeEstimator], type[BaseTreeEstimator] | None]] = {
+    "cart": (CARTClassifier, CARTRegressor),
+    "id3": (ID3Classifier, None),
+    "c45": (C45Classifier, None),
 }
 
 
 def estimator_class(algorithm: str, task: str = "classification") -> type[BaseTreeEstimator]:
     """The class for an algorithm name ("cart", "id3", "c45") and task."""
     try:
-        module, clf, reg = ALGORITHMS[algorithm.lower()]
+        clf, reg = ALGORITHMS[algorithm.lower()]
     except KeyError:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {sorted(ALGORITHMS)}") from None
-    name = clf if task == "classification" else reg
-    if name is None:
+    cls = clf if task == "classification" else reg
+    if cls is None:
         raise ValueError(f"{algorithm} builds classification trees only; use cart for a continuous target")
-    return getattr(importlib.import_module(module), name)
+    return cls
 
 
 def make_estimator(algorithm: str, task: str = "classification", **params: Any) -> BaseTreeEstimator:
@@ -47,7 +48,7 @@ def tasks_of(algorithm: str) -> tuple[str, ...]:
     entry = ALGORITHMS.get(algorithm.lower())
     if entry is None:
         return ()
-    return tuple(t for t, cls in ((CLASSIFICATION, entry[1]), (REGRESSION, entry[2])) if cls)
+    return tuple(t for t, cls in ((CLASSIFICATION, entry[0]), (REGRESSION, entry[1])) if cls)
 
 
 def criteria(algorithm: str, task: str) -> tuple[str, ...]:

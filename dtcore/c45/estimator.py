@@ -6,7 +6,7 @@ import numpy as np
 
 from dtcore import history
 from dtcore.base import BaseTreeEstimator
-from dtcore.c45.growth import _collapse, _Grower, _set_impurity
+from dtcore.c45.growth import Grower, collapse_undone, set_entropy_impurity
 from dtcore.c45.rules import THRESHOLD_RULES
 from dtcore.params import Param
 
@@ -136,14 +136,14 @@ class C45Classifier(BaseTreeEstimator):
         ebp.z_value(float(self.confidence_factor), self.z)
 
     def _grow(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray) -> Tree:
-        grower = _Grower(self, X, y, sample_weight)
+        grower = Grower(self, X, y, sample_weight)
         asm = grower.grow()
         self.growth_stats_ = grower.stats
-        grown = _set_impurity(asm.build())
+        grown = set_entropy_impurity(asm.build())
         steps: list[history.PruneStep] = []
         tree, kept = grown, np.arange(grown.node_count)
         if self.collapse:
-            undone = [(asm.new_ids[i], a, b) for i, a, b in _collapse(asm)]
+            undone = [(asm.new_ids[i], a, b) for i, a, b in collapse_undone(asm)]
             if undone:
                 steps = history.collapse_steps(undone)
                 tree, kept = collapse(grown, [u[0] for u in undone])

@@ -11,14 +11,14 @@ that order, children filter them (no re-sorting).  Growth is level by level: all
 depth are scored in one ``score_cuts_batch`` call (cumulative class counts over the
 concatenated blocks, per-node maxima with ``reduceat``) and, with unit weights and no missing
 values, their binary cuts are applied in one stable partition of the level's blocks
-(``_Grower._split_level``).
+(``Grower._split_level``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -35,10 +35,20 @@ from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
 from dtcore.entropy.multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
 from dtcore.progress import report
+from dtcore.schema import Schema
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
 
-if TYPE_CHECKING:
-    from dtcore.c45.estimator import C45Classifier
+
+class GrowthSettings(Protocol):
+    """What the grower reads of its estimator (``C45Classifier`` is one): its fitted schema and
+    the growth settings. A Protocol, so this module needs no import of the estimator."""
+
+    schema_: Schema
+    min_cases: float
+    threshold: str
+    mdl_penalty: bool
+    criterion: str
+
 
 #: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint": cut} or {})
 _Candidate = tuple[int, str, float, float, dict[str, float]]
@@ -76,10 +86,10 @@ class GrowthStats:
     splits: dict[int, int] = field(default_factory=dict)
 
 
-class _Grower:
+class Grower:
     """Level-wise growth over presorted index blocks (sorted once at the root, then filtered)."""
 
-    def __init__(self, est: C45Classifier, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+    def __init__(self, est: GrowthSettings, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
         self.est = est
         self.X = X
         self.y = np.asarray(y, dtype=np.int64)
@@ -307,7 +317,7 @@ class _Grower:
             for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
                 pos = np.nonzero(sel)[0]
                 ccounts: np.ndarray = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
-                child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see _set_impurity
+                child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see set_entropy_impurity
                 cR = R[~lab if side == 0 else lab].reshape(R.shape[0], cnt)
                 kids.append(_Task(child, t.rows[pos], t.w[pos], None, used, True, cR))
             self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
@@ -322,7 +332,7 @@ class _Grower:
             ccounts = np.bincount(y_loc[pos], weights=cw, minlength=self.C)
             child = asm.add_node(
                 t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)), 0.0
-            )  # see _set_impurity
+            )  # see set_entropy_impurity
             if o.shape[0]:
                 member = np.zeros(n, dtype=bool)
                 member[pos] = True
@@ -368,14 +378,14 @@ class _Grower:
         return best[1], best[0], best[4]
 
 
-def _set_impurity(tree: Tree) -> Tree:
+def set_entropy_impurity(tree: Tree) -> Tree:
     """Node impurity = entropy of the class counts, for all nodes in one vectorised call
     (0 for empty leaves, whose counts are the parent's)."""
     tree.impurity = np.where(tree.weighted_n > 0, entropy(tree.value), 0.0)
     return tree
 
 
-def _collapse(asm: TreeAssembler) -> list[tuple[int, float, float]]:
+def collapse_undone(asm: TreeAssembler) -> list[tuple[int, float, float]]:
     """Undo splits whose leaves make no fewer training errors than the node itself (−0.001);
     returns the undone nodes top-down: (assembler id, the subtree's leaf errors, the node's)."""
 

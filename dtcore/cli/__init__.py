@@ -26,8 +26,7 @@ from dtcore.cli.train import (
     prepare_training,
     read_training,
 )
-from dtcore.data.limits import ENV
-from dtcore.data.readers import LimitError
+from dtcore.data.limits import ENV, LimitError
 from dtcore.explain.summary import node_splits
 from dtcore.export import GraphvizError, GraphvizMissing
 from dtcore.schema import DataError

@@ -8,8 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from dtcore.data.limits import configured
-from dtcore.data.readers import NO_LIMITS, SizeLimits
+from dtcore.data.limits import NO_LIMITS, SizeLimits, configured
 
 EXIT_USER_ERROR = 2
 OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql")

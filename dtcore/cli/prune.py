@@ -19,7 +19,7 @@ import numpy as np
 
 from dtcore.cli.common import add_limits_arg, read_limits
 from dtcore.cli.common import print_json as _print_json
-from dtcore.data.readers import NO_LIMITS, SizeLimits
+from dtcore.data.limits import NO_LIMITS, SizeLimits
 from dtcore.pruning.alpha_selection import estimator_grower
 from dtcore.pruning.ccp import cost_complexity_path
 from dtcore.pruning.interface import prune

@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.data.readers import NO_LIMITS, SizeLimits
+from dtcore.data.limits import NO_LIMITS, SizeLimits
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of, is_missing, label_of
 
 _NUMERIC = {"numeric", "real", "integer"}

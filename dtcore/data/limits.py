@@ -2,7 +2,7 @@
 
 Each limit has a default and an environment variable that overrides it (a positive integer).
 Files past a limit are refused with one line naming the limit, before the data they declare is
-built (``dtcore.data.readers.SizeLimits`` does the checking). The library's readers take no caps
+built (:class:`SizeLimits` does the checking, and the readers call it). The library's readers take no caps
 unless given some; the app and the ``dtcore`` command read with ``configured()`` (the command's
 ``--no-limits`` lifts them). README "Limits" lists the table.
 """
@@ -13,7 +13,46 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from dtcore.data.readers import SizeLimits
+from dtcore.schema import DataError
+
+
+class LimitError(DataError):
+    """A file larger than a configured limit: ``what`` names the limit (rows, columns, cells,
+    cell_chars, bytes), ``value`` is what the file has (or the count at which reading stopped)."""
+
+    def __init__(self, what: str, value: int, limit: int, source: str = "the file") -> None:
+        super().__init__(f"{source}: {value} {what} is over the limit of {limit}")
+        self.what, self.value, self.limit = what, value, limit
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    """Caps checked while reading, before anything grows with them (None = no cap).
+
+    The library reads without caps; the app and the CLI pass the configured ones (:func:`configured`).
+    ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
+    """
+
+    rows: int | None = None
+    columns: int | None = None
+    cells: int | None = None
+    cell_chars: int | None = None
+    bytes: int | None = None
+
+    def check(self, what: str, value: int, source: str = "the file") -> None:
+        """Raise LimitError when ``value`` is over the cap named ``what``."""
+        limit = getattr(self, what)
+        if limit is not None and value > limit:
+            raise LimitError(what, value, limit, source)
+
+    def check_shape(self, rows: int, columns: int, source: str = "the file") -> None:
+        """Columns, rows and rows × columns against their caps (in that order)."""
+        self.check("columns", columns, source)
+        self.check("rows", rows, source)
+        self.check("cells", rows * columns, source)
+
+
+NO_LIMITS = SizeLimits()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from dtcore.data import arff
+from dtcore.data.limits import NO_LIMITS, SizeLimits
 from dtcore.schema import DataError
 
 #: Delimiters we sniff between, in order of preference on a tie.
@@ -24,45 +26,6 @@ DELIMITERS = (",", "\t", ";")
 _SNIFF_LINES = 50
 
 _V = TypeVar("_V")
-
-
-class LimitError(DataError):
-    """A file larger than a configured limit: ``what`` names the limit (rows, columns, cells,
-    cell_chars, bytes), ``value`` is what the file has (or the count at which reading stopped)."""
-
-    def __init__(self, what: str, value: int, limit: int, source: str = "the file") -> None:
-        super().__init__(f"{source}: {value} {what} is over the limit of {limit}")
-        self.what, self.value, self.limit = what, value, limit
-
-
-@dataclass(frozen=True)
-class SizeLimits:
-    """Caps checked while reading, before anything grows with them (None = no cap).
-
-    The library reads without caps; the app and the CLI pass the configured ones (dtcore/data/limits.py).
-    ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
-    """
-
-    rows: int | None = None
-    columns: int | None = None
-    cells: int | None = None
-    cell_chars: int | None = None
-    bytes: int | None = None
-
-    def check(self, what: str, value: int, source: str = "the file") -> None:
-        """Raise LimitError when ``value`` is over the cap named ``what``."""
-        limit = getattr(self, what)
-        if limit is not None and value > limit:
-            raise LimitError(what, value, limit, source)
-
-    def check_shape(self, rows: int, columns: int, source: str = "the file") -> None:
-        """Columns, rows and rows × columns against their caps (in that order)."""
-        self.check("columns", columns, source)
-        self.check("rows", rows, source)
-        self.check("cells", rows * columns, source)
-
-
-NO_LIMITS = SizeLimits()
 
 
 @dataclass
@@ -285,8 +248,6 @@ def read_table(path: str | Path, *, delimiter: str | None = None, limits: SizeLi
 
 def read_arff_table(path: str | Path, *, limits: SizeLimits = NO_LIMITS) -> Table:
     """An ARFF file as a Table carrying the declared kinds and category orders."""
-    from dtcore.data import arff  # written separately; imported lazily so CSV reading never depends on it
-
     path = Path(path)
     if not path.is_dir():
         limits.check("bytes", path.stat().st_size, path.name)

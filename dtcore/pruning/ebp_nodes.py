@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcore.c45.growth import _set_impurity
+from dtcore.c45.growth import set_entropy_impurity
 from dtcore.criteria import entropy
 from dtcore.entropy.multiway import distribute_rows
 from dtcore.tree import Tree, TreeAssembler, branch_index
@@ -202,4 +202,4 @@ def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
             continue
         _copy_test(asm, i, node)
         todo.extend((c, i, parent_counts) for c in reversed(node.children))
-    return _set_impurity(asm.build()), kept
+    return set_entropy_impurity(asm.build()), kept

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from dtcore.data.limits import LIMIT_TABLE, configured, limits_from
-from dtcore.data.readers import LimitError, read_table
+from dtcore.data.limits import LIMIT_TABLE, LimitError, configured, limits_from
+from dtcore.data.readers import read_table
 from tests.dtcore.test_cli import MELON, assert_user_error, dtcore
 
 

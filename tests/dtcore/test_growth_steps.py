@@ -117,15 +117,15 @@ def test_prune_step_reasons_carry_numbers():
 def test_collapse_through_the_surgery_equals_the_assembler_collapse():
     """C4.5's collapsed tree is now ``pruning.collapse`` of the grown tree: the same tree as
     making the nodes leaves in the assembler (the former path)."""
-    from dtcore.c45.growth import _collapse, _Grower, _set_impurity
+    from dtcore.c45.growth import Grower, collapse_undone, set_entropy_impurity
 
     est = fit("credit-g.csv", "c45", "class", prune=False)
     X, y, feats, kinds, cats, classes, _ = prepare_training(read_table(DATA / "credit-g.csv"), "class")
-    asm = _Grower(
+    asm = Grower(
         est, est.encode(X), np.array([list(est.schema_.classes).index(v) for v in y]), np.ones(len(y))
     ).grow()
-    _collapse(asm)
-    _same_tree(_set_impurity(asm.build()), est.tree_)
+    collapse_undone(asm)
+    _same_tree(set_entropy_impurity(asm.build()), est.tree_)
 
 
 @pytest.mark.parametrize("name,algorithm,target,ignore,params", [c[:5] for c in CASES])

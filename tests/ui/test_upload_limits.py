@@ -20,7 +20,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from dtcore.data import arff
-from dtcore.data.readers import LimitError, SizeLimits, parse_delimited
+from dtcore.data.limits import LimitError, SizeLimits
+from dtcore.data.readers import parse_delimited
 from ui import i18n
 from ui.services import loading
 from ui.services.limits import LIMIT_TABLE, LIMITS, limits_from

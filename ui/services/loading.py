@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from dtcore.data import arff, readers
-from dtcore.data.readers import LimitError, SizeLimits
+from dtcore.data.limits import LimitError, SizeLimits
 from dtcore.schema import DataError, is_missing, label_of
 from ui.services.limits import ENV, LIMITS
 
