@@ -3,7 +3,7 @@ gave it, which one won and why, and the worked arithmetic of a test (SPEC ยง2, ย
 
 The scores come from the builders' own kernels, not from a re-derivation:
 
-* CART: ``splitting.continuous_candidates`` / ``categorical_candidates`` (the builder's scan);
+* CART: ``cart.continuous_candidates`` / ``categorical_candidates`` (the builder's scan);
   the builder takes the first maximum of ``proxy``; features tie to the lowest index.
 * ID3 / C4.5 multiway tests: ``multiway.score_multiway``; C4.5's stop rule, selection rule
   (average gain, ratio) and stored threshold are ``c45.rules``' (the functions the builder

@@ -10,8 +10,8 @@ import pytest
 
 from dtcore import criteria
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
-from dtcore.cart.splitter import categorical_candidates, continuous_candidates
 from dtcore.estimators import make_estimator
+from dtcore.explain.cart import categorical_candidates, continuous_candidates
 from dtcore.schema import DataError
 from tests.datasets import DATA
 

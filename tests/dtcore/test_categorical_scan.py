@@ -12,8 +12,8 @@ import pytest
 from dtcore import criteria
 from dtcore.cart.categorical import EXACT_SUBSET_LIMIT, best_categorical, category_stats, scan_categorical
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
-from dtcore.cart.splitter import LISTED_LIMIT, categorical_candidates
 from dtcore.criteria import CLASSIFICATION_CRITERIA, proxy_improvement
+from dtcore.explain.cart import LISTED_LIMIT, categorical_candidates
 from dtcore.schema import Feature, Schema
 
 # -- the former implementation: dense (n_seg, C) tables and a left-subset mask per candidate ------

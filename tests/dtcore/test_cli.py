@@ -502,7 +502,7 @@ def test_splits_cart_list_one_vs_rest_ginis(tmp_path):
 
 def test_one_vs_rest_with_missing_and_absent_categories():
     """Missing values stay with the rest; a category absent from the node gets no test."""
-    from dtcore.cart.splitter import categorical_candidates
+    from dtcore.explain.cart import categorical_candidates
 
     codes = np.array([0, 0, 1, 1, 3, 3, np.nan, np.nan])  # category 2 absent
     y = np.array([0, 1, 1, 1, 0, 0, 1, 0])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dtcore import criteria
-from dtcore.cart.splitter import continuous_candidates
+from dtcore.explain.cart import continuous_candidates
 from tests.datasets import DATA
 
 
@@ -168,7 +168,7 @@ def test_brute_force_gini_of_split_matches_children_impurity():
 
 def test_prefix_and_suffix_absolute_errors_brute_force():
     """The vectorised weighted medians of every prefix/suffix of every segment (absolute_error)."""
-    from dtcore.cart.splitter import prefix_suffix_abs_errors
+    from dtcore.cart.absolute_error import prefix_suffix_abs_errors
 
     rng = np.random.default_rng(2)
     for trial in range(20):

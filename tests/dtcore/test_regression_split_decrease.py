@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dtcore import criteria
-from dtcore.cart.splitter import continuous_candidates
+from dtcore.explain.cart import continuous_candidates
 
 ROOT = Path(__file__).resolve().parents[2]
 DIABETES = ROOT / "assets" / "samples" / "diabetes.csv"
@@ -69,7 +69,7 @@ def test_cli_splits_regression_criteria(criterion: str) -> None:
 def test_categorical_poisson_candidates_carry_the_half_deviance_of_their_rows() -> None:
     """Every subset candidate of a categorical feature (with a missing category) under poisson:
     both children's half deviance and the true decrease, from the rows themselves."""
-    from dtcore.cart.splitter import categorical_candidates
+    from dtcore.explain.cart import categorical_candidates
 
     rng = np.random.default_rng(3)
     codes = rng.integers(0, 5, 300).astype(float)
