@@ -30,7 +30,8 @@ from numpy.typing import ArrayLike
 
 from dtcore import history
 from dtcore.base import BaseTreeEstimator
-from dtcore.cart.grower import GrowParams, grow_with_order
+from dtcore.cart.grower import grow_with_order
+from dtcore.cart.rules import GrowParams
 from dtcore.conventions import Bunch
 from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from dtcore.params import GROWTH_LIMITS, Param

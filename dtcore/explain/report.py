@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from dtcore.c45 import rules as c45_rules
-from dtcore.cart.grower import decrease_ok, pretest_reason
+from dtcore.cart.rules import decrease_ok, pretest_reason
 from dtcore.explain.cart import cart_features
 from dtcore.explain.entropy import c45_features, id3_features
 from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with_neighbours

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dtcore.cart.grower import GrowParams
 from dtcore.cart.hist.binning import DEFAULT_MAX_BINS, Bins, fit_bins, fit_transform
 from dtcore.cart.hist.grower import HIST_CRITERIA, check_criterion, grow_hist
 from dtcore.cart.hist.histograms import InMemoryHistograms, Layout
+from dtcore.cart.rules import GrowParams
 from dtcore.tree import Tree
 
 __all__ = [

@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dtcore.cart.grower import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import HistogramSource, RouteStep
 from dtcore.cart.hist.scoring import LevelChoice, best_splits
+from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.criteria import _class_impurity, impurity_improvement
 from dtcore.tree import Tree, TreeAssembler
 
