@@ -1,6 +1,6 @@
 """The frame: page list, sidebar (language, current data and model), session defaults.
 
-Adding a page is one line in PAGES (plus its title in ui/i18n.py under ``nav.<name>``).
+Adding a page is one line in PAGES (plus its title in ui/catalogue/nav.py under ``nav.<name>``).
 """
 
 from pathlib import Path

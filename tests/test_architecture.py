@@ -75,7 +75,6 @@ LONG_MODULES = {
     "dtcore/cart/grower.py": "CART's level-wise builder: one vectorised kernel over a whole level",
     "dtcore/cart/splitter.py": "CART's candidate scans, vectorised over positions and the nodes of a level",
     "dtcore/entropy/cutpoints.py": "every cut of every feature at every node of a level, in one numpy pass",
-    "ui/i18n.py": "the text catalogue: data, one entry per line",
 }
 
 

@@ -1,6 +1,11 @@
-"""Words of what a shared link carries beyond the settings (ui/session/url.py: EXTRA_KEYS)."""
+"""Words of shared links: a setting that is not valid here, what a link carries beyond the settings
+(ui/session/url.py: EXTRA_KEYS)."""
 
 WORDS: dict[str, tuple[str, str]] = {
+    "url.bad_value": (
+        "The link's setting {name}={value} is not valid here ({rule}); the default {default} is used.",
+        "链接中的设置 {name}={value} 无效（{rule}），已改用默认值 {default}。",
+    ),
     "url.upload_link": (
         "This link was made on an uploaded file, **{name}**, which cannot travel in a link: the "
         "bundled sample is shown instead. Upload the same file on the Data page to see the view "

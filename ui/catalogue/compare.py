@@ -1,7 +1,6 @@
 """The Compare page's words: ID3, C4.5 and CART side by side."""
 
 WORDS: dict[str, tuple[str, str]] = {
-    "nav.compare": ("Compare", "算法比较"),
     "compare.title": ("ID3, C4.5 and CART side by side", "ID3、C4.5 与 CART 对比"),
     "compare.intro": (
         "The chosen algorithms learn from the same training rows (the split of the Data page), with their default settings. The trees below are drawn to the same depth; the path to the first node where they disagree is in bold.",

@@ -1,7 +1,4 @@
-"""Words of the what-if section (a sample's path, its counterfactuals), the node data figure and
-the code downloads."""
-
-from __future__ import annotations
+"""Words of the what-if section (a sample's path, its counterfactuals) and its code downloads."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "whatif.title": ("What if: ask the tree about a sample", "假如：向决策树询问一个样本"),
@@ -64,30 +61,4 @@ WORDS: dict[str, tuple[str, str]] = {
     "whatif.col.flips": ("Nearest change that flips it", "改变预测的最近改动"),
     "whatif.col.class": ("Class", "类别"),
     "whatif.col.probability": ("Probability", "概率"),
-    "nodedata.title": ("A node's data", "结点的数据"),
-    "nodedata.node": ("Node", "结点"),
-    "nodedata.caption": (
-        "The training rows reaching the node: its split feature by class with the threshold "
-        "marked (regression: the target against the feature, with each child's mean), and the "
-        "class counts of each child.",
-        "到达该结点的训练样本：按类别显示划分特征的分布并标出阈值（回归：目标值对特征的散点图及"
-        "各子结点的均值），以及每个子结点的类别计数。",
-    ),
-    "nodedata.leaf": (
-        "A leaf has no test: pick a node that splits.",
-        "叶结点没有测试：请选择一个有划分的结点。",
-    ),
-    "nodedata.count": ("weight", "权重"),
-    "nodedata.threshold": ("threshold", "阈值"),
-    "nodedata.children": ("Children", "子结点"),
-    "nodedata.mean": ("mean", "均值"),
-    "download.pdf": ("PDF", "PDF"),
-    "download.python": ("Python function", "Python 函数"),
-    "download.sql": ("SQL query", "SQL 查询"),
-    "download.code_help": (
-        "predict(row) in plain Python (C4.5's missing-value rule included), or one SELECT with "
-        "CASE WHEN (NULL = missing; at C4.5's shared-out tests a NULL follows the heaviest branch).",
-        "纯 Python 的 predict(row)（含 C4.5 的缺失值规则），或一条带 CASE WHEN 的 SELECT"
-        "（NULL 表示缺失；在 C4.5 按比例分配的测试上，NULL 走训练权重最大的分支）。",
-    ),
 }

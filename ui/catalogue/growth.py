@@ -1,7 +1,6 @@
 """The Growth page's words: step-through growth and pruning of the current model."""
 
 WORDS: dict[str, tuple[str, str]] = {
-    "nav.growth": ("Growth", "生长过程"),
     "growth.title": ("Growth, step by step", "逐步生长"),
     "growth.intro": (
         "The current model as its builder grew it, one split at a time ({rule}), then the pruning steps that lead to the fitted tree. Nothing is retrained: the order was recorded when the model was fitted.",

@@ -1,6 +1,13 @@
-"""Words of the big-tree navigation: overview map, focused view, search, the node budget."""
+"""Page titles in the navigation (``nav.<page>``) and the big-tree navigation: overview map, focused
+view, search, the node budget."""
 
 WORDS: dict[str, tuple[str, str]] = {
+    "nav.data": ("Data", "数据"),
+    "nav.train": ("Train & tree", "训练与决策树"),
+    "nav.splits": ("Splits", "划分"),
+    "nav.prune": ("Pruning", "剪枝"),
+    "nav.compare": ("Compare", "算法比较"),
+    "nav.growth": ("Growth", "生长过程"),
     "nav.big": (
         "This tree has {nodes} nodes: it opens focused on one node. Find nodes, click the overview "
         "map or a node in the picture to move the focus.",

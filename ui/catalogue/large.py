@@ -1,7 +1,6 @@
 """Words of the large-data source (ui/session/large_data.py, ui/services/large_data.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
-    "data.source.large": ("a sample of large data on the server", "服务器上大数据的样本"),
     "large.sample_placeholder": (
         "Large data on the server are loaded: pick a sample to replace them",
         "已载入服务器上的大数据：选择样例数据集即可替换",
