@@ -1,4 +1,4 @@
-"""The download section's words: model, picture, rules and code formats (ui/session/downloads.py)."""
+"""The download section's words: model, picture, rules and code formats (ui/sections/downloads.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "download.title": ("Downloads", "下载"),

@@ -1,4 +1,4 @@
-"""What a session waiting for a heavy-job slot is told (ui/session/jobs.py)."""
+"""What a session waiting for a heavy-job slot is told (ui/state/jobs.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "jobs.waiting": (

@@ -1,4 +1,5 @@
-"""Words of the large-data source (ui/session/large_data.py, ui/services/large_data.py)."""
+"""Words of the large-data source (ui/state/large_data.py, ui/sections/large_data.py,
+ui/services/large_data.py)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "large.sample_placeholder": (

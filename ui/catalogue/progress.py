@@ -1,4 +1,4 @@
-"""Words of the progress bars long work shows (ui/session/jobs.py: ProgressBar)."""
+"""Words of the progress bars long work shows (ui/state/jobs.py: ProgressBar)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "progress.grow_rows": (

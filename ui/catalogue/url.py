@@ -1,5 +1,5 @@
 """Words of shared links: a setting that is not valid here, what a link carries beyond the settings
-(ui/session/url.py: EXTRA_KEYS)."""
+(ui/state/url.py: EXTRA_KEYS)."""
 
 WORDS: dict[str, tuple[str, str]] = {
     "url.bad_value": (

@@ -7,11 +7,10 @@ import streamlit as st
 
 from dtcore import explain
 from ui.services.forcing import training_arrays
+from ui.state.model import forced_ops
+from ui.state.state import data
+from ui.state.url import FEATURE_KEY, default
 from ui.views.focus import frame_click
-
-from .model import forced_ops
-from .state import data
-from .url import FEATURE_KEY, default
 
 
 def arrays_for(base):
@@ -62,7 +61,7 @@ def on_tree_click():
 
 
 def on_frame_click(value) -> None:
-    """A click in the clickable tree (``ui.session.tree_frame``): a node is selected, a summary
+    """A click in the clickable tree (``ui.sections.tree_frame``): a node is selected, a summary
     box opens."""
     click = frame_click(value)
     if click is None:

@@ -210,9 +210,9 @@ def url_params(session) -> dict[str, str]:
 
 
 #: URL keys beyond the widget settings, written from the session's model and data
-#: (``ui.session.model.url_extras``): the splits forced on the tree, and the name of an uploaded
+#: (``ui.state.model.url_extras``): the splits forced on the tree, and the name of an uploaded
 #: file (which cannot travel: the receiver is told so)
-EXTRA_KEYS = ("forced", "upload", "large")  # large: a large-data pattern (ui/session/large_data.py)
+EXTRA_KEYS = ("forced", "upload", "large")  # large: a large-data pattern (ui/state/large_data.py)
 
 
 def pending(key: str) -> str | None:

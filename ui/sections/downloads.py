@@ -8,8 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dtcore import export
-
-from .state import t
+from ui.state.state import t
 
 
 @dataclass(frozen=True)

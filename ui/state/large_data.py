@@ -1,14 +1,15 @@
-"""The large-data source in a session (``ui.services.large_data`` does the work).
+"""The large-data source in a session (``ui.services.large_data`` does the work): the source of
+the current data, opening one (the Data page's Open button, a link), the Dask fit, the page gate.
 
-* Data page: :func:`source_section` (a path or glob under ``DTREE_LARGE_DATA_DIR``; nothing is
-  drawn when the variable is unset), :func:`sample_notice` (a sample of M rows in K files),
-  :func:`split_note` (Dask trains on every row: no held-out split).
-* Train page: :func:`train` (called by ``ui.session.model.train_current``) fits CART with the
-  histogram splitter on Dask, cached like any model, with a "levels done / depth" progress bar;
-  :func:`trained_message` says what was trained on what.
+* :func:`source`: the large source of the current data; :func:`on_open` (the Open button's
+  callback) and :func:`adopt_link` (a link's ``large`` pattern) open one.
+* Train page: :func:`train` (called by ``ui.state.model.train_current``) fits CART with the
+  histogram splitter on Dask, cached like any model, with a "levels done / depth" progress bar.
 * The other pages (:func:`page_gate`, called by the frame): the Growth, Splits and Pruning pages
   work on the sample and say so; the Compare page (other algorithms, trained in memory) is not
   available for large data.
+
+The Data page's box and notes and the Train page's message are ``ui.sections.large_data``'s.
 
 The Dask client is made once per server process (``st.cache_resource``): a ``LocalCluster`` of
 ``DTREE_DASK_WORKERS`` (default 2) worker processes, or the scheduler at ``DTREE_DASK_SCHEDULER``.
@@ -43,29 +44,7 @@ def source() -> L.LargeSource | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Data page
-
-
-def source_section() -> None:
-    """The "large data on the server" box (only when the operator configured a folder)."""
-    root = L.configured_root()
-    if root is None:
-        return
-    src = source()
-    with st.expander(t("large.title"), expanded=src is not None, icon=":material/database:"):
-        st.caption(t("large.help"))
-        with st.form("large_form", border=False):
-            left, right = st.columns([4, 1], vertical_alignment="bottom")
-            left.text_input(
-                t("large.pattern"), key="large_pattern", placeholder="*.parquet", help=t("large.pattern_help")
-            )
-            right.form_submit_button(
-                t("large.open"), on_click=on_open, width="stretch", icon=":material/folder_open:"
-            )
-        err = st.session_state.get("large_error")
-        if err:
-            pattern, key, params = err
-            st.error(t("large.failed", pattern=md_escape(pattern), message=_failure_text(key, params)))
+# opening a source
 
 
 def on_open() -> None:
@@ -133,29 +112,6 @@ def adopt_link() -> None:
 def _failure_text(key: str, params: dict) -> str:
     """A refusal's catalogue message with its values (paths: user text) escaped, as a sentence."""
     return sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
-
-
-def sample_placeholder() -> str | None:
-    """The bundled-sample box's placeholder while large data are loaded (None: not loaded)."""
-    return t("large.sample_placeholder") if source() is not None else None
-
-
-def sample_notice() -> None:
-    src = source()
-    if src is not None:
-        st.info(
-            t("large.sample_note", shown=f"{src.sample_rows:,}", rows=f"{src.rows:,}", files=src.n_files),
-            icon=":material/database:",
-        )
-
-
-def split_note() -> bool:
-    """For large data, a note instead of the row split (True when drawn)."""
-    if source() is None:
-        return False
-    st.subheader(t("data.split"))
-    st.caption(t("large.split_note"))
-    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,20 +198,6 @@ def train(key: tuple) -> TrainResult:
     finally:
         notice.clear()
         bar.clear()
-
-
-def trained_message(res: TrainResult) -> str | None:
-    """What the Train page says under the settings for a large-data model (None: not one)."""
-    src = source()
-    if src is None:
-        return None
-    return t(
-        "large.trained",
-        rows=f"{src.rows:,}",
-        files=src.n_files,
-        seconds=f"{res.seconds:.1f}",
-        shown=f"{src.sample_rows:,}",
-    )
 
 
 #: what each page does with large data: works on the sample (its own words), or is not available

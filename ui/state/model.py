@@ -86,7 +86,7 @@ def _train_cached(
 ) -> TrainResult:
     # cache_resource: the estimator is returned as is (never pickled); nothing mutates it later.
     # The heavy-job slot is taken here, on a cache miss only: a cache hit never waits. The
-    # progress bar's redraws are where a superseded or abandoned run stops (ui/session/jobs.py).
+    # progress bar's redraws are where a superseded or abandoned run stops (ui/state/jobs.py).
     with heavy_job(_on_wait), reporting(_progress or _ignore):
         res = train(_df, dict(roles_key), task, algorithm, criterion, dict(values_key), Split(*split_key))
     res.key = (digest, roles_key, task, algorithm, criterion, values_key, split_key)

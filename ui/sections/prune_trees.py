@@ -7,10 +7,10 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import export
+from ui.state.state import t
 from ui.views import focus
 from ui.views.prune_pair import pair_frames, svg_size
 
-from .state import t
 from .tree_frame import svg_of, tree_frame
 
 

@@ -2,7 +2,7 @@
 
 These non-widget keys (``data``, ``roles``, ``task``…) hold what must survive page switches and
 errors. Pages read them through the helpers below and never create widgets with these keys. The
-view settings that travel in the URL are ``ui.session.url``'s; the model is ``ui.session.model``'s.
+view settings that travel in the URL are ``ui.state.url``'s; the model is ``ui.state.model``'s.
 """
 
 from __future__ import annotations

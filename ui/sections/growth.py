@@ -7,8 +7,7 @@ import streamlit as st
 
 from ui.services import growth as G
 from ui.services.forcing import training_arrays
-
-from .state import data
+from ui.state.state import data
 
 STEP_KEY = "growth_step"
 PLAY_KEY = "growth_playing"
@@ -17,7 +16,7 @@ PLAY_KEY = "growth_playing"
 def model_for_steps(res):
     """The result whose estimator holds a growth history: the current one, else (forced splits
     edited it) the trained one; with whether it is the current one."""
-    from .model import base_result
+    from ui.state.model import base_result
 
     if G.has_history(res.estimator):
         return res, True

@@ -13,13 +13,13 @@ import streamlit as st
 from dtcore import explain
 from ui.figures.node_data import node_children_figure, node_feature_figure
 from ui.services.loading import raw_rows
+from ui.state.state import data, fixed_labels, lang, t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views import whatif as views
 from ui.views.text import md_escape
 
 from .splits import arrays_for
-from .state import data, fixed_labels, lang, t
 
 SPLITS = ("train", "valid", "test")
 COLUMNS = 3  # editor inputs per row

@@ -15,9 +15,8 @@ from pathlib import Path
 import streamlit as st
 
 from dtcore import export
+from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
-
-from .state import t
 
 ASSETS = Path(__file__).with_name("tree_frame_assets")
 HTML = (

@@ -7,10 +7,9 @@ import streamlit as st
 
 from dtcore.progress import Progress, reporting
 from ui.services import pruning as pv
-
-from .jobs import ProgressBar, heavy_job
-from .model import forced_ops, wait_notice
-from .state import t
+from ui.state.jobs import ProgressBar, heavy_job
+from ui.state.model import forced_ops, wait_notice
+from ui.state.state import t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

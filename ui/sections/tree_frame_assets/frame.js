@@ -1,4 +1,4 @@
-// The pan/zoom/click frame around a server-drawn Graphviz SVG (ui/session/tree_frame.py).
+// The pan/zoom/click frame around a server-drawn Graphviz SVG (ui/sections/tree_frame.py).
 // Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture. With a fixed
 // scale (data.scale, pixels per SVG unit: pictures in several frames at one scale) the picture
 // has that size and scrolls inside the frame (wheel, scroll bars or dragging), opening on the

@@ -7,10 +7,9 @@ import streamlit as st
 
 from ui.services import compare as service
 from ui.services.training import Split
-
-from .jobs import heavy_job
-from .model import wait_notice
-from .state import data, roles, split, task
+from ui.state.jobs import heavy_job
+from ui.state.model import wait_notice
+from ui.state.state import data, roles, split, task
 
 KEY = "compare_algos"
 
@@ -36,7 +35,7 @@ def _cached(
 def model_settings() -> tuple | None:
     """(label, algorithm, parameters as sorted items) of the Train & tree model, when there is
     one for the current data and task: a contender of its own."""
-    from .model import base_result
+    from ui.state.model import base_result
 
     res = base_result()
     if res is None or res.task != task() or data() is None or res.key[0] != data().digest:

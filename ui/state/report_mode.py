@@ -4,10 +4,10 @@ Screenshot tests (ours in tests/browser, and users' own) want the tree, the char
 without Streamlit's chrome (header, toolbar, sidebar, status widget, deploy button, decoration)
 and without the controls that produced them. The frame (app.py) calls :func:`apply` once per run;
 pages ask :func:`active` and skip their widgets, reading the settings from the URL/session instead
-(``ui.session.url.setting``). As a safety net the CSS also hides input widgets of pages that do not ask
+(``ui.state.url.setting``). As a safety net the CSS also hides input widgets of pages that do not ask
 yet, and turns off animations, transitions and the blinking caret so pictures settle.
 
-The parameter is not a view setting: ``ui.session.url.write_url`` leaves unknown keys alone, so it
+The parameter is not a view setting: ``ui.state.url.write_url`` leaves unknown keys alone, so it
 stays in the address bar while the user moves between pages.
 """
 

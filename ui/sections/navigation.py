@@ -12,12 +12,12 @@ import streamlit as st
 from ui.figures.overview import overview_figure
 from ui.services import find
 from ui.services.loading import raw_rows
+from ui.state import model, report_mode, state, url
+from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import md_escape
 
-from . import model, report_mode, state, url
-from .state import t
 from .tree_frame import tree_frame
 
 WINDOWS = (1, 2, 3, 4, 5, 6)
