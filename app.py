@@ -1,6 +1,6 @@
 """The frame: page list, sidebar (language, current data and model), session defaults.
 
-Adding a page is one line in PAGES (plus its title in ui/i18n.py under ``nav.<name>``).
+Adding a page is one line in PAGES (plus its title in ui/catalogue/nav.py under ``nav.<name>``).
 """
 
 from pathlib import Path
@@ -8,8 +8,8 @@ from pathlib import Path
 import streamlit as st
 
 from ui import i18n
-from ui.session import frame, model, report_mode, state, url
-from ui.session.state import t
+from ui.state import frame, model, report_mode, state, url
+from ui.state.state import t
 from ui.views.text import md_escape
 
 #: (page file, catalogue key of its title, icon, default page?)
@@ -23,7 +23,7 @@ PAGES = [
 ]
 
 st.set_page_config(page_title=t("app.title"), page_icon="🌳", layout="wide")
-report_mode.apply()  # ?report=1: no chrome, no controls (ui/session/report_mode.py)
+report_mode.apply()  # ?report=1: no chrome, no controls (ui/state/report_mode.py)
 
 url.seed_from_url()
 state.ensure_data()
@@ -33,7 +33,7 @@ pages = {
     for path, key, icon, default in PAGES
 }
 nav = st.navigation(list(pages.values()))
-frame.enter_frame(pages)  # back to the page a link opened first (ui/session/frame.py)
+frame.enter_frame(pages)  # back to the page a link opened first (ui/state/frame.py)
 
 with st.sidebar:
     url.default("lang")

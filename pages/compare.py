@@ -5,12 +5,12 @@ cross-validation, agreement and the rows they disagree on."""
 import streamlit as st
 
 from ui.figures.compare import cv_figure
+from ui.sections import compare as S
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import compare as S
-from ui.session import report_mode, state
-from ui.session.frame import run_page
-from ui.session.state import t
+from ui.state import report_mode, state
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views import compare as V
 from ui.views import tree as treeview
 from ui.views.text import md_escape, training_error
@@ -121,4 +121,4 @@ def page():
     agreement_section(c)
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

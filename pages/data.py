@@ -3,12 +3,13 @@
 import streamlit as st
 
 from ui.i18n import translate
+from ui.sections import large_data
 from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
 from ui.services.split import split_columns, split_counts
-from ui.session import large_data, report_mode, state, url
-from ui.session.frame import run_page
-from ui.session.state import t
+from ui.state import report_mode, state, url
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views.tables import role_edits, role_grid_height, role_table
 from ui.views.text import md_escape, sentence
 
@@ -199,4 +200,4 @@ def page():
         )
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

@@ -3,12 +3,12 @@ each pruning step; a step slider and a play button (a fragment that reruns itsel
 
 import streamlit as st
 
+from ui.sections import growth as S
 from ui.services import growth as G
 from ui.services.training import TrainingError
-from ui.session import growth as S
-from ui.session import model, report_mode, state
-from ui.session.frame import run_page
-from ui.session.state import t
+from ui.state import model, report_mode, state
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views import growth as V
 
 
@@ -84,4 +84,4 @@ def page():
     st.fragment(stepper, run_every=1.0 if S.playing() else None)(res)
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

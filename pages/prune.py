@@ -4,12 +4,8 @@ the metrics before/after and the charts of size against error (α path, CF)."""
 import streamlit as st
 
 from ui.figures import pruning as pf
-from ui.services import pruning as pv
-from ui.services import roles as R
-from ui.services.training import TrainingError
-from ui.session import model, prune_trees, report_mode, state, url
-from ui.session.frame import run_page
-from ui.session.pruning import (
+from ui.sections import prune_trees
+from ui.sections.pruning import (
     cached_alpha_curves,
     cached_alpha_values,
     cached_cf_curves,
@@ -18,7 +14,12 @@ from ui.session.pruning import (
     set_alpha,
     snap_alpha_setting,
 )
-from ui.session.state import t
+from ui.services import pruning as pv
+from ui.services import roles as R
+from ui.services.training import TrainingError
+from ui.state import model, report_mode, state, url
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views import prune_table
 from ui.views import pruning as pviews
 from ui.views import tree as treeview
@@ -310,4 +311,4 @@ def page():
         cf_section(res, cf)
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

@@ -6,12 +6,13 @@ import streamlit as st
 
 from dtcore import explain
 from ui.figures.splits import children_figure, feature_figure
+from ui.sections import navigation
+from ui.sections import splits as explorer
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.session import model, navigation, report_mode, state, url
-from ui.session import splits as explorer
-from ui.session.frame import run_page
-from ui.session.state import t
+from ui.state import model, report_mode, state, url
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.arithmetic import FORMULA_CSS, arithmetic_latex
@@ -298,4 +299,4 @@ def page():
     forcing_controls(res, rep, nd, node, test, kids)
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

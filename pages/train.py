@@ -13,12 +13,13 @@ from ui.figures.regression import (
 )
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
+from ui.sections import downloads, large_data, navigation, whatif
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.session import downloads, large_data, model, navigation, report_mode, state, url, whatif
-from ui.session.frame import run_page
-from ui.session.state import t
+from ui.state import model, report_mode, state, url
+from ui.state.frame import run_page
+from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
@@ -359,4 +360,4 @@ def page():
         downloads_section(res)
 
 
-run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/session/frame.py)
+run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

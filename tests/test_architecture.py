@@ -1,6 +1,6 @@
 """The layers of docs/architecture.md, checked on the source: imports go one way only
-(pages → ui → dtcore), dtcore imports numpy and the standard library only, and only
-ui/session (and the pages) touch Streamlit."""
+(pages → ui → dtcore; in ui, sections → state), dtcore imports numpy and the standard library
+only, and only ui/state, ui/sections (and the pages) touch Streamlit."""
 
 import ast
 import sys
@@ -33,10 +33,39 @@ def test_dtcore_imports_numpy_and_the_standard_library_only(path):
     assert not foreign, f"{path.relative_to(ROOT)} imports {sorted(foreign)}"
 
 
+#: the folders of ui that may import Streamlit: the state, and the page sections
+STREAMLIT_FOLDERS = ("ui/state", "ui/sections")
+
+
 @pytest.mark.parametrize("folder", ["ui/services", "ui/views", "ui/figures"])
-def test_only_the_session_layer_touches_streamlit(folder):
+def test_only_the_state_and_the_sections_touch_streamlit(folder):
     for path in files(folder):
         assert "streamlit" not in imported_roots(path), path.relative_to(ROOT)
+
+
+def test_no_ui_module_outside_state_and_sections_imports_streamlit():
+    for path in files("ui"):
+        if not any(path.is_relative_to(ROOT / folder) for folder in STREAMLIT_FOLDERS):
+            assert "streamlit" not in imported_roots(path), path.relative_to(ROOT)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Dotted names of every absolute import in a file, and of ``from x import y``'s ``x.y``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return out
+
+
+def test_the_state_imports_no_page_section():
+    """Sections read and write the state; the state never draws a section."""
+    for path in files("ui/state"):
+        sections = {m for m in imported_modules(path) if m == "ui.sections" or m.startswith("ui.sections.")}
+        assert not sections, f"{path.relative_to(ROOT)} imports {sorted(sections)}"
 
 
 @pytest.mark.parametrize("folder", ["ui/services", "ui/views"])
@@ -75,7 +104,6 @@ LONG_MODULES = {
     "dtcore/cart/grower.py": "CART's level-wise builder: one vectorised kernel over a whole level",
     "dtcore/cart/splitter.py": "CART's candidate scans, vectorised over positions and the nodes of a level",
     "dtcore/entropy/cutpoints.py": "every cut of every feature at every node of a level, in one numpy pass",
-    "ui/i18n.py": "the text catalogue: data, one entry per line",
 }
 
 

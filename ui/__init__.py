@@ -1,1 +1,2 @@
-"""The Streamlit app's code, in layers: session (Streamlit state), services, views, figures, commands."""
+"""The Streamlit app's code, in layers: state (Streamlit state), sections (of the pages), services, views,
+figures, the text catalogue, commands."""

@@ -6,7 +6,7 @@ import json
 import re
 
 from tests.app.apptest import start
-from ui.session import navigation
+from ui.sections import navigation
 from ui.views import focus
 
 

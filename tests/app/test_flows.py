@@ -187,7 +187,7 @@ def test_chinese_ui_and_settings_from_the_url():
 def test_changed_settings_travel_in_the_url():
     # (AppTest re-sends its own query parameters on every run, and formats options outside the
     # session: the address bar itself and language round trips are checked in a browser)
-    from ui.session.url import url_params
+    from ui.state.url import url_params
 
     at = start(sample="iris")
     at.selectbox(key="algo").select("cart").run()

@@ -3,9 +3,9 @@ gives a clear message after the timeout; once the slot is free the same session 
 
 from __future__ import annotations
 
-from ui.session import jobs
-from ui.session.model import _train_cached
-from ui.session.pruning import _alpha_curves
+from ui.sections.pruning import _alpha_curves
+from ui.state import jobs
+from ui.state.model import _train_cached
 
 from .apptest import start
 
@@ -58,7 +58,7 @@ def test_waiting_notice_is_shown_while_queued(monkeypatch):
 def test_pruning_runs_and_cf_curves_take_a_slot_too(monkeypatch):
     """EBP on the Pruning page (the run and its CF curves) waits for a free slot like training,
     and says so when none comes free."""
-    from ui.session.pruning import _cf_curves, _prune
+    from ui.sections.pruning import _cf_curves, _prune
 
     at = start()
     at.switch_page("pages/prune.py").run()  # the default C4.5 model: EBP, with its CF curves

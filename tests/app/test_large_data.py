@@ -61,7 +61,7 @@ def root(tmp_path_factory, cluster):
     os.environ[L.ROOT_ENV] = str(d)
     os.environ[L.SCHEDULER_ENV] = cluster.scheduler.address
     yield d, df
-    from ui.session import large_data as S
+    from ui.state import large_data as S
 
     S._client_box(cluster.scheduler.address, 2)[0].close()  # the app's cached client, before the cluster goes
     S._client_box.clear()

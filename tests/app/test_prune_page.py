@@ -20,7 +20,7 @@ def no_exception(at):
 
 
 def frames(at) -> list:
-    """The pan frames of the before and after pictures (``ui/session/tree_frame.py``)."""
+    """The pan frames of the before and after pictures (``ui/sections/tree_frame.py``)."""
     return [json.loads(f.proto.json) for f in at.get("bidi_component")]
 
 

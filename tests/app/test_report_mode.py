@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from dtcore.estimators import make_estimator
 from tests.app import apptest
 from ui.services.loading import load_sample
-from ui.session.report_mode import CSS
+from ui.state.report_mode import CSS
 
 
 def start(page=None, **query) -> AppTest:

@@ -25,7 +25,7 @@ STILL = (
     "caret-color: transparent !important; }"
 )
 GRAPHVIZ = '[data-testid="stGraphVizChart"]'
-FRAME = ".dt-frame"  # the server-drawn SVG's frame (ui/session/tree_frame.py)
+FRAME = ".dt-frame"  # the server-drawn SVG's frame (ui/sections/tree_frame.py)
 
 
 def open_page(page, app_url, path: str = "", **params):

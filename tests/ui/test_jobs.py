@@ -1,4 +1,4 @@
-"""ui/session/jobs: at most N heavy jobs at once, the others wait (with a notice) or time out,
+"""ui/state/jobs: at most N heavy jobs at once, the others wait (with a notice) or time out,
 and the slot is released however the guarded block ends (a stopped session included)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
-from ui.session import jobs
+from ui.state import jobs
 
 
 def _hold(sem, started, release, errors):

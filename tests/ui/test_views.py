@@ -321,7 +321,7 @@ def test_very_wide_first_level_folds_to_the_root():
 
 
 def test_url_values_round_trip():
-    from ui.session.url import decode_url_value, encode_url_value, url_defaults
+    from ui.state.url import decode_url_value, encode_url_value, url_defaults
 
     d = url_defaults()
     assert d["algo"] == "c45" and d["cart_criterion"] == "gini" and d["cart_reg_criterion"] == "squared_error"

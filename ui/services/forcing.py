@@ -1,6 +1,6 @@
 """Forced splits (manual tree building) applied to a training result, without Streamlit.
 
-The app keeps a list of forced tests per trained model (``ui.session.model``); this module replays them
+The app keeps a list of forced tests per trained model (``ui.state.model``); this module replays them
 on the trained estimator (``dtcore.analysis.forcing.replay``) and rescores the new tree on the same row
 split, so every page (tree, scores, downloads) shows the tree with the user's choices in it.
 """

@@ -11,7 +11,7 @@ Memory: only the Parquet footers (row counts, schema) of every file and the firs
 session's table for the preview, the roles grid and the pages that need rows in memory. The fit
 (:func:`fit_large`) runs on every row, on the workers of a Dask cluster (:func:`start_client`).
 
-No Streamlit here (``ui/session/large_data.py`` holds the session side).
+No Streamlit here (``ui/state/large_data.py`` and ``ui/sections/large_data.py`` hold the session side).
 """
 
 from __future__ import annotations

@@ -1,0 +1,23 @@
+"""The download section's words: model, picture, rules and code formats (ui/sections/downloads.py)."""
+
+WORDS: dict[str, tuple[str, str]] = {
+    "download.title": ("Downloads", "下载"),
+    "download.json": ("Model (JSON)", "模型（JSON）"),
+    "download.dot": ("Graphviz DOT", "Graphviz DOT"),
+    "download.svg": ("SVG", "SVG"),
+    "download.png": ("PNG", "PNG"),
+    "download.rules": ("Rules (text)", "规则（文本）"),
+    "download.no_graphviz": (
+        "SVG and PNG need the Graphviz `{message}` program on the server (apt-get install graphviz); JSON, DOT and rules work without it.",
+        "SVG 和 PNG 需要服务器上安装 Graphviz `{message}` 程序（apt-get install graphviz）；JSON、DOT 和规则不受影响。",
+    ),
+    "download.pdf": ("PDF", "PDF"),
+    "download.python": ("Python function", "Python 函数"),
+    "download.sql": ("SQL query", "SQL 查询"),
+    "download.code_help": (
+        "predict(row) in plain Python (C4.5's missing-value rule included), or one SELECT with "
+        "CASE WHEN (NULL = missing; at C4.5's shared-out tests a NULL follows the heaviest branch).",
+        "纯 Python 的 predict(row)（含 C4.5 的缺失值规则），或一条带 CASE WHEN 的 SELECT"
+        "（NULL 表示缺失；在 C4.5 按比例分配的测试上，NULL 走训练权重最大的分支）。",
+    ),
+}

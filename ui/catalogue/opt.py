@@ -1,0 +1,25 @@
+"""Labels of select options (``opt.<kind>.<value>`` or ``opt.<value>``: ``ui.i18n.option_label``)."""
+
+WORDS: dict[str, tuple[str, str]] = {
+    "opt.gini": ("Gini", "基尼指数"),
+    "opt.entropy": ("entropy (information gain)", "熵（信息增益）"),
+    "opt.log_loss": ("log loss", "对数损失"),
+    "opt.gain": ("information gain", "信息增益"),
+    "opt.gain_ratio": ("gain ratio", "增益率"),
+    "opt.squared_error": ("squared error (mean)", "平方误差（均值）"),
+    "opt.friedman_mse": ("Friedman MSE", "Friedman MSE"),
+    "opt.absolute_error": ("absolute error (median)", "绝对误差（中位数）"),
+    "opt.poisson": ("Poisson deviance", "泊松偏差"),
+    "opt.continuous.threshold": ("binary threshold (best cut)", "二分阈值（最佳切点）"),
+    "opt.intervals": ("intervals between distinct values", "相邻取值间的区间"),
+    "opt.equal_width": ("equal-width bins", "等宽分箱"),
+    "opt.equal_frequency": ("equal-frequency bins", "等频分箱"),
+    "opt.kmeans": ("k-means bins", "k-means 分箱"),
+    "opt.threshold.r8": ("release 8: largest value ≤ cut", "第 8 版：不超过切点的最大值"),
+    "opt.threshold.j48": ("J48: Weka's value", "J48：Weka 的取值"),
+    "opt.midpoint": ("midpoint", "中点"),
+    "opt.z.c45": ("C4.5's table (release 8)", "C4.5 查表（第 8 版）"),
+    "opt.z.normal": ("exact normal quantile", "精确正态分位数"),
+    "opt.splitter.best": ("exact (sorted values)", "精确（排序取值）"),
+    "opt.splitter.hist": ("histogram (binned)", "直方图（分箱）"),
+}

@@ -1,0 +1,89 @@
+"""The Compare page's session side: the chosen algorithms (kept per task) and the comparison,
+cached per data, roles, task, algorithms and row split, run in a heavy-job slot."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.services import compare as service
+from ui.services.training import Split
+from ui.state.jobs import heavy_job
+from ui.state.model import wait_notice
+from ui.state.state import data, roles, split, task
+
+KEY = "compare_algos"
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _cached(
+    digest: str,
+    roles_key: tuple,
+    task: str,
+    keys: tuple,
+    split_key: tuple,
+    model_key: tuple,
+    _df,
+    _on_wait=None,
+):
+    extra = None
+    if model_key:
+        extra = {service.MODEL: (model_key[0], model_key[1], dict(model_key[2]))}
+    with heavy_job(_on_wait):
+        return service.run(_df, dict(roles_key), task, list(keys), Split(*split_key), extra)
+
+
+def model_settings() -> tuple | None:
+    """(label, algorithm, parameters as sorted items) of the Train & tree model, when there is
+    one for the current data and task: a contender of its own."""
+    from ui.state.model import base_result
+
+    res = base_result()
+    if res is None or res.task != task() or data() is None or res.key[0] != data().digest:
+        return None
+    return (f"{res.algorithm} (Train & tree)", res.algorithm, tuple(sorted(res.params.items())))
+
+
+def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
+    """The options for this task (and the Train & tree model's settings when there is a model);
+    the chosen algorithms start at the defaults (and again when the task changes)."""
+    options = service.CHOICES[task()] + ((service.MODEL,) if settings else ())
+    if st.session_state.get("_compare_task") != task() or KEY not in st.session_state:
+        st.session_state["_compare_task"] = task()
+        st.session_state[KEY] = service.defaults(task())
+    else:  # a choice no longer offered (the model's settings without a model) is dropped
+        st.session_state[KEY] = [k for k in st.session_state[KEY] if k in options]
+    return options
+
+
+def comparison(keys: list[str], settings: tuple | None = None):
+    """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
+    d, sp = data(), split()
+    notice = wait_notice()
+    try:
+        return _cached(
+            d.digest,
+            tuple(roles().items()),
+            task(),
+            tuple(keys),
+            (sp.valid, sp.test, sp.seed),
+            settings if settings and service.MODEL in keys else (),
+            _df=d.df,
+            _on_wait=notice,
+        )
+    finally:
+        notice.clear()
+
+
+def focus(c, key: str, node: int) -> dict:
+    """The node the same training rows reach in every tree (``service.focus``)."""
+    return service.focus(c, data().df, roles(), key, node)
+
+
+def prepare_focus(nodes: list[int], lead: str) -> None:
+    """The focus selector forgets a node of another lead tree (or one it no longer has)."""
+    if (
+        st.session_state.get("_compare_focus_lead") != lead
+        or st.session_state.get("compare_focus") not in nodes
+    ):
+        st.session_state["compare_focus"] = None
+    st.session_state["_compare_focus_lead"] = lead

@@ -1,0 +1,84 @@
+"""The Growth page's session state: the step slider's value (kept in range for the model), the
+play switch, the training arrays the captions score on, and the jump to the split explorer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.services import growth as G
+from ui.services.forcing import training_arrays
+from ui.state.state import data
+
+STEP_KEY = "growth_step"
+PLAY_KEY = "growth_playing"
+
+
+def model_for_steps(res):
+    """The result whose estimator holds a growth history: the current one, else (forced splits
+    edited it) the trained one; with whether it is the current one."""
+    from ui.state.model import base_result
+
+    if G.has_history(res.estimator):
+        return res, True
+    base = base_result()
+    if base is not None and G.has_history(base.estimator):
+        return base, False
+    return None, False
+
+
+def prepare_step(res, total: int) -> None:
+    """Before the slider: a new model starts at its last step (the fitted tree), except the
+    session's first, which keeps the step a shared link names (URL key ``growth_step``; -1 is
+    the last step); the value stays within 0..total."""
+    seen = st.session_state.get("_growth_model")
+    if seen != res.key:
+        st.session_state["_growth_model"] = res.key
+        st.session_state[PLAY_KEY] = False
+        if seen is not None or int(st.session_state.get(STEP_KEY, -1)) < 0:
+            st.session_state[STEP_KEY] = total
+    value = int(st.session_state.get(STEP_KEY, total))
+    st.session_state[STEP_KEY] = total if value < 0 else max(0, min(value, total))
+
+
+def playing() -> bool:
+    return bool(st.session_state.get(PLAY_KEY))
+
+
+def advance(total: int) -> None:
+    """One step further while playing; the end stops the play (a full rerun drops the timer)."""
+    k = int(st.session_state.get(STEP_KEY, 0))
+    if k >= total:
+        st.session_state[PLAY_KEY] = False
+        st.rerun()
+    st.session_state[STEP_KEY] = k + 1
+
+
+def toggle_play(total: int) -> None:
+    """Play from the start when at the end; pause when playing, on the step last drawn (a click
+    that crossed a timed run can carry the slider's previous value)."""
+    now = not playing()
+    if now and int(st.session_state.get(STEP_KEY, 0)) >= total:
+        st.session_state[STEP_KEY] = 0
+    elif not now and "_growth_drawn" in st.session_state:
+        st.session_state[STEP_KEY] = st.session_state["_growth_drawn"]
+    st.session_state[PLAY_KEY] = now
+
+
+def drawn(k: int) -> None:
+    """Remember the step this run drew (see :func:`toggle_play`)."""
+    st.session_state["_growth_drawn"] = int(k)
+
+
+def arrays(res):
+    """Encoded training arrays of ``res`` (cached per model)."""
+    cached = st.session_state.get("_growth_arrays")
+    if cached is None or cached[0] != res.key:
+        cached = st.session_state["_growth_arrays"] = (res.key, training_arrays(res, data().df))
+    return cached[1]
+
+
+def open_in_explorer(node: int) -> None:
+    """Select ``node`` (an id of the fitted tree) for the Splits page and go there."""
+    st.session_state["node"] = int(node)
+    st.session_state[PLAY_KEY] = False
+    st.switch_page("pages/splits.py")

@@ -1,0 +1,297 @@
+"""The Train page's tree section for big trees (more than ``focus.SELECTOR_LIMIT`` nodes): the
+overview map, search in place of node selectors, and the focused view in the pan/zoom frame.
+
+State: the URL-bound ``node`` is the focused (and selected) node; ``focus_levels`` the depth
+window; ``focus_opened`` the summary boxes clicked open (cleared when the focus moves).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.figures.overview import overview_figure
+from ui.services import find
+from ui.services.loading import raw_rows
+from ui.state import model, report_mode, state, url
+from ui.state.state import t
+from ui.views import focus
+from ui.views import tree as treeview
+from ui.views.text import md_escape
+
+from .tree_frame import tree_frame
+
+WINDOWS = (1, 2, 3, 4, 5, 6)
+SHOW = ("focus", "whole")
+
+
+def on_fold_pick() -> None:
+    """The fold selector's pick: fold exactly that subtree, or unfold it when it was folded (the
+    folded set, ``collapse``, is what the URL carries); the selector then shows no pick again."""
+    node = st.session_state.get("fold_pick")
+    st.session_state["fold_pick"] = None
+    if node is None:
+        return
+    folded = list(st.session_state.get("collapse") or [])
+    folded = [n for n in folded if n != node] if node in folded else sorted([*folded, int(node)])
+    st.session_state["collapse"] = folded
+    url.mark_chosen("collapse")
+
+
+def focus_on(node: int | None) -> None:
+    """Move the focus (and selection) to ``node``; boxes opened under the old focus close."""
+    if node is not None:
+        st.session_state["node"] = int(node)
+        st.session_state["focus_opened"] = []
+        st.session_state["focus_show"] = "focus"  # from the whole tree too: show the focused view
+
+
+def overview_node(event) -> int | None:
+    """The node a selection event of the overview map names (its point's id), or None."""
+    if event is None:
+        return None
+    selection = event.get("selection", {}) if hasattr(event, "get") else getattr(event, "selection", {})
+    points = selection.get("points", []) if hasattr(selection, "get") else []
+    for p in points:
+        node = p.get("id")
+        if node is None and p.get("customdata"):
+            node = p["customdata"][0]
+        if node is not None and str(node).lstrip("-").isdigit():
+            return int(node)
+    return None
+
+
+def overview_key(node: int) -> str:
+    """The overview chart's key: one per focused node, so a chart never holds a click that was
+    already followed (clicking the same node again after moving away works)."""
+    return f"tree_overview_{int(node)}"
+
+
+def take_overview_click(node: int, n_nodes: int) -> int:
+    """Before the section is drawn: a node clicked in the overview becomes the focus."""
+    picked = overview_node(st.session_state.get(overview_key(node)))
+    if picked is not None and 0 <= picked < n_nodes and picked != node:
+        focus_on(picked)
+        return picked
+    return node
+
+
+def _hit_picked() -> None:
+    focus_on(st.session_state.get("find_hit"))
+
+
+def on_frame_event(value) -> None:
+    """A click in the pan/zoom frame: a node or breadcrumb focuses it, a summary box opens."""
+    click = focus.frame_click(value)
+    if click is None:
+        return
+    kind, node = click
+    if kind == "more":
+        opened = st.session_state.setdefault("focus_opened", [])
+        if node not in opened:
+            opened.append(node)
+    else:
+        focus_on(node)
+
+
+def on_small_frame_event(value) -> None:
+    """A click in a whole-tree picture drawn in the frame: a node is selected, a summary box
+    below a folded node unfolds it."""
+    click = focus.frame_click(value)
+    if click is None:
+        return
+    kind, node = click
+    if kind == "node":
+        st.session_state["node"] = node
+    elif kind == "more":
+        st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != node]
+
+
+def draw_tree(dot: str, tree, depth: int | None, key: str = "small_frame", on_event=None) -> None:
+    """A picture of levels up to ``depth`` (the Train page's; the Pruning page's before and
+    after, with their own ``key`` and no click action): in the browser within the node budget,
+    drawn by the server in the pan/zoom frame above it, refused past the server's limit
+    (``ui.views.focus.whole_tree_mode``)."""
+    mode = focus.whole_tree_mode(tree, depth)
+    if mode == "browser":
+        st.graphviz_chart(dot, width="content")
+    elif mode == "server":
+        st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
+        tree_frame(dot, key=key, on_event=on_small_frame_event if on_event is None else on_event)
+    else:
+        st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
+
+
+def splits_tree(est, node: int, forced, on_event, hint: str = "") -> None:
+    """The Splits page's clickable tree: the tree to the automatic depth from the root, the path
+    to the selected node unfolded and highlighted; summary boxes open on click."""
+    tree = est.tree_
+    auto = treeview.auto_depth(tree)
+    levels = tree.get_depth() if auto is None else auto
+    w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
+    dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
+    tree_frame(dot, key="split_frame", on_event=on_event, height=460, hint=hint)
+
+
+def validation_errors(res):
+    """Per-node validation error of the current model (cached per model), or None."""
+    sig = (res.key, repr(model.forced_ops()))
+    cached = st.session_state.get("_valid_errors")
+    if cached is None or cached[0] != sig:
+        df = state.data().df
+        rows = res.rows.get("valid")
+        errors = None
+        if rows is not None and rows.size:
+            X = raw_rows(df, res.features)[rows]
+            y = df[res.target].to_numpy(dtype=object)[rows]
+            errors = find.validation_error(res.estimator, X, y)
+        cached = st.session_state["_valid_errors"] = (sig, errors)
+    return cached[1]
+
+
+def find_panel(res) -> None:
+    """The search row: what to look for, its parameter, and the hits (each focuses the view)."""
+    est = res.estimator
+    tree, schema = est.tree_, est.schema_
+    queries = [q for q in find.QUERIES if q != ("value" if schema.classes is not None else "class")]
+    c1, c2, c3 = st.columns([2, 2, 3], vertical_alignment="bottom")
+    query = c1.selectbox(
+        t("nav.find"),
+        queries,
+        key="find_query",
+        format_func=state.fixed_labels(queries, lambda q: t("nav.query." + q)),
+    )
+    hits: list[int] = []
+    if query == "feature":
+        names = list(range(len(schema.features)))
+        j = c2.selectbox(
+            t("nav.feature"),
+            names,
+            key="find_feature",
+            format_func=state.fixed_labels(names, lambda i: schema.features[i].name),
+        )
+        hits = find.by_feature(tree, j)
+    elif query == "class":
+        ks = list(range(len(schema.classes)))
+        k = c2.selectbox(
+            t("nav.class"),
+            ks,
+            key="find_class",
+            format_func=state.fixed_labels(ks, lambda i: str(schema.classes[i])),
+        )
+        hits = find.by_class(tree, k)
+    elif query == "value":
+        lo, hi = float(tree.value[:, 0].min()), float(tree.value[:, 0].max())
+        if hi <= lo:
+            hi = lo + 1.0
+        rng = c2.slider(t("nav.range"), lo, hi, (lo, hi), key="find_range")
+        hits = find.by_value(tree, rng[0], rng[1])
+    elif query == "valid_error":
+        errors = validation_errors(res)
+        if errors is None:
+            c2.caption(t("nav.no_valid"))
+        else:
+            hits = find.largest_error(tree, errors)
+    else:
+        hits = {"fewest": find.fewest_samples, "purest": find.purest, "least_pure": find.least_pure}[query](
+            tree
+        )
+    if st.session_state.get("find_hit") not in hits:
+        st.session_state["find_hit"] = None
+    c3.selectbox(
+        t("nav.results", count=len(hits)),
+        hits,
+        index=None,
+        key="find_hit",
+        placeholder=t("nav.pick"),
+        on_change=_hit_picked,
+        format_func=state.fixed_labels(
+            hits,
+            lambda i: t(
+                "nav.hit",
+                node=i,
+                text=treeview.node_short_label(est, i),
+                samples=f"{tree.weighted_n[i]:.4g}",
+            ),
+            key="find_hit",
+        ),
+    )
+
+
+def overview_panel(res, node: int) -> None:
+    texts = {"samples": t("dot.samples"), "mean": t("nav.mean")}
+    with st.expander(t("nav.overview"), expanded=True):
+        st.caption(t("nav.overview_help"))
+        st.plotly_chart(
+            overview_figure(res.estimator, selected=node, texts=texts),
+            key=overview_key(node),
+            on_select="rerun",
+            selection_mode="points",
+            config={"displayModeBar": False},
+        )
+
+
+def big_tree_section(res) -> str:
+    """The tree section of a big tree; returns the DOT drawn."""
+    est = res.estimator
+    tree = est.tree_
+    url.default("node")
+    if st.session_state.get("node") is None or not 0 <= int(st.session_state["node"]) < tree.node_count:
+        st.session_state["node"] = 0
+    sig = (res.key, repr(model.forced_ops()))
+    if st.session_state.get("_focus_tree") != sig:  # boxes opened in another tree mean nothing here
+        st.session_state["_focus_tree"] = sig
+        st.session_state["focus_opened"] = []
+    node = take_overview_click(int(st.session_state["node"]), tree.node_count)
+    st.caption(t("nav.big", nodes=tree.node_count))
+    if not report_mode.active():
+        find_panel(res)
+    overview_panel(res, node)
+    report = report_mode.active()
+    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom") if not report else [st] * 5
+    show = report_mode.control(
+        c1.segmented_control,
+        t("nav.show"),
+        SHOW,
+        default="focus",
+        key="focus_show",
+        fallback="focus",
+        format_func=state.fixed_labels(SHOW, lambda v: t("nav.show." + v)),
+    )
+    st.session_state.setdefault("focus_levels", focus.DEFAULT_WINDOW)
+    levels = report_mode.control(c2.selectbox, t("nav.window"), WINDOWS, key="focus_levels")
+    layouts = ("auto", "TB", "LR")
+    url.keep_valid("layout", layouts, "auto")
+    layout = report_mode.control(
+        c3.selectbox,
+        t("tree.layout"),
+        layouts,
+        key="layout",
+        format_func=state.fixed_labels(layouts, lambda v: t("tree.layout." + v)),
+        **url.KEEP,
+    )
+    if not report:
+        parent = int(tree.parent[node])
+        c4.button(t("nav.up"), on_click=focus_on, args=(parent,), disabled=parent < 0, width="stretch")
+        c5.button(t("nav.root"), on_click=focus_on, args=(0,), disabled=node == 0, width="stretch")
+    rankdir = None if layout == "auto" else layout
+    forced = model.forced_nodes()
+    if show == "whole":
+        mode = focus.whole_tree_mode(tree)
+        if mode == "refuse":
+            st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
+            return ""
+        dot = treeview.tree_dot(
+            est, None, (), node, rankdir or treeview.auto_rankdir(tree, None), state.lang(), forced=forced
+        )
+        st.caption(t("nav.server", nodes=tree.node_count))
+        tree_frame(dot, key="whole_frame", on_event=on_frame_event)
+        return dot
+    w = focus.window(tree, node, levels, selected=node, opened=st.session_state.get("focus_opened", []))
+    dot = focus.focus_dot(est, w, selected=node, forced=forced, rankdir=rankdir, lang=state.lang())
+    path = treeview.node_path(est, node)
+    st.markdown(
+        f"**{t('nav.focus', node=node)}:** "
+        + (" → ".join(md_escape(p) for p in path) if path else t("tree.root"))
+    )
+    tree_frame(dot, key="focus_frame", on_event=on_frame_event)
+    return dot

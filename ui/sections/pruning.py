@@ -1,0 +1,88 @@
+"""The Pruning page's session side: its Streamlit caches of pruning runs and curves (keyed on the
+model's training key and the splits forced on it) and the α setting its buttons and path snap."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dtcore.progress import Progress, reporting
+from ui.services import pruning as pv
+from ui.state.jobs import ProgressBar, heavy_job
+from ui.state.model import forced_ops, wait_notice
+from ui.state.state import t
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _prune(key, method, alpha, cf, _res, _df, _on_wait=None):
+    # EBP's subtree raising and REP on a big tree take seconds: a heavy job on a cache miss only
+    with heavy_job(_on_wait):
+        return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
+
+
+def cached_prune(key, method, alpha, cf, res, df):
+    """The pruning run (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    return _with_wait_notice(_prune, key, method, alpha, cf, res, df)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_alpha_values(key, _res):
+    return pv.alpha_values(pv.grown_tree(_res.estimator, forced=bool(key[1])))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None, _progress=None):
+    # the cross-validation regrows the tree per fold: a heavy job (slot taken on a cache miss only);
+    # a bar says which fold is growing, and its redraws are where an abandoned run stops
+    with heavy_job(_on_wait), reporting(_progress or _quiet):
+        return pv.alpha_curves(
+            _res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1])
+        )
+
+
+def cached_alpha_curves(key, cv, one_se, res, df):
+    """The α curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    bar = ProgressBar(lambda p: t("progress.fold", fold=int(p.done) + 1, folds=int(p.total)), stages=("cv",))
+    try:
+        return _with_wait_notice(_alpha_curves, key, cv, one_se, res, df, _progress=bar)
+    finally:
+        bar.clear()
+
+
+def _quiet(_progress: Progress) -> None:
+    pass
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _cf_curves(key, _res, _df, _on_wait=None):
+    # one EBP run per CF on the grid: a heavy job on a cache miss only
+    with heavy_job(_on_wait):
+        return pv.cf_curves(_res, pv.encoded_sets(_res, _df), forced=bool(key[1]))
+
+
+def cached_cf_curves(key, res, df):
+    """The CF curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
+    return _with_wait_notice(_cf_curves, key, res, df)
+
+
+def _with_wait_notice(cached, *args, **kwargs):
+    """Call a cached heavy function with the waiting notice, removed once it returns."""
+    notice = wait_notice()
+    try:
+        return cached(*args, _on_wait=notice, **kwargs)
+    finally:
+        notice.clear()
+
+
+def model_key(res):
+    """Cache key of the current model: its training key and the splits forced on it."""
+    ops = forced_ops()
+    return (res.key, bool(ops), repr(ops))
+
+
+def set_alpha(value):
+    st.session_state["prune_alpha"] = value
+
+
+def snap_alpha_setting(values) -> None:
+    """The α setting (from the URL or another model) moved onto a value of this tree's path."""
+    st.session_state["prune_alpha"] = pv.snap_alpha(float(st.session_state["prune_alpha"]), values)

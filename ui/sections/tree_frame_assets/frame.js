@@ -1,0 +1,152 @@
+// The pan/zoom/click frame around a server-drawn Graphviz SVG (ui/sections/tree_frame.py).
+// Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture. With a fixed
+// scale (data.scale, pixels per SVG unit: pictures in several frames at one scale) the picture
+// has that size and scrolls inside the frame (wheel, scroll bars or dragging), opening on the
+// root node; there is no zoom and no "fit". A click on a
+// node (<g id="dtnodeN">), a breadcrumb (dtcrumbN) or a summary box (dtmoreN) sends
+// "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and stripped of scripts,
+// event attributes and links before it is shown; nothing is loaded from the network.
+const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"]];
+
+function cleanSvg(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (!svg || svg.nodeName.toLowerCase() !== "svg") return null;
+  // no scripts or embedded HTML; no <title> tooltips ("node12": Graphviz's internal names)
+  svg.querySelectorAll("script, foreignObject, title").forEach((el) => el.remove());
+  svg.querySelectorAll("*").forEach((el) => {
+    for (const attr of Array.from(el.attributes)) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith("on") || name === "href" || name === "xlink:href") el.removeAttribute(attr.name);
+    }
+  });
+  return svg;
+}
+
+function target(el) {
+  for (let g = el; g && g.getAttribute; g = g.parentNode) {
+    const id = g.getAttribute("id") || "";
+    for (const [prefix, kind] of KINDS) {
+      if (id.startsWith(prefix) && /^\d+$/.test(id.slice(prefix.length))) return `${kind}:${id.slice(prefix.length)}`;
+    }
+  }
+  return null;
+}
+
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  const frame = parentElement.querySelector(".dt-frame");
+  const stage = parentElement.querySelector(".dt-stage");
+  const fitButton = parentElement.querySelector(".dt-fit");
+  fitButton.textContent = data.fit || "fit";
+  const hint = parentElement.querySelector(".dt-hint");
+  hint.textContent = data.hint || "";
+  hint.style.display = data.hint ? "block" : "none";
+  frame.classList.toggle("dt-has-hint", Boolean(data.hint));
+  frame.style.height = `${data.height || 560}px`;
+  const fixed = Number(data.scale) > 0 ? Number(data.scale) : 0;
+  frame.classList.toggle("dt-fixed", Boolean(fixed));
+  frame._dtFixed = fixed;
+  let view = frame._dtView;
+  if (frame._dtSvgText !== data.svg || frame._dtScale !== fixed) {
+    const svg = cleanSvg(data.svg || "");
+    stage.replaceChildren();
+    if (!svg) return;
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    stage.appendChild(document.importNode(svg, true));
+    frame._dtSvgText = data.svg;
+    frame._dtScale = fixed;
+    const box = stage.firstChild.viewBox.baseVal;
+    view = frame._dtView = { x: box.x, y: box.y, w: box.width, h: box.height, full: [box.x, box.y, box.width, box.height] };
+    frame._dtFocus = data.focus;
+    if (fixed) {
+      stage.firstChild.style.width = `${box.width * fixed}px`;
+      stage.firstChild.style.height = `${box.height * fixed}px`;
+      // open on the root: centred where the picture is larger than the frame (clamped at 0)
+      const root = stage.querySelector('g[id="dtnode0"]');
+      if (root) {
+        const r = root.getBoundingClientRect();
+        const s0 = stage.firstChild.getBoundingClientRect();
+        stage.scrollLeft = r.left - s0.left + r.width / 2 - stage.clientWidth / 2;
+        stage.scrollTop = r.top - s0.top + r.height / 2 - stage.clientHeight / 2;
+      }
+    }
+  }
+  const svg = stage.firstChild;
+  if (!svg || !view) return;
+  const apply = () => {
+    if (!frame._dtFixed) svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+  };
+  const fit = () => {
+    [view.x, view.y, view.w, view.h] = view.full;
+    apply();
+  };
+  const scale = () => {
+    const r = frame.getBoundingClientRect();
+    return Math.max(view.w / r.width, view.h / r.height);
+  };
+  if (!frame._dtWired) {
+    frame._dtWired = true;
+    frame.addEventListener("wheel", (e) => {
+      if (frame._dtFixed) return; // the stage scrolls natively
+      e.preventDefault();
+      const v = frame._dtView;
+      const r = frame.getBoundingClientRect();
+      const s = Math.max(v.w / r.width, v.h / r.height);
+      // the point under the pointer stays put (the SVG is centred: preserveAspectRatio)
+      const px = v.x + (e.clientX - r.left - (r.width - v.w / s) / 2) * s;
+      const py = v.y + (e.clientY - r.top - (r.height - v.h / s) / 2) * s;
+      const k = Math.exp(Math.sign(e.deltaY) * 0.15);
+      v.x = px - (px - v.x) * k;
+      v.y = py - (py - v.y) * k;
+      v.w *= k;
+      v.h *= k;
+      frame.querySelector("svg").setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+    }, { passive: false });
+    let drag = null;
+    frame.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || e.target.closest(".dt-fit")) return;
+      drag = {
+        x: e.clientX, y: e.clientY, vx: frame._dtView.x, vy: frame._dtView.y,
+        sl: stage.scrollLeft, st: stage.scrollTop, moved: false,
+      };
+    });
+    frame.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+      if (!drag.moved) return;
+      frame.classList.add("dt-dragging");
+      if (frame._dtFixed) {
+        stage.scrollLeft = drag.sl - dx;
+        stage.scrollTop = drag.st - dy;
+        return;
+      }
+      const v = frame._dtView;
+      const r = frame.getBoundingClientRect();
+      const s = Math.max(v.w / r.width, v.h / r.height);
+      v.x = drag.vx - dx * s;
+      v.y = drag.vy - dy * s;
+      frame.querySelector("svg").setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
+      frame.classList.add("dt-dragging");
+    });
+    const end = (e) => {
+      if (!drag) return;
+      const click = !drag.moved;
+      drag = null;
+      frame.classList.remove("dt-dragging");
+      if (click) {
+        const hit = target(e.target);
+        if (hit) frame._dtSend(hit);
+      }
+    };
+    frame.addEventListener("pointerup", end);
+    frame.addEventListener("pointerleave", () => { drag = null; frame.classList.remove("dt-dragging"); });
+    fitButton.addEventListener("click", () => frame._dtFit());
+  }
+  frame._dtSend = (hit) => setTriggerValue("clicked", hit);
+  frame._dtFit = fit;
+  apply();
+  void scale;
+}

@@ -1,0 +1,168 @@
+"""The Train page's what-if section and node data figure: the sample editor's widgets and state.
+
+The sample is explained by the current model (``res.estimator``): editing it never retrains.
+The editor's values live in ``st.session_state["_whatif_values"]``; filling in a data row replaces
+them and starts a new generation of widget keys (``whatif_<gen>_<feature>``), so the widgets
+take the new values as their defaults instead of fighting the Session State API.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dtcore import explain
+from ui.figures.node_data import node_children_figure, node_feature_figure
+from ui.services.loading import raw_rows
+from ui.state.state import data, fixed_labels, lang, t
+from ui.views import focus
+from ui.views import tree as treeview
+from ui.views import whatif as views
+from ui.views.text import md_escape
+
+from .splits import arrays_for
+
+SPLITS = ("train", "valid", "test")
+COLUMNS = 3  # editor inputs per row
+
+
+def _fill(est, features, position) -> None:
+    """Put data row ``position`` (of the DataFrame) into the editor."""
+    raw = raw_rows(data().df, features)[position]
+    st.session_state["_whatif_values"] = views.field_values(est, raw)
+    st.session_state["_whatif_gen"] = st.session_state.get("_whatif_gen", 0) + 1
+
+
+def _editor(est, res) -> list:
+    """The row picker and one input per feature the tree tests (the others keep the row's
+    values: they cannot change the prediction); returns every feature's value."""
+    fields = views.fields(est)
+    sig = tuple(f.name for f in fields)
+    names = [s for s in SPLITS if res.rows[s].size]
+    if st.session_state.get("_whatif_sig") != sig or "_whatif_values" not in st.session_state:
+        st.session_state["_whatif_sig"] = sig
+        _fill(est, res.features, int(res.rows["train"][0]))
+    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
+    labels = fixed_labels(names, lambda s: t("metrics." + s))  # computed in this run's language
+    split = a.selectbox(t("whatif.split"), names, key="whatif_split", format_func=labels)
+    rows = res.rows[split]
+    if st.session_state.get("whatif_row", 0) > rows.size - 1:  # another split may be shorter
+        st.session_state["whatif_row"] = int(rows.size) - 1
+    pos = int(b.number_input(t("whatif.row"), 0, int(rows.size) - 1, step=1, key="whatif_row"))
+    position = int(rows[min(pos, rows.size - 1)])
+    c.button(t("whatif.fill"), key="whatif_fill", on_click=_fill, args=(est, res.features, position))
+    df = data().df
+    st.caption(
+        t(
+            "whatif.row_caption",
+            index=md_escape(df.index[position]),
+            target=md_escape(res.target),
+            truth=md_escape(df[res.target].iloc[position]),
+        )
+    )
+    gen = st.session_state.get("_whatif_gen", 0)
+    values = list(st.session_state["_whatif_values"])
+    missing = t("whatif.missing")
+    used = set(est.tree_.feature[est.tree_.feature >= 0].tolist())  # others never change it
+    shown = [f for f in fields if f.index in used]
+    if len(shown) < len(fields):
+        st.caption(t("whatif.unused", count=len(fields) - len(shown)))
+    cells = st.columns(COLUMNS)
+    for k, f in enumerate(shown):
+        key = f"whatif_{gen}_{f.index}"
+        v = values[f.index]
+        with cells[k % COLUMNS]:
+            if f.categorical:
+                opts = [None, *f.categories]
+                values[f.index] = st.selectbox(
+                    md_escape(f.name),
+                    opts,
+                    index=opts.index(v) if v in opts else 0,
+                    key=key,
+                    format_func=lambda o: missing if o is None else str(o),
+                )
+            else:
+                values[f.index] = st.number_input(
+                    md_escape(f.name), value=v, key=key, format="%g", placeholder=missing
+                )
+    return values
+
+
+def whatif_section(res) -> None:
+    """Ask the current tree about a sample: editor, prediction, path, mixing, counterfactuals,
+    then the node data figure."""
+    est = res.estimator
+    st.subheader(t("whatif.title"))
+    st.caption(t("whatif.intro"))
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        values = _editor(est, res)
+        words = {k: t(f"whatif.word.{k}") for k in ("missing", "or", "any", "known")}
+        ex = views.explain(est, values, words)
+        st.markdown(f"**{t('whatif.counterfactuals')}**")
+        if ex.counterfactuals:
+            st.dataframe(views.counterfactual_table(ex, t), hide_index=True, width="stretch")
+            st.caption(t("whatif.counterfactuals_caption"))
+        else:
+            st.caption(t("whatif.no_path_features"))
+    with right:
+        st.metric(t("whatif.prediction"), ex.prediction)
+        probs = views.probabilities_table(ex, t)
+        if probs is not None:
+            st.dataframe(probs, hide_index=True, width="stretch")
+        st.markdown(f"**{t('whatif.leaves')}**")
+        st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
+    st.markdown(f"**{t('whatif.path')}**")
+    with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
+        # small whatever the tree's size (every subtree off the path is one folded box): the
+        # browser draws it
+        st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
+    st.caption(t("whatif.path_caption"))
+    st.markdown(f"**{t('whatif.mixing')}**")
+    st.code("\n".join(ex.mixing), language=None)
+    node_data_section(res, [n for n in ex.path_nodes if est.tree_.feature[n] >= 0])
+
+
+def node_data_section(res, path_tests) -> None:
+    """The dtreeviz-style figure of a chosen test node (default: the deepest test on the path)."""
+    est = res.estimator
+    tree = est.tree_
+    inner = treeview.internal_nodes(est)
+    if not inner:
+        return
+    st.markdown(f"**{t('nodedata.title')}**")
+    if st.session_state.get("nodedata_node") not in inner:
+        st.session_state["nodedata_node"] = path_tests[-1] if path_tests else inner[0]
+    root = t("tree.root")
+    if len(inner) > focus.SELECTOR_LIMIT:  # a big tree: the tests on the sample's path only
+        inner = path_tests or inner[:1]
+        if st.session_state["nodedata_node"] not in inner:
+            st.session_state["nodedata_node"] = inner[-1]
+    node = st.selectbox(
+        t("nodedata.node"),
+        inner,
+        key="nodedata_node",
+        format_func=lambda i: treeview.node_label(est, i, root),
+    )
+    X, y = arrays_for(res)
+    nd = explain.explainer_data(est, X, y, None, int(node))
+    texts = {
+        "count": t("nodedata.count"),
+        "threshold": t("nodedata.threshold"),
+        "mean": t("nodedata.mean"),
+        "value": tree_feature_name(est, int(node)),
+        "missing": t("whatif.missing"),
+    }
+    a, b = st.columns([3, 2], gap="large")
+    a.plotly_chart(
+        node_feature_figure(nd, texts=texts), config={"displayModeBar": False}, key="nodedata_feature"
+    )
+    b.plotly_chart(
+        node_children_figure(tree, est.schema_, int(node), texts=texts),
+        config={"displayModeBar": False},
+        key="nodedata_children",
+    )
+    st.caption(t("nodedata.caption"))
+
+
+def tree_feature_name(est, node: int) -> str:
+    return est.schema_.features[int(est.tree_.feature[node])].name
