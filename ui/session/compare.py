@@ -10,7 +10,7 @@ from ui.services.training import Split
 
 from .jobs import heavy_job
 from .model import wait_notice
-from .state import data, roles, split, task
+from .state import current_data, data, roles, split, task
 
 KEY = "compare_algos"
 
@@ -38,8 +38,8 @@ def model_settings() -> tuple | None:
     one for the current data and task: a contender of its own."""
     from .model import base_result
 
-    res = base_result()
-    if res is None or res.task != task() or data() is None or res.key[0] != data().digest:
+    res, d = base_result(), data()
+    if res is None or res.task != task() or d is None or res.key[0] != d.digest:
         return None
     return (f"{res.algorithm} (Train & tree)", res.algorithm, tuple(sorted(res.params.items())))
 
@@ -58,7 +58,7 @@ def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
 
 def comparison(keys: list[str], settings: tuple | None = None):
     """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
-    d, sp = data(), split()
+    d, sp = current_data(), split()
     notice = wait_notice()
     try:
         return _cached(
@@ -77,7 +77,7 @@ def comparison(keys: list[str], settings: tuple | None = None):
 
 def focus(c, key: str, node: int) -> dict:
     """The node the same training rows reach in every tree (``service.focus``)."""
-    return service.focus(c, data().df, roles(), key, node)
+    return service.focus(c, current_data().df, roles(), key, node)
 
 
 def prepare_focus(nodes: list[int], lead: str) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
 
 from .state import t
 
@@ -15,7 +16,7 @@ from .state import t
 @dataclass(frozen=True)
 class Download:
     label: str  # catalogue key of the button's label
-    build: Callable[[object], str | bytes]  # est → the file's content
+    build: Callable[[BaseTreeEstimator], str | bytes]  # est → the file's content
     suffix: str
     mime: str
     icon: str | None = None

@@ -10,7 +10,7 @@ from ui.services.forcing import training_arrays
 from ui.views.focus import frame_click
 
 from .model import forced_ops
-from .state import data
+from .state import current_data
 from .url import FEATURE_KEY, default
 
 
@@ -18,7 +18,7 @@ def arrays_for(base):
     """Encoded training arrays of the trained model (cached per model)."""
     cached = st.session_state.get("_split_arrays")
     if cached is None or cached[0] != base.key:
-        cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, data().df))
+        cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, current_data().df))
     return cached[1]
 
 
