@@ -52,7 +52,8 @@ for notice in url.pop_url_notices():  # a shared link's values that could not be
     st.warning(t("url.bad_value", **{k: md_escape(v) for k, v in notice.items()}), icon=":material/link_off:")
 
 linked_upload = url.pending("upload")
-if linked_upload is not None and (state.data() is None or state.data().source != "upload"):
+loaded = state.data()
+if linked_upload is not None and (loaded is None or loaded.source != "upload"):
     st.info(t("url.upload_link", name=md_escape(linked_upload)), icon=":material/upload_file:")
 
 # pages return instead of calling st.stop(), so the summary below always reflects this run

@@ -82,7 +82,9 @@ def agreement_section(c):
     if n == 0:
         st.caption(t("compare.disagree.none"))
     else:
-        st.dataframe(V.disagree_table(c, state.data().df, R.features_of(state.roles()), t), hide_index=True)
+        st.dataframe(
+            V.disagree_table(c, state.current_data().df, R.features_of(state.roles()), t), hide_index=True
+        )
 
 
 def page():

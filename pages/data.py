@@ -1,5 +1,8 @@
 """Data page: pick a sample or upload a file, preview it, type its columns, set the row split."""
 
+from collections.abc import Callable
+from typing import Any
+
 import streamlit as st
 
 from ui.i18n import translate
@@ -104,7 +107,8 @@ def roles_section(data):
     errors = R.errors(df, roles, state.task())
     table = role_table(df, roles, issues + errors, lang)
     editor_key = f"roles_editor_{version}"
-    editor = st.data_editor if not report else st.dataframe
+    # the two grids take different keywords (the editor's are added below): typed as one callable
+    editor: Callable[..., Any] = st.data_editor if not report else st.dataframe
     edited = editor(
         table,
         key=editor_key,
@@ -125,7 +129,7 @@ def roles_section(data):
                 t("data.col.role"),
                 options=list(R.ROLES),
                 required=True,
-                format_func=lambda r: translate("role." + r, lang),
+                format_func=lambda r: translate(f"role.{r}", lang),
             ),
             "values": st.column_config.TextColumn(t("data.col.type")),
             "distinct": st.column_config.NumberColumn(t("data.col.distinct")),

@@ -193,7 +193,7 @@ def alpha_section(res, alpha):
     try:
         with st.spinner(spinner, show_time=True):
             curves = cached_alpha_curves(
-                model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.data().df
+                model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.current_data().df
             )
     except TrainingError as exc:  # no heavy-job slot came free in time
         st.error(t("train.failed", message=training_error(exc, t)))
@@ -265,7 +265,7 @@ def alpha_section(res, alpha):
 def cf_section(res, cf):
     try:
         with st.spinner(t("prune.running"), show_time=True):
-            curves = cached_cf_curves(model_key(res), res, state.data().df)
+            curves = cached_cf_curves(model_key(res), res, state.current_data().df)
     except TrainingError as exc:  # no heavy-job slot came free in time
         st.error(t("train.failed", message=training_error(exc, t)))
         return
@@ -294,7 +294,7 @@ def page():
         return
     try:
         with st.spinner(t("prune.running"), show_time=True):
-            outcome = cached_prune(model_key(res), method, alpha, cf, res, state.data().df)
+            outcome = cached_prune(model_key(res), method, alpha, cf, res, state.current_data().df)
     except TrainingError as exc:  # no heavy-job slot came free in time
         st.error(t("train.failed", message=training_error(exc, t)))
         return

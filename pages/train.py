@@ -36,21 +36,22 @@ def param_widget(algo, p, lang):
     key = url.param_key(algo, p.name)
     url.default(key)
     label = t(f"param.{p.name}")
-    opts = dict(url.KEEP, help=t(f"help.{p.name}"))
+    hint = t(f"help.{p.name}")
     if p.kind == "select":
         return st.selectbox(
             label,
             p.options,
             key=key,
             format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
-            **opts,
+            help=hint,
+            **url.KEEP,
         )
     if p.kind == "bool":
-        return st.checkbox(label, key=key, **opts)
+        return st.checkbox(label, key=key, help=hint, **url.KEEP)
     if p.kind == "int":
-        return st.number_input(label, int(p.lo), int(p.hi), step=int(p.step), key=key, **opts)
+        return st.number_input(label, int(p.lo), int(p.hi), step=int(p.step), key=key, help=hint, **url.KEEP)
     return st.number_input(
-        label, float(p.lo), float(p.hi), step=float(p.step), key=key, format="%.3f", **opts
+        label, float(p.lo), float(p.hi), step=float(p.step), key=key, format="%.3f", help=hint, **url.KEEP
     )
 
 

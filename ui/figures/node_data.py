@@ -12,14 +12,17 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from dtcore.explain import NodeData
 from dtcore.export import PALETTE, REGRESSION_COLOR, branches, condition_text
 from dtcore.export.thresholds import node_thresholds
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 from .splits import CHOSEN, _layout, children_figure, class_histogram, value_bars_figure
 from .style import GRID, esc
 
 
-def node_feature_figure(nd, *, texts: dict) -> go.Figure:
+def node_feature_figure(nd: NodeData, *, texts: dict) -> go.Figure:
     """The split feature of ``nd.node`` over the node's rows. ``nd``: ``explain.NodeData`` of a
     test node; ``texts``: translated ``count``, ``threshold``, ``mean``, ``value``, ``missing``."""
     tree, schema = nd.tree, nd.schema
@@ -107,7 +110,9 @@ def node_feature_figure(nd, *, texts: dict) -> go.Figure:
     return fig
 
 
-def node_children_figure(tree, schema, node: int, *, texts: dict, precision: int = 4) -> go.Figure:
+def node_children_figure(
+    tree: Tree, schema: Schema, node: int, *, texts: dict, precision: int = 4
+) -> go.Figure:
     """The class counts (regression: weight, with the mean in the label) of each child."""
     bs = branches(tree, schema, node, precision)
     name = schema.features[int(tree.feature[node])].name

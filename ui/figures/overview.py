@@ -12,6 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
+from dtcore.schema import Schema
+from dtcore.tree import Tree
 
 from .style import base_layout, esc
 
@@ -50,7 +53,7 @@ def class_colorscale(colors: list[str]) -> list[list]:
     return scale
 
 
-def node_color_values(tree) -> np.ndarray:
+def node_color_values(tree: Tree) -> np.ndarray:
     """Per node, its position on :func:`class_colorscale`: class band plus purity within it."""
     k_n = tree.value.shape[1]
     tot = tree.value.sum(axis=1)
@@ -60,7 +63,7 @@ def node_color_values(tree) -> np.ndarray:
     return (k + purity * 0.999) / k_n
 
 
-def node_tests(tree, schema) -> np.ndarray:
+def node_tests(tree: Tree, schema: Schema) -> np.ndarray:
     """The test each node asks, as short text: ``x ≤ 0.5`` for one continuous cut, the feature
     name for other tests, "" at leaves (vectorised over nodes)."""
     names = np.array([esc(f.name) for f in schema.features] + [""], dtype=object)
@@ -73,7 +76,7 @@ def node_tests(tree, schema) -> np.ndarray:
     return out
 
 
-def overview_nodes(tree, selected: int | None = None, limit: int = NODE_LIMIT) -> np.ndarray:
+def overview_nodes(tree: Tree, selected: int | None = None, limit: int = NODE_LIMIT) -> np.ndarray:
     """The nodes the icicle draws (ascending ids): every level down to the deepest one that
     keeps the count within ``limit``, plus, around the selected node, the path to the icicle's
     starting sector with the siblings along it and that sector's subtree for :data:`MAX_DEPTH`
@@ -94,7 +97,7 @@ def overview_nodes(tree, selected: int | None = None, limit: int = NODE_LIMIT) -
     return np.flatnonzero(keep)
 
 
-def _start_level(tree, selected: int | None, up: int = 3) -> str | None:
+def _start_level(tree: Tree, selected: int | None, up: int = 3) -> str | None:
     """The sector the icicle opens at: ``up`` levels above the selected node (None: the root)."""
     if selected is None or not 0 <= int(selected) < tree.node_count:
         return None
@@ -103,7 +106,9 @@ def _start_level(tree, selected: int | None, up: int = 3) -> str | None:
     return None if start == 0 else str(start)
 
 
-def overview_figure(est, *, selected: int | None = None, texts: dict, height: int = 420) -> go.Figure:
+def overview_figure(
+    est: BaseTreeEstimator, *, selected: int | None = None, texts: dict, height: int = 420
+) -> go.Figure:
     """The icicle of ``est``'s tree; ``customdata[0]`` = node id (a click focuses that node).
     ``texts``: "samples", "node", "leaf" words (the UI language)."""
     tree, schema = est.tree_, est.schema_

@@ -9,10 +9,13 @@ translated by the caller (``labels``: a dict of the few words each chart needs).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dtcore.export import PALETTE
+from ui.services.pruning import AlphaCurves, CFCurves
 
 from .style import GRID, base_layout, integer_axis, plain
 
@@ -40,14 +43,14 @@ def _layout(fig: go.Figure, height: int) -> go.Figure:
     return fig
 
 
-def _r(values, digits: int = 10) -> list[float]:
+def _r(values: Iterable[float], digits: int = 10) -> list[float]:
     return [round(float(v), digits) for v in values]
 
 
 MAX_TICKS = 12
 
 
-def _alpha_axis(fig: go.Figure, alphas, title: str) -> None:
+def _alpha_axis(fig: go.Figure, alphas: Sequence[float], title: str) -> None:
     """Path steps evenly spaced, labelled with their α: the effective α grow geometrically, so a
     linear α axis would crowd every step but the last few against 0 (rpart's plotcp does the same)."""
     n = len(alphas)
@@ -62,7 +65,7 @@ def _alpha_axis(fig: go.Figure, alphas, title: str) -> None:
     )
 
 
-def _step_of(alphas, alpha: float) -> int:
+def _step_of(alphas: Sequence[float], alpha: float) -> int:
     """Index of the path step a chosen α prunes to (the largest path α ≤ it)."""
     below = [i for i, a in enumerate(alphas) if a <= alpha + 1e-15]
     return below[-1] if below else 0
@@ -83,7 +86,7 @@ def _mark(fig: go.Figure, x: int, text: str) -> None:
     )
 
 
-def alpha_error_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
+def alpha_error_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> go.Figure:
     """Error of each path subtree on train / validation / test, the k-fold CV error with a ±1 SE
     band (scored at Breiman's β midpoints, drawn at the candidate α it stands for), the CV rule's
     choice as a star and the chosen α as a dashed line. x = path step, ticks = its α.
@@ -178,7 +181,7 @@ def alpha_error_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
     return _layout(fig, 400)
 
 
-def leaves_alpha_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
+def leaves_alpha_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> go.Figure:
     """Leaves of the pruned tree at each path step: a staircase down to the root alone."""
     alphas = _r(curves.alphas)
     fig = go.Figure(
@@ -202,7 +205,7 @@ def leaves_alpha_figure(curves, chosen_alpha: float, labels: dict) -> go.Figure:
     return _layout(fig, 400)
 
 
-def cf_figure(curves, chosen_cf: float, labels: dict) -> go.Figure:
+def cf_figure(curves: CFCurves, chosen_cf: float, labels: dict) -> go.Figure:
     """C4.5's error-based pruning at each CF: tree size (nodes, leaves) above, the estimated
     errors (sum of U_CF over the leaves) below; the chosen CF as a dashed line in both."""
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)

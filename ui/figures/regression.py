@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
 
@@ -33,7 +34,7 @@ def _scatter_layout(fig: go.Figure, x_title: str, y_title: str) -> go.Figure:
     return fig
 
 
-def _finite(truth, predicted) -> tuple[np.ndarray, np.ndarray]:
+def _finite(truth: ArrayLike, predicted: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """The rows whose true value and prediction are both numbers."""
     t = np.asarray(truth, dtype=float)
     p = np.asarray(predicted, dtype=float)
@@ -53,7 +54,7 @@ def _points(x: np.ndarray, y: np.ndarray, x_name: str, y_name: str) -> go.Scatte
     )
 
 
-def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
+def predicted_actual_figure(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> go.Figure:
     """One point per row (true value across, prediction up) and the line where they agree."""
     t, p = _finite(truth, predicted)
     lo = float(min(t.min(initial=0.0), p.min(initial=0.0))) if t.size else 0.0
@@ -69,7 +70,7 @@ def predicted_actual_figure(truth, predicted, texts: dict) -> go.Figure:
     return _scatter_layout(fig, texts["actual"], texts["predicted"])
 
 
-def residuals_figure(truth, predicted, texts: dict) -> go.Figure:
+def residuals_figure(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> go.Figure:
     """Residual (true − predicted) of each row against its prediction, with the zero line."""
     t, p = _finite(truth, predicted)
     fig = go.Figure(_points(p, t - p, texts["predicted"], texts["residual"]))
@@ -77,7 +78,7 @@ def residuals_figure(truth, predicted, texts: dict) -> go.Figure:
     return _scatter_layout(fig, texts["predicted"], texts["residual"])
 
 
-def leaf_values_figure(leaf, truth, leaf_value: dict, texts: dict) -> go.Figure:
+def leaf_values_figure(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: dict) -> go.Figure:
     """A box of the rows' true values per leaf (the MAX_LEAVES largest, by rows, in node order),
     with the leaf's prediction as a diamond: how spread each leaf's rows are around its value."""
     leaf = np.asarray(leaf)

@@ -6,8 +6,11 @@ the numbers are readable without hovering; axis titles come in translated by the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
 
@@ -20,7 +23,9 @@ def _layout(fig: go.Figure, height: int) -> go.Figure:
     return base_layout(fig, height, showlegend=False)
 
 
-def importances_figure(names, importances, axis_title: str, top: int = 20) -> go.Figure:
+def importances_figure(
+    names: Sequence[str], importances: ArrayLike, axis_title: str, top: int = 20
+) -> go.Figure:
     """Horizontal bars, largest on top; zero-importance features are left out."""
     imp = np.asarray(importances, dtype=float)
     order = [i for i in np.argsort(-imp, kind="stable") if imp[i] > 0][:top]
@@ -45,7 +50,7 @@ def importances_figure(names, importances, axis_title: str, top: int = 20) -> go
     return _layout(fig, 120 + 28 * len(order))
 
 
-def confusion_figure(labels, matrix, x_title: str, y_title: str) -> go.Figure:
+def confusion_figure(labels: Sequence[str], matrix: ArrayLike, x_title: str, y_title: str) -> go.Figure:
     """Counts with row shares as colour, so a small class's errors are as visible as a large one's."""
     m = np.asarray(matrix, dtype=float)
     share = m / np.maximum(m.sum(axis=1, keepdims=True), 1)

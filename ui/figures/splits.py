@@ -9,12 +9,14 @@ hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from dtcore.criteria import entropy
-from dtcore.explain import FeatureSplits, SplitReport, branch_labels
+from dtcore.explain import FeatureSplits, NodeData, SplitReport, branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
 from ui import i18n
 from ui.views.splits import candidate_label, num
@@ -50,7 +52,7 @@ def _layout(fig: go.Figure, height: int) -> go.Figure:
     )
 
 
-def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep=()) -> np.ndarray:
+def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep: Sequence[int | None] = ()) -> np.ndarray:
     """Indices to draw: all when few; else per bucket of consecutive candidates its minimum and
     maximum (the curve's envelope), plus ``keep`` (chosen, runner-up), sorted. The global
     maximum is always among them, exactly."""
@@ -68,7 +70,14 @@ def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep=()) -> np.nda
     return np.unique(idx[idx < n])
 
 
-def class_histogram(x, y, w, n_classes: int, distinct_bars: int = DISTINCT_BARS, bins: int = HIST_BINS):
+def class_histogram(
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    n_classes: int,
+    distinct_bars: int = DISTINCT_BARS,
+    bins: int = HIST_BINS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(centres, widths, counts (n_classes or 1, B)) of a feature's known values at a node, by
     class: one bar per distinct value when few, else equal-width bins."""
     x = np.asarray(x, dtype=np.float64)
@@ -326,7 +335,9 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
 # the tree as a clickable picture
 
 
-def tree_layout(parent, depth, children_of) -> tuple[np.ndarray, np.ndarray]:
+def tree_layout(
+    parent: np.ndarray, depth: np.ndarray, children_of: Callable[[int], np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of every node: leaves one unit apart in pre-order, a test centred over its
     children, y = −depth (a loop over nodes: a tree has at most a few thousand)."""
     n = len(parent)
@@ -407,7 +418,7 @@ def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), text
 # one feature's chart at a node, as the Splits page and the report command draw it
 
 
-def second_best(score, eligible, best):
+def second_best(score: np.ndarray, eligible: np.ndarray | None, best: int | None) -> int | None:
     """Index of the best eligible candidate other than ``best`` (the runner-up mark)."""
     s = np.where(np.asarray(eligible, bool) & np.isfinite(score), score, -np.inf)
     if best is not None and 0 <= best < s.size:
@@ -418,8 +429,8 @@ def second_best(score, eligible, best):
     return int(np.argmax(s))
 
 
-def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict:
-    def t(key):
+def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict[str, str]:
+    def t(key: str) -> str:
         return i18n.translate(key, lang)
 
     score = "splits.score." + rep.score_name if rep.algorithm == "cart" else "splits.score.gain"
@@ -437,7 +448,9 @@ def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict:
     }
 
 
-def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en", picked: int | None = None):
+def feature_figure(
+    nd: NodeData, rep: SplitReport, j: int, lang: str = "en", picked: int | None = None
+) -> go.Figure | None:
     """The chart of feature j at the report's node: a score curve over a continuous feature's
     thresholds, CART's subset bars, or the class counts per branch of a multiway test (None: the
     feature has no candidate test here). ``nd``/``rep`` come from ``dtcore.explain``."""
@@ -472,7 +485,12 @@ def feature_figure(nd, rep: SplitReport, j: int, lang: str = "en", picked: int |
         return candidate_bars_figure(
             labels, cand.score, cand.eligible, rec.best, runner, texts=texts, picked=picked
         )
-    if mode in ("multiway", "intervals") and rec.branch_counts is not None and classes is not None:
+    if (
+        mode in ("multiway", "intervals")
+        and rec.branch_counts is not None
+        and classes is not None
+        and rec.test is not None
+    ):
         labels = branch_labels(s, rec.test)
         counts = np.asarray(rec.branch_counts)
         return value_bars_figure(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+from typing import SupportsFloat
 
 import numpy as np
 import plotly.graph_objects as go
@@ -13,7 +14,7 @@ FONT = "Noto Sans CJK SC, Noto Sans, sans-serif"
 GRID = "#eeeeee"
 
 
-def base_layout(fig: go.Figure, height: int, top: int = 30, **extra) -> go.Figure:
+def base_layout(fig: go.Figure, height: int, top: int = 30, **extra: object) -> go.Figure:
     """Height, margins (``top`` leaves room for a title or legend), font, white paper, no
     transition; ``extra`` layout settings follow in the order given (the figure JSON keeps it)."""
     fig.update_layout(
@@ -31,7 +32,7 @@ def base_layout(fig: go.Figure, height: int, top: int = 30, **extra) -> go.Figur
     return fig
 
 
-def plain(value, digits: int = 4) -> str:
+def plain(value: SupportsFloat, digits: int = 4) -> str:
     """A number for a label: ``digits`` significant digits in positional notation, thousands
     separated, integers above 10⁴ whole (0.0008123, 1.333, 25,490); "–" when not finite."""
     v = float(value)
@@ -60,7 +61,7 @@ def integer_axis(axis_max: float, ticks: int = 6) -> dict:
     return dict(tick0=0, dtick=step, tickformat=",d")
 
 
-def esc(text) -> str:
+def esc(text: object) -> str:
     """User text (feature, class and category names) inside a Plotly label, tick, hover or title:
     Plotly reads a subset of HTML there (links, bold, ...), so markup characters become entities
     and show as typed. Every figure builder passes user text through here."""

@@ -9,7 +9,7 @@ from ui.services import compare as service
 from ui.services.training import Split
 from ui.state.jobs import heavy_job
 from ui.state.model import wait_notice
-from ui.state.state import data, roles, split, task
+from ui.state.state import current_data, data, roles, split, task
 
 KEY = "compare_algos"
 
@@ -37,8 +37,8 @@ def model_settings() -> tuple | None:
     one for the current data and task: a contender of its own."""
     from ui.state.model import base_result
 
-    res = base_result()
-    if res is None or res.task != task() or data() is None or res.key[0] != data().digest:
+    res, d = base_result(), data()
+    if res is None or res.task != task() or d is None or res.key[0] != d.digest:
         return None
     return (f"{res.algorithm} (Train & tree)", res.algorithm, tuple(sorted(res.params.items())))
 
@@ -57,7 +57,7 @@ def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
 
 def comparison(keys: list[str], settings: tuple | None = None):
     """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
-    d, sp = data(), split()
+    d, sp = current_data(), split()
     notice = wait_notice()
     try:
         return _cached(
@@ -76,7 +76,7 @@ def comparison(keys: list[str], settings: tuple | None = None):
 
 def focus(c, key: str, node: int) -> dict:
     """The node the same training rows reach in every tree (``service.focus``)."""
-    return service.focus(c, data().df, roles(), key, node)
+    return service.focus(c, current_data().df, roles(), key, node)
 
 
 def prepare_focus(nodes: list[int], lead: str) -> None:

@@ -8,13 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
 from ui.state.state import t
 
 
 @dataclass(frozen=True)
 class Download:
     label: str  # catalogue key of the button's label
-    build: Callable[[object], str | bytes]  # est → the file's content
+    build: Callable[[BaseTreeEstimator], str | bytes]  # est → the file's content
     suffix: str
     mime: str
     icon: str | None = None

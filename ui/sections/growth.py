@@ -7,7 +7,7 @@ import streamlit as st
 
 from ui.services import growth as G
 from ui.services.forcing import training_arrays
-from ui.state.state import data
+from ui.state.state import current_data
 
 STEP_KEY = "growth_step"
 PLAY_KEY = "growth_playing"
@@ -73,7 +73,7 @@ def arrays(res):
     """Encoded training arrays of ``res`` (cached per model)."""
     cached = st.session_state.get("_growth_arrays")
     if cached is None or cached[0] != res.key:
-        cached = st.session_state["_growth_arrays"] = (res.key, training_arrays(res, data().df))
+        cached = st.session_state["_growth_arrays"] = (res.key, training_arrays(res, current_data().df))
     return cached[1]
 
 

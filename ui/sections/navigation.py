@@ -137,7 +137,7 @@ def validation_errors(res):
     sig = (res.key, repr(model.forced_ops()))
     cached = st.session_state.get("_valid_errors")
     if cached is None or cached[0] != sig:
-        df = state.data().df
+        df = state.current_data().df
         rows = res.rows.get("valid")
         errors = None
         if rows is not None and rows.size:

@@ -8,7 +8,7 @@ import streamlit as st
 from dtcore import explain
 from ui.services.forcing import training_arrays
 from ui.state.model import forced_ops
-from ui.state.state import data
+from ui.state.state import current_data
 from ui.state.url import FEATURE_KEY, default
 from ui.views.focus import frame_click
 
@@ -17,7 +17,7 @@ def arrays_for(base):
     """Encoded training arrays of the trained model (cached per model)."""
     cached = st.session_state.get("_split_arrays")
     if cached is None or cached[0] != base.key:
-        cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, data().df))
+        cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, current_data().df))
     return cached[1]
 
 

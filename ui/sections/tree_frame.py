@@ -49,7 +49,11 @@ def tree_frame(
 
     def changed():
         value = st.session_state.get(key)
-        clicked = value.get("clicked") if hasattr(value, "get") else getattr(value, "clicked", None)
+        clicked = (
+            value.get("clicked")
+            if value is not None and hasattr(value, "get")
+            else getattr(value, "clicked", None)
+        )
         on_event(clicked)
 
     try:

@@ -13,7 +13,7 @@ import streamlit as st
 from dtcore import explain
 from ui.figures.node_data import node_children_figure, node_feature_figure
 from ui.services.loading import raw_rows
-from ui.state.state import data, fixed_labels, lang, t
+from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views import whatif as views
@@ -27,7 +27,7 @@ COLUMNS = 3  # editor inputs per row
 
 def _fill(est, features, position) -> None:
     """Put data row ``position`` (of the DataFrame) into the editor."""
-    raw = raw_rows(data().df, features)[position]
+    raw = raw_rows(current_data().df, features)[position]
     st.session_state["_whatif_values"] = views.field_values(est, raw)
     st.session_state["_whatif_gen"] = st.session_state.get("_whatif_gen", 0) + 1
 
@@ -50,7 +50,7 @@ def _editor(est, res) -> list:
     pos = int(b.number_input(t("whatif.row"), 0, int(rows.size) - 1, step=1, key="whatif_row"))
     position = int(rows[min(pos, rows.size - 1)])
     c.button(t("whatif.fill"), key="whatif_fill", on_click=_fill, args=(est, res.features, position))
-    df = data().df
+    df = current_data().df
     st.caption(
         t(
             "whatif.row_caption",

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcore.base import BaseTreeEstimator
 from dtcore.schema import DataError, encode_target
+from dtcore.tree import Tree
 
 #: the searches, in menu order (their words: ``find.query.<name>``)
 QUERIES = ("feature", "class", "value", "fewest", "purest", "least_pure", "valid_error")
@@ -21,25 +23,25 @@ def _ranked(nodes: np.ndarray, key: np.ndarray, limit: int) -> list[int]:
     return [int(i) for i in nodes[order][:limit]]
 
 
-def _leaves(tree) -> np.ndarray:
+def _leaves(tree: Tree) -> np.ndarray:
     """Leaves that received training weight (an empty branch has no class or error of its own)."""
     return np.flatnonzero(tree.is_leaf & (tree.weighted_n > 0))
 
 
-def by_feature(tree, feature: int, limit: int = LIMIT) -> list[int]:
+def by_feature(tree: Tree, feature: int, limit: int = LIMIT) -> list[int]:
     """Nodes that test ``feature``, heaviest first."""
     nodes = np.flatnonzero(tree.feature == int(feature))
     return _ranked(nodes, -tree.weighted_n[nodes], limit)
 
 
-def by_class(tree, k: int, limit: int = LIMIT) -> list[int]:
+def by_class(tree: Tree, k: int, limit: int = LIMIT) -> list[int]:
     """Leaves whose majority is class ``k``, heaviest first."""
     leaves = _leaves(tree)
     leaves = leaves[np.argmax(tree.value[leaves], axis=1) == int(k)]
     return _ranked(leaves, -tree.weighted_n[leaves], limit)
 
 
-def by_value(tree, lo: float, hi: float, limit: int = LIMIT) -> list[int]:
+def by_value(tree: Tree, lo: float, hi: float, limit: int = LIMIT) -> list[int]:
     """Regression leaves whose value lies in [lo, hi], heaviest first."""
     leaves = _leaves(tree)
     v = tree.value[leaves, 0]
@@ -47,26 +49,26 @@ def by_value(tree, lo: float, hi: float, limit: int = LIMIT) -> list[int]:
     return _ranked(leaves, -tree.weighted_n[leaves], limit)
 
 
-def fewest_samples(tree, limit: int = LIMIT) -> list[int]:
+def fewest_samples(tree: Tree, limit: int = LIMIT) -> list[int]:
     """Leaves with the least training weight."""
     leaves = _leaves(tree)
     return _ranked(leaves, tree.weighted_n[leaves], limit)
 
 
-def purest(tree, limit: int = LIMIT) -> list[int]:
+def purest(tree: Tree, limit: int = LIMIT) -> list[int]:
     """Leaves with the lowest impurity, heaviest first among equals."""
     leaves = _leaves(tree)
     key = tree.impurity[leaves] - tree.weighted_n[leaves] / (tree.weighted_n.max() * 1e6 + 1.0)
     return _ranked(leaves, key, limit)
 
 
-def least_pure(tree, limit: int = LIMIT) -> list[int]:
+def least_pure(tree: Tree, limit: int = LIMIT) -> list[int]:
     """Leaves with the highest impurity."""
     leaves = _leaves(tree)
     return _ranked(leaves, -tree.impurity[leaves], limit)
 
 
-def validation_error(est, X_raw, y_raw) -> np.ndarray | None:
+def validation_error(est: BaseTreeEstimator, X_raw: np.ndarray, y_raw: np.ndarray) -> np.ndarray | None:
     """Per node, the error its leaves make on the rows ``X_raw``/``y_raw`` (validation rows):
     misclassified weight, or the sum of squared errors for regression; a row that missing
     values spread over several leaves counts in each with its share (C4.5). None when there are
@@ -87,7 +89,7 @@ def validation_error(est, X_raw, y_raw) -> np.ndarray | None:
     return np.bincount(leaf, weights=err, minlength=tree.node_count)
 
 
-def largest_error(tree, errors: np.ndarray, limit: int = LIMIT) -> list[int]:
+def largest_error(tree: Tree, errors: np.ndarray, limit: int = LIMIT) -> list[int]:
     """Leaves with the largest (positive) validation error."""
     leaves = np.flatnonzero(tree.is_leaf & (errors > 0))
     return _ranked(leaves, -errors[leaves], limit)

@@ -8,18 +8,22 @@ split, so every page (tree, scores, downloads) shows the tree with the user's ch
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from dtcore.analysis.forcing import replay
+from dtcore.base import BaseTreeEstimator
 from dtcore.schema import encode_target
 
 from . import roles as R
 from .loading import raw_rows
-from .metrics import split_scores
+from .metrics import ClassificationScores, RegressionScores, split_scores
+from .training import TrainResult
 
 
-def training_arrays(res, df: pd.DataFrame):
+def training_arrays(res: TrainResult, df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """(encoded X, encoded y) of the training rows of ``res``, as the estimator saw them."""
     est = res.estimator
     tr = res.rows["train"]
@@ -28,19 +32,27 @@ def training_arrays(res, df: pd.DataFrame):
     return X, encode_target(est.schema_, y_raw)
 
 
-def rescore(res, df: pd.DataFrame, est) -> dict:
+def rescore(
+    res: TrainResult, df: pd.DataFrame, est: BaseTreeEstimator
+) -> dict[str, ClassificationScores | RegressionScores]:
     """``est``'s scores on the row splits of ``res`` (same rows, same scoring as training)."""
     X = raw_rows(df, res.features)
     y_all = df[res.target].to_numpy(dtype=object)
     return split_scores(est, X, y_all, res.rows, res.task == R.CLASSIFICATION)
 
 
-def apply_forced(res, df: pd.DataFrame, ops, arrays=None):
+def apply_forced(
+    res: TrainResult,
+    df: pd.DataFrame,
+    ops: Sequence[tuple[int, dict]],
+    arrays: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[TrainResult, list[int]]:
     """(TrainResult with the forced tree and its scores, forced node ids in that tree).
     ``ops``: [(node, test), …] in the order they were made; the key stays the trained one."""
     if not ops:
         return res, []
     X, y = training_arrays(res, df) if arrays is None else arrays
     est, nodes = replay(res.estimator, X, y, None, ops)
+    assert isinstance(est, BaseTreeEstimator)  # a changed copy of res.estimator (dtcore types it object)
     out = dataclasses.replace(res, estimator=est, scores=rescore(res, df, est))
     return out, nodes

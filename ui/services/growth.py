@@ -5,27 +5,31 @@ scores from the split explorer (``dtcore.explain``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from dtcore import explain
 from dtcore.analysis import growth_steps as gs
 
+# ``Any``: the growth history (``grown_tree_``, ``prune_steps_``) is set by the estimators that
+# record it, not declared on BaseTreeEstimator (dtcore.analysis.growth_steps takes ``Any`` too)
 
-def has_history(est) -> bool:
+
+def has_history(est: Any) -> bool:
     return gs.has_history(est)
 
 
-def n_steps(est) -> tuple[int, int]:
+def n_steps(est: Any) -> tuple[int, int]:
     """(splits, pruning steps)."""
     return gs.n_growth_steps(est), len(est.prune_steps_)
 
 
-def step(est, k: int) -> gs.StepTree:
+def step(est: Any, k: int) -> gs.StepTree:
     return gs.step_tree(est, k)
 
 
-def final_node(est, grown_node: int) -> int | None:
+def final_node(est: Any, grown_node: int) -> int | None:
     """The id in the fitted tree (the one the Splits page shows) of a grown tree's node; None
     when pruning removed it."""
     last = gs.step_tree(est, gs.n_steps(est))
@@ -50,7 +54,7 @@ class SplitInfo:
 _FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
 
 
-def split_info(est, X: np.ndarray, y: np.ndarray, grown_node: int) -> SplitInfo:
+def split_info(est: Any, X: np.ndarray, y: np.ndarray, grown_node: int) -> SplitInfo:
     """The split report at ``grown_node`` of the grown tree, on the training arrays X, y."""
     grown = est.grown_tree_
     rep = explain.split_report(est, X, y, None, int(grown_node), tree=grown)

@@ -20,6 +20,7 @@ import glob
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -213,7 +214,7 @@ def fit_large(
     criterion: str,
     values: dict,
     client: Any,
-    on_level=None,
+    on_level: Callable[[int], object] | None = None,
 ) -> TrainResult:
     """CART (histogram splitter) on every row of ``source`` on Dask; scores on the sample (rows
     the tree was trained on, so training scores). ``TrainingError`` with a catalogue key."""

@@ -19,11 +19,14 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dtcore.data import arff, readers
 from dtcore.data.limits import LimitError, SizeLimits
@@ -53,7 +56,7 @@ _ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 BOM", "gb18030": "GBK",
 class LoadError(Exception):
     """A file the app cannot read: ``key`` names the catalogue message, ``params`` fill it in."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(f"{key}: {params}")
         self.key = key
         self.params = params
@@ -189,7 +192,9 @@ def _limit_params(limits: SizeLimits) -> dict:
     return {k: "-" if v is None else f"{v:,}" for k, v in vars(limits).items()}
 
 
-def _read_arff(data: bytes, filename: str, limits: SizeLimits = LIMITS):
+def _read_arff(
+    data: bytes, filename: str, limits: SizeLimits = LIMITS
+) -> tuple[pd.DataFrame, dict[str, str]]:
     limits.check("bytes", len(data), filename)
     text, _ = readers.decode(data, filename)
     parsed = arff.read_arff(text, limits=limits)
@@ -212,7 +217,7 @@ def _read_excel(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
         limits.check("bytes", sum(info.file_size for info in zf.infolist()), filename)
 
     class CheckedReader(OpenpyxlReader):
-        def get_sheet_data(self, sheet, file_rows_needed=None):
+        def get_sheet_data(self, sheet: Any, file_rows_needed: int | None = None) -> list[list[Any]]:
             if getattr(sheet, "max_row", None) and getattr(sheet, "max_column", None):
                 limits.check_shape(max(sheet.max_row - 1, 0), sheet.max_column, filename)
             return super().get_sheet_data(_CheckedRows(sheet, limits, filename), file_rows_needed)
@@ -227,14 +232,14 @@ def _read_excel(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFrame:
 class _CheckedRows:
     """A worksheet whose ``rows`` are checked against the limits as they stream."""
 
-    def __init__(self, sheet, limits: SizeLimits, source: str):
+    def __init__(self, sheet: Any, limits: SizeLimits, source: str) -> None:
         self._sheet, self._limits, self._source = sheet, limits, source
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._sheet, name)
 
     @property
-    def rows(self):
+    def rows(self) -> Iterator[Any]:
         limits, source, chars = self._limits, self._source, self._limits.cell_chars
         rows = width = 0
         for row in self._sheet.rows:
@@ -293,7 +298,7 @@ def _read_parquet(data: bytes, filename: str, limits: SizeLimits) -> pd.DataFram
 # cells → typed columns
 
 
-def is_missing_cell(v) -> bool:
+def is_missing_cell(v: object) -> bool:
     """dtcore's missing cells, plus pandas' own markers (pd.NA, NaT) from Excel/Parquet."""
     if is_missing(v):
         return True
@@ -306,7 +311,7 @@ def is_missing_cell(v) -> bool:
 _UNSEEN = object()
 
 
-def typed_column(values) -> pd.Series:
+def typed_column(values: ArrayLike) -> pd.Series:
     """Raw cells → a numeric Series when every known cell is a number, else labels (None = missing).
 
     Text is stripped, tested for missing and for being a number once per distinct string (a
@@ -315,8 +320,8 @@ def typed_column(values) -> pd.Series:
     values = np.asarray(values, dtype=object)
     if pd.api.types.infer_dtype(values, skipna=False) == "string":
         return _typed_text_column(values)
-    seen: dict[str, object] = {}
-    cells = []
+    seen: dict[str, str | None] = {}
+    cells: list[Any] = []  # cells of an object array: numbers, text, None
     for v in values:
         if isinstance(v, str):
             c = seen.get(v, _UNSEEN)
@@ -374,7 +379,7 @@ def _typed_text_column(values: np.ndarray) -> pd.Series:
     return pd.Series(stripped[codes], dtype=object)
 
 
-def _check_names(names) -> list[str]:
+def _check_names(names: Iterable[object]) -> list[str]:
     out = [("" if n is None else str(n)).strip() for n in names]
     empty = [i + 1 for i, n in enumerate(out) if not n or n.startswith("Unnamed: ")]
     if empty:
@@ -385,7 +390,7 @@ def _check_names(names) -> list[str]:
     return out
 
 
-def frame_from_cells(names, rows: np.ndarray) -> pd.DataFrame:
+def frame_from_cells(names: Iterable[object], rows: np.ndarray) -> pd.DataFrame:
     names = _check_names(names)
     rows = np.asarray(rows, dtype=object).reshape(-1, len(names))
     return pd.DataFrame({n: typed_column(rows[:, j]) for j, n in enumerate(names)})
@@ -406,6 +411,6 @@ def tidy_frame(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def raw_rows(df: pd.DataFrame, columns) -> np.ndarray:
+def raw_rows(df: pd.DataFrame, columns: Iterable[str]) -> np.ndarray:
     """Selected columns as the object array ``dtcore`` estimators take (NaN/None = missing)."""
     return df[list(columns)].to_numpy(dtype=object)

@@ -5,11 +5,14 @@ Plain numpy over label arrays so the numbers can be checked against scikit-learn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from dtcore.base import BaseTreeEstimator
 from dtcore.schema import label_of
 
 
@@ -29,7 +32,9 @@ class RegressionScores:
     r2: float
 
 
-def classification_scores(truth, predicted, classes) -> ClassificationScores:
+def classification_scores(
+    truth: ArrayLike, predicted: ArrayLike, classes: Sequence[object]
+) -> ClassificationScores:
     """Labels compare as text (``label_of``), so 1, 1.0 and "1" are the same class."""
     t = np.array([label_of(v) for v in np.asarray(truth, dtype=object).ravel()], dtype=object)
     p = np.array([label_of(v) for v in np.asarray(predicted, dtype=object).ravel()], dtype=object)
@@ -50,7 +55,7 @@ def classification_scores(truth, predicted, classes) -> ClassificationScores:
     return ClassificationScores(int(t.size), acc, tuple(labels), cm)
 
 
-def regression_scores(truth, predicted) -> RegressionScores:
+def regression_scores(truth: ArrayLike, predicted: ArrayLike) -> RegressionScores:
     t = np.asarray(truth, dtype=np.float64).ravel()
     p = np.asarray(predicted, dtype=np.float64).ravel()
     if not t.size:
@@ -62,8 +67,12 @@ def regression_scores(truth, predicted) -> RegressionScores:
 
 
 def split_scores(
-    est, X: np.ndarray, y_raw: np.ndarray, rows: dict[str, np.ndarray], classification: bool
-) -> dict:
+    est: BaseTreeEstimator,
+    X: np.ndarray,
+    y_raw: np.ndarray,
+    rows: dict[str, np.ndarray],
+    classification: bool,
+) -> dict[str, ClassificationScores | RegressionScores]:
     """Scores of ``est`` on every non-empty row split (name → positions into ``X``/``y_raw``): the
     one scoring pass behind a trained model and a tree with forced splits."""
     scores: dict[str, ClassificationScores | RegressionScores] = {}
@@ -72,7 +81,7 @@ def split_scores(
             continue
         pred = est.predict(X[idx])
         if classification:
-            scores[name] = classification_scores(y_raw[idx], pred, est.schema_.classes)  # display order
+            scores[name] = classification_scores(y_raw[idx], pred, est.schema_.classes or ())  # display order
         else:
             truth = pd.to_numeric(pd.Series(y_raw[idx]), errors="coerce").to_numpy(dtype=float)
             scores[name] = regression_scores(truth, pred)
@@ -89,7 +98,7 @@ class RegressionPoints:
     leaf: np.ndarray
 
 
-def regression_points(est, X_raw: np.ndarray, y_raw: np.ndarray) -> RegressionPoints:
+def regression_points(est: BaseTreeEstimator, X_raw: np.ndarray, y_raw: np.ndarray) -> RegressionPoints:
     """What the predicted-vs-actual, residual and leaf-value charts draw, for rows ``X_raw``."""
     truth = pd.to_numeric(pd.Series(y_raw), errors="coerce").to_numpy(dtype=float)
     return RegressionPoints(truth, np.asarray(est.predict(X_raw), dtype=float), np.asarray(est.apply(X_raw)))

@@ -20,6 +20,8 @@ from dtcore.pruning.ccp import node_costs
 from dtcore.pruning.collapse import subtree_end
 from dtcore.pruning.losses import node_losses
 from dtcore.pruning.pep import pessimistic_errors
+from dtcore.pruning.report import PruneReport
+from dtcore.tree import Tree
 
 #: what the before/after figures are, per method (an i18n key ``prune.removed.basis.<basis>``)
 BASIS = {"rep": "validation", "pep": "pessimistic", "ebp": "estimated", "ccp": "cost"}
@@ -35,7 +37,7 @@ class SubtreeFigures:
     after: dict[int, float] = field(default_factory=dict)
 
 
-def _block_sums(tree, values: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+def _block_sums(tree: Tree, values: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     """Sum of ``values`` over the leaves of each node's subtree (pre-order block sums)."""
     end = subtree_end(tree)
     leaf_values = np.where(tree.is_leaf, values, 0.0)
@@ -43,7 +45,12 @@ def _block_sums(tree, values: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     return cs[end[nodes]] - cs[nodes]
 
 
-def subtree_figures(tree, method: str, report, valid=None) -> SubtreeFigures:
+def subtree_figures(
+    tree: Tree,
+    method: str,
+    report: PruneReport,
+    valid: tuple[np.ndarray | None, np.ndarray | None] | None = None,
+) -> SubtreeFigures:
     """The figures for the nodes pruning collapsed or replaced (``report``: the run's
     :class:`dtcore.pruning.PruneReport` on ``tree``; ``valid``: encoded (X, y) for REP)."""
     out = SubtreeFigures(BASIS.get(method, ""))
@@ -63,7 +70,7 @@ def subtree_figures(tree, method: str, report, valid=None) -> SubtreeFigures:
     elif method == "ccp":
         leaf_loss = node_costs(tree)
         before = _block_sums(tree, leaf_loss, nodes)
-    elif method == "rep" and valid is not None and valid[0] is not None:
+    elif method == "rep" and valid is not None and valid[0] is not None and valid[1] is not None:
         leaf_loss, _ = node_losses(tree, valid[0], valid[1])
         before = _block_sums(tree, leaf_loss, nodes)
     else:

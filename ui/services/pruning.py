@@ -9,11 +9,14 @@ validation and test mean the same rows on every page.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from dtcore.base import BaseTreeEstimator
 from dtcore.export import impurity_name
 
 # the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
@@ -33,9 +36,11 @@ from dtcore.pruning.methods import methods_for as methods_for
 from dtcore.pruning.methods import natural_method as natural_method
 from dtcore.pruning.path_losses import steps_at
 from dtcore.schema import encode_target, label_of
+from dtcore.tree import Tree
 
 from .loading import raw_rows
 from .prune_nodes import SubtreeFigures, subtree_figures
+from .training import TrainResult
 
 SETS = ("train", "valid", "test")
 #: report's data set names (dtcore.pruning.prune) for the app's split names
@@ -52,13 +57,13 @@ CF_GRID = tuple(round(0.01 * k, 2) for k in (1, 2, 5, 10, 15, 20, 25, 30, 35, 40
 class EncodedSets:
     """(X, y) per split name, encoded against the model's schema (empty splits left out)."""
 
-    sets: dict
+    sets: dict[str, tuple[np.ndarray, np.ndarray]]
 
-    def get(self, name):
+    def get(self, name: str) -> tuple[np.ndarray | None, np.ndarray | None]:
         return self.sets.get(name, (None, None))
 
 
-def encoded_sets(res, df: pd.DataFrame) -> EncodedSets:
+def encoded_sets(res: TrainResult, df: pd.DataFrame) -> EncodedSets:
     est = res.estimator
     schema = est.schema_
     X_all = raw_rows(df, res.features)
@@ -72,7 +77,7 @@ def encoded_sets(res, df: pd.DataFrame) -> EncodedSets:
         if schema.is_classifier:
             # a class missing from the training rows cannot be a code: those rows count as errors
             labels = [label_of(v) for v in y_all[idx]]
-            known = {c: k for k, c in enumerate(schema.classes)}
+            known = {c: k for k, c in enumerate(schema.classes or ())}
             y = np.array([known.get(v, -1) for v in labels], dtype=np.int64)
         else:
             y = encode_target(schema, y_all[idx])
@@ -80,14 +85,14 @@ def encoded_sets(res, df: pd.DataFrame) -> EncodedSets:
     return EncodedSets(out)
 
 
-def grown_tree(est, forced: bool = False):
+def grown_tree(est: BaseTreeEstimator, forced: bool = False) -> Tree:
     """The tree before any post-pruning (C4.5 keeps it as ``unpruned_tree_``). A tree with
     splits forced on the Splits page is taken as it is: its ``unpruned_tree_`` is the old one."""
     tree = None if forced else getattr(est, "unpruned_tree_", None)
     return est.tree_ if tree is None else tree
 
 
-def grower(est):
+def grower(est: BaseTreeEstimator) -> Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]:
     """Re-grow the model's tree on other rows, unpruned (for cross-validating α)."""
     params = est.get_params()
     for name, off in (("ccp_alpha", 0.0), ("prune", False)):
@@ -95,7 +100,7 @@ def grower(est):
             params[name] = off
     schema = est.schema_
 
-    def grow(X, y, w):
+    def grow(X: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> Tree:
         return type(est)(**params).fit_encoded(X, y, schema, w).tree_
 
     return grow
@@ -107,14 +112,14 @@ def grower(est):
 
 @dataclass
 class PruneOutcome:
-    before: object  # Tree as grown
-    after: object  # pruned Tree
+    before: Tree  # as grown
+    after: Tree  # pruned
     report: PruneReport
     #: the figure each removed subtree was judged by, before and after (``prune_nodes``)
     figures: SubtreeFigures | None = None
 
 
-def ebp_options(est) -> dict:
+def ebp_options(est: BaseTreeEstimator) -> dict[str, Any]:
     """C4.5's own z and subtree raising when the model is C4.5, release 8's defaults otherwise."""
     params = est.get_params()
     return {
@@ -125,12 +130,18 @@ def ebp_options(est) -> dict:
 
 
 def run_prune(
-    res, sets: EncodedSets, method: str, *, alpha: float = 0.0, cf: float = 0.25, forced: bool = False
+    res: TrainResult,
+    sets: EncodedSets,
+    method: str,
+    *,
+    alpha: float = 0.0,
+    cf: float = 0.25,
+    forced: bool = False,
 ) -> PruneOutcome:
     """Prune the grown tree of ``res`` with ``method``; ValueError when a needed set is missing."""
     est = res.estimator
     tree = grown_tree(est, forced)
-    kw = {}
+    kw: dict[str, Any] = {}
     for name in SETS:
         X, y = sets.get(name)
         kw[f"X_{name}"], kw[f"y_{name}"] = X, y
@@ -144,7 +155,7 @@ def run_prune(
 # cost-complexity: α values and curves
 
 
-def alpha_values(tree) -> list[float]:
+def alpha_values(tree: Tree) -> list[float]:
     """The α a slider offers: the distinct effective α of the tree's own path (each gives a
     different subtree; any α in between gives the same tree as the value below it)."""
     return [float(a) for a in candidate_alphas(cost_complexity_path(tree))]
@@ -174,7 +185,12 @@ class AlphaCurves:
 
 
 def alpha_curves(
-    res, sets: EncodedSets, cv_folds: int = 0, one_se: bool = True, seed: int = 0, forced: bool = False
+    res: TrainResult,
+    sets: EncodedSets,
+    cv_folds: int = 0,
+    one_se: bool = True,
+    seed: int = 0,
+    forced: bool = False,
 ) -> AlphaCurves:
     """Train / validation / test error along the path, the choice on the validation rows, and
     the k-fold CV choice when 2 ≤ k ≤ training rows (both with the 1-SE rule if ``one_se``).
@@ -185,15 +201,15 @@ def alpha_curves(
     errors = {}
     for name in SETS:
         X, y = sets.get(name)
-        if X is not None:
+        if X is not None and y is not None:
             errors[name] = errors_along_path(tree, path, alphas, X, y).tolist()
     valid = None
     Xv, yv = sets.get("valid")
-    if Xv is not None:
+    if Xv is not None and yv is not None:
         valid = choose_alpha_validation(tree, Xv, yv, one_se=one_se, path=path).to_dict()
     cv = None
     X, y = sets.get("train")
-    if cv_folds >= 2 and X is not None and cv_folds <= len(y):
+    if cv_folds >= 2 and X is not None and y is not None and cv_folds <= len(y):
         choice: AlphaChoice = choose_alpha_cv(
             grower(res.estimator), X, y, k=int(cv_folds), one_se=one_se, seed=seed, tree=tree
         )
@@ -216,10 +232,14 @@ class CFCurves:
     estimated_errors: list  # C4.5's estimate U_CF summed over the pruned tree's leaves
 
 
-def cf_curves(res, sets: EncodedSets, grid=CF_GRID, forced: bool = False) -> CFCurves:
+def cf_curves(
+    res: TrainResult, sets: EncodedSets, grid: Sequence[float] = CF_GRID, forced: bool = False
+) -> CFCurves:
     """Tree size and C4.5's estimated errors after error-based pruning at each CF of ``grid``."""
     tree = grown_tree(res.estimator, forced)
     X, y = sets.get("train")
+    if X is None or y is None:
+        raise ValueError("error-based pruning needs the training rows")
     opts = ebp_options(res.estimator)
     nodes, leaves, est_err = [], [], []
     for cf in grid:

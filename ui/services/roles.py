@@ -11,6 +11,7 @@ only hands it DataFrame columns as raw cells.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -34,7 +35,7 @@ from dtcore.data.roles import (  # noqa: F401
 )
 
 
-def _cells(col: pd.Series):
+def _cells(col: pd.Series) -> np.ndarray:
     """A DataFrame column as the cells dtcore profiles: numbers as a numeric array (NaN =
     missing), anything else as an object array (None/NaN = missing)."""
     if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
@@ -54,7 +55,11 @@ def profile(df: pd.DataFrame) -> dict[str, ColumnProfile]:
         return hit[1]
     out = {str(name): engine.profile_column(str(name), _cells(col)) for name, col in df.items()}
     key = id(df)
-    _PROFILES[key] = (weakref.ref(df, lambda _ref, key=key: _PROFILES.pop(key, None)), out)
+
+    def forget(_ref: object) -> None:
+        _PROFILES.pop(key, None)
+
+    _PROFILES[key] = (weakref.ref(df, forget), out)
     return out
 
 
@@ -64,7 +69,12 @@ def infer_task(df: pd.DataFrame, target: str) -> str:
     return engine.infer_task(profile(df[[target]])[target])
 
 
-def infer_roles(df: pd.DataFrame, target: str | None = None, ignore=(), declared=None) -> dict[str, str]:
+def infer_roles(
+    df: pd.DataFrame,
+    target: str | None = None,
+    ignore: Collection[str] = (),
+    declared: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """Default roles: target = the given column, else the last; identifiers and constants ignored.
 
     ``declared``: column → kind a file declares (ARFF nominal {1,2,3} stays categorical).

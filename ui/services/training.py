@@ -11,11 +11,13 @@ import gc
 import time
 import traceback
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dtcore import estimators as registry
+from dtcore.base import BaseTreeEstimator
 from dtcore.data import rowsplit
 from dtcore.estimators import make_estimator
 from dtcore.params import Param  # noqa: F401  (re-exported: the Train page draws these)
@@ -23,14 +25,14 @@ from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
 
 from . import roles as R
 from .loading import is_missing_cell, raw_rows
-from .metrics import split_scores
+from .metrics import ClassificationScores, RegressionScores, split_scores
 
 #: algorithm names in menu order, from dtcore's registry
 ALGORITHMS = tuple(sorted(registry.ALGORITHMS))
 
 
 class TrainingError(Exception):
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(f"{key}: {params}")
         self.key = key
         self.params = params
@@ -57,9 +59,9 @@ def supported_params(algorithm: str, task: str) -> tuple[Param, ...]:
     return tuple(p for p in PARAMS.get(algorithm, ()) if p.name in names)
 
 
-def estimator_params(algorithm: str, task: str, criterion: str, values: dict) -> dict:
+def estimator_params(algorithm: str, task: str, criterion: str, values: dict) -> dict[str, Any]:
     """Widget values → constructor keyword arguments (0 → None where 0 means "no limit")."""
-    out = {"criterion": criterion}
+    out: dict[str, Any] = {"criterion": criterion}
     for p in supported_params(algorithm, task):
         v = values.get(p.name, p.default)
         if p.kind == "int":
@@ -87,7 +89,7 @@ class Split:
 
 
 def split_rows(
-    positions: np.ndarray, split: Split, strata=None, df: pd.DataFrame | None = None
+    positions: np.ndarray, split: Split, strata: np.ndarray | None = None, df: pd.DataFrame | None = None
 ) -> dict[str, np.ndarray]:
     """Seeded train/validation/test split of row positions, stratified by class when given
     (``dtcore.data.rowsplit.split_rows``, which the command line's ``compare`` also uses); or, when
@@ -104,9 +106,14 @@ def split_rows(
 # training
 
 
+#: what ``TrainResult.key`` holds once trained: (data digest, roles, task, algorithm, criterion,
+#: parameter values, split), all hashable; ``ui.session.model.training_key`` builds it
+TrainingKey = tuple[str, tuple, str, str, str, tuple, tuple]
+
+
 @dataclass
 class TrainResult:
-    estimator: object
+    estimator: BaseTreeEstimator
     algorithm: str
     task: str
     params: dict
@@ -115,7 +122,7 @@ class TrainResult:
     features: list[str]
     kinds: list[str]
     rows: dict[str, np.ndarray]  # row positions in the DataFrame per split
-    scores: dict[str, object]  # split name → Classification/RegressionScores
+    scores: dict[str, ClassificationScores | RegressionScores]  # split name → its scores
     dropped: int = 0  # rows left out because their target is missing
     seconds: float = 0.0
     key: tuple = field(default=())
@@ -132,9 +139,12 @@ def columns_to_train(df: pd.DataFrame, roles: dict[str, str], task: str) -> tupl
     if errs:
         e = errs[0]
         raise TrainingError("roles." + e.code, column=e.column or "", count=e.count)
+    target = R.target_of(roles)
+    if target is None:  # role_errors reports a missing target first; this keeps that promise
+        raise TrainingError("roles.no_target", column="", count=0)
     features = R.features_of(roles)
     kinds = [CONTINUOUS if roles[f] == R.CONTINUOUS else CATEGORICAL for f in features]
-    return R.target_of(roles), features, kinds
+    return target, features, kinds
 
 
 def train(

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dtcore.progress import Progress
 from ui.services.training import TrainingError
@@ -112,9 +113,9 @@ class _Slot:
     cache's replay; ``clear()`` removes what it shows."""
 
     def __init__(self) -> None:
-        self._slot = None
+        self._slot: DeltaGenerator | None = None
 
-    def _show(self, draw: Callable[[object], None]) -> None:
+    def _show(self, draw: Callable[[DeltaGenerator], object]) -> None:
         with _outside_cache_replay():
             if self._slot is None:
                 self._slot = st.empty()

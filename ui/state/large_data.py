@@ -22,12 +22,12 @@ import streamlit as st
 from dtcore.progress import Progress
 from ui.services import large_data as L
 from ui.services.loading import LoadError
-from ui.services.training import TrainingError, TrainResult
+from ui.services.training import TrainingError, TrainingKey, TrainResult
 from ui.views.text import md_escape, sentence
 
 from . import url
 from .jobs import ProgressBar, WaitNotice, heavy_job
-from .state import data, set_data, t
+from .state import current_data, data, set_data, t
 from .url import param_key
 
 #: pages drawn from the full data's model; the others: page_gate
@@ -187,14 +187,14 @@ class LevelBar(ProgressBar):
         self._show(lambda slot: slot.progress(0.0, text=self._first))
 
 
-def train(key: tuple) -> TrainResult:
+def train(key: TrainingKey) -> TrainResult:
     """Fit (or fetch from the cache) the model of ``key`` (``model.training_key``) on Dask."""
     src = source()
     values = dict(key[5])
     notice = WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
     bar = LevelBar(int(values.get("max_depth") or 0), src)
     try:
-        return _fit_cached(*key, _src=src, _df=data().df, _on_wait=notice, _progress=bar)
+        return _fit_cached(*key, _src=src, _df=current_data().df, _on_wait=notice, _progress=bar)
     finally:
         notice.clear()
         bar.clear()

@@ -13,11 +13,19 @@ from ui.services import roles as R
 from ui.services.forcing import apply_forced
 from ui.services.loading import raw_rows
 from ui.services.metrics import RegressionPoints, regression_points
-from ui.services.training import Split, TrainingError, TrainResult, algorithms_for, supported_params, train
+from ui.services.training import (
+    Split,
+    TrainingError,
+    TrainingKey,
+    TrainResult,
+    algorithms_for,
+    supported_params,
+    train,
+)
 
 from . import large_data, url
 from .jobs import ProgressBar, WaitNotice, heavy_job
-from .state import data, roles, split, t, task
+from .state import current_data, data, roles, split, t, task
 from .url import criterion_key, param_key, setting
 
 
@@ -30,7 +38,7 @@ def result() -> TrainResult | None:
     sig = (res.key, repr(ops))
     cached = st.session_state.get("_forced_result")
     if cached is None or cached[0] != sig:
-        out, nodes = apply_forced(res, data().df, ops)
+        out, nodes = apply_forced(res, current_data().df, ops)
         cached = st.session_state["_forced_result"] = (sig, out, nodes)
     return cached[1]
 
@@ -62,11 +70,15 @@ def forced_nodes() -> list[int]:
 
 def push_forced(node: int, test: dict) -> None:
     res = st.session_state.get("result")
+    if res is None:  # no model to force a split on
+        return
     st.session_state["forced"] = {"key": res.key, "ops": forced_ops(res) + [(int(node), test)]}
 
 
 def pop_forced() -> None:
     res = st.session_state.get("result")
+    if res is None:  # no model, so no forced split to undo
+        return
     ops = forced_ops(res)
     st.session_state["forced"] = {"key": res.key, "ops": ops[:-1]}
 
@@ -115,8 +127,8 @@ def wait_notice() -> WaitNotice:
     return WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
 
 
-def training_key(algorithm: str, criterion: str, values: dict) -> tuple:
-    d = data()
+def training_key(algorithm: str, criterion: str, values: dict) -> TrainingKey:
+    d = current_data()
     sp = split()
     return (
         d.digest,
@@ -137,7 +149,7 @@ def train_current(algorithm: str, criterion: str, values: dict) -> TrainResult:
     else:
         notice, bar = wait_notice(), progress_bar()
         try:
-            res = _train_cached(*key, _df=data().df, _on_wait=notice, _progress=bar)
+            res = _train_cached(*key, _df=current_data().df, _on_wait=notice, _progress=bar)
         finally:
             notice.clear()
             bar.clear()
@@ -174,7 +186,7 @@ def adopt_linked_forced(res: TrainResult) -> None:
     url.done("forced")
     try:
         ops = [(int(n), dict(test)) for n, test in json.loads(text)]
-        apply_forced(res, data().df, ops)
+        apply_forced(res, current_data().df, ops)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError):
         st.warning(t("url.bad_forced", value=text[:80]), icon=":material/link_off:")
         return
@@ -197,8 +209,8 @@ def settled_model(algorithm: str, criterion: str, values: dict, submitted: bool 
         return res
     try:
         with st.spinner(t("train.running"), show_time=True):
-            train_current(algorithm, criterion, values)
-        return result()  # with the splits a link forced on it, if any
+            trained = train_current(algorithm, criterion, values)
+        return result() or trained  # with the splits a link forced on it, if any
     except TrainingError:
         st.session_state.pop("result", None)
         raise
@@ -233,4 +245,4 @@ def _regression_points(key, split_name: str, _res, _df) -> RegressionPoints:
 def regression_points_for(res: TrainResult, split_name: str) -> RegressionPoints:
     """True values, predictions and leaves of a regression model on one row split (cached per
     model, forced splits and split)."""
-    return _regression_points((res.key, repr(forced_ops())), split_name, res, data().df)
+    return _regression_points((res.key, repr(forced_ops())), split_name, res, current_data().df)

@@ -84,6 +84,15 @@ def data() -> LoadedData | None:
     return st.session_state.get("data")
 
 
+def current_data() -> LoadedData:
+    """The loaded data, for code that runs once a page has data (app.py calls ``ensure_data``
+    before any page; a page without data returns before calling this)."""
+    d = data()
+    if d is None:
+        raise RuntimeError("no data is loaded: ensure_data() runs before the pages")
+    return d
+
+
 def set_data(loaded: LoadedData, target: str | None = None, ignore=(), reset_view: bool = True) -> None:
     """Make ``loaded`` the current data with fresh default roles; forget the old model.
 
@@ -148,7 +157,7 @@ def set_roles(new_roles: dict[str, str]) -> None:
     st.session_state["roles"] = new_roles
     tgt = R.target_of(new_roles)
     if tgt and tgt != old_target:
-        st.session_state["task"] = R.infer_task(data().df, tgt)
+        st.session_state["task"] = R.infer_task(current_data().df, tgt)
 
 
 def task() -> str:
@@ -246,7 +255,7 @@ def renew_role_widgets() -> None:
 
 
 def on_target_change(key: str) -> None:
-    set_roles(R.apply_edits(roles(), {st.session_state[key]: R.TARGET}, data().df))
+    set_roles(R.apply_edits(roles(), {st.session_state[key]: R.TARGET}, current_data().df))
     renew_role_widgets()
 
 

@@ -11,6 +11,7 @@ page reads it with :func:`setting`.
 from __future__ import annotations
 
 import math
+from typing import Literal, TypedDict
 
 import streamlit as st
 
@@ -21,8 +22,15 @@ from ui.services.training import ALGORITHMS, PARAMS, criteria
 DEFAULT_SAMPLE = "watermelon_3.0"
 DEFAULT_ALGORITHM = "c45"
 
+
+class Keep(TypedDict):
+    """``**KEEP``'s one keyword, typed as Streamlit's widgets declare it."""
+
+    persist_state: Literal["page", "session"]
+
+
 #: widgets that define a view keep their value across page switches (see module docstring)
-KEEP = {"persist_state": "session"}
+KEEP: Keep = {"persist_state": "session"}
 #: the Splits page's feature selector; its URL value is a feature name, taken as text
 FEATURE_KEY = "split_feature"
 

@@ -11,13 +11,15 @@ printed result is that value correctly rounded. Long sums break onto further lin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dtcore.explain import Arithmetic
 
 from .splits import count, latex_text, num
+from .text import Translate
 
 #: the fewest decimals a result is shown with: the textbook's for the entropy family, the
 #: ranking table's for CART's impurities and the regression errors
@@ -33,7 +35,7 @@ FORMULA_CSS = "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding-b
 BREAK = "\u23ce"  # where a long sum may continue on the next line (see _aligned)
 
 
-def _join(terms, per: int = 3) -> str:
+def _join(terms: Iterable[str], per: int = 3) -> str:
     """Terms joined by +, with a line-break mark after every ``per`` terms."""
     out = ""
     for i, term in enumerate(terms):
@@ -43,8 +45,9 @@ def _join(terms, per: int = 3) -> str:
     return out
 
 
-def _weighted_terms(ar, digits: int, per: int) -> str:
+def _weighted_terms(ar: Arithmetic, digits: int, per: int) -> str:
     """The sum Σ |D^v|/|D|·I(D^v) term by term, ``per`` terms to a line."""
+    assert ar.branch_weights is not None and ar.branch_impurity is not None  # every test has branches
     terms = [
         rf"{_frac(w, ar.N)}\cdot {num(g, digits)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)
     ]
@@ -61,18 +64,18 @@ def _aligned(formula: str) -> str:
     return r"\begin{aligned}" + body + r"\end{aligned}"
 
 
-def _frac(a, b) -> str:
+def _frac(a: float, b: float) -> str:
     return rf"\tfrac{{{count(a)}}}{{{count(b)}}}"
 
 
-def _ent_terms(counts) -> str:
+def _ent_terms(counts: ArrayLike) -> str:
     c = np.asarray(counts, dtype=float)
     tot = c.sum()
     terms = [rf"{_frac(v, tot)}\log_2{_frac(v, tot)}" for v in c if v > 0]
     return r"-\big(" + _join(terms) + r"\big)" if terms else "0"
 
 
-def _gini_terms(counts) -> str:
+def _gini_terms(counts: ArrayLike) -> str:
     c = np.asarray(counts, dtype=float)
     tot = c.sum()
     terms = [rf"\big({_frac(v, tot)}\big)^2" for v in c if v > 0]
@@ -83,18 +86,18 @@ def _gini_terms(counts) -> str:
 LABEL_IN_FORMULA = 16
 
 
-def _set(label, v: int) -> str:
+def _set(label: object, v: int) -> str:
     """D^{v} with the branch's value (a multiway branch "= 青绿" shows as D^{青绿}); a long label
     (a CART subset of many categories) as the branch's number, so the formula stays narrow."""
-    label = str(label)
-    if label.startswith("= "):
-        label = label[2:]
-    if len(label) > LABEL_IN_FORMULA:
+    text = str(label)
+    if text.startswith("= "):
+        text = text[2:]
+    if len(text) > LABEL_IN_FORMULA:
         return rf"D^{{{v + 1}}}"
-    return rf"D^{{\text{{{latex_text(label)}}}}}"
+    return rf"D^{{\text{{{latex_text(text)}}}}}"
 
 
-def _branch_caption(label, v: int) -> str:
+def _branch_caption(label: object, v: int) -> str:
     """A branch's label for a caption, with its symbol D¹, D², … when the formula uses that."""
     shown = str(label)
     if len(shown.removeprefix("= ")) <= LABEL_IN_FORMULA:
@@ -105,7 +108,7 @@ def _branch_caption(label, v: int) -> str:
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def arithmetic_latex(ar: Arithmetic, t) -> list[tuple[str, str]]:
+def arithmetic_latex(ar: Arithmetic, t: Translate) -> list[tuple[str, str]]:
     """[(caption, LaTeX)] lines of the worked arithmetic of one test (``explain.arithmetic``),
     each formula an aligned block: definition, numbers filled in, result."""
     return [(caption, _aligned(formula)) for caption, formula in _arithmetic_lines(ar, t, decimals_for(ar))]
@@ -156,6 +159,7 @@ def _checks(ar: Arithmetic) -> dict[str, Check]:
     checks["weighted"] = lambda r, d: _holds(_weighted_sum(fr, imps, r), r(ar.weighted), d)
     checks["decrease"] = lambda r, d: _holds(r(ar.impurity) - r(ar.weighted), r(ar.decrease), d)
     if ar.kind in ("gini", "entropy_cart"):
+        assert ar.W_root is not None  # a CART classification test always has its root weight
         share = float(ar.N) / float(ar.W_root)
         checks["weighted_decrease"] = lambda r, d: _holds(share * r(ar.decrease), r(ar.weighted_decrease), d)
     return checks
@@ -205,7 +209,7 @@ def _denominator(ar: Arithmetic) -> tuple[str, float | None]:
     return r"\mathrm{IV}", ar.iv if ar.ratio_of == "iv" else ar.split_info
 
 
-def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, str]]:
+def _arithmetic_lines(ar: Arithmetic, t: Translate, ds: dict[str, int]) -> list[tuple[str, str]]:
     """[(caption, LaTeX)] lines of the worked arithmetic of one test (``explain.arithmetic``).
     Captions are translated plain text; formulas use the algorithm's own terms; ``ds``: the
     decimals of each line (``decimals_for``)."""
@@ -215,6 +219,9 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
     labels = ar.labels
     lines: list[tuple[str, str]] = []
     if kind == "entropy":
+        # what explain.arithmetic fills in for an entropy-family test
+        assert ar.node_counts is not None and ar.branch_counts is not None and ar.K is not None
+        assert ar.branch_weights is not None and ar.branch_entropy is not None
         lines.append(
             (
                 t("splits.ar.ent_D"),
@@ -225,6 +232,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
         tilde = ar.missing
         D = r"\tilde D" if tilde else "D"
         if tilde:
+            assert ar.known_counts is not None  # missing values: the known rows' counts
             lines.append(
                 (
                     t("splits.ar.rho"),
@@ -317,6 +325,9 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
         )
         return lines
     if kind in ("gini", "entropy_cart"):
+        # what explain.arithmetic fills in for a CART classification test
+        assert ar.node_counts is not None and ar.branch_counts is not None and ar.W_root is not None
+        assert ar.branch_weights is not None and ar.branch_impurity is not None
         sym = r"\mathrm{Gini}" if kind == "gini" else r"\mathrm{Ent}"
         terms = _gini_terms if kind == "gini" else _ent_terms
         lines.append(
@@ -360,6 +371,7 @@ def _arithmetic_lines(ar: Arithmetic, t, ds: dict[str, int]) -> list[tuple[str, 
         )
         return lines
     # regression: the criterion's own impurity (absolute error around the median, Poisson deviance)
+    assert ar.branch_weights is not None and ar.branch_mean is not None and ar.branch_impurity is not None
     name = {"absolute_error": "AE", "poisson": "Dev"}.get(str(ar.criterion), "MSE")
     formula = {
         "AE": r"\frac{1}{|D|}\sum_{x\in D}|y_x-\tilde y|",

@@ -10,7 +10,7 @@ from dtcore import export
 from dtcore.analysis.compare import SPLITS, Comparison
 from dtcore.analysis.disagreement import describe_test, fmt
 
-from .text import md_escape
+from .text import Translate, md_escape
 from .tree import auto_depth, dot_words
 
 
@@ -18,7 +18,7 @@ def metrics(task: str) -> list[str]:
     return ["accuracy"] if task == "classification" else ["rmse", "mae"]
 
 
-def scores_table(c: Comparison, t) -> pd.DataFrame:
+def scores_table(c: Comparison, t: Translate) -> pd.DataFrame:
     """One row per algorithm: each split's score, size, fit time, cross-validated mean and sd."""
     rows = []
     for e in c.entries:
@@ -41,7 +41,7 @@ def scores_table(c: Comparison, t) -> pd.DataFrame:
 MODEL = "model"  # the contender with the Train & tree model's settings
 
 
-def label(key: str, t, algorithm: str | None = None) -> str:
+def label(key: str, t: Translate, algorithm: str | None = None) -> str:
     """An algorithm's name in the UI language (``model``: the Train & tree settings of
     ``algorithm``)."""
     if key == MODEL:
@@ -49,12 +49,14 @@ def label(key: str, t, algorithm: str | None = None) -> str:
     return t(f"compare.algo.{key}")
 
 
-def agreement_table(c: Comparison, t) -> pd.DataFrame:
+def agreement_table(c: Comparison, t: Translate) -> pd.DataFrame:
     labels = [label(e.key, t, e.algorithm) for e in c.entries]
     return pd.DataFrame([[fmt(v) for v in row] for row in c.agreement], index=labels, columns=labels)
 
 
-def disagree_table(c: Comparison, df: pd.DataFrame, features: list[str], t, limit: int = 200) -> pd.DataFrame:
+def disagree_table(
+    c: Comparison, df: pd.DataFrame, features: list[str], t: Translate, limit: int = 200
+) -> pd.DataFrame:
     """The rows (of ``c.agree_on``) where the algorithms do not all agree: row number, the truth,
     each prediction, then the features."""
     on = c.rows[c.agree_on]
@@ -71,7 +73,7 @@ def disagree_table(c: Comparison, df: pd.DataFrame, features: list[str], t, limi
     return pd.DataFrame(out)
 
 
-def _text(v) -> str:
+def _text(v: object) -> str:
     if v is None or (isinstance(v, float) and v != v):  # a missing cell
         return ""
     if isinstance(v, float):
@@ -114,14 +116,14 @@ def tree_dots(c: Comparison, lang: str, focus: dict | None = None) -> list[str]:
     return out
 
 
-def where_text(c: Comparison, t) -> str:
+def where_text(c: Comparison, t: Translate) -> str:
     d = c.first
     assert d is not None
     path = " → ".join(f"{md_escape(n)} {md_escape(b)}" for n, b in d.path) or t("compare.first.root")
     return t("compare.first.where", path=path, rows=d.n_rows, depth=d.depth)
 
 
-def scores_at_first(c: Comparison, t) -> pd.DataFrame:
+def scores_at_first(c: Comparison, t: Translate) -> pd.DataFrame:
     """Competing tests (rows) × algorithms (columns): each test's score under each criterion;
     ✓ marks the algorithm's own choice, — a test it does not make."""
     d = c.first
@@ -145,7 +147,7 @@ def scores_at_first(c: Comparison, t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def first_sentences(c: Comparison, notes: list[dict], t) -> list[str]:
+def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]:
     """The notes of ``dtcore.analysis.compare`` in the UI language, as Markdown (user text escaped)."""
     d = c.first
     assert d is not None

@@ -7,11 +7,14 @@ browser may lay out itself, and above how many nodes the node selectors give way
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
+from dtcore.tree import Tree
 from ui import i18n
 
 from . import tree as treeview
@@ -39,17 +42,17 @@ DEFAULT_WINDOW = 3
 CRUMBS_SHOWN = 6
 
 
-def is_big(tree) -> bool:
+def is_big(tree: Tree) -> bool:
     """A tree whose node selectors give way to search and whose picture starts focused."""
     return int(tree.node_count) > SELECTOR_LIMIT
 
 
-def whole_tree_allowed(tree, depth: int | None) -> bool:
+def whole_tree_allowed(tree: Tree, depth: int | None) -> bool:
     """Whether the browser may lay out the picture of levels up to ``depth`` (None: all)."""
     return shown_nodes(tree, depth) <= BROWSER_NODE_BUDGET
 
 
-def whole_tree_mode(tree, depth: int | None = None) -> str:
+def whole_tree_mode(tree: Tree, depth: int | None = None) -> str:
     """How a picture of levels up to ``depth`` is drawn: "browser" (``st.graphviz_chart``),
     "server" (``dot`` to SVG in the pan/zoom frame) or "refuse"."""
     n = shown_nodes(tree, depth)
@@ -58,7 +61,7 @@ def whole_tree_mode(tree, depth: int | None = None) -> str:
     return "server" if n <= SERVER_NODE_LIMIT else "refuse"
 
 
-def shown_nodes(tree, depth: int | None) -> int:
+def shown_nodes(tree: Tree, depth: int | None) -> int:
     """Boxes drawn for levels up to ``depth``: the nodes there plus one summary box per folded
     subtree (None: every node)."""
     if depth is None:
@@ -71,7 +74,7 @@ def shown_nodes(tree, depth: int | None) -> int:
 CLICK_KINDS = ("node", "crumb", "more")
 
 
-def frame_click(value) -> tuple[str, int] | None:
+def frame_click(value: object) -> tuple[str, int] | None:
     """A click event of the frame, ``"node:12"``, as (kind, node id); None for anything else."""
     kind, sep, num = str(value or "").partition(":")
     if not sep or kind not in CLICK_KINDS or not num.isdigit():
@@ -79,7 +82,7 @@ def frame_click(value) -> tuple[str, int] | None:
     return kind, int(num)
 
 
-def nearby_nodes(tree, node: int | None) -> list[int]:
+def nearby_nodes(tree: Tree, node: int | None) -> list[int]:
     """What a node selector of a big tree lists: the path to ``node``, its children and its
     siblings (the picture's clicks and the search reach the rest); every node for a small tree."""
     if not is_big(tree):
@@ -101,7 +104,13 @@ class Window:
     unfolded: frozenset[int]
 
 
-def window(tree, root: int, levels: int = DEFAULT_WINDOW, selected: int | None = None, opened=()) -> Window:
+def window(
+    tree: Tree,
+    root: int,
+    levels: int = DEFAULT_WINDOW,
+    selected: int | None = None,
+    opened: Iterable[int] = (),
+) -> Window:
     """The focused view at ``root`` showing ``levels`` levels; a ``selected`` node below the
     window has its path unfolded, as have the ``opened`` (clicked) summary boxes."""
     root = int(root) if 0 <= int(root) < tree.node_count else 0
@@ -114,7 +123,7 @@ def window(tree, root: int, levels: int = DEFAULT_WINDOW, selected: int | None =
     return Window(root, last, frozenset(unfolded))
 
 
-def window_nodes(tree, w: Window) -> np.ndarray:
+def window_nodes(tree: Tree, w: Window) -> np.ndarray:
     """Ids of the nodes the window draws as boxes of their own (pre-order)."""
     sub = tree.subtree(w.root)
     inside = tree.depth[sub] <= w.last
@@ -132,7 +141,7 @@ def window_nodes(tree, w: Window) -> np.ndarray:
     return sub[inside]
 
 
-def levels_and_widest(tree, w: Window) -> tuple[int, int]:
+def levels_and_widest(tree: Tree, w: Window) -> tuple[int, int]:
     """(levels drawn, most boxes side by side) of a window, summary boxes included."""
     nodes = window_nodes(tree, w)
     d = tree.depth[nodes] - tree.depth[w.root]
@@ -144,17 +153,17 @@ def levels_and_widest(tree, w: Window) -> tuple[int, int]:
     return int(per.size), int(per.max())
 
 
-def _open(tree, nodes: np.ndarray, w: Window) -> np.ndarray:
+def _open(tree: Tree, nodes: np.ndarray, w: Window) -> np.ndarray:
     """Whether each (drawn, internal) node shows its children rather than a summary box."""
     return (tree.depth[nodes] < w.last) | np.isin(nodes, list(w.unfolded))
 
 
 def focus_dot(
-    est,
+    est: BaseTreeEstimator,
     w: Window,
     *,
     selected: int | None = None,
-    forced=(),
+    forced: Iterable[int] = (),
     rankdir: str | None = None,
     lang: str = i18n.DEFAULT_LANG,
 ) -> str:
@@ -188,7 +197,7 @@ def focus_dot(
     return body + "\n".join(crumbs) + "\n}\n"
 
 
-def breadcrumb_lines(est, root: int) -> list[str]:
+def breadcrumb_lines(est: BaseTreeEstimator, root: int) -> list[str]:
     """DOT lines of the ancestors of ``root``: small boxes ``#i feature``, edges labelled with
     the branch taken; beyond :data:`CRUMBS_SHOWN` levels the top ones become one "#0 ⋯ (k)" box
     (a click on it goes back to the root)."""

@@ -3,18 +3,21 @@ split (or the node a pruning step replaced) in bold, and what the step did, in w
 
 from __future__ import annotations
 
+from typing import Any
+
 from dtcore import export
 from dtcore.analysis.growth_steps import StepTree
 from dtcore.export.labels import impurity_name
+from ui.services.growth import SplitInfo
 
-from .text import md_escape
+from .text import Translate, md_escape
 from .tree import auto_depth, dot_words, node_path
 
 #: a step tree is drawn whole up to this many nodes, else folded like the Train page's
 WHOLE_TREE = 63
 
 
-def step_dot(est, st: StepTree, lang: str) -> str:
+def step_dot(est: Any, st: StepTree, lang: str) -> str:
     """DOT of the tree after the step (node ids hidden: they are not the fitted tree's)."""
     tree = st.tree
     depth = None if tree.node_count <= WHOLE_TREE else auto_depth(tree)
@@ -34,7 +37,7 @@ def step_dot(est, st: StepTree, lang: str) -> str:
     )
 
 
-def _num(v) -> str:
+def _num(v: float | None) -> str:
     return "–" if v is None else f"{float(v):.3f}"
 
 
@@ -42,13 +45,13 @@ def _count(v: float) -> str:
     return f"{v:g}" if float(v).is_integer() else f"{v:.2f}"
 
 
-def path_text(est, node: int, root: str) -> str:
+def path_text(est: Any, node: int, root: str) -> str:
     """Branch conditions from the root to a node of the grown tree (thresholds as the tree
-    prints them)."""
+    prints them). ``est``: ``Any``, as its ``grown_tree_`` is not declared on BaseTreeEstimator."""
     return " → ".join(node_path(est, node, tree=est.grown_tree_)) or root
 
 
-def split_caption(t, k: int, total: int, info, path: str) -> str:
+def split_caption(t: Translate, k: int, total: int, info: SplitInfo, path: str) -> str:
     """ "Split 3 of 5, at 纹理 = 清晰: tests 根蒂 (gain ratio 0.263); runner-up 脐部 (0.187);
     moves 9 rows into = 蜷缩: 5 · = 稍蜷: 3 · = 硬挺: 1"."""
     moved = " · ".join(
@@ -72,7 +75,7 @@ def split_caption(t, k: int, total: int, info, path: str) -> str:
     return text
 
 
-def prune_caption(t, j: int, total: int, st: StepTree, path: str) -> str:
+def prune_caption(t: Translate, j: int, total: int, st: StepTree, path: str) -> str:
     """Why pruning step j removed its subtree, with the numbers it compared."""
     p = st.prune
     assert p is not None

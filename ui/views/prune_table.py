@@ -8,11 +8,15 @@ and are never read as markup here)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
 from dtcore.pruning.collapse import subtree_end
+from dtcore.tree import Tree
 from ui.i18n import translate
 from ui.services.pruning import PruneOutcome
 
@@ -21,7 +25,7 @@ from . import tree as treeview
 COLUMNS = ("node", "test", "path", "samples", "nodes", "leaves", "replaced", "before", "after")
 
 
-def _leaf_counts_and_sizes(tree) -> tuple[np.ndarray, np.ndarray]:
+def _leaf_counts_and_sizes(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     """Leaves and nodes under each node: its pre-order block ``i .. end[i]-1``, summed by cumsum."""
     end = subtree_end(tree)
     cs = np.concatenate([[0], np.cumsum(tree.is_leaf.astype(np.int64))])
@@ -32,7 +36,7 @@ def _leaf_counts_and_sizes(tree) -> tuple[np.ndarray, np.ndarray]:
 class _Paths:
     """Branch conditions from the root to a node of ``tree``, each condition computed once."""
 
-    def __init__(self, est, tree):
+    def __init__(self, est: BaseTreeEstimator, tree: Tree) -> None:
         self.est, self.tree = est, tree
         self.memo: dict[int, list[str]] = {0: []}
 
@@ -50,7 +54,7 @@ class _Paths:
         return self.memo[int(node)]
 
 
-def removed_rows(est, outcome: PruneOutcome) -> list[dict]:
+def removed_rows(est: BaseTreeEstimator, outcome: PruneOutcome) -> list[dict[str, Any]]:
     """The removed subtrees as plain values, in node order (ids of the grown tree)."""
     tree, rep = outcome.before, outcome.report
     schema = est.schema_
@@ -80,14 +84,14 @@ def removed_rows(est, outcome: PruneOutcome) -> list[dict]:
     return rows
 
 
-def _num(v) -> str:
+def _num(v: float | None) -> str:
     return "–" if v is None else export.fmt_num(v, 4)
 
 
-def removed_table(est, outcome: PruneOutcome, lang: str) -> pd.DataFrame:
+def removed_table(est: BaseTreeEstimator, outcome: PruneOutcome, lang: str) -> pd.DataFrame:
     """The table the page shows (words in ``lang``; an empty frame when nothing was removed)."""
 
-    def tr(key, **v):
+    def tr(key: str, **v: object) -> str:
         return translate(key, lang, **v)
 
     rows = []

@@ -8,9 +8,12 @@ from decimal import Decimal
 import pandas as pd
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
 from dtcore.pruning import PruneReport
 from ui.i18n import translate
 from ui.services.pruning import REPORT_SET, SETS, PruneOutcome
+
+from .text import Translate
 
 # ---------------------------------------------------------------------------------------------
 # the pictures
@@ -23,7 +26,11 @@ def new_leaves(report: PruneReport) -> list[int]:
 
 
 def before_after_dot(
-    est, outcome: PruneOutcome, max_depth: int | None = None, rankdir: str = "TB", words: dict | None = None
+    est: BaseTreeEstimator,
+    outcome: PruneOutcome,
+    max_depth: int | None = None,
+    rankdir: str = "TB",
+    words: dict[str, str] | None = None,
 ) -> tuple[str, str]:
     """The grown tree with what pruning removes ghosted (dashed grey) and the nodes that become
     leaves in bold; the pruned tree with its new leaves in bold."""
@@ -58,17 +65,17 @@ def before_after_dot(
 # the table and numbers
 
 
-def fmt_alpha(a) -> str:
+def fmt_alpha(a: float) -> str:
     return f"{a:.4g}"
 
 
-def fmt_error(value, metric: str) -> str:
+def fmt_error(value: float | None, metric: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     return f"{value:.1%}" if metric == "error_rate" else export.fmt_num(value, 4)
 
 
-def fmt_change(before, after, metric: str | None = None) -> str:
+def fmt_change(before: float | None, after: float | None, metric: str | None = None) -> str:
     """After − before, computed from the two numbers as printed (``fmt_error``), so that the
     change is true as printed (81.2 % → 87.5 % is +6.3 pt, not the +6.2 of the unrounded
     0.8125 → 0.875): every line of the table adds up, as the worked arithmetic does."""
@@ -82,17 +89,17 @@ def fmt_change(before, after, metric: str | None = None) -> str:
         d = int(after) - int(before)
         return f"{d:+d}" if d else "0"
     shown = [Decimal(fmt_error(v, metric).rstrip("%")) for v in (before, after)]
-    d = shown[1] - shown[0]
-    if not d:
+    change = shown[1] - shown[0]
+    if not change:
         return "0"
-    text = f"{d:+f}"
+    text = f"{change:+f}"
     return text + " pt" if metric == "error_rate" else text
 
 
 def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
     """Size, leaves, depth and the error on every split, before / after / change."""
 
-    def tr(key, **v):
+    def tr(key: str, **v: object) -> str:
         return translate(key, lang, **v)
 
     rows = []
@@ -116,7 +123,7 @@ def metrics_table(report: PruneReport, lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def alpha_chart_labels(t, cv: int, metric: str) -> dict:
+def alpha_chart_labels(t: Translate, cv: int, metric: str) -> dict[str, str]:
     """The words of the α charts (``ui.figures.pruning``) in the user's language (``t``)."""
     labels = {s: t("metrics." + s) for s in SETS}
     labels.update({k: t("prune.label." + k) for k in ("band", "rule", "alpha", "chosen", "leaves")})
@@ -125,6 +132,6 @@ def alpha_chart_labels(t, cv: int, metric: str) -> dict:
     return labels
 
 
-def cf_chart_labels(t) -> dict:
+def cf_chart_labels(t: Translate) -> dict[str, str]:
     """The words of the CF chart in the user's language (``t``)."""
     return {k: t("prune.label." + k) for k in ("nodes", "leaves", "size", "estimate", "cf", "chosen")}

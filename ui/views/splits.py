@@ -8,12 +8,20 @@ Pure functions over ``dtcore.explain`` records. Labels are user text: escaped fo
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import SupportsFloat
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
+from dtcore.explain.arithmetic import ChildSummary
+from dtcore.explain.records import TestDict
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
+from dtcore.schema import Schema
+
+from .text import Translate
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -29,15 +37,17 @@ _LATEX_SPECIAL = {
 }
 
 
-def latex_text(s) -> str:
+def latex_text(s: object) -> str:
     r"""User text inside ``\text{…}``: every character KaTeX would act on escaped."""
     # "=" is braced so that a label never reads as one of the formula's top-level " = "
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(s).replace("\n", " ")).replace("=", "{=}")
 
 
-def num(x, digits: int = 3) -> str:
-    """A result to ``digits`` decimals; "–" when not finite. A value that rounds to zero is "0…"
-    whatever its sign (a pure node's entropy comes out as −1e-17 in floating point)."""
+def num(x: SupportsFloat | None, digits: int = 3) -> str:
+    """A result to ``digits`` decimals; "–" when not finite or absent (None). A value that rounds
+    to zero is "0…" whatever its sign (a pure node's entropy comes out as −1e-17 in floating point)."""
+    if x is None:
+        return "–"
     x = float(x)
     if not math.isfinite(x):
         return "–"
@@ -45,13 +55,13 @@ def num(x, digits: int = 3) -> str:
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
-def count(x) -> str:
+def count(x: SupportsFloat) -> str:
     """A (weighted) count: integer when whole, else 3 decimals."""
     x = float(x)
     return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.3f}"
 
 
-def describe_test(schema, test: dict, precision: int = 4, t=None) -> str:
+def describe_test(schema: Schema, test: TestDict, precision: int = 4, t: Translate | None = None) -> str:
     """``纹理 = ?`` (multiway), ``密度 ≤ 0.3815``, ``色泽 ∈ {青绿, 乌黑}`` — plain text. With the
     translation function ``t``, C4.5's stored threshold is followed by the midpoint cut where
     they differ: ``密度 ≤ 0.36 (midpoint 0.3815)``."""
@@ -65,7 +75,7 @@ def describe_test(schema, test: dict, precision: int = 4, t=None) -> str:
     return f"{name} {labels[0]}{midpoint_suffix(test, precision, t)}"
 
 
-def midpoint_suffix(test: dict, precision: int = 4, t=None) -> str:
+def midpoint_suffix(test: TestDict, precision: int = 4, t: Translate | None = None) -> str:
     """`` (midpoint 0.3815)`` (中文 ``（中点 0.3815）``) when the test carries C4.5's
     ``midpoint`` (``explain``'s ``with_neighbours``) and ``t`` translates; else ""."""
     mid = test.get("midpoint")
@@ -84,7 +94,7 @@ def feature_score(rec: FeatureSplits, score_name: str) -> float | None:
     return None if not rec.usable or value is None else float(value)
 
 
-def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
+def ranking_rows(report: SplitReport, schema: Schema, t: Translate) -> list[dict[str, object]]:
     """One row per feature, in the algorithm's order (usable first), for a table.
     ``t``: the translation function (column names and statuses)."""
     algo = report.algorithm
@@ -94,7 +104,7 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
     for rank, j in enumerate(order, start=1):
         r = feats[j]
         usable = bool(r.usable)
-        row = {
+        row: dict[str, object] = {
             t("splits.col.rank"): str(rank) if usable else "",
             t("splits.col.feature"): r.name,
             t("splits.col.test"): describe_test(schema, r.test, t=t) if usable and r.test else "–",
@@ -132,9 +142,11 @@ def ranking_rows(report: SplitReport, schema, t) -> list[dict]:
     return rows
 
 
-def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
+def candidate_label(rec: FeatureSplits, k: int, schema: Schema, algorithm: str) -> str:
     """Short text of candidate ``k`` of a feature record: its test and score."""
     cand = rec.candidates
+    if cand is None:
+        raise ValueError(f"feature {rec.name!r} has no candidate tests")
     s = float(cand.score[k])
     if cand.threshold is not None:
         lo, hi = (
@@ -146,10 +158,11 @@ def candidate_label(rec: FeatureSplits, k: int, schema, algorithm: str) -> str:
         mask = np.asarray(cand.left_mask[k], dtype=bool)
         left = [f.categories[i] for i in np.nonzero(mask[:-1])[0]]
         return "{" + ", ".join(left) + "}" + f" · {num(s, 4)}"
-    return f"{describe_test(schema, rec.test)} · {num(s, 4)}"
+    test = "–" if rec.test is None else describe_test(schema, rec.test)  # no test: as ranking_rows
+    return f"{test} · {num(s, 4)}"
 
 
-def one_vs_rest_rows(rec: FeatureSplits, schema, t) -> list[dict]:
+def one_vs_rest_rows(rec: FeatureSplits, schema: Schema, t: Translate) -> list[dict[str, str]]:
     """CART subsets: the optimal subset (the builder's choice), then every one-vs-rest test
     ``a = v`` with its Σ|D^v|/|D|·I(D^v) (the textbook's Gini(D, a)) and decrease, for a table.
     ``t``: translation. Empty when the feature has no such candidates."""
@@ -181,13 +194,15 @@ def one_vs_rest_rows(rec: FeatureSplits, schema, t) -> list[dict]:
     return rows
 
 
-def candidate_order(scores, limit: int) -> list[int]:
+def candidate_order(scores: ArrayLike, limit: int) -> list[int]:
     """Candidate indices best first (ties in order, non-finite scores last), at most ``limit``."""
     sc = np.asarray(scores, dtype=float)
     return [int(k) for k in np.argsort(-np.where(np.isfinite(sc), sc, -np.inf), kind="stable")[:limit]]
 
 
-def children_values(kids, classes) -> tuple[list, np.ndarray]:
+def children_values(
+    kids: Sequence[ChildSummary], classes: Sequence[str] | None
+) -> tuple[list[str], np.ndarray]:
     """(branch labels, per branch its class counts, or its weight for regression) of
     ``dtcore.explain.children_summary`` records, as the children chart takes them."""
     labels = [k.label for k in kids]
@@ -196,7 +211,7 @@ def children_values(kids, classes) -> tuple[list, np.ndarray]:
     return labels, np.array([[k.weight] for k in kids])
 
 
-def children_table(kids, classes, t) -> pd.DataFrame:
+def children_table(kids: Sequence[ChildSummary], classes: Sequence[str] | None, t: Translate) -> pd.DataFrame:
     """Branch, weight, rows (and the mean for regression) per child. ``t``: translation."""
     table = pd.DataFrame(
         {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pandas as pd
 
 from ui.i18n import translate
@@ -25,7 +27,7 @@ def short_note(code: str, lang: str) -> str:
     return f"{ISSUE_ICONS[code]} {translate('note.' + code, lang)}"
 
 
-def role_table(df: pd.DataFrame, roles: dict[str, str], issues, lang: str) -> pd.DataFrame:
+def role_table(df: pd.DataFrame, roles: dict[str, str], issues: Iterable[R.Issue], lang: str) -> pd.DataFrame:
     """One row per column: name, role (editable), what its values are, distinct, missing, note."""
     profiles = R.profile(df)
     notes: dict[str, list[str]] = {}

@@ -13,13 +13,26 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from typing import Protocol
+
+#: the pages' translation function: ``t(key, **values)`` → text in the user's language
+Translate = Callable[..., str]
+
+
+class KeyedError(Protocol):
+    """A ``TrainingError`` or ``LoadError``: a catalogue key and the values that fill it in."""
+
+    key: str
+    params: dict[str, object]
+
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:$>=])")
 WJ = "\u2060"
 _AUTOLINK = re.compile(r"(:)(?=//)|(?i:(www))(?=\.)|()(?=@)")
 
 
-def md_escape(text) -> str:
+def md_escape(text: object) -> str:
     """``text`` shown literally inside Markdown (newlines become spaces)."""
     s = re.sub(r"[\r\n\t]+", " ", str(text))
     s = s.replace("&", "&amp;").replace("<", "&lt;")
@@ -27,22 +40,22 @@ def md_escape(text) -> str:
     return _SPECIAL.sub(r"\\\1", s)
 
 
-def fmt_pct(x) -> str:
+def fmt_pct(x: float | None) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
 
 
-def fmt_num(x) -> str:
+def fmt_num(x: float | None) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
 
 
-def training_error(exc, t) -> str:
+def training_error(exc: KeyedError, t: Translate) -> str:
     """A ``TrainingError`` in the user's language (``t``: translation): its values escaped, an
     algorithm or task named by its title."""
     params = {k: md_escape(v) if isinstance(v, str) else v for k, v in exc.params.items()}
     if "algorithm" in params:
-        params["algorithm"] = t("algo." + exc.params["algorithm"])
+        params["algorithm"] = t(f"algo.{exc.params['algorithm']}")
     if "task" in params:
-        params["task"] = t("task." + exc.params["task"])
+        params["task"] = t(f"task.{exc.params['task']}")
     return t(exc.key, **params)
 
 

@@ -6,17 +6,23 @@ module only decides its options and writes the short node names used in selector
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
+from dtcore.tree import Tree
 from ui import i18n
+
+from .text import Translate
 
 #: a tree opens folded when it has more boxes than this in all, or in one row
 COMFORTABLE_NODES = 31
 COMFORTABLE_ROW = 8
 
 
-def auto_depth(tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW) -> int | None:
+def auto_depth(tree: Tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW) -> int | None:
     """None (show all) when the whole tree fits the budgets, else the deepest level D such that
     the boxes drawn (nodes to depth D plus one summary box per folded subtree) fit them; 0 (the
     root and one summary box) when even the first level is too wide (ID3 on many distinct values)."""
@@ -34,7 +40,7 @@ def auto_depth(tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW
     return best
 
 
-def widest_row(tree, depth: int | None) -> int:
+def widest_row(tree: Tree, depth: int | None) -> int:
     """Most boxes drawn side by side in one row when showing levels up to ``depth``."""
     per_level = np.bincount(tree.depth, minlength=tree.get_depth() + 1)
     if depth is None:
@@ -59,7 +65,7 @@ def layout_rule(levels: int, widest: int) -> str:
     return "TB"
 
 
-def auto_rankdir(tree, depth: int | None, row: int = WIDE_ROW) -> str:
+def auto_rankdir(tree: Tree, depth: int | None, row: int = WIDE_ROW) -> str:
     """:func:`layout_rule` for the whole tree shown to ``depth`` (None: all levels)."""
     levels = (tree.get_depth() if depth is None else min(depth, tree.get_depth())) + 1
     widest = widest_row(tree, depth)
@@ -68,7 +74,9 @@ def auto_rankdir(tree, depth: int | None, row: int = WIDE_ROW) -> str:
     return layout_rule(levels, widest)
 
 
-def incoming_condition(est, node: int, precision: int = 3, tree=None) -> str | None:
+def incoming_condition(
+    est: BaseTreeEstimator, node: int, precision: int = 3, tree: Tree | None = None
+) -> str | None:
     """``纹理 = 清晰`` for the branch that leads into ``node`` (None at the root) of ``tree``
     (default: the model's own)."""
     tree = est.tree_ if tree is None else tree
@@ -83,39 +91,41 @@ def incoming_condition(est, node: int, precision: int = 3, tree=None) -> str | N
     return name
 
 
-def node_path(est, node: int, tree=None) -> list[str]:
+def node_path(est: BaseTreeEstimator, node: int, tree: Tree | None = None) -> list[str]:
     """Branch conditions from the root down to ``node`` of ``tree`` (default: the model's own)."""
     tree = est.tree_ if tree is None else tree
     out = []
     i = int(node)
     while tree.parent[i] >= 0:
-        out.append(incoming_condition(est, i, tree=tree))
+        cond = incoming_condition(est, i, tree=tree)
+        if cond is not None:  # None only at the root, which the loop never reaches
+            out.append(cond)
         i = int(tree.parent[i])
     return out[::-1]
 
 
-def node_label(est, node: int, root_text: str) -> str:
+def node_label(est: BaseTreeEstimator, node: int, root_text: str) -> str:
     cond = incoming_condition(est, node)
     return f"#{node} · {cond if cond is not None else root_text}"
 
 
-def internal_nodes(est) -> list[int]:
+def internal_nodes(est: BaseTreeEstimator) -> list[int]:
     return [int(i) for i in np.nonzero(est.tree_.feature >= 0)[0]]
 
 
-def dot_words(lang: str) -> dict:
+def dot_words(lang: str) -> dict[str, str]:
     """The picture's own words (samples, class, …) in the UI language."""
     return {key: i18n.translate(f"dot.{key}", lang) for key in export.DOT_WORDS}
 
 
 def tree_dot(
-    est,
+    est: BaseTreeEstimator,
     depth: int | None,
-    collapsed=(),
+    collapsed: Iterable[int] = (),
     selected: int | None = None,
     rankdir: str = "TB",
     lang: str = i18n.DEFAULT_LANG,
-    forced=(),
+    forced: Iterable[int] = (),
 ) -> str:
     """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` and
     ``forced`` (nodes whose test the user forced on the Splits page) bold."""
@@ -138,7 +148,7 @@ def tree_dot(
     )
 
 
-def fold_frontier(tree, depth: int, selected: int) -> list[int]:
+def fold_frontier(tree: Tree, depth: int, selected: int) -> list[int]:
     """The nodes to fold so that levels up to ``depth`` show, plus the path to ``selected``
     (unfolded, its siblings on the way folded): what ``max_depth=depth`` folds, less the path."""
     path = tree.path_to(int(selected))
@@ -157,14 +167,14 @@ def fold_frontier(tree, depth: int, selected: int) -> list[int]:
 ROUTED_MARK = " →</I>"
 
 
-def level_label(value, auto: int | None, t) -> str:
+def level_label(value: object, auto: int | None, t: Translate) -> str:
     """A "levels shown" option as text: "auto (…)", "all" or the number. ``t``: translation."""
     if value == "auto":
         return t("tree.depth_auto", depth=auto) if auto is not None else t("tree.depth_auto_all")
     return t("tree.depth_all") if value == "all" else str(value)
 
 
-def node_colors(est) -> list[str]:
+def node_colors(est: BaseTreeEstimator) -> list[str]:
     """Each node's colour: its predicted class's in the export palette (one colour for regression)."""
     tree = est.tree_
     if est.schema_.classes is None:
@@ -175,7 +185,7 @@ def node_colors(est) -> list[str]:
     ]
 
 
-def node_short_label(est, i: int) -> str:
+def node_short_label(est: BaseTreeEstimator, i: int) -> str:
     """A node in a word: its feature, else its predicted class or value."""
     tree, s = est.tree_, est.schema_
     if tree.feature[i] >= 0:

@@ -9,16 +9,22 @@ so that the way stays readable in a big tree.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from dtcore import export
+from dtcore.base import BaseTreeEstimator
 from dtcore.explain.prediction import PredictionExplanation, explain_prediction
 from dtcore.export.labels import fmt_weight
 
+from .text import Translate
 from .tree import dot_words
+
+#: one sample editor value: a category label or a number, None for missing
+FieldValue = str | float | None
 
 
 @dataclass(frozen=True)
@@ -31,19 +37,19 @@ class Field:
     categories: tuple[str, ...] = ()
 
 
-def fields(est) -> list[Field]:
+def fields(est: BaseTreeEstimator) -> list[Field]:
     return [
         Field(j, f.name, f.is_categorical, tuple(f.categories or ()))
         for j, f in enumerate(est.schema_.features)
     ]
 
 
-def field_values(est, raw_row) -> list:
+def field_values(est: BaseTreeEstimator, raw_row: Sequence[object]) -> list[FieldValue]:
     """The editor's values for a data row (raw cells in feature order): a category label or
     None for categorical fields, a float or None (missing) for continuous ones — read as the model
     reads the row (``est.encode``)."""
     x = est.encode(np.asarray([list(raw_row)], dtype=object))[0]
-    out: list = []
+    out: list[FieldValue] = []
     for f, v in zip(fields(est), x.tolist()):
         if math.isnan(v):
             out.append(None)
@@ -54,18 +60,24 @@ def field_values(est, raw_row) -> list:
     return out
 
 
-def sample_row(est, values) -> dict:
+def sample_row(est: BaseTreeEstimator, values: Sequence[FieldValue]) -> dict[str, FieldValue]:
     """The editor's values → the row dict ``explain_prediction`` takes (None = missing)."""
     return {f.name: v for f, v in zip(fields(est), values)}
 
 
-def explain(est, values, words: dict | None = None) -> PredictionExplanation:
+def explain(
+    est: BaseTreeEstimator, values: Sequence[FieldValue], words: dict[str, str] | None = None
+) -> PredictionExplanation:
     """The explanation of the editor's sample; ``words``: the counterfactual texts' words."""
     return explain_prediction(est, sample_row(est, values), words=words)
 
 
 def whatif_dot(
-    est, ex: PredictionExplanation, lang: str, rankdir: str = "TB", missing: str = "missing"
+    est: BaseTreeEstimator,
+    ex: PredictionExplanation,
+    lang: str,
+    rankdir: str = "TB",
+    missing: str = "missing",
 ) -> str:
     """The tree with the sample's path bold (values and C4.5 shares on its edges), the reached
     leaves outlined, every other node faded and every subtree off the path folded."""
@@ -84,7 +96,7 @@ def whatif_dot(
     )
 
 
-def leaves_table(ex: PredictionExplanation, t) -> pd.DataFrame:
+def leaves_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame:
     """One row per reached leaf: its id, the share of the sample reaching it, its training
     distribution (or value)."""
     rows = []
@@ -99,7 +111,7 @@ def leaves_table(ex: PredictionExplanation, t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def counterfactual_table(ex: PredictionExplanation, t) -> pd.DataFrame:
+def counterfactual_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame:
     """Per feature on the path: its value, the range that keeps the prediction, the nearest
     change that flips it."""
     return pd.DataFrame(
@@ -117,7 +129,7 @@ def counterfactual_table(ex: PredictionExplanation, t) -> pd.DataFrame:
     )
 
 
-def probabilities_table(ex: PredictionExplanation, t) -> pd.DataFrame | None:
+def probabilities_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame | None:
     if ex.classes is None or ex.proba is None:
         return None
     return pd.DataFrame({t("whatif.col.class"): ex.classes, t("whatif.col.probability"): ex.proba})
