@@ -20,8 +20,9 @@ created them in: ``TreeAssembler.build`` renumbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -59,6 +60,78 @@ def branch_index(
     if missing_branch >= 0:
         out[out < 0] = missing_branch
     return out
+
+
+@dataclass(frozen=True)
+class SplitTest:
+    """One node's test, as ``TreeAssembler.set_split`` takes it and :meth:`Tree.split_test` gives
+    it: a continuous test has ``cuts`` (``cat_branch`` None), a categorical one ``cat_branch``
+    (``cuts`` None); ``missing_branch`` is the branch of missing values or :data:`DISTRIBUTE`.
+
+    ``below``/``above`` (the node's training values next to each cut, None where there is none)
+    and ``midpoint`` (C4.5: the midpoint cut when the stored threshold is not it) are what the
+    split explorer adds so that a threshold prints unambiguously; they do not change the routing.
+    Sequences are kept as tuples (the record is hashable and cannot change under a caller).
+    """
+
+    feature: int
+    cuts: tuple[float, ...] | None = None
+    cat_branch: tuple[int, ...] | None = None
+    missing_branch: int = DISTRIBUTE
+    below: tuple[float | None, ...] | None = None
+    above: tuple[float | None, ...] | None = None
+    midpoint: float | None = None
+
+    def __post_init__(self) -> None:
+        # normalise what builders hand over (lists, numpy arrays and scalars) to plain values
+        put = object.__setattr__
+        put(self, "feature", int(self.feature))
+        put(self, "missing_branch", int(self.missing_branch))
+        if self.cuts is not None:
+            put(self, "cuts", tuple(float(c) for c in np.atleast_1d(np.asarray(self.cuts, dtype=np.float64))))
+        if self.cat_branch is not None:
+            put(self, "cat_branch", tuple(int(b) for b in self.cat_branch))
+        for side in ("below", "above"):
+            values = getattr(self, side)
+            if values is not None:
+                put(self, side, tuple(None if v is None else float(v) for v in values))
+        if self.midpoint is not None:
+            put(self, "midpoint", float(self.midpoint))
+
+    @property
+    def is_categorical(self) -> bool:
+        return self.cat_branch is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain dict the app's URL and the JSON reports hold: ``feature``, ``cuts``,
+        ``cat_branch``, ``missing_branch`` always (lists or None), then ``below``, ``above`` and
+        ``midpoint`` when known."""
+        out: dict[str, Any] = {
+            "feature": self.feature,
+            "cuts": None if self.cuts is None else list(self.cuts),
+            "cat_branch": None if self.cat_branch is None else list(self.cat_branch),
+            "missing_branch": self.missing_branch,
+        }
+        if self.below is not None:
+            out["below"] = list(self.below)
+        if self.above is not None:
+            out["above"] = list(self.above)
+        if self.midpoint is not None:
+            out["midpoint"] = self.midpoint
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SplitTest:
+        """The test of ``to_dict`` output (a forced split read back from the app's URL)."""
+        return cls(
+            feature=d["feature"],
+            cuts=d.get("cuts"),
+            cat_branch=d.get("cat_branch"),
+            missing_branch=d.get("missing_branch", DISTRIBUTE),
+            below=d.get("below"),
+            above=d.get("above"),
+            midpoint=d.get("midpoint"),
+        )
 
 
 _INT_FIELDS = ("feature", "parent", "depth", "missing_branch", "n_samples")
@@ -122,6 +195,21 @@ class Tree:
 
     def is_categorical_test(self, node: int) -> bool:
         return self.cat_ptr[node + 1] > self.cat_ptr[node]
+
+    def split_test(self, node: int) -> SplitTest | None:
+        """The test stored at ``node`` (None at a leaf)."""
+        j = int(self.feature[node])
+        if j < 0:
+            return None
+        if self.is_categorical_test(node):
+            return SplitTest(
+                j,
+                cat_branch=tuple(self.cat_branch_of(node).tolist()),
+                missing_branch=int(self.missing_branch[node]),
+            )
+        return SplitTest(
+            j, cuts=tuple(self.cuts_of(node).tolist()), missing_branch=int(self.missing_branch[node])
+        )
 
     def subtree(self, node: int) -> np.ndarray:
         """Ids of node and all its descendants (contiguous, thanks to pre-order numbering)."""

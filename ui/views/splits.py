@@ -14,6 +14,7 @@ import pandas as pd
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
+from dtcore.tree import SplitTest
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -51,27 +52,27 @@ def count(x) -> str:
     return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.3f}"
 
 
-def describe_test(schema, test: dict, precision: int = 4, t=None) -> str:
+def describe_test(schema, test: SplitTest, precision: int = 4, t=None) -> str:
     """``纹理 = ?`` (multiway), ``密度 ≤ 0.3815``, ``色泽 ∈ {青绿, 乌黑}`` — plain text. With the
     translation function ``t``, C4.5's stored threshold is followed by the midpoint cut where
     they differ: ``密度 ≤ 0.36 (midpoint 0.3815)``."""
-    name = schema.features[test["feature"]].name
+    name = schema.features[test.feature].name
     labels = branch_labels(schema, test, precision)
-    if test.get("cat_branch") is not None:
+    if test.cat_branch is not None:
         # ID3/C4.5 multiway tests spread missing values (missing_branch −1); CART's subsets do not
-        return f"{name} = ?" if test["missing_branch"] < 0 else f"{name} {labels[0]}"
-    if len(test["cuts"]) > 1:
-        return f"{name} ∈ {len(test['cuts']) + 1} intervals"
+        return f"{name} = ?" if test.missing_branch < 0 else f"{name} {labels[0]}"
+    if len(test.cuts or ()) > 1:
+        return f"{name} ∈ {len(test.cuts or ()) + 1} intervals"
     return f"{name} {labels[0]}{midpoint_suffix(test, precision, t)}"
 
 
-def midpoint_suffix(test: dict, precision: int = 4, t=None) -> str:
+def midpoint_suffix(test: SplitTest, precision: int = 4, t=None) -> str:
     """`` (midpoint 0.3815)`` (中文 ``（中点 0.3815）``) when the test carries C4.5's
     ``midpoint`` (``explain``'s ``with_neighbours``) and ``t`` translates; else ""."""
-    mid = test.get("midpoint")
+    mid = test.midpoint
     if mid is None or t is None:
         return ""
-    below, above = test.get("below") or [None], test.get("above") or [None]
+    below, above = test.below or (None,), test.above or (None,)
     text = fmt_midpoint(mid, precision, below[0], above[0])
     return t("thresholds.midpoint_after", value=text)
 
