@@ -402,56 +402,15 @@ class Tree:
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """Plain lists (exact: floats round-trip through JSON's repr)."""
-        d = {name: getattr(self, name).tolist() for name in _ARRAYS}
+        """Plain lists (exact: floats round-trip through JSON's repr); a model file's tree is
+        read back, checked, by ``dtcore.export.model_json.tree_from_dict``."""
+        d = {name: getattr(self, name).tolist() for name in TREE_ARRAYS}
         d["n_classes"] = self.n_classes
         if self.saw_missing is not None:
             d["saw_missing"] = self.saw_missing.tolist()
         if self.cut_below is not None and self.cut_above is not None:
             d["cut_below"], d["cut_above"] = self.cut_below.tolist(), self.cut_above.tolist()
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Tree:
-        """The tree of ``to_dict`` output, checked (:func:`check_tree`): a damaged or crafted
-        model file is refused with a ValueError naming the field, before anything walks it."""
-        if not isinstance(d, dict):
-            raise ValueError("model tree: expected an object of arrays")
-        kw = {}
-        for name, dtype in _ARRAYS.items():
-            if name not in d:
-                raise ValueError(f"model tree lacks {name!r}")
-            try:
-                arr = np.asarray(d[name], dtype=dtype)
-            except (TypeError, ValueError, OverflowError):
-                raise ValueError(f"model tree.{name}: not a list of numbers") from None
-            if name == "value":
-                n = len(d["feature"]) if isinstance(d.get("feature"), list) else -1
-                if n <= 0 or arr.ndim not in (1, 2) or arr.size % n or (arr.ndim == 2 and arr.shape[0] != n):
-                    raise ValueError("model tree.value: not one row of numbers per node")
-                arr = arr.reshape(n, -1)
-            elif arr.ndim != 1:
-                raise ValueError(f"model tree.{name}: not a flat list of numbers")
-            kw[name] = arr
-        n_classes = d.get("n_classes", 0)
-        if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
-            raise ValueError("model tree.n_classes: not a whole number ≥ 0")
-        saw = d.get("saw_missing")
-        if saw is not None and (
-            not isinstance(saw, list)
-            or len(saw) != len(kw["feature"])
-            or not all(isinstance(v, bool) for v in saw)
-        ):
-            raise ValueError("model tree.saw_missing: not one true/false per node")
-        tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
-        from dtcore.export.tree_check import (  # a module of its own that needs Tree
-            check_tree,
-            read_neighbours,
-        )
-
-        tree.cut_below, tree.cut_above = read_neighbours(d)
-        check_tree(tree)
-        return tree
 
     def copy(self) -> Tree:
         """An independent copy (array copies: no round trip through lists, no re-checking)."""
@@ -461,11 +420,12 @@ class Tree:
             saw_missing=saw,
             cut_below=None if self.cut_below is None else self.cut_below.copy(),
             cut_above=None if self.cut_above is None else self.cut_above.copy(),
-            **{name: getattr(self, name).copy() for name in _ARRAYS},
+            **{name: getattr(self, name).copy() for name in TREE_ARRAYS},
         )
 
 
-_ARRAYS = {
+#: the per-node and packed arrays of a Tree and their dtypes (``to_dict``'s keys, in order)
+TREE_ARRAYS = {
     "feature": np.int32,
     "parent": np.int32,
     "depth": np.int32,
