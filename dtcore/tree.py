@@ -20,8 +20,9 @@ created them in: ``TreeAssembler.build`` renumbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -59,6 +60,78 @@ def branch_index(
     if missing_branch >= 0:
         out[out < 0] = missing_branch
     return out
+
+
+@dataclass(frozen=True)
+class SplitTest:
+    """One node's test, as ``TreeAssembler.set_split`` takes it and :meth:`Tree.split_test` gives
+    it: a continuous test has ``cuts`` (``cat_branch`` None), a categorical one ``cat_branch``
+    (``cuts`` None); ``missing_branch`` is the branch of missing values or :data:`DISTRIBUTE`.
+
+    ``below``/``above`` (the node's training values next to each cut, None where there is none)
+    and ``midpoint`` (C4.5: the midpoint cut when the stored threshold is not it) are what the
+    split explorer adds so that a threshold prints unambiguously; they do not change the routing.
+    Sequences are kept as tuples (the record is hashable and cannot change under a caller).
+    """
+
+    feature: int
+    cuts: tuple[float, ...] | None = None
+    cat_branch: tuple[int, ...] | None = None
+    missing_branch: int = DISTRIBUTE
+    below: tuple[float | None, ...] | None = None
+    above: tuple[float | None, ...] | None = None
+    midpoint: float | None = None
+
+    def __post_init__(self) -> None:
+        # normalise what builders hand over (lists, numpy arrays and scalars) to plain values
+        put = object.__setattr__
+        put(self, "feature", int(self.feature))
+        put(self, "missing_branch", int(self.missing_branch))
+        if self.cuts is not None:
+            put(self, "cuts", tuple(float(c) for c in np.atleast_1d(np.asarray(self.cuts, dtype=np.float64))))
+        if self.cat_branch is not None:
+            put(self, "cat_branch", tuple(int(b) for b in self.cat_branch))
+        for side in ("below", "above"):
+            values = getattr(self, side)
+            if values is not None:
+                put(self, side, tuple(None if v is None else float(v) for v in values))
+        if self.midpoint is not None:
+            put(self, "midpoint", float(self.midpoint))
+
+    @property
+    def is_categorical(self) -> bool:
+        return self.cat_branch is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain dict the app's URL and the JSON reports hold: ``feature``, ``cuts``,
+        ``cat_branch``, ``missing_branch`` always (lists or None), then ``below``, ``above`` and
+        ``midpoint`` when known."""
+        out: dict[str, Any] = {
+            "feature": self.feature,
+            "cuts": None if self.cuts is None else list(self.cuts),
+            "cat_branch": None if self.cat_branch is None else list(self.cat_branch),
+            "missing_branch": self.missing_branch,
+        }
+        if self.below is not None:
+            out["below"] = list(self.below)
+        if self.above is not None:
+            out["above"] = list(self.above)
+        if self.midpoint is not None:
+            out["midpoint"] = self.midpoint
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SplitTest:
+        """The test of ``to_dict`` output (a forced split read back from the app's URL)."""
+        return cls(
+            feature=d["feature"],
+            cuts=d.get("cuts"),
+            cat_branch=d.get("cat_branch"),
+            missing_branch=d.get("missing_branch", DISTRIBUTE),
+            below=d.get("below"),
+            above=d.get("above"),
+            midpoint=d.get("midpoint"),
+        )
 
 
 _INT_FIELDS = ("feature", "parent", "depth", "missing_branch", "n_samples")
@@ -122,6 +195,21 @@ class Tree:
 
     def is_categorical_test(self, node: int) -> bool:
         return self.cat_ptr[node + 1] > self.cat_ptr[node]
+
+    def split_test(self, node: int) -> SplitTest | None:
+        """The test stored at ``node`` (None at a leaf)."""
+        j = int(self.feature[node])
+        if j < 0:
+            return None
+        if self.is_categorical_test(node):
+            return SplitTest(
+                j,
+                cat_branch=tuple(self.cat_branch_of(node).tolist()),
+                missing_branch=int(self.missing_branch[node]),
+            )
+        return SplitTest(
+            j, cuts=tuple(self.cuts_of(node).tolist()), missing_branch=int(self.missing_branch[node])
+        )
 
     def subtree(self, node: int) -> np.ndarray:
         """Ids of node and all its descendants (contiguous, thanks to pre-order numbering)."""
@@ -314,56 +402,15 @@ class Tree:
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """Plain lists (exact: floats round-trip through JSON's repr)."""
-        d = {name: getattr(self, name).tolist() for name in _ARRAYS}
+        """Plain lists (exact: floats round-trip through JSON's repr); a model file's tree is
+        read back, checked, by ``dtcore.export.model_json.tree_from_dict``."""
+        d = {name: getattr(self, name).tolist() for name in TREE_ARRAYS}
         d["n_classes"] = self.n_classes
         if self.saw_missing is not None:
             d["saw_missing"] = self.saw_missing.tolist()
         if self.cut_below is not None and self.cut_above is not None:
             d["cut_below"], d["cut_above"] = self.cut_below.tolist(), self.cut_above.tolist()
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Tree:
-        """The tree of ``to_dict`` output, checked (:func:`check_tree`): a damaged or crafted
-        model file is refused with a ValueError naming the field, before anything walks it."""
-        if not isinstance(d, dict):
-            raise ValueError("model tree: expected an object of arrays")
-        kw = {}
-        for name, dtype in _ARRAYS.items():
-            if name not in d:
-                raise ValueError(f"model tree lacks {name!r}")
-            try:
-                arr = np.asarray(d[name], dtype=dtype)
-            except (TypeError, ValueError, OverflowError):
-                raise ValueError(f"model tree.{name}: not a list of numbers") from None
-            if name == "value":
-                n = len(d["feature"]) if isinstance(d.get("feature"), list) else -1
-                if n <= 0 or arr.ndim not in (1, 2) or arr.size % n or (arr.ndim == 2 and arr.shape[0] != n):
-                    raise ValueError("model tree.value: not one row of numbers per node")
-                arr = arr.reshape(n, -1)
-            elif arr.ndim != 1:
-                raise ValueError(f"model tree.{name}: not a flat list of numbers")
-            kw[name] = arr
-        n_classes = d.get("n_classes", 0)
-        if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
-            raise ValueError("model tree.n_classes: not a whole number ≥ 0")
-        saw = d.get("saw_missing")
-        if saw is not None and (
-            not isinstance(saw, list)
-            or len(saw) != len(kw["feature"])
-            or not all(isinstance(v, bool) for v in saw)
-        ):
-            raise ValueError("model tree.saw_missing: not one true/false per node")
-        tree = cls(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
-        from dtcore.export.tree_check import (  # a module of its own that needs Tree
-            check_tree,
-            read_neighbours,
-        )
-
-        tree.cut_below, tree.cut_above = read_neighbours(d)
-        check_tree(tree)
-        return tree
 
     def copy(self) -> Tree:
         """An independent copy (array copies: no round trip through lists, no re-checking)."""
@@ -373,11 +420,12 @@ class Tree:
             saw_missing=saw,
             cut_below=None if self.cut_below is None else self.cut_below.copy(),
             cut_above=None if self.cut_above is None else self.cut_above.copy(),
-            **{name: getattr(self, name).copy() for name in _ARRAYS},
+            **{name: getattr(self, name).copy() for name in TREE_ARRAYS},
         )
 
 
-_ARRAYS = {
+#: the per-node and packed arrays of a Tree and their dtypes (``to_dict``'s keys, in order)
+TREE_ARRAYS = {
     "feature": np.int32,
     "parent": np.int32,
     "depth": np.int32,

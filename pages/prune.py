@@ -206,14 +206,14 @@ def alpha_section(res, alpha):
         b1, b2, note = st.columns([1, 1, 3], vertical_alignment="center")
     if curves.cv is not None:
         c = curves.cv
-        i = c["index"]
+        i = c.index
         if b1 is not None:
             b1.button(
                 t("prune.use_cv"),
                 on_click=set_alpha,
-                args=(c["alpha"],),
+                args=(c.alpha,),
                 icon=":material/done_all:",
-                disabled=c["alpha"] == alpha,
+                disabled=c.alpha == alpha,
                 key="prune_use_cv",
             )
         note.caption(
@@ -221,10 +221,10 @@ def alpha_section(res, alpha):
                 "prune.cv_result",
                 k=cv,
                 rule=rule,
-                alpha=fmt_alpha(c["alpha"]),
-                leaves=c["n_leaves"][i],
-                error=fmt_error(c["errors"][i], curves.metric),
-                se=fmt_error(c["ses"][i], curves.metric),
+                alpha=fmt_alpha(c.alpha),
+                leaves=int(c.n_leaves[i]),
+                error=fmt_error(float(c.errors[i]), curves.metric),
+                se=fmt_error(float(c.ses[i]), curves.metric),
             )
         )
     elif cv > n_train:
@@ -233,23 +233,23 @@ def alpha_section(res, alpha):
         note.caption(t("prune.cv_off"))
     if curves.valid is not None:
         v = curves.valid
-        i = v["index"]
+        i = v.index
         if b2 is not None:
             b2.button(
                 t("prune.use_valid"),
                 on_click=set_alpha,
-                args=(v["alpha"],),
+                args=(v.alpha,),
                 icon=":material/rule:",
-                disabled=v["alpha"] == alpha,
+                disabled=v.alpha == alpha,
                 key="prune_use_valid",
             )
         note.caption(
             t(
                 "prune.valid_result",
                 rule=rule,
-                alpha=fmt_alpha(v["alpha"]),
-                leaves=v["n_leaves"][i],
-                error=fmt_error(v["errors"][i], curves.metric),
+                alpha=fmt_alpha(v.alpha),
+                leaves=int(v.n_leaves[i]),
+                error=fmt_error(float(v.errors[i]), curves.metric),
             )
         )
     labels = pviews.alpha_chart_labels(t, cv, curves.metric)

@@ -180,7 +180,7 @@ def pruning_figures(lang: str = "en") -> dict:
     labels.update({k: t("prune.label." + k) for k in ("band", "rule", "alpha", "chosen", "leaves")})
     labels["cv"] = t("prune.label.cv", k=5)
     labels["error"] = t("prune.error_rate" if curves.metric == "error_rate" else "prune.mse")
-    alpha = curves.cv["alpha"]
+    alpha = curves.cv.alpha
     out["alpha-error-breast_cancer-cart"] = pf.alpha_error_figure(curves, alpha, labels)
     out["leaves-alpha-breast_cancer-cart"] = pf.leaves_alpha_figure(curves, alpha, labels)
     res, df = _sample_result("watermelon_2.0", "c45", "gain_ratio", prune=False)

@@ -19,6 +19,7 @@ import numpy as np
 
 from dtcore import explain
 from dtcore.c45.rules import AVERAGE_EPS
+from dtcore.tree import SplitTest
 
 if TYPE_CHECKING:
     from dtcore.analysis.compare import Entry
@@ -101,7 +102,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
         if first is None or any(m is None for m in maps):
             return _explain_node(entries, nd, nodes, path, tests)
         labels = explain.branch_labels(schema, first)
-        name = schema.features[first["feature"]].name
+        name = schema.features[first.feature].name
         kids = [t.children_of(n) for t, n in zip(trees, nodes)]
         for v in sorted(maps[0] or {}):
             queue.append(
@@ -110,10 +111,10 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     return None
 
 
-def _same_split(nd: Any, a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[int, int] | None:
+def _same_split(nd: Any, a: SplitTest | None, b: SplitTest | None) -> dict[int, int] | None:
     """Branch of ``a`` → branch of ``b`` when both test one feature and split the node's rows
     alike (known values; ``explain.route_test``), else None."""
-    if a is None or b is None or a["feature"] != b["feature"]:
+    if a is None or b is None or a.feature != b.feature:
         return None
     ba, bb = explain.route_test(nd, a)[0], explain.route_test(nd, b)[0]
     known = (ba >= 0) & (bb >= 0)
@@ -145,8 +146,8 @@ def _explain_node(
     schema = entries[0].estimator.schema_
     described = [
         {
-            "feature": int(t["feature"]),
-            "name": schema.features[t["feature"]].name,
+            "feature": t.feature,
+            "name": schema.features[t.feature].name,
             "labels": explain.branch_labels(schema, t),
             "test": t,
             "by": [k for k, c in chosen.items() if c == i],
@@ -209,7 +210,7 @@ def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
     return encode_regression_target(y)
 
 
-def _test_score(nd: Any, rep: Any, test: dict[str, Any], avg: float | None) -> dict[str, Any]:
+def _test_score(nd: Any, rep: Any, test: SplitTest, avg: float | None) -> dict[str, Any]:
     """``test`` under the contender's criterion: the explorer's worked arithmetic."""
     ar = explain.arithmetic(nd, test, rep)
     if ar.kind == "entropy":
@@ -229,22 +230,18 @@ def _test_score(nd: Any, rep: Any, test: dict[str, Any], avg: float | None) -> d
     return {"decrease": ar.decrease, "impurity": ar.impurity, "weighted": ar.weighted, "score": ar.decrease}
 
 
-def _can_make(rep: Any, test: dict[str, Any]) -> bool:
+def _can_make(rep: Any, test: SplitTest) -> bool:
     """Is ``test`` of the kind the report's algorithm makes on its feature: binary for CART,
     one branch per category for ID3 and C4.5, their own cut count on a continuous feature (the
     report's test of that feature)?"""
-    own = rep.features[test["feature"]].test
+    own = rep.features[test.feature].test
     if rep.algorithm == "cart":
-        table = test.get("cat_branch")
-        n = (
-            max(list(table) + [int(test["missing_branch"])]) + 1
-            if table is not None
-            else len(test["cuts"]) + 1
-        )
+        table = test.cat_branch
+        n = max(list(table) + [test.missing_branch]) + 1 if table is not None else len(test.cuts or ()) + 1
         return bool(n == 2)
-    if test.get("cat_branch") is not None:
-        return list(test["cat_branch"]) == list(range(len(test["cat_branch"])))
-    return own is not None and own.get("cuts") is not None and len(own["cuts"]) == len(test["cuts"])
+    if test.cat_branch is not None:
+        return list(test.cat_branch) == list(range(len(test.cat_branch)))
+    return own is not None and own.cuts is not None and len(own.cuts) == len(test.cuts or ())
 
 
 def _feature_table(entries: list[Entry], reports: list[Any]) -> list[dict[str, Any]]:

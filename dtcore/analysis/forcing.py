@@ -34,7 +34,7 @@ import numpy as np
 from dtcore.cut_neighbours import record_neighbours
 from dtcore.explain import NodeData, children_rows, same_test, tree_test
 from dtcore.missing_seen import missing_seen
-from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
+from dtcore.tree import SplitTest, Tree, TreeAssembler
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -108,11 +108,11 @@ def force_split(
     y: np.ndarray,
     sample_weight: np.ndarray | None,
     node: int,
-    test: dict,
+    test: SplitTest,
     tree: Tree | None = None,
 ) -> Tree:
     """A new Tree equal to ``tree`` (default ``est.tree_``) except that ``node`` tests ``test``
-    (``{"feature", "cuts", "cat_branch", "missing_branch"}``, as ``dtcore.explain`` builds them)
+    (a :class:`SplitTest`, as ``dtcore.explain`` builds them)
     and its children are regrown. X, y: the encoded training data the tree was grown on."""
     tree = est.tree_ if tree is None else tree
     nd = NodeData(est, X, y, sample_weight, node, tree)
@@ -133,14 +133,10 @@ def force_split(
                 continue
             if src.feature[k] < 0:
                 continue
-            t = tree_test(src, k)
+            t = src.split_test(k)
             assert t is not None  # k is a test node (feature ≥ 0)
             asm.set_split(
-                new,
-                t["feature"],
-                cuts=t["cuts"],
-                cat_branch=t["cat_branch"],
-                missing_branch=t["missing_branch"],
+                new, t.feature, cuts=t.cuts, cat_branch=t.cat_branch, missing_branch=t.missing_branch
             )
             # pushed reversed, popped (and appended to the parent) in branch order
             for c in reversed(src.children_of(k).tolist()):
@@ -148,11 +144,7 @@ def force_split(
 
     def grow_forced(new: int) -> None:
         asm.set_split(
-            new,
-            test["feature"],
-            cuts=test.get("cuts"),
-            cat_branch=test.get("cat_branch"),
-            missing_branch=int(test.get("missing_branch", DISTRIBUTE)),
+            new, test.feature, cuts=test.cuts, cat_branch=test.cat_branch, missing_branch=test.missing_branch
         )
         for pos, cw in parts:
             rows = nd.rows[pos]
@@ -186,7 +178,7 @@ def replay(
     X: np.ndarray,
     y: np.ndarray,
     sample_weight: np.ndarray | None,
-    ops: Iterable[tuple[int, dict]],
+    ops: Iterable[tuple[int, SplitTest]],
 ) -> tuple[object, list[int]]:
     """Apply forced splits in order; ``ops`` = [(node, test), …], each node id referring to the
     tree produced by the ops before it. Returns (new estimator, forced node ids in the final
@@ -206,6 +198,6 @@ def replay(
     return cur, forced
 
 
-def is_forced_test(est: BaseTreeEstimator, node: int, test: dict) -> bool:
+def is_forced_test(est: BaseTreeEstimator, node: int, test: SplitTest) -> bool:
     """Does ``est``'s tree hold ``test`` at ``node``?"""
     return same_test(tree_test(est.tree_, node), test)

@@ -22,8 +22,8 @@ there, which is what a user inspecting that tree sees.
 Reports are typed records (``records``: :class:`SplitReport`, :class:`FeatureSplits`,
 :class:`Candidates`, :class:`Arithmetic`, :class:`ChildSummary`, :class:`CutGains`) holding
 numpy arrays and numbers; ``to_dict`` gives their plain-dict form and :func:`jsonable` makes a
-record (or that dict) JSON-safe. Tests are dicts ``{"feature", "cuts", "cat_branch",
-"missing_branch"}`` that ``TreeAssembler.set_split`` accepts (``dtcore.analysis.forcing`` grafts them).
+record (or that dict) JSON-safe. Tests are :class:`dtcore.tree.SplitTest` records (what
+``dtcore.analysis.forcing`` grafts); their ``to_dict`` is their JSON form.
 
 Modules: ``node_data`` (the rows reaching a node), ``entropy`` (ID3/C4.5 cuts and multiway
 tests), ``cart`` (CART's candidates), ``report`` (selection, leaf reason, the report),
@@ -55,7 +55,6 @@ from dtcore.explain.records import (
     FeatureSplits,
     Selection,
     SplitReport,
-    TestDict,
     jsonable,
 )
 from dtcore.explain.report import explainer_data, report_for, same_test, split_report, tree_test
@@ -70,7 +69,6 @@ __all__ = [
     "PredictionExplanation",
     "Selection",
     "SplitReport",
-    "TestDict",
     "arithmetic",
     "branch_labels",
     "c45_features",

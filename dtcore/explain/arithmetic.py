@@ -15,8 +15,8 @@ from dtcore.entropy.multiway import SMALL, branch_class_counts, distribute_rows,
 from dtcore.explain.cart import cart_test
 from dtcore.explain.entropy import snap
 from dtcore.explain.node_data import NodeData, criterion, with_neighbours
-from dtcore.explain.records import SplitReport, TestDict, _Record
-from dtcore.tree import DISTRIBUTE, branch_index
+from dtcore.explain.records import SplitReport, _Record
+from dtcore.tree import DISTRIBUTE, SplitTest, branch_index
 
 # =============================================================================================
 # records
@@ -91,7 +91,7 @@ class Arithmetic(_Record):
     labels: list[str]
     algorithm: str
     N: float
-    test: TestDict
+    test: SplitTest
     kind: str
     classes: list | None = None
     node_counts: np.ndarray | None = None
@@ -155,55 +155,55 @@ class ChildSummary(_Record):
 # routing and arithmetic
 
 
-def route_test(nd: NodeData, test: TestDict) -> tuple[np.ndarray, int]:
+def route_test(nd: NodeData, test: SplitTest) -> tuple[np.ndarray, int]:
     """Branch of each node row under ``test`` (-1: missing / no branch; ``tree.branch_index``)
     and the branch count."""
-    x = nd.X[:, test["feature"]]
-    if test.get("cat_branch") is not None:
-        table = np.asarray(test["cat_branch"], np.int64)
+    x = nd.X[:, test.feature]
+    if test.cat_branch is not None:
+        table = np.asarray(test.cat_branch, np.int64)
         b = branch_index(x, cat_branch=table)
         V = int(table.max()) + 1 if table.size else 0
-        if test["missing_branch"] >= 0:
-            V = max(V, int(test["missing_branch"]) + 1)
+        if test.missing_branch >= 0:
+            V = max(V, test.missing_branch + 1)
     else:
-        cuts = np.asarray(test["cuts"], np.float64)
+        cuts = np.asarray(test.cuts, np.float64)
         b = branch_index(x, cuts=cuts)
         V = cuts.size + 1
     return b, V
 
 
-def children_rows(nd: NodeData, test: TestDict) -> list[tuple[np.ndarray, np.ndarray]]:
+def children_rows(nd: NodeData, test: SplitTest) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per branch (row positions within the node, weights): unknown rows go to the fixed missing
     branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0:
     ``multiway.distribute_rows``)."""
     b, V = route_test(nd, test)
-    mb = int(test.get("missing_branch", DISTRIBUTE))
+    mb = test.missing_branch
     if mb >= 0:
         b = np.where(b < 0, mb, b)
     return distribute_rows(b, nd.w, V)[0]
 
 
-def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
+def branch_labels(schema: Any, test: SplitTest, precision: int = 4) -> list[str]:
     """Plain (unescaped) text of each branch's condition; thresholds never rounded across the
     node's training values next to them (the test's ``below``/``above``, when known)."""
     from dtcore.export.thresholds import fmt_threshold
 
-    f = schema.features[test["feature"]]
-    if test.get("cat_branch") is not None:
-        table = list(test["cat_branch"])
-        V = max(table + [int(test["missing_branch"])]) + 1
+    f = schema.features[test.feature]
+    if test.cat_branch is not None:
+        table = list(test.cat_branch)
+        V = max(table + [test.missing_branch]) + 1
         out = []
         for v in range(V):
             cats = [f.categories[c] for c, bb in enumerate(table) if bb == v]
-            if not cats and v == int(test["missing_branch"]):  # CART's "missing values alone"
+            if not cats and v == test.missing_branch:  # CART's "missing values alone"
                 out.append("is missing")
                 continue
             out.append(f"= {cats[0]}" if len(cats) == 1 else "∈ {" + ", ".join(cats) + "}")
         return out
-    cuts = list(test["cuts"])
+    cuts = list(test.cuts or ())
     if len(cuts) == 1 and math.isinf(cuts[0]):
         return ["is known", "is missing"]
-    below, above = (test.get(k) or [None] * len(cuts) for k in ("below", "above"))
+    below, above = (side or [None] * len(cuts) for side in (test.below, test.above))
     s = [fmt_threshold(c, precision, b, a) for c, b, a in zip(cuts, below, above)]
     out = [f"≤ {s[0]}"]
     out += [f"∈ ({a}, {b}]" for a, b in zip(s[:-1], s[1:])]
@@ -211,7 +211,7 @@ def branch_labels(schema: Any, test: TestDict, precision: int = 4) -> list[str]:
     return out
 
 
-def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) -> Arithmetic:
+def arithmetic(nd: NodeData, test: SplitTest, report: SplitReport | None = None) -> Arithmetic:
     """The worked arithmetic of ``test`` at the node, as numbers for formulas.
 
     Entropy family (ID3, C4.5, CART with entropy): ``kind="entropy"`` with the node's class
@@ -223,7 +223,7 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
     algorithm counts them: C4.5/ID3 keep them out of D̃ (ρ), CART sends them down its branch.
     """
     algo = nd.algorithm
-    j = test["feature"]
+    j = test.feature
     labels = branch_labels(nd.schema, test)
     b, V = route_test(nd, test)
     crit = criterion(nd)
@@ -264,7 +264,7 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
             split_info=s.split_info,
             missing=bool(nd.N - K > SMALL),
         )
-        continuous = test.get("cuts") is not None and len(test["cuts"]) == 1
+        continuous = test.cuts is not None and len(test.cuts) == 1
         if algo == "c45":
             out.ratio_of = "split_info"
             penalty = 0.0
@@ -282,7 +282,7 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
             out.gain_ratio = s.gain / denom if denom > 0 else 0.0
         return out
     # CART: missing rows go down the learned branch
-    mb = int(test.get("missing_branch", 1))
+    mb = test.missing_branch
     b = np.where(b < 0, mb if mb >= 0 else 1, b)
     if nd.C:
         counts = np.zeros((V, nd.C))
@@ -337,7 +337,7 @@ def arithmetic(nd: NodeData, test: TestDict, report: SplitReport | None = None) 
     )
 
 
-def children_summary(nd: NodeData, test: TestDict) -> list[ChildSummary]:
+def children_summary(nd: NodeData, test: SplitTest) -> list[ChildSummary]:
     """Per branch: label, weight, rows and class counts (or mean) — the preview of a test."""
     labels = branch_labels(nd.schema, test)
     out = []
@@ -356,7 +356,7 @@ def children_summary(nd: NodeData, test: TestDict) -> list[ChildSummary]:
     return out
 
 
-def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) -> TestDict | None:
+def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) -> SplitTest | None:
     """The test of candidate ``index`` of ``feature`` (for previews and forcing)."""
     rec = report.features[feature]
     if rec.mode in ("multiway", "intervals"):
@@ -369,4 +369,4 @@ def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) 
     assert cand.threshold is not None
     mid = float(cand.threshold[index])
     cut = snap(nd, feature, mid) if nd.algorithm == "c45" else mid
-    return with_neighbours(nd, dict(feature=feature, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE))
+    return with_neighbours(nd, SplitTest(feature, cuts=(cut,), missing_branch=DISTRIBUTE))

@@ -27,7 +27,8 @@ from dtcore.criteria import (
     impurity_improvement,
 )
 from dtcore.explain.node_data import NodeData, cart_params
-from dtcore.explain.records import Candidates, FeatureSplits, TestDict
+from dtcore.explain.records import Candidates, FeatureSplits
+from dtcore.tree import SplitTest
 
 LISTED_LIMIT = 512  # the explorer's subsets (and one-vs-rest tests) per categorical feature
 
@@ -114,7 +115,7 @@ def cart_features(nd: NodeData) -> list[FeatureSplits]:
     return out
 
 
-def cart_test(nd: NodeData, j: int, cand: Candidates, k: int) -> TestDict:
+def cart_test(nd: NodeData, j: int, cand: Candidates, k: int) -> SplitTest:
     """The test of CART candidate k of feature j (a category subset or a cut)."""
     if cand.left_mask is not None:
         assert cand.n_left is not None and cand.n_right is not None
@@ -124,13 +125,10 @@ def cart_test(nd: NodeData, j: int, cand: Candidates, k: int) -> TestDict:
         codes = np.where(np.isnan(x), n_cat, np.nan_to_num(x, nan=0.0)).astype(np.int64)
         counts = np.bincount(codes, minlength=n_cat + 1)
         branch, missing = categorical_branches(mask, counts, cand.n_left[k], cand.n_right[k])
-        return dict(feature=j, cuts=None, cat_branch=branch.tolist(), missing_branch=int(missing))
+        return SplitTest(j, cat_branch=tuple(branch.tolist()), missing_branch=int(missing))
     assert cand.threshold is not None and cand.missing_left is not None
-    return dict(
-        feature=j,
-        cuts=[float(cand.threshold[k])],
-        cat_branch=None,
-        missing_branch=0 if bool(cand.missing_left[k]) else 1,
+    return SplitTest(
+        j, cuts=(float(cand.threshold[k]),), missing_branch=0 if bool(cand.missing_left[k]) else 1
     )
 
 

@@ -14,9 +14,9 @@ from dtcore.criteria import split_information
 from dtcore.entropy.cutpoints import cut_gain_arrays, pick_j48
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
-from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
+from dtcore.explain.records import Candidates, CutGains, FeatureSplits
 from dtcore.id3 import estimator as id3_rules
-from dtcore.tree import DISTRIBUTE
+from dtcore.tree import DISTRIBUTE, SplitTest
 
 # =============================================================================================
 # every cut of a continuous feature
@@ -169,7 +169,7 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
         rec.gain_ratio = gain / si if si * nd.N > SMALL and si > 0 else 0.0
     else:  # ID3: plain ratio gain / split info (unknown rows a branch), as id3._find
         rec.gain_ratio = gain / si if si > 0 else 0.0
-    rec.test = dict(feature=j, cuts=[cut], cat_branch=None, missing_branch=DISTRIBUTE)
+    rec.test = SplitTest(j, cuts=(cut,), missing_branch=DISTRIBUTE)
     return rec
 
 
@@ -183,11 +183,10 @@ def entropy_multiway(
     counts, unknown = branch_class_counts(branch, nd.y, nd.w, n_branches, nd.C)
     s = score_multiway(counts, unknown)
     bw = counts.sum(axis=1)
-    test: TestDict
     if cuts is None:
-        test = dict(feature=j, cuts=None, cat_branch=list(range(n_branches)), missing_branch=DISTRIBUTE)
+        test = SplitTest(j, cat_branch=tuple(range(n_branches)), missing_branch=DISTRIBUTE)
     else:
-        test = dict(feature=j, cuts=[float(c) for c in cuts], cat_branch=None, missing_branch=DISTRIBUTE)
+        test = SplitTest(j, cuts=tuple(float(c) for c in cuts), missing_branch=DISTRIBUTE)
     rec = FeatureSplits(
         **_named(nd, j),
         mode="multiway" if cuts is None else "intervals",

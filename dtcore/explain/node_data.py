@@ -3,6 +3,7 @@ explorer needs to score them: held once here so every candidate builder reads th
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from dtcore.criteria import entropy, gini
 from dtcore.cut_neighbours import values_beside
 from dtcore.export.thresholds import midpoint_note
 from dtcore.id3 import estimator as id3_rules
+from dtcore.tree import SplitTest
 
 
 class NodeData:
@@ -113,19 +115,19 @@ def feats_impurity(nd: NodeData) -> float:
     return float(np.sum(nd.w * (nd.y - mean) ** 2) / nd.N)
 
 
-def with_neighbours(nd: NodeData, test: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Add to a continuous test the node's training values next to each cut (``below``,
-    ``above``: how far its threshold may be rounded, ``export.thresholds``) and, for C4.5, the
-    ``midpoint`` cut when the stored threshold (release 8: a training value) is not it.
-    Returns ``test``, changed in place."""
-    if test is None or not test.get("cuts"):
+def with_neighbours(nd: NodeData, test: SplitTest | None) -> SplitTest | None:
+    """``test`` with, for a continuous test, the node's training values next to each cut
+    (``below``, ``above``: how far its threshold may be rounded, ``export.thresholds``) and, for
+    C4.5, the ``midpoint`` cut when the stored threshold (release 8: a training value) is not it."""
+    if test is None or not test.cuts:
         return test
-    x = nd.X[nd.w > 0, int(test["feature"])]
-    below, above = values_beside(x, np.asarray(test["cuts"], dtype=np.float64))
+    x = nd.X[nd.w > 0, test.feature]
+    below, above = values_beside(x, np.asarray(test.cuts, dtype=np.float64))
     # JSON-safe: None where the node has no value on that side
-    test["below"], test["above"] = ([float(v) if np.isfinite(v) else None for v in a] for a in (below, above))
-    if nd.algorithm == "c45" and len(test["cuts"]) == 1:
-        mid = midpoint_note(float(test["cuts"][0]), float(below[0]), float(above[0]))
+    sides = (tuple(float(v) if np.isfinite(v) else None for v in a) for a in (below, above))
+    out = dataclasses.replace(test, below=next(sides), above=next(sides))
+    if nd.algorithm == "c45" and len(test.cuts) == 1:
+        mid = midpoint_note(float(test.cuts[0]), float(below[0]), float(above[0]))
         if mid is not None:
-            test["midpoint"] = mid
-    return test
+            out = dataclasses.replace(out, midpoint=mid)
+    return out

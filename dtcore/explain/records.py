@@ -6,9 +6,9 @@ same keys in the same order, a key that a kind of entry never held left out (a f
 None, unless the key was always there), nested records as dicts. So
 ``jsonable(report.to_dict())`` (or ``jsonable(report)``) is the JSON the CLI and tests know.
 
-Tests stay plain dicts ``{"feature", "cuts", "cat_branch", "missing_branch"}``: they are what
-``TreeAssembler.set_split`` accepts, what ``dtcore.analysis.forcing`` grafts and what the app keeps in its
-session state and URL.
+Tests are :class:`dtcore.tree.SplitTest` records (what ``dtcore.analysis.forcing`` grafts and
+the app keeps in its session state); their ``to_dict`` is the plain dict the JSON and the app's
+URL hold.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-#: a test as ``TreeAssembler.set_split`` takes it: {"feature", "cuts", "cat_branch", "missing_branch"}
-TestDict = dict[str, Any]
+from dtcore.tree import SplitTest
 
 
 class _Record:
@@ -44,7 +43,7 @@ class _Record:
 
 def _plain(value: Any) -> Any:
     """Nested records → dicts (lists of records → lists of dicts); everything else as is."""
-    if isinstance(value, _Record):
+    if isinstance(value, (_Record, SplitTest)):
         return value.to_dict()
     if isinstance(value, list) and value and isinstance(value[0], _Record):
         return [_plain(v) for v in value]
@@ -205,7 +204,7 @@ class FeatureSplits(_Record):
     ``mode``: "threshold" (binary cut), "subset" (CART categorical), "multiway" (a branch per
     category) or "intervals" (ID3's bins). ``usable``: the builder may choose it; else ``reason``
     ("used", "no_cut", "no_gain", "mdl", "min_cases", "min_leaf", "unsupported" with
-    ``detail``). ``best``: candidate index of the best test, ``test`` that test (a dict).
+    ``detail``). ``best``: candidate index of the best test, ``test`` that test.
 
     Entropy family: ``gain`` (ρ-weighted, after C4.5's MDL penalty), ``raw_gain`` (before it),
     ``split_info``, ``gain_ratio``, ``known_share`` ρ; cuts add ``min_split``, ``n_candidates``,
@@ -225,7 +224,7 @@ class FeatureSplits(_Record):
     best: int | None = None
     detail: str | None = None
     candidates: Candidates | None = None
-    test: TestDict | None = None
+    test: SplitTest | None = None
     known_share: float | None = None
     min_split: float | None = None
     n_candidates: int | None = None
@@ -296,7 +295,7 @@ class SplitReport(_Record):
     leaf_reason: str | None
     selection: Selection
     depth: int
-    tree_test: TestDict | None
+    tree_test: SplitTest | None
     class_counts: np.ndarray | None = None
     classes: list | None = None
     mean: float | None = None
@@ -373,7 +372,7 @@ class CutGains(_Record):
 def jsonable(obj: Any) -> Any:
     """Records → their ``to_dict``; numpy arrays and scalars → lists and numbers; non-finite
     floats → None."""
-    if isinstance(obj, _Record) and is_dataclass(obj):
+    if isinstance(obj, (_Record, SplitTest)) and is_dataclass(obj):
         return jsonable(obj.to_dict())
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}

@@ -4,6 +4,7 @@ between features and the reason the builder would stop, each decided by the buil
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,10 @@ from dtcore.cart.rules import decrease_ok, pretest_reason
 from dtcore.explain.cart import cart_features
 from dtcore.explain.entropy import c45_features, id3_features
 from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with_neighbours
-from dtcore.explain.records import FeatureSplits, Selection, SplitReport, TestDict
+from dtcore.explain.records import FeatureSplits, Selection, SplitReport
 from dtcore.export.thresholds import neighbours
 from dtcore.id3 import estimator as id3_rules
+from dtcore.tree import SplitTest, Tree
 
 # =============================================================================================
 # selection between features
@@ -119,41 +121,30 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
 # the tree's test
 
 
-def tree_test(tree: Any, node: int) -> TestDict | None:
-    """The test stored at ``node`` in the same form as the report's tests (None at a leaf); a
-    continuous test carries the node's training values beside its cuts (``below``/``above``,
-    None where there is none) when the tree knows them, so that it prints unambiguously."""
-    j = int(tree.feature[node])
-    if j < 0:
-        return None
-    if tree.is_categorical_test(node):
-        return dict(
-            feature=j,
-            cuts=None,
-            cat_branch=tree.cat_branch_of(node).tolist(),
-            missing_branch=int(tree.missing_branch[node]),
-        )
-    out: TestDict = dict(
-        feature=j,
-        cuts=tree.cuts_of(node).tolist(),
-        cat_branch=None,
-        missing_branch=int(tree.missing_branch[node]),
-    )
+def tree_test(tree: Tree, node: int) -> SplitTest | None:
+    """The test stored at ``node`` (``Tree.split_test``; None at a leaf); a continuous test
+    carries the node's training values beside its cuts (``below``/``above``, None where there is
+    none) when the tree knows them, so that it prints unambiguously."""
+    out = tree.split_test(node)
+    if out is None or out.is_categorical:
+        return out
     if tree.cut_below is not None and tree.cut_above is not None:
-        sides = neighbours(tree, node)
-        out["below"], out["above"] = ([float(v) if np.isfinite(v) else None for v in a] for a in sides)
+        below, above = (
+            tuple(float(v) if np.isfinite(v) else None for v in a) for a in neighbours(tree, node)
+        )
+        out = dataclasses.replace(out, below=below, above=above)
     return out
 
 
-def same_test(a: TestDict | None, b: TestDict | None) -> bool:
+def same_test(a: SplitTest | None, b: SplitTest | None) -> bool:
     """Do two tests route every row alike (same feature, cuts or table, missing branch)?"""
     if a is None or b is None:
         return a is b
     return bool(
-        a["feature"] == b["feature"]
-        and a["missing_branch"] == b["missing_branch"]
-        and (a["cuts"] or None) == (b["cuts"] or None)
-        and (a["cat_branch"] or None) == (b["cat_branch"] or None)
+        a.feature == b.feature
+        and a.missing_branch == b.missing_branch
+        and (a.cuts or None) == (b.cuts or None)
+        and (a.cat_branch or None) == (b.cat_branch or None)
     )
 
 
@@ -187,9 +178,9 @@ def report_for(nd: NodeData) -> SplitReport:
         feats = c45_features(nd) if nd.N > 0 else []
     else:
         feats = id3_features(nd) if nd.N > 0 else []
-    tests = [rec.test for rec in feats] + [tree_test(nd.tree, nd.node) if nd.tree is not None else None]
-    for test in tests:
-        with_neighbours(nd, test)
+    for rec in feats:
+        rec.test = with_neighbours(nd, rec.test)
+    held = with_neighbours(nd, tree_test(nd.tree, nd.node) if nd.tree is not None else None)
     chosen, runner, ranked, info = _select(nd, feats) if feats else (None, None, [], Selection())
     leaf = _leaf_reason(nd, feats, chosen)
     score_name = (
@@ -214,7 +205,7 @@ def report_for(nd: NodeData) -> SplitReport:
         leaf_reason=leaf,
         selection=info,
         depth=nd.depth,
-        tree_test=tests[-1],
+        tree_test=held,
     )
     if nd.C:
         out.class_counts = nd.counts

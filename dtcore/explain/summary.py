@@ -16,12 +16,13 @@ from dtcore.schema import Feature, Schema, encode_features, encode_target, infer
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
     from dtcore.explain.records import Candidates
+    from dtcore.tree import SplitTest
 
 
-def _threshold(t: float, test: Mapping[str, object]) -> str:
+def _threshold(t: float, test: SplitTest) -> str:
     """``t`` at 6 digits, or more where the node's values beside the cut need them."""
-    below, above = (test.get(k) or [None] for k in ("below", "above"))
-    return fmt_threshold(t, 6, below[0], above[0])  # type: ignore[index]
+    below, above = (side or (None,) for side in (test.below, test.above))
+    return fmt_threshold(t, 6, below[0], above[0])
 
 
 def node_splits(
@@ -106,17 +107,18 @@ def node_splits(
                 rec["impurity_right"] = _finite(cand.impurity_right[k])
                 if feat.is_categorical:
                     assert cand.split_impurity is not None  # CART subsets carry it
-                    left = [feat.categories[i] for i, b in enumerate(test["cat_branch"]) if b == 0]
+                    left = [feat.categories[i] for i, b in enumerate(test.cat_branch or ()) if b == 0]
                     rec["test"] = f"{feat.name} ∈ {{{', '.join(left)}}}"
                     rec["left"] = left
-                    rec["missing_left"] = test["missing_branch"] == 0
+                    rec["missing_left"] = test.missing_branch == 0
                     rec["split_impurity"] = _finite(cand.split_impurity[k])
                     rec["one_vs_rest"] = _one_vs_rest(feat, cand)
                 else:
-                    t = float(test["cuts"][0])
+                    assert test.cuts is not None  # a CART test of a continuous feature is one cut
+                    t = test.cuts[0]
                     rec["test"] = f"{feat.name} ≤ {_threshold(t, test)}"
                     rec["threshold"] = t
-                    rec["missing_left"] = test["missing_branch"] == 0
+                    rec["missing_left"] = test.missing_branch == 0
             else:
                 rec["score"] = _f(r.gain)
                 rec["score_name"] = "gain"
@@ -125,7 +127,8 @@ def node_splits(
                     t = _f(r.midpoint)
                     rec["test"] = f"{feat.name} ≤ {_threshold(t, test)}"
                     rec["threshold"] = t
-                    rec["stored_threshold"] = float(test["cuts"][0])
+                    assert test.cuts is not None  # a threshold test has its cut
+                    rec["stored_threshold"] = test.cuts[0]
                     si = _f(r.split_info)
                 else:
                     rec["test"] = f"{feat.name} = ?"

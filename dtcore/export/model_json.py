@@ -19,8 +19,9 @@ from dtcore.export.labels import (
     unassigned_categories,
     unwrap_model,
 )
+from dtcore.export.tree_check import check_tree, read_neighbours
 from dtcore.schema import KINDS, Schema
-from dtcore.tree import Tree
+from dtcore.tree import TREE_ARRAYS, Tree
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -126,6 +127,43 @@ def _tree_json(tree: Tree) -> dict:
     return {k: _finite_json(v) for k, v in tree.to_dict().items()}
 
 
+def tree_from_dict(d: object) -> Tree:
+    """The tree of ``Tree.to_dict`` output, checked (``tree_check.check_tree``): a damaged or
+    crafted model file is refused with a ValueError naming the field, before anything walks it."""
+    if not isinstance(d, dict):
+        raise ValueError("model tree: expected an object of arrays")
+    kw = {}
+    for name, dtype in TREE_ARRAYS.items():
+        if name not in d:
+            raise ValueError(f"model tree lacks {name!r}")
+        try:
+            arr = np.asarray(d[name], dtype=dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"model tree.{name}: not a list of numbers") from None
+        if name == "value":
+            n = len(d["feature"]) if isinstance(d.get("feature"), list) else -1
+            if n <= 0 or arr.ndim not in (1, 2) or arr.size % n or (arr.ndim == 2 and arr.shape[0] != n):
+                raise ValueError("model tree.value: not one row of numbers per node")
+            arr = arr.reshape(n, -1)
+        elif arr.ndim != 1:
+            raise ValueError(f"model tree.{name}: not a flat list of numbers")
+        kw[name] = arr
+    n_classes = d.get("n_classes", 0)
+    if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
+        raise ValueError("model tree.n_classes: not a whole number ≥ 0")
+    saw = d.get("saw_missing")
+    if saw is not None and (
+        not isinstance(saw, list)
+        or len(saw) != len(kw["feature"])
+        or not all(isinstance(v, bool) for v in saw)
+    ):
+        raise ValueError("model tree.saw_missing: not one true/false per node")
+    tree = Tree(n_classes=n_classes, saw_missing=None if saw is None else np.array(saw, dtype=bool), **kw)
+    tree.cut_below, tree.cut_above = read_neighbours(d)
+    check_tree(tree)
+    return tree
+
+
 def model_to_dict(estimator: BaseTreeEstimator) -> dict:
     """A fitted estimator as plain JSON data (format ``dtcore-model`` version 1, docs/model-json.md)."""
     tree, schema, _ = unwrap_model(estimator, None)
@@ -185,7 +223,7 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     schema = _schema_from_dict(d["schema"], d["task"])
     if not isinstance(d["tree"], dict):
         raise ValueError("model file: tree must be an object of arrays")
-    tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
+    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
     _check_tree_fits_schema(tree, schema)
     est._set_schema(schema)
     est.tree_ = tree
@@ -200,7 +238,7 @@ def _checked_tree(d: object, schema: Schema) -> Tree:
     """A tree entry (the grown tree of ``growth``) read and checked against the schema."""
     if not isinstance(d, dict):
         raise ValueError("model file: growth.grown_tree must be an object of arrays")
-    tree = Tree.from_dict({k: _from_finite_json(v) for k, v in d.items()})
+    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d.items()})
     _check_tree_fits_schema(tree, schema)
     return tree
 

@@ -32,8 +32,11 @@ if TYPE_CHECKING:
 Grower = Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class AlphaChoice:
+    """The α chosen on validation rows or by cross-validation, with the curve it was read from
+    (``to_dict``: its JSON form for the CLI's report)."""
+
     alpha: float  # the chosen α: prune the tree with it
     alphas: np.ndarray  # candidate α, ascending (smaller trees to the right)
     scored_at: np.ndarray  # the α each candidate was scored at (β midpoints under CV)

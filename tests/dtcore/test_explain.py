@@ -10,6 +10,7 @@ from dtcore.data.readers import read_table
 from dtcore.entropy.cutpoints import score_cuts
 from dtcore.estimators import make_estimator
 from dtcore.schema import encode_classes
+from dtcore.tree import SplitTest
 from tests.datasets import DATA
 
 SAMPLES = {
@@ -67,7 +68,7 @@ def test_watermelon_3_root_curves_have_the_spec_best_cuts(algo, params):
         elig = f["密度"].candidates.eligible
         assert not elig[0] and not elig[-1] and elig[1:-1].all()
         assert f["密度"].mdl_penalty == pytest.approx(np.log2(elig.sum()) / 17)
-        assert f["密度"].test["cuts"] == [0.36]  # the largest training value ≤ 0.3815
+        assert f["密度"].test.cuts == (0.36,)  # the largest training value ≤ 0.3815
     assert rep.features[rep.chosen].name == ("含糖率" if algo == "cart" else "纹理")
 
 
@@ -120,7 +121,7 @@ def test_regression_toy5_candidates_are_the_spec_mse_decreases():
     assert ar.kind == "mse" and ar.impurity == pytest.approx(3.76)
     assert ar.branch_impurity[0] == pytest.approx(0.889, abs=0.001)
     left = explain.split_report(est, X, y, None, 1)
-    assert left.features[0].test["cuts"] == [1.5]
+    assert left.features[0].test.cuts == (1.5,)
 
 
 CASES = [
@@ -322,5 +323,5 @@ def test_branch_labels_name_cart_missing_values_alone_branch():
     from dtcore.schema import infer_schema
 
     schema = infer_schema(np.array([["n"], ["y"]], dtype=object), ["vote"], {"vote": "categorical"})
-    test = {"feature": 0, "cuts": None, "cat_branch": [1, 1], "missing_branch": 0}
+    test = SplitTest(0, cat_branch=(1, 1), missing_branch=0)
     assert explain.branch_labels(schema, test) == ["is missing", "∈ {n, y}"]

@@ -7,6 +7,7 @@ import pytest
 from dtcore import explain
 from dtcore.analysis import forcing
 from dtcore.estimators import make_estimator
+from dtcore.tree import SplitTest
 from tests.dtcore.test_explain import fit
 
 
@@ -60,7 +61,7 @@ def test_forcing_the_runner_up_regrows_children_on_their_rows():
     new = forcing.force_split(est, X, y, None, 0, test)
     assert est.tree_.to_dict() == before  # the original is untouched
     assert explain.same_test(explain.tree_test(new, 0), test)  # the root tests student now
-    student = X[:, test["feature"]]
+    student = X[:, test.feature]
     for b, child in enumerate(new.children_of(0)):
         rows = np.nonzero(student == b)[0]
         ref = make_estimator("id3", "classification").fit_encoded(X[rows], y[rows], est.schema_).tree_
@@ -117,6 +118,4 @@ def test_replay_tracks_forced_ids_and_refuses_useless_tests():
     assert forcing.is_forced_test(est2, parent, ops[1][1])
     # a cut above every value sends all rows one way
     with pytest.raises(ValueError, match="two branches"):
-        forcing.force_split(
-            est, X, y, None, 0, {"feature": 6, "cuts": [99.0], "cat_branch": None, "missing_branch": -1}
-        )
+        forcing.force_split(est, X, y, None, 0, SplitTest(6, cuts=(99.0,), missing_branch=-1))

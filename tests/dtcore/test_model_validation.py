@@ -140,3 +140,23 @@ def test_a_model_with_two_missing_value_cuts_loads_without_a_warning():
         warnings.simplefilter("error")
         back = model_from_dict(json.loads(dumps_model(est)))
     assert np.array_equal(back.predict(X), est.predict(X))
+
+
+def test_the_tree_module_reads_no_model_files():
+    """Reading a model file's tree lives in dtcore/export/: dtcore/tree.py imports only numpy,
+    the standard library and top-level dtcore modules (no cycle through export or analysis)."""
+    import ast
+    from pathlib import Path
+
+    import dtcore.tree
+
+    source = Path(dtcore.tree.__file__).read_text(encoding="utf-8")
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    inside = {n for n in names if n.split(".")[0] == "dtcore"}
+    assert all(n.count(".") == 1 for n in inside), inside
+    assert not hasattr(dtcore.tree.Tree, "from_dict")

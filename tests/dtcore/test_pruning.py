@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
+from dtcore.export.model_json import tree_from_dict
 from dtcore.pruning import (
     choose_alpha_cv,
     choose_alpha_validation,
@@ -557,7 +558,7 @@ def _with_values_of(pruned: Tree, orig: Tree, kept) -> Tree:
     """EBP recomputes counts from the data; compare structure only."""
     d = pruned.to_dict()
     d["value"] = orig.value[kept].tolist()
-    return Tree.from_dict(d)
+    return tree_from_dict(d)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -203,7 +203,7 @@ def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
     tree = pv.grown_tree(res.estimator)
     X, y = sets.get("train")
     direct = choose_alpha_cv(pv.grower(res.estimator), X, y, k=10, one_se=True, tree=tree)
-    assert curves.cv["alpha"] == direct.alpha and curves.cv["errors"] == direct.errors.tolist()
+    assert curves.cv.alpha == direct.alpha and curves.cv.errors.tolist() == direct.errors.tolist()
     chosen = curves.alphas[3]
     fig = pf.alpha_error_figure(curves, chosen, LABELS)
     assert fig.to_json() == pf.alpha_error_figure(curves, chosen, LABELS).to_json()  # deterministic

@@ -50,7 +50,7 @@ def melon_curve(algo="c45"):
         hist,
         classes=list(est.schema_.classes),
         texts=TEXTS,
-        stored=rec.test["cuts"][0],
+        stored=rec.test.cuts[0],
     )
     return fig, rec, hist
 

@@ -21,7 +21,7 @@ def test_c45_explorer_shows_release_8_threshold_and_the_midpoint():
     rep = explain.split_report(est, X, y, None, 0)
     j = est.schema_.index("密度")
     test = rep.features[j].test
-    assert test["cuts"] == [0.36] and test["midpoint"] == 0.3815
+    assert test.cuts == (0.36,) and test.midpoint == 0.3815
     s = est.schema_
     assert describe_test(s, test, t=tr_in("en")) == "密度 ≤ 0.36 (midpoint 0.3815)"
     assert describe_test(s, test, t=tr_in("zh")) == "密度 ≤ 0.36（中点 0.3815）"
@@ -45,7 +45,7 @@ def test_cart_and_id3_show_the_midpoint_alone():
         est, X, y = fit("watermelon_3.0", algo, **({"continuous": "threshold"} if algo == "id3" else {}))
         rep = explain.split_report(est, X, y, None, 0)
         test = rep.features[est.schema_.index("密度")].test
-        assert "midpoint" not in test
+        assert test.midpoint is None
         assert describe_test(est.schema_, test, t=tr_in("en")) == "密度 ≤ 0.3815"
 
 

@@ -105,7 +105,7 @@ def alpha_error_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -
     fig = go.Figure()
     if curves.cv is not None:
         cv = curves.cv
-        err, se = cv["errors"], cv["ses"]
+        err, se = cv.errors.tolist(), cv.ses.tolist()
         upper = _r(e + s for e, s in zip(err, se))
         lower = _r(max(e - s, 0.0) for e, s in zip(err, se))
         fig.add_trace(
@@ -145,7 +145,7 @@ def alpha_error_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -
                 + ": %{y:.4g} ± %{customdata[2]:.3g}<extra>%{fullData.name}</extra>",
             )
         )
-        i = int(cv["index"])
+        i = cv.index
         fig.add_trace(
             go.Scatter(
                 x=[x[i]],

@@ -464,7 +464,7 @@ def feature_figure(
         sc = np.asarray(cand.score, dtype=float)
         runner = second_best(sc, cand.eligible, rec.best)
         hist = class_histogram(nd.X[:, j], nd.y, nd.w, nd.C)
-        stored = rec.test["cuts"][0] if rec.test else None
+        stored = rec.test.cuts[0] if rec.test and rec.test.cuts else None
         return curve_figure(
             cand.threshold,
             np.where(np.isfinite(sc), sc, np.nan),

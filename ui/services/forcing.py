@@ -16,6 +16,7 @@ import pandas as pd
 from dtcore.analysis.forcing import replay
 from dtcore.base import BaseTreeEstimator
 from dtcore.schema import encode_target
+from dtcore.tree import SplitTest
 
 from . import roles as R
 from .loading import raw_rows
@@ -44,7 +45,7 @@ def rescore(
 def apply_forced(
     res: TrainResult,
     df: pd.DataFrame,
-    ops: Sequence[tuple[int, dict]],
+    ops: Sequence[tuple[int, SplitTest]],
     arrays: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[TrainResult, list[int]]:
     """(TrainResult with the forced tree and its scores, forced node ids in that tree).

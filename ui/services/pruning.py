@@ -179,8 +179,8 @@ class AlphaCurves:
     alphas: list
     n_leaves: list
     errors: dict  # split name → list of errors (train / valid / test present)
-    cv: dict | None  # AlphaChoice.to_dict() when cross-validated
-    valid: dict | None  # AlphaChoice.to_dict() of the choice on the validation rows
+    cv: AlphaChoice | None  # the cross-validated choice, when cross-validated
+    valid: AlphaChoice | None  # the choice on the validation rows
     metric: str  # "error_rate" or "mse"
 
 
@@ -206,14 +206,13 @@ def alpha_curves(
     valid = None
     Xv, yv = sets.get("valid")
     if Xv is not None and yv is not None:
-        valid = choose_alpha_validation(tree, Xv, yv, one_se=one_se, path=path).to_dict()
+        valid = choose_alpha_validation(tree, Xv, yv, one_se=one_se, path=path)
     cv = None
     X, y = sets.get("train")
     if cv_folds >= 2 and X is not None and y is not None and cv_folds <= len(y):
-        choice: AlphaChoice = choose_alpha_cv(
+        cv = choose_alpha_cv(
             grower(res.estimator), X, y, k=int(cv_folds), one_se=one_se, seed=seed, tree=tree
         )
-        cv = choice.to_dict()
     return AlphaCurves(
         [float(a) for a in alphas],
         path.n_leaves[steps_at(path, alphas)].tolist(),

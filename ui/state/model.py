@@ -9,6 +9,7 @@ import streamlit as st
 
 from dtcore.explain.records import jsonable
 from dtcore.progress import Progress, reporting
+from dtcore.tree import SplitTest
 from ui.services import roles as R
 from ui.services.forcing import apply_forced
 from ui.services.loading import raw_rows
@@ -185,7 +186,7 @@ def adopt_linked_forced(res: TrainResult) -> None:
         return
     url.done("forced")
     try:
-        ops = [(int(n), dict(test)) for n, test in json.loads(text)]
+        ops = [(int(n), SplitTest.from_dict(test)) for n, test in json.loads(text)]
         apply_forced(res, current_data().df, ops)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError):
         st.warning(t("url.bad_forced", value=text[:80]), icon=":material/link_off:")

@@ -17,9 +17,9 @@ from numpy.typing import ArrayLike
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.explain.arithmetic import ChildSummary
-from dtcore.explain.records import TestDict
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
 from dtcore.schema import Schema
+from dtcore.tree import SplitTest
 
 from .text import Translate
 
@@ -61,27 +61,27 @@ def count(x: SupportsFloat) -> str:
     return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.3f}"
 
 
-def describe_test(schema: Schema, test: TestDict, precision: int = 4, t: Translate | None = None) -> str:
+def describe_test(schema: Schema, test: SplitTest, precision: int = 4, t: Translate | None = None) -> str:
     """``纹理 = ?`` (multiway), ``密度 ≤ 0.3815``, ``色泽 ∈ {青绿, 乌黑}`` — plain text. With the
     translation function ``t``, C4.5's stored threshold is followed by the midpoint cut where
     they differ: ``密度 ≤ 0.36 (midpoint 0.3815)``."""
-    name = schema.features[test["feature"]].name
+    name = schema.features[test.feature].name
     labels = branch_labels(schema, test, precision)
-    if test.get("cat_branch") is not None:
+    if test.cat_branch is not None:
         # ID3/C4.5 multiway tests spread missing values (missing_branch −1); CART's subsets do not
-        return f"{name} = ?" if test["missing_branch"] < 0 else f"{name} {labels[0]}"
-    if len(test["cuts"]) > 1:
-        return f"{name} ∈ {len(test['cuts']) + 1} intervals"
+        return f"{name} = ?" if test.missing_branch < 0 else f"{name} {labels[0]}"
+    if len(test.cuts or ()) > 1:
+        return f"{name} ∈ {len(test.cuts or ()) + 1} intervals"
     return f"{name} {labels[0]}{midpoint_suffix(test, precision, t)}"
 
 
-def midpoint_suffix(test: TestDict, precision: int = 4, t: Translate | None = None) -> str:
+def midpoint_suffix(test: SplitTest, precision: int = 4, t: Translate | None = None) -> str:
     """`` (midpoint 0.3815)`` (中文 ``（中点 0.3815）``) when the test carries C4.5's
     ``midpoint`` (``explain``'s ``with_neighbours``) and ``t`` translates; else ""."""
-    mid = test.get("midpoint")
+    mid = test.midpoint
     if mid is None or t is None:
         return ""
-    below, above = test.get("below") or [None], test.get("above") or [None]
+    below, above = test.below or (None,), test.above or (None,)
     text = fmt_midpoint(mid, precision, below[0], above[0])
     return t("thresholds.midpoint_after", value=text)
 
