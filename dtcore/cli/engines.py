@@ -1,7 +1,8 @@
 """``dtcore train --engine``: which engine fits, and whether the data fit in memory.
 
 ``memory`` (the default) reads the file into memory; any other engine is the ``train`` command an
-installed package declares under the ``dtcore.engines`` entry-point group. The ``dask`` extra
+installed package declares under the ``dtcore.engines`` entry-point group, called with the
+flags as a ``TrainRun``. The ``dask`` extra
 (``pip install 'dtcore[dask]'``) declares ``dask = dtdask.cli:cmd_train``: histogram CART over
 the partitions of Parquet files, on a local cluster or at ``--scheduler``. dtcore stays
 numpy-only: an engine's module is loaded only when asked for.
@@ -12,8 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from dtcore.schema import DataError
 
@@ -23,6 +26,47 @@ ENGINE_GROUP = "dtcore.engines"
 #: a fit holds the text table, the float64 matrix and a sorted permutation per feature: about
 #: this many times rows × columns × 8 bytes
 MEMORY_FACTOR = 4
+
+
+@dataclass(frozen=True)
+class TrainRun:
+    """What ``dtcore train`` asks another engine to do: its flags, read once by dtcore's CLI, so
+    an engine depends on these fields and not on the parser's."""
+
+    sources: tuple[str, ...]  # the data: a path, a glob, or several files
+    target: str
+    out: str
+    algorithm: str = "cart"
+    task: str | None = None  # None: the task the target implies (``dtcore.data.roles``)
+    ignore: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+    continuous: tuple[str, ...] = ()
+    weight: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # the estimator's (``params_from_args``)
+    picture: dict[str, Any] = field(default_factory=dict)  # ``write_tree_file``'s (``dot_options``)
+    scheduler: str | None = None  # an engine's cluster address (``--scheduler``)
+
+
+def train_run(args: argparse.Namespace) -> TrainRun:
+    """The ``train`` flags as a ``TrainRun``."""
+    from dtcore.cli.train import dot_options, params_from_args  # train imports this module
+
+    return TrainRun(
+        sources=(args.data, *getattr(args, "more_data", [])),
+        target=args.target,
+        out=args.out,
+        algorithm=args.algorithm,
+        task=args.task,
+        ignore=tuple(args.ignore),
+        keep=tuple(getattr(args, "keep", ())),
+        categorical=tuple(args.categorical),
+        continuous=tuple(args.continuous),
+        weight=args.weight,
+        params=params_from_args(args),
+        picture=dot_options(args),
+        scheduler=getattr(args, "scheduler", None),
+    )
 
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:
@@ -78,7 +122,7 @@ def check_fits_in_memory(path: str | Path, available: int | None = None) -> None
         )
 
 
-def engine_train(name: str) -> Callable[[argparse.Namespace], int]:
+def engine_train(name: str) -> Callable[[TrainRun], int]:
     """The ``train`` command of engine ``name``, loaded from its entry point; a DataError with
     the install line when the extra (or one of its packages) is missing."""
     advice = f"--engine {name} needs dtcore's {name} extra: pip install 'dtcore[{name}]'"
@@ -86,7 +130,7 @@ def engine_train(name: str) -> Callable[[argparse.Namespace], int]:
     if not found:
         raise DataError(advice)
     try:
-        train: Callable[[argparse.Namespace], int] = found[0].load()
+        train: Callable[[TrainRun], int] = found[0].load()
     except ImportError as e:
         raise DataError(f"{advice} ({e})") from None
     return train
@@ -97,7 +141,7 @@ def dispatch(args: argparse.Namespace) -> int | None:
     checking that the data fit)."""
     engine = getattr(args, "engine", "memory")
     if engine != "memory":
-        return engine_train(engine)(args)
+        return engine_train(engine)(train_run(args))
     if getattr(args, "more_data", None):
         raise DataError(
             "several data files: the in-memory engine reads one; use --engine dask for Parquet files"
