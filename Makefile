@@ -1,6 +1,6 @@
 # Two commands for a newcomer: `make run` starts the app, `make test` runs every check.
 # Each creates the virtual environment and installs what it needs (Python packages from
-# requirements*.txt, dtcore itself as an editable package, Debian packages through
+# requirements*.txt, dtcore itself as an editable package with its dask extra, Debian packages through
 # scripts/apt-ensure).
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -16,7 +16,7 @@ $(VENV)/.runtime: requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[dask]'
 	touch $@
 
 $(VENV)/.test: $(VENV)/.runtime requirements-test.txt

@@ -182,12 +182,6 @@ def categories_of(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> 
     return tuple(out)
 
 
-def identifier_like(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> bool:
-    """A categorical column with one distinct value per row (IDs such as 编号, RID)."""
-    values = [label_of(v) for v in np.asarray(column, dtype=object).ravel() if not is_missing(v, tokens)]
-    return len(values) > 2 and len(set(values)) == len(values)
-
-
 def infer_schema(
     X: ArrayLike,
     feature_names: Iterable[str] | None = None,

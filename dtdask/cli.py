@@ -1,52 +1,79 @@
-"""``dtcore train DATA… --engine dask [--scheduler ADDR]``: the flags of dtcore's ``train``,
-the fit on Dask (``fit_dask``), the output written as the in-memory engine writes it."""
+"""``dtcore train DATA… --engine dask [--scheduler ADDR]``: the engine dtcore's CLI loads from the
+``dtcore.engines`` entry point and hands a ``TrainRun`` (the flags); roles and task by dtcore's
+rules (``dtcore.data.roles``) on profiles gathered from the partitions (``dtdask.profiles``), the
+fit on Dask (``fit_dask``), the output written as the in-memory engine writes it."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from dtcore.cli.train import dot_options, params_from_args
+from dtcore.cli.engines import TrainRun
+from dtcore.data import roles as R
 from dtcore.export import tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output
-from dtcore.schema import DataError
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns
 from dtdask.cluster import connect
 from dtdask.fit import fit_dask, read_frame
+from dtdask.profiles import profile_frame
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    sources = [args.data, *getattr(args, "more_data", [])]
-    refuse_input_as_output(args.out, sources)
-    if args.weight:
+def plan_roles(run: TrainRun, profiles: dict[str, R.ColumnProfile]) -> tuple[dict[str, str], str]:
+    """(every column's role, the task) from the profiles and the flags, as ``dtcore train``
+    plans them in memory: ``--ignore`` drops columns, ``--categorical``/``--continuous`` set a
+    kind, ``--keep`` uses an identifier-like or constant column; a note on stderr for each
+    column the rules left out."""
+    names = list(profiles)
+    flags = {"--target": [run.target], "--ignore": run.ignore, "--keep": run.keep}
+    flags.update({"--categorical": run.categorical, "--continuous": run.continuous})
+    for flag, cols in flags.items():
+        check_columns(names, cols, flag)
+    explicit = {n: CATEGORICAL for n in run.categorical if n not in run.ignore}
+    explicit.update({n: CONTINUOUS for n in run.continuous if n not in run.ignore})
+    roles = R.infer_roles(profiles, run.target, run.ignore, keep=set(run.keep) | set(explicit))
+    roles.update(explicit)
+    for issue in R.ignored_issues(profiles, roles, run.ignore):
+        why = {"identifier": "looks like an identifier (a different value in every row)"}
+        reason = why.get(issue.code, "holds no value" if issue.code == "all_missing" else "is constant")
+        print(
+            f"column {issue.column!r} {reason}, so it is ignored (--keep {issue.column} uses it anyway)",
+            file=sys.stderr,
+        )
+    if not R.features_of(roles):
+        raise DataError("no feature columns are left: ignore fewer columns (or --keep the ones ignored)")
+    return roles, run.task or R.infer_task(profiles[run.target])
+
+
+def cmd_train(run: TrainRun) -> int:
+    """Train on Dask as ``run`` says; the exit code (errors raise ``DataError``)."""
+    refuse_input_as_output(run.out, list(run.sources))
+    if run.weight:
         raise DataError("--engine dask trains with unit weights: --weight is not supported there")
-    if args.algorithm != "cart":
-        raise DataError(f"--engine dask grows CART trees (histograms); not {args.algorithm}")
-    params = params_from_args(args)
-    source = sources[0] if len(sources) == 1 else sources
-    ddf = read_frame(source)
-    drop = set(args.ignore) | {args.target}
-    features = [c for c in ddf.columns if c not in drop]
+    if run.algorithm != "cart":
+        raise DataError(f"--engine dask grows CART trees (histograms); not {run.algorithm}")
+    ddf = read_frame(run.sources[0] if len(run.sources) == 1 else list(run.sources))
 
     def progress(depth: int) -> None:
         print(f"level {depth} done", file=sys.stderr, flush=True)
 
-    with connect(args.scheduler) as client:
+    with connect(run.scheduler) as client:
+        roles, task = plan_roles(run, profile_frame(ddf, [str(c) for c in ddf.columns], client))
+        features = R.features_of(roles)
         est = fit_dask(
             ddf,
-            args.target,
-            task=args.task,
+            run.target,
+            task=task,
             features=features,
-            categorical=args.categorical,
-            continuous=args.continuous,
+            categorical=[f for f in features if roles[f] == CATEGORICAL],
+            continuous=[f for f in features if roles[f] == CONTINUOUS],
             client=client,
             on_level=progress,
-            **params,
+            **run.params,
         )
-    write_tree_file(est, args.out, **dot_options(args))
+    write_tree_file(est, run.out, **run.picture)
     s = tree_summary(est.tree_)
     print(
-        f"trained cart on dask ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
-        f"depth {s['depth']} → {args.out}",
+        f"trained cart on dask ({task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
+        f"depth {s['depth']} → {run.out}",
         file=sys.stderr,
     )
     return 0

@@ -13,15 +13,14 @@ import dask
 import dask.dataframe as dd
 import numpy as np
 
-from dtcore.base import BaseTreeEstimator
-from dtcore.cart.estimator import level_split_order
-from dtcore.cart.hist import grow_hist
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import Layout
 from dtcore.cut_neighbours import cut_neighbours, merge_neighbours
-from dtcore.estimators import make_estimator
+from dtcore.data.roles import CLASSIFICATION, infer_task
 from dtcore.missing_seen import missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
+from dtdask.profiles import profile_frame
 from dtdask.source import DaskHistograms, encode_block, encode_values
 from dtdask.summary import column_kind, merge, sample_per_partition, summarize
 
@@ -31,11 +30,6 @@ def read_frame(source: Any, columns: Sequence[str] | None = None) -> dd.DataFram
     if isinstance(source, dd.DataFrame):
         return source if columns is None else source[list(columns)]
     return dd.read_parquet(source, columns=None if columns is None else list(columns))
-
-
-def infer_task(ddf: dd.DataFrame, target: str) -> str:
-    """A float target is regression; anything else (integers, labels, booleans) classification."""
-    return "regression" if ddf[target].dtype.kind == "f" else "classification"
 
 
 def prepare(
@@ -72,33 +66,30 @@ def fit_dask(
     on_level: Callable[[int], object] | None = None,
     bins: Bins | None = None,
     **params: Any,
-) -> BaseTreeEstimator:
+) -> CARTClassifier | CARTRegressor:
     """Grow a CART tree with histograms over the partitions of ``source`` (a Dask DataFrame or
     Parquet path/glob); ``params`` are CART's (criterion, max_depth, min_samples_leaf, …,
-    max_bins).  ``client``: a ``distributed.Client`` (None: the current default scheduler).
+    max_bins); ``task`` None: the one the target implies (``dtcore.data.roles.infer_task``, as in
+    memory).  ``client``: a ``distributed.Client`` (None: the current default scheduler).
     ``on_level(depth)`` is called after each level (progress)."""
     ddf = read_frame(source)
-    task = task or infer_task(ddf, target)
-    est: Any = make_estimator("cart", task, **{**params, "splitter": "hist"})
-    est._validate_params()
+    if target not in ddf.columns:
+        raise DataError(f"no column {target!r}; the columns are {list(ddf.columns)}")
+    # the task a target implies: dtcore's rule, on the target's profile gathered from the partitions
+    task = task or infer_task(profile_frame(ddf, [target], client)[target])
+    est = (CARTClassifier if task == CLASSIFICATION else CARTRegressor)(**{**params, "splitter": "hist"})
     kinds = {**{c: CATEGORICAL for c in categorical}, **{c: CONTINUOUS for c in continuous}}
     schema, fitted_bins, n, _, _ = prepare(ddf, target, task, int(est.max_bins), features, kinds, client)
     bins = bins or fitted_bins
     cols = schema.names + [target]
     blocks = [dask.delayed(encode_block)(p, schema, bins, task) for p in ddf[cols].to_delayed()]
-    n_classes = len(schema.classes or ()) if task == "classification" else 0
-    layout = Layout(bins.n_bins, n_classes)
-    src = DaskHistograms(blocks, layout, client)
-    grow_params = est._params_for(n, np.array([float(n)]), n_classes)
-    grown = grow_hist(src, bins, grow_params, on_level)
-    est._set_schema(schema)
-    # the same tail as the in-memory fit: pruning at ccp_alpha, the recorded growth, and which
-    # tests met a missing value (each partition's answer, or-ed: only booleans travel)
-    est.tree_ = est._finish_growth(grown, level_split_order(grown), "level")
+    layout = Layout(bins.n_bins, len(schema.classes or ()))
+    est.fit_histograms(DaskHistograms(blocks, layout, client), bins, schema, n, on_level)
+    # what needs the rows, as the in-memory fit records it: which tests met a missing value (each
+    # partition's answer, or-ed: only booleans travel) and the real values beside each cut
     parts = [dask.delayed(_seen_block)(p, est) for p in ddf[schema.names].to_delayed()]
     found = dask.compute(*parts) if client is None else client.gather(client.compute(parts))
     est.tree_.saw_missing = np.logical_or.reduce(np.asarray([f[0] for f in found], dtype=bool), axis=0)
-    # the real values beside each cut (a bin edge here): each partition's, merged
     est.tree_.cut_below, est.tree_.cut_above = merge_neighbours([f[1] for f in found])
     return est
 

@@ -1,6 +1,9 @@
 """``pip install .`` gives an importable dtcore with numpy as its only dependency and a working
-``dtcore`` command, away from the repository (no sys.path help from the checkout)."""
+``dtcore`` command, away from the repository (no sys.path help from the checkout); the same
+distribution carries dtdask, whose packages come with the ``dask`` extra, and declares it as the
+``dask`` engine (``dtcore train … --engine dask``)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -21,7 +24,8 @@ def wheel(tmp_path_factory) -> Path:
     src = tmp_path_factory.mktemp("src")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    shutil.copytree(ROOT / "dtcore", src / "dtcore", ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("dtcore", "dtdask"):
+        shutil.copytree(ROOT / package, src / package, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)],
@@ -32,18 +36,29 @@ def wheel(tmp_path_factory) -> Path:
     return path
 
 
-def test_the_wheel_holds_dtcore_only_and_needs_numpy_only(wheel):
+def test_the_wheel_holds_dtcore_and_dtdask_and_needs_numpy_only(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         meta = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
         entry = next(z.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
-    assert top == {"dtcore"}
+    assert top == {"dtcore", "dtdask"}
     for package in ("cli", "c45", "export", "pruning"):
         assert f"dtcore/{package}/__init__.py" in names
-    requires = [line for line in meta.splitlines() if line.startswith("Requires-Dist:")]
-    assert len(requires) == 1 and requires[0].startswith("Requires-Dist: numpy")
+    assert {"dtdask/__init__.py", "dtdask/cli.py", "dtdask/profiles.py"} <= set(names)
+    requires = [
+        line.removeprefix("Requires-Dist: ")
+        for line in meta.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
+    unconditional = [r for r in requires if ";" not in r]
+    assert len(unconditional) == 1 and unconditional[0].startswith("numpy")
+    extra = {r.split(";")[0].split(">")[0].split("[")[0].strip() for r in requires if ";" in r}
+    assert extra == {"dask", "distributed", "pandas", "pyarrow"}
+    assert all(r.split(";", 1)[1].strip() == 'extra == "dask"' for r in requires if ";" in r)
+    assert "Provides-Extra: dask" in meta
     assert "dtcore = dtcore.cli:main" in entry
+    assert "[dtcore.engines]" in entry and "dask = dtdask.cli:cmd_train" in entry
 
 
 def test_installed_command_runs_outside_the_checkout(wheel, tmp_path):
@@ -93,3 +108,95 @@ def test_installed_command_runs_outside_the_checkout(wheel, tmp_path):
         check=True,
     )
     assert "纹理 = 清晰" in shown.stdout
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A local 1-worker cluster (threads, TCP: the installed command reaches it from its process)."""
+    from dtdask.cluster import connect
+
+    with connect(n_workers=1, processes=False, protocol="tcp") as client:
+        yield client.scheduler.address
+
+
+def test_installed_command_trains_on_dask_outside_the_checkout(wheel, tmp_path, scheduler):
+    import numpy as np
+    import pandas as pd
+
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    work = tmp_path / "elsewhere"
+    (work / "data").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": np.round(rng.random(400) * 9), "c": rng.choice(["p", "q"], 400)})
+    df["y"] = np.where(df.a + 3 * (df.c == "p") > 5, "yes", "no")
+    for i, idx in enumerate(np.array_split(np.arange(len(df)), 2)):
+        df.iloc[idx].to_parquet(work / "data" / f"part-{i}.parquet")
+    env = dict(os.environ, PYTHONPATH=str(target))
+    command = str(target / "bin" / "dtcore")
+    run = subprocess.run(
+        f"{command} train data/*.parquet --target y --engine dask --scheduler {scheduler} --out m.json",
+        shell=True,  # the shell expands the glob, as for a user
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "trained cart on dask (classification)" in run.stderr
+    shown = subprocess.run(
+        [command, "show", "m.json", "--format", "json"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    info = json.loads(shown.stdout)
+    assert info["algorithm"] == "cart" and info["params"]["splitter"] == "hist"
+    assert [f["name"] for f in info["features"]] == ["a", "c"] and sorted(info["classes"]) == ["no", "yes"]
+    rules = subprocess.run([command, "show", "m.json"], cwd=work, env=env, capture_output=True, text=True)
+    assert rules.returncode == 0 and "a <= " in rules.stdout, rules.stderr
+
+
+def test_without_the_extra_the_engine_says_how_to_install_it(wheel, tmp_path):
+    """An install without dtdask's entry point (an older dtcore, or the extra's packages absent)
+    gets the install line, not a traceback."""
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    (entry,) = target.glob("dtcore-*.dist-info/entry_points.txt")
+    entry.write_text(entry.read_text().split("[dtcore.engines]")[0])
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    (work / "t.parquet").write_bytes(b"")
+    run = subprocess.run(
+        [
+            str(target / "bin" / "dtcore"),
+            "train",
+            "t.parquet",
+            "--target",
+            "y",
+            "--engine",
+            "dask",
+            "--out",
+            "m.json",
+        ],
+        cwd=work,
+        env=dict(os.environ, PYTHONPATH=str(target)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "dtcore: error: --engine dask needs dtcore's dask extra: pip install 'dtcore[dask]'"
+    ]

@@ -1,4 +1,5 @@
-"""The command line and the app agree on roles and task (one engine: ``dtcore.data.roles``).
+"""The command line and the app agree on roles and task (one engine: ``dtcore.data.roles``), and so
+do the CLI's two engines, in memory and on Dask.
 
 Each bundled CSV sample, and a few edge tables, is read the way each path reads it (the CLI with
 ``dtcore.data.readers.read_table``, the app with ``ui.services.loading``) and prepared by each path's own
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dtcore.cli import prepare_training
@@ -157,3 +159,121 @@ def test_cli_notes_the_ignored_identifier_and_trains_a_classifier(tmp_path):
         "idx",
         "x",
     ]
+
+
+# =============================================================================================
+# memory and Dask: the same rules (``dtcore.data.roles``) on the same table
+
+
+def _roles_table(n=600, seed=3):
+    """An integer ID, a label ID, an integer with 200 distinct values and a float in {1, 2, 3}
+    (the two targets the engines used to read oppositely), numbers and labels."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "id": rng.permutation(n),
+            "code": [f"c{i:04d}" for i in rng.permutation(n)],
+            "x": np.round(rng.random(n) * 50, 2),
+            "colour": rng.choice(["red", "green", "blue"], n),
+            "n200": np.arange(n) % 200,
+            "g3": rng.choice([1.0, 2.0, 3.0], n),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    from dtdask.cluster import connect
+
+    with connect(n_workers=1, processes=False, protocol="tcp") as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def same_table(tmp_path_factory):
+    """The table as a CSV file (the in-memory engine reads no Parquet) and as three Parquet files."""
+    df = _roles_table()
+    d = tmp_path_factory.mktemp("roles")
+    df.to_csv(d / "t.csv", index=False)
+    parts = []
+    for i, idx in enumerate(np.array_split(np.arange(len(df)), 3)):
+        parts.append(d / f"part-{i}.parquet")
+        df.iloc[idx].to_parquet(parts[-1])
+    return df, d / "t.csv", parts
+
+
+def _trained(argv, capsys):
+    from dtcore.cli import main
+
+    out = Path(argv[argv.index("--out") + 1])
+    assert main(argv) == 0, capsys.readouterr().err
+    model = json.loads(out.read_text(encoding="utf-8"))
+    kinds = {f["name"]: f["kind"] for f in model["schema"]["features"]}
+    return model["task"], kinds, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "target,task",
+    [("n200", R.REGRESSION), ("g3", R.CLASSIFICATION)],
+)
+def test_memory_and_dask_clis_give_the_same_roles_and_task(
+    dask_client, same_table, tmp_path, capsys, target, task
+):
+    _, csv, parts = same_table
+    out = ["--target", target, "--max-depth", "3"]
+    mem = _trained(["train", str(csv), *out, "--out", str(tmp_path / "mem.json")], capsys)
+    dask_argv = ["train", *map(str, parts), *out, "--engine", "dask"]
+    dask_argv += ["--scheduler", dask_client.scheduler.address, "--out", str(tmp_path / "dask.json")]
+    dist = _trained(dask_argv, capsys)
+    assert mem[:2] == dist[:2]
+    assert mem[0] == task
+    other = {"n200": "g3", "g3": "n200"}[target]
+    assert mem[1] == {"x": R.CONTINUOUS, "colour": R.CATEGORICAL, other: R.CONTINUOUS}
+    for err in (mem[2], dist[2]):  # both say why the identifiers are left out
+        assert "'id'" in err and "--keep id" in err and "'code'" in err and "--keep code" in err
+
+
+def test_dask_cli_keeps_an_identifier_when_told(dask_client, same_table, tmp_path, capsys):
+    _, _, parts = same_table
+    argv = ["train", *map(str, parts), "--target", "g3", "--keep", "id", "--max-depth", "2"]
+    argv += ["--engine", "dask", "--scheduler", dask_client.scheduler.address]
+    task, kinds, _ = _trained([*argv, "--out", str(tmp_path / "m.json")], capsys)
+    assert task == R.CLASSIFICATION and kinds["id"] == R.CONTINUOUS and "code" not in kinds
+
+
+def test_dask_profiles_are_the_in_memory_profiles(dask_client, same_table, monkeypatch):
+    """Per-partition summaries merged give each column's in-memory profile, also when the
+    partitions hold more distinct values than they keep (then the workers count the IDs)."""
+    import dask.dataframe as dd
+
+    import dtdask.profiles as P
+    from dtcore.data import roles as E
+
+    df, _, _ = same_table
+    ddf = dd.from_pandas(df, npartitions=4)
+    whole = {n: E.profile_column(n, P.profile_cells(df[n])) for n in df.columns}
+    assert P.profile_frame(ddf, list(df.columns), dask_client) == whole
+    monkeypatch.setattr(P, "DISTINCT_KEPT", 30)  # fewer than the IDs and n200 hold per partition
+    got = P.profile_frame(ddf, list(df.columns), dask_client)
+    assert got["id"] == whole["id"] and got["code"] == whole["code"] and got["id"].identifier
+    assert got["n200"].n_distinct > 30 and not got["n200"].class_like  # a lower bound decides it
+    assert got["g3"] == whole["g3"] and got["colour"] == whole["colour"]
+
+
+def test_blocks_merge_into_the_whole_columns_profile():
+    from dtcore.data import roles as E
+
+    columns = {
+        "mixed": [1, "a", None, 2.5, "a", "?"],
+        "whole": ["1", "2", None, "3", "2", "1"],
+        "comma": ["1,5", "2,5", None, None, "3,5", "1,5"],
+        "split": ["train", "test", "train", None, "valid", "train"],
+        "empty": [None, "", None, "NA", None, None],
+        "ids": ["a", "b", "c", "d", "e", "f"],
+    }
+    for name, cells in columns.items():
+        arr = np.array(cells, dtype=object)
+        blocks = [E.column_part(name, arr[i : i + 2]) for i in range(0, len(arr), 2)]
+        assert E.profile_of_parts(blocks) == E.profile_column(name, arr), name

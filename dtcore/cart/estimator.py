@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,16 +32,22 @@ from numpy.typing import ArrayLike
 from dtcore import history
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart.grower import grow_with_order
+from dtcore.cart.hist.binning import Bins
+from dtcore.cart.hist.grower import grow_hist
+from dtcore.cart.hist.histograms import HistogramSource
 from dtcore.cart.rules import GrowParams
 from dtcore.conventions import Bunch
 from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from dtcore.params import GROWTH_LIMITS, Param
 from dtcore.pruning.ccp import ccp_steps
-from dtcore.schema import DataError
+from dtcore.schema import DataError, Schema
 from dtcore.tree import Tree
 
 #: "best": every threshold of the sorted values (exact); "hist": bins (``dtcore.cart.hist``)
 SPLITTERS = ("best", "hist")
+
+
+_CART = TypeVar("_CART", bound="_CARTBase")  # fit_histograms returns the estimator itself
 
 
 def _is_int(v: object) -> bool:
@@ -142,6 +149,54 @@ class _CARTBase(BaseTreeEstimator):
         grower.fit(X, y, sample_weight, **fit_params)
         path = cost_complexity_path(grower.tree_)
         return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
+
+    def fit_histograms(
+        self: _CART,
+        source: HistogramSource,
+        bins: Bins,
+        schema: Schema,
+        n_samples: int,
+        on_level: Callable[[int], object] | None = None,
+    ) -> _CART:
+        """Fit ``splitter="hist"`` from histograms computed elsewhere (``dtdask``: over Dask
+        partitions), with unit sample weights; the same growth, pruning and recorded build order
+        as :meth:`fit`, which bins and sums the rows in memory instead.
+
+        Parameters
+        ----------
+        source : HistogramSource
+            The per-(node, feature, bin) sums of the training rows and their routing
+            (``dtcore.cart.hist.histograms``), laid out for ``bins`` and for
+            ``len(schema.classes)`` classes (0 for a regressor).
+        bins : Bins
+            The bins of every feature, in ``schema``'s feature order.
+        schema : Schema
+            The features, the target and, for a classifier, the classes (class ``i`` is code
+            ``i`` in the source).
+        n_samples : int
+            The number of training rows (fractional ``min_samples_*`` are shares of it).
+        on_level : callable, optional
+            Called with the depth after each level is grown (progress).
+
+        Returns
+        -------
+        self
+            Fitted: ``tree_``, ``schema_`` and the attributes that follow from it. What needs the
+            rows themselves is the caller's to record on ``tree_``: ``saw_missing``
+            (``dtcore.missing_seen``) and ``cut_below``/``cut_above``
+            (``dtcore.cut_neighbours``).
+        """
+        if self.splitter != "hist":
+            raise ValueError(f"fit_histograms grows with splitter='hist', not {self.splitter!r}")
+        if schema.is_classifier != (self._task == "classification"):
+            raise DataError(f"{type(self).__name__} needs a {self._task} schema (classes iff classification)")
+        self._validate_params()
+        n_classes = len(schema.classes or ())
+        params = self._params_for(int(n_samples), np.array([float(n_samples)]), n_classes)
+        grown = grow_hist(source, bins, params, on_level)
+        self._set_schema(schema)
+        self.tree_ = self._finish_growth(grown, level_split_order(grown), "level")
+        return self
 
     def _params_for(self, n: int, w: np.ndarray, n_classes: int) -> GrowParams:
         msl = self.min_samples_leaf

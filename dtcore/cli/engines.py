@@ -1,24 +1,72 @@
 """``dtcore train --engine``: which engine fits, and whether the data fit in memory.
 
-``memory`` (the default) reads the file into memory; ``dask`` hands the run to the ``dtdask``
-package (histogram CART over the partitions of Parquet files, on a local cluster or at
-``--scheduler``).  dtcore stays numpy-only: ``dtdask`` is imported here, by name, only when
-asked for.
+``memory`` (the default) reads the file into memory; any other engine is the ``train`` command an
+installed package declares under the ``dtcore.engines`` entry-point group, called with the
+flags as a ``TrainRun``. The ``dask`` extra
+(``pip install 'dtcore[dask]'``) declares ``dask = dtdask.cli:cmd_train``: histogram CART over
+the partitions of Parquet files, on a local cluster or at ``--scheduler``. dtcore stays
+numpy-only: an engine's module is loaded only when asked for.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from dtcore.schema import DataError
 
 ENGINES = ("memory", "dask")
+#: the entry-point group of the engines other than ``memory``
+ENGINE_GROUP = "dtcore.engines"
 #: a fit holds the text table, the float64 matrix and a sorted permutation per feature: about
 #: this many times rows × columns × 8 bytes
 MEMORY_FACTOR = 4
+
+
+@dataclass(frozen=True)
+class TrainRun:
+    """What ``dtcore train`` asks another engine to do: its flags, read once by dtcore's CLI, so
+    an engine depends on these fields and not on the parser's."""
+
+    sources: tuple[str, ...]  # the data: a path, a glob, or several files
+    target: str
+    out: str
+    algorithm: str = "cart"
+    task: str | None = None  # None: the task the target implies (``dtcore.data.roles``)
+    ignore: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+    continuous: tuple[str, ...] = ()
+    weight: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # the estimator's (``params_from_args``)
+    picture: dict[str, Any] = field(default_factory=dict)  # ``write_tree_file``'s (``dot_options``)
+    scheduler: str | None = None  # an engine's cluster address (``--scheduler``)
+
+
+def train_run(args: argparse.Namespace) -> TrainRun:
+    """The ``train`` flags as a ``TrainRun``."""
+    from dtcore.cli.train import dot_options, params_from_args  # train imports this module
+
+    return TrainRun(
+        sources=(args.data, *getattr(args, "more_data", [])),
+        target=args.target,
+        out=args.out,
+        algorithm=args.algorithm,
+        task=args.task,
+        ignore=tuple(args.ignore),
+        keep=tuple(getattr(args, "keep", ())),
+        categorical=tuple(args.categorical),
+        continuous=tuple(args.continuous),
+        weight=args.weight,
+        params=params_from_args(args),
+        picture=dot_options(args),
+        scheduler=getattr(args, "scheduler", None),
+    )
 
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:
@@ -74,19 +122,26 @@ def check_fits_in_memory(path: str | Path, available: int | None = None) -> None
         )
 
 
+def engine_train(name: str) -> Callable[[TrainRun], int]:
+    """The ``train`` command of engine ``name``, loaded from its entry point; a DataError with
+    the install line when the extra (or one of its packages) is missing."""
+    advice = f"--engine {name} needs dtcore's {name} extra: pip install 'dtcore[{name}]'"
+    found = [ep for ep in entry_points(group=ENGINE_GROUP) if ep.name == name]
+    if not found:
+        raise DataError(advice)
+    try:
+        train: Callable[[TrainRun], int] = found[0].load()
+    except ImportError as e:
+        raise DataError(f"{advice} ({e})") from None
+    return train
+
+
 def dispatch(args: argparse.Namespace) -> int | None:
     """Run ``train`` on another engine (its exit code), or None for the in-memory engine (after
     checking that the data fit)."""
-    if getattr(args, "engine", "memory") == "dask":
-        try:
-            cli = importlib.import_module("dtdask.cli")
-        except ImportError as e:
-            raise DataError(
-                f"--engine dask needs the dtdask package and dask[dataframe] + distributed ({e}); "
-                "install the project's requirements.txt"
-            ) from None
-        code: int = cli.cmd_train(args)
-        return code
+    engine = getattr(args, "engine", "memory")
+    if engine != "memory":
+        return engine_train(engine)(train_run(args))
     if getattr(args, "more_data", None):
         raise DataError(
             "several data files: the in-memory engine reads one; use --engine dask for Parquet files"

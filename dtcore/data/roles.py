@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,11 +105,37 @@ class Issue:
     count: int = 0
 
 
-def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> ColumnProfile:
-    """Profile one column from its raw cells (strings from a file, numbers, None/NaN).
+#: distinct values a block of rows keeps per column (``column_part``'s ``keep``) when blocks are
+#: merged (Dask partitions); beyond it a block says "more" and the count comes from ``count_distinct``
+DISTINCT_KEPT = 4096
+
+
+@dataclass(frozen=True, eq=False)
+class ColumnPart:
+    """One block of a column's rows (a Dask partition, or the whole column), summarised so that
+    blocks merge into one ``ColumnProfile`` (``profile_of_parts``): the facts ``profile_column``
+    counts, with the distinct values kept instead of counted."""
+
+    name: str
+    n_rows: int
+    n_known: int
+    n_distinct: int  # distinct known values in this block
+    numeric: bool | None  # every known cell a number; None: no known cell in a block of cells
+    integer: bool  # numeric and every known value a whole number (False when none is known)
+    numbers: np.ndarray | None  # numeric: the distinct known numbers, sorted (None: more than kept)
+    labels: tuple[str, ...] | None  # not numeric: the distinct known labels (None: more than kept)
+    example: str  # the first known value as a label ("" when none)
+    decimal_comma: bool  # known cells, all numbers written with a decimal comma ("1,5")
+
+
+def column_part(
+    name: str, values: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS, keep: int | None = None
+) -> ColumnPart:
+    """Summarise one block of a column's raw cells (strings from a file, numbers, None/NaN).
 
     A numeric array (a typed DataFrame column) is numeric by its type, NaN being missing; other
     cells are looked at once per distinct cell, so the work grows with the labels, not the rows.
+    ``keep``: the most distinct values to keep (None: all of them).
     """
     arr = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
     arr = arr.ravel()
@@ -120,8 +146,10 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
         with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
             integer = bool(known.size and np.all(np.mod(known, 1) == 0))
         example = label_of(float(known[0])) if known.size else ""
-        return ColumnProfile(
-            str(name), True, integer, int(np.unique(known).size), n - int(known.size), n, example
+        u = np.unique(known)
+        kept = u if keep is None or u.size <= keep else None
+        return ColumnPart(
+            str(name), n, int(known.size), int(u.size), True, integer, kept, None, example, False
         )
     try:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
         counts = Counter((type(v), v) for v in arr.tolist())
@@ -133,6 +161,7 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
         n_known = len(known_cells)
     else:
         n_known = sum(counts[(type(v), v)] for v in known_cells)
+    example = label_of(known_cells[0]) if known_cells else ""
     numbers: list[float] | None = None
     if known_cells and not any(isinstance(v, (bool, np.bool_)) for v in known_cells):
         nums = [_to_float(v) for v in known_cells]
@@ -140,17 +169,82 @@ def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING
             numbers = [x for x in nums if x is not None]
     if numbers is not None:
         integer = all(float(x).is_integer() for x in numbers)
-        distinct = len(set(numbers))
-    else:
-        integer = False
-        distinct = len({label_of(v) for v in known_cells})
-    example = label_of(known_cells[0]) if known_cells else ""
-    comma = numbers is None and bool(known_cells)
+        u = np.unique(np.asarray(numbers, dtype=np.float64))
+        kept = u if keep is None or u.size <= keep else None
+        return ColumnPart(str(name), n, n_known, int(u.size), True, integer, kept, None, example, False)
+    labels = tuple(dict.fromkeys(label_of(v) for v in known_cells))
+    comma = bool(known_cells)
     comma = comma and all(isinstance(v, str) and DECIMAL_COMMA.match(v.strip()) for v in known_cells)
-    marks = numbers is None and distinct <= len(SET_MARKS) and is_split_column(known_cells)
-    return ColumnProfile(
-        str(name), numbers is not None, integer, distinct, n - n_known, n, example, comma, marks
+    return ColumnPart(
+        str(name),
+        n,
+        n_known,
+        len(labels),
+        False if known_cells else None,
+        False,
+        None,
+        labels if keep is None or len(labels) <= keep else None,
+        example,
+        comma,
     )
+
+
+def profile_of_parts(
+    parts: Sequence[ColumnPart], count_distinct: Callable[[str], int] | None = None
+) -> ColumnProfile:
+    """The profile of a column from its blocks' summaries (in row order).
+
+    When a block kept too many distinct values to merge them, ``count_distinct(name)`` gives the
+    column's exact count if it can decide the identifier rule (no missing cell; labels, or whole
+    numbers under an ID name); otherwise (or without it) it is the largest block's count, more
+    than the values kept, which decides every other rule (constant, class-like, many categories)
+    as the exact count would. Numbers are compared as numbers and labels as text, as in one ``profile_column``."""
+    name = parts[0].name
+    n_rows = sum(p.n_rows for p in parts)
+    n_known = sum(p.n_known for p in parts)
+    said = [p.numeric for p in parts if p.numeric is not None]
+    numeric = bool(said) and all(said)
+    known = [p for p in parts if p.n_known]
+    integer = numeric and bool(known) and all(p.integer for p in known)
+    example = known[0].example if known else ""
+    numbers = [p.numbers for p in known] if numeric else []
+    labels = [] if numeric else [_labels_of(p) for p in known]
+    complete = all(x is not None for x in numbers) and all(x is not None for x in labels)
+    comma = not numeric and bool(known) and all(p.decimal_comma for p in known)
+    if complete:
+        marks = False
+        if numeric:
+            kept = [x for x in numbers if x is not None]
+            n_distinct = (
+                int(np.unique(np.concatenate(kept)).size) if len(kept) > 1 else sum(x.size for x in kept)
+            )
+        else:
+            distinct = {label for x in labels if x is not None for label in x}
+            n_distinct = len(distinct)
+            marks = n_distinct <= len(SET_MARKS) and is_split_column(sorted(distinct))
+    else:
+        marks = False
+        n_distinct = max(p.n_distinct for p in known)
+        could_be_id = n_known == n_rows and (not numeric or (integer and id_name(name)))
+        if count_distinct is not None and could_be_id:
+            n_distinct = int(count_distinct(name))
+    return ColumnProfile(
+        name, numeric, bool(integer), n_distinct, n_rows - n_known, n_rows, example, comma, marks
+    )
+
+
+def _labels_of(part: ColumnPart) -> tuple[str, ...] | None:
+    """A block's distinct labels; a numeric block's are its numbers' (a column numeric in one
+    block and not in another)."""
+    if part.numbers is not None:
+        return tuple(label_of(float(x)) for x in part.numbers)
+    return part.labels if part.numeric is not True else None
+
+
+def profile_column(name: str, values: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> ColumnProfile:
+    """Profile one column from its raw cells (strings from a file, numbers, None/NaN): the
+    whole column as one block (``column_part``), so memory and Dask share every rule."""
+    return profile_of_parts([column_part(name, values, tokens)])
 
 
 def profile_columns(
