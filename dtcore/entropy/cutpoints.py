@@ -108,6 +108,13 @@ def pick_j48(g: np.ndarray, tol: float = SMALL, start: float = 0.0) -> int:
     return int(rec[cur])
 
 
+def mdl_penalty(n_candidates: ArrayLike, N: ArrayLike) -> np.ndarray:
+    """C4.5 release 8's MDL penalty on a continuous feature's best cut: log2(#candidate cuts)/N
+    (0 when there is no candidate).  The one formula the builder and the split explorer use."""
+    n = np.asarray(n_candidates)
+    return np.log2(np.maximum(n, 1)) / np.asarray(N, dtype=np.float64)
+
+
 def xlog2x_table(n: int) -> np.ndarray:
     """k·log2(k) for k = 0..n: with unit weights every count is an integer, so a lookup
     replaces 2·(classes+1) logarithms per candidate."""
@@ -316,7 +323,7 @@ def _finish(
     if feats.size == 0:
         return out
     raw = D[feats, best]
-    penalty = np.log2(out.n_candidates[feats]) / N if (mdl and rules == "c45") else 0.0
+    penalty = mdl_penalty(out.n_candidates[feats], N) if (mdl and rules == "c45") else 0.0
     gain = raw - penalty
     if rules == "c45":
         keep = gain > SMALL
@@ -543,7 +550,7 @@ def _batch_finish(
     b = best[fi, si_]
     raw = D[fi, b]
     Nn = N[si_]
-    gain = raw - (np.log2(out.n_candidates[fi, si_]) / Nn if mdl else 0.0)
+    gain = raw - (mdl_penalty(out.n_candidates[fi, si_], Nn) if mdl else 0.0)
     keep = gain > SMALL
     fi, si_, b, gain, Nn = fi[keep], si_[keep], b[keep], gain[keep], Nn[keep]
     if fi.size == 0:

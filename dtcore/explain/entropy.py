@@ -4,14 +4,13 @@ by ``c45.rules`` and ``id3`` (the functions the builders call)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from dtcore.c45 import rules as c45_rules
 from dtcore.criteria import split_information
-from dtcore.entropy.cutpoints import cut_gain_arrays, pick_j48
+from dtcore.entropy.cutpoints import cut_gain_arrays, mdl_penalty, pick_j48
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
@@ -119,7 +118,9 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
         if D.size
         else np.zeros(0)
     )
-    penalty = math.log2(cg.n_candidates) / nd.N if (c45 and est.mdl_penalty and cg.n_candidates) else 0.0
+    penalty = (
+        float(mdl_penalty(cg.n_candidates, nd.N)) if (c45 and est.mdl_penalty and cg.n_candidates) else 0.0
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(
             split_info * nd.N > SMALL, (cg.gain - penalty) / np.where(split_info > 0, split_info, 1), 0.0
