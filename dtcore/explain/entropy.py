@@ -10,7 +10,7 @@ import numpy as np
 
 from dtcore.c45 import rules as c45_rules
 from dtcore.criteria import split_information
-from dtcore.entropy.cutpoints import cut_gain_arrays, mdl_penalty, pick_j48
+from dtcore.entropy.cutpoints import cut_gain_arrays, cut_midpoint, mdl_penalty, pick_j48
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
@@ -34,8 +34,8 @@ def cut_gains(
 ) -> CutGains:
     """Gain of every cut between adjacent sorted values of one feature at one node.
 
-    The numbers are ``cutpoints.cut_gain_arrays``' (the pass ``score_cuts`` picks its best cut
-    from): arrays over the sorted positions i (cut between i and i+1) that separate
+    The numbers are ``cutpoints.cut_gain_arrays``' (the pass ID3's ``score_textbook_cuts`` picks
+    its best cut from; C4.5's ``score_cuts_batch`` computes the same sums): arrays over the sorted positions i (cut between i and i+1) that separate
     distinct known values — ``pos``, ``lo``, ``hi`` (the two values), ``midpoint``, ``gain``
     (ρ-weighted, raw: no MDL penalty), ``eligible`` (C4.5: both sides hold MinSplit weight;
     textbook: both sides hold ≥ ``min_leaf`` known rows), ``weight_left``/``weight_right`` (known weight), plus
@@ -67,8 +67,7 @@ def cut_gains(
     assert cg.gain is not None  # asked for with the default gains=True
     pos = np.flatnonzero(cg.distinct[0])
     lo, hi = V[0, pos], V[0, pos + 1]
-    mid = (lo + hi) / 2.0
-    mid = np.where(mid == hi, lo, mid)  # as cutpoints._finish
+    mid = cut_midpoint(lo, hi)
     eligible = cg.eligible[0, pos]
     return CutGains(
         pos=pos,

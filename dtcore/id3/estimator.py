@@ -32,7 +32,7 @@ import numpy as np
 from dtcore.analysis import growth_steps
 from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
-from dtcore.entropy.cutpoints import score_cuts
+from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import METHODS as BIN_METHODS
 from dtcore.entropy.discretize import edges_for, inner_edges
 from dtcore.entropy.multiway import branch_class_counts, distribute_rows, score_multiway
@@ -334,13 +334,12 @@ class ID3Classifier(BaseTreeEstimator):
             x = X[rows, j]
             if kind == "thr":
                 order = np.argsort(x, kind="stable")
-                sc = score_cuts(
+                sc = score_textbook_cuts(
                     x[order][None, :],
                     y_loc[order][None, :],
                     wl[order][None, :],
                     N,
                     C,
-                    rules="textbook",
                     min_leaf=float(self.min_samples_leaf),
                 )
                 if not sc.valid[0]:

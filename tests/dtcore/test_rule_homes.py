@@ -8,7 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dtcore import explain
+from dtcore.c45 import C45Classifier
+from dtcore.entropy import cutpoints
 from dtcore.entropy.cutpoints import mdl_penalty
+from scripts import compare_j48 as cj
+from tests.datasets import DATA
+from tests.dtcore.one_node_cuts import c45_node_cuts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,3 +57,50 @@ def test_mdl_penalty_values():
     assert mdl_penalty(37, 40.0) == pytest.approx(np.log2(37) / 40)
     assert mdl_penalty(0, 10.0) == 0.0 and mdl_penalty(1, 10.0) == 0.0
     assert np.array_equal(mdl_penalty(np.array([1, 4]), np.array([2.0, 4.0])), [0.0, 0.5])
+
+
+@pytest.mark.parametrize("name,target", [("diabetes.csv", None), ("breast_cancer.csv", "class")])
+def test_explorer_mdl_and_gain_equal_the_builders(name, target):
+    """At the root, the explorer's MDL penalty, gain after it and cut are the builder's
+    (``score_cuts_batch`` on the root's rows), feature by feature."""
+    X, y, kw = cj.load_csv(DATA / name) if target is None else cj.load(DATA / name, target)
+    est = C45Classifier().fit(X, y, **kw)
+    Xe = est.encode(X)
+    yc = np.array([list(est.classes_).index(v) for v in y])
+    rep = explain.split_report(est, Xe, yc, None, 0)
+    checked = 0
+    for j, rec in enumerate(rep.features):
+        if rec.mode != "threshold":
+            continue
+        o = np.argsort(Xe[:, j], kind="stable")
+        sc = c45_node_cuts(Xe[o, j][None], yc[o][None], np.ones((1, o.size)), float(o.size), len(est.classes_))
+        assert rec.n_candidates == sc.n_candidates[0]
+        assert rec.mdl_penalty == mdl_penalty(sc.n_candidates[0], float(o.size))
+        assert rec.usable == bool(sc.valid[0])
+        if rec.usable:
+            assert rec.raw_gain == sc.raw_gain[0]
+            assert rec.gain == sc.gain[0]
+            assert rec.midpoint == sc.midpoint[0]
+            checked += 1
+    assert checked >= 2
+
+
+# -- 2. C4.5's cut scoring -------------------------------------------------------------------------
+
+
+def test_c45_cuts_are_scored_by_the_batch_pass_only():
+    """One scorer per rule set: ``score_cuts_batch`` (C4.5, the builder's) and
+    ``score_textbook_cuts`` (ID3); the single-node C4.5 copy is gone."""
+    scorers = {(rel, fn.name) for rel, fn in functions() if fn.name.startswith(("score_", "_score_"))}
+    cut_scorers = {s for s in scorers if "cut" in s[1]}
+    assert cut_scorers == {
+        ("dtcore/entropy/cutpoints.py", "score_cuts_batch"),
+        ("dtcore/entropy/cutpoints.py", "score_textbook_cuts"),
+    }, cut_scorers
+    assert not hasattr(cutpoints, "score_cuts") and not hasattr(cutpoints, "_score_unit")
+
+
+def test_min_split_is_written_once():
+    """C4.5's MinSplit clamp (0.1·K/classes within [MINOBJS, 25]) lives in ``_min_split``."""
+    src = (ROOT / "dtcore/entropy/cutpoints.py").read_text(encoding="utf-8")
+    assert src.count("25 + SMALL") == 1
