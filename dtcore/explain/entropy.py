@@ -15,7 +15,7 @@ from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branc
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
 from dtcore.id3 import estimator as id3_rules
-from dtcore.tree import DISTRIBUTE
+from dtcore.tree import DISTRIBUTE, branch_index
 
 # =============================================================================================
 # every cut of a continuous feature
@@ -262,9 +262,6 @@ def id3_features(nd: NodeData) -> list[FeatureSplits]:
         elif kind == "cat":
             out.append(entropy_multiway(nd, j, arg))
         else:
-            x = nd.X[:, j]
-            b = np.full(x.shape, -1, np.int64)
-            known = ~np.isnan(x)
-            b[known] = np.searchsorted(arg, x[known], side="left")
+            b = branch_index(nd.X[:, j], cuts=arg)  # -1: missing, shared out by score_multiway
             out.append(entropy_multiway(nd, j, arg.size + 1, branch=b, cuts=arg))
     return out

@@ -73,7 +73,9 @@ def test_explorer_mdl_and_gain_equal_the_builders(name, target):
         if rec.mode != "threshold":
             continue
         o = np.argsort(Xe[:, j], kind="stable")
-        sc = c45_node_cuts(Xe[o, j][None], yc[o][None], np.ones((1, o.size)), float(o.size), len(est.classes_))
+        sc = c45_node_cuts(
+            Xe[o, j][None], yc[o][None], np.ones((1, o.size)), float(o.size), len(est.classes_)
+        )
         assert rec.n_candidates == sc.n_candidates[0]
         assert rec.mdl_penalty == mdl_penalty(sc.n_candidates[0], float(o.size))
         assert rec.usable == bool(sc.valid[0])
@@ -104,3 +106,62 @@ def test_min_split_is_written_once():
     """C4.5's MinSplit clamp (0.1·K/classes within [MINOBJS, 25]) lives in ``_min_split``."""
     src = (ROOT / "dtcore/entropy/cutpoints.py").read_text(encoding="utf-8")
     assert src.count("25 + SMALL") == 1
+
+
+# -- 3. which branch a row takes ---------------------------------------------------------------
+
+#: modules that may call ``searchsorted(..., side="left")`` for something other than routing a
+#: value by a tree test (which is ``dtcore.tree.branch_index``'s, and ``Tree.route``'s
+#: vectorised-over-nodes form, both in dtcore/tree.py)
+SEARCHSORTED_LEFT_ELSEWHERE = {
+    "dtcore/tree.py": "branch_index and Tree.route: the routing rule itself",
+    "dtcore/c45/rules.py": "J48's threshold snap: the largest training value below a midpoint",
+    "dtcore/cart/grower.py": "weighted quantiles of a node's targets",
+    "dtcore/cart/hist/binning.py": "the histogram bin of a value",
+    "dtcore/criteria.py": "the weighted median",
+    "dtcore/entropy/discretize.py": "k-means labels while choosing ID3's bins",
+}
+
+
+def _calls(name: str):
+    for rel, fn in functions():
+        for call in ast.walk(fn):
+            if isinstance(call, ast.Call) and name in names_in(call.func) - {"np"}:
+                yield rel, fn.name, call
+
+
+def test_routing_by_a_test_has_one_home():
+    """Outside dtcore/tree.py no module locates values among a test's cuts by itself or looks
+    category codes up in a ``cat_branch`` table: they call ``branch_index`` (or ``Tree.branch_of``)."""
+    left = {
+        rel
+        for rel, _, call in _calls("searchsorted")
+        if any(k.arg == "side" and getattr(k.value, "value", None) == "left" for k in call.keywords)
+    }
+    assert left <= set(SEARCHSORTED_LEFT_ELSEWHERE), left - set(SEARCHSORTED_LEFT_ELSEWHERE)
+    lookups = []
+    for path in sorted((ROOT / "dtcore").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Subscript)
+                and not isinstance(node.slice, ast.Slice)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "cat_branch"
+            ):
+                lookups.append(rel)
+    # CART's level-wise grower keeps its per-node tables (Grower.route, a vectorised form)
+    assert set(lookups) <= {"dtcore/tree.py", "dtcore/cart/grower.py"}, lookups
+
+
+def test_pruning_explorer_and_counterfactual_route_through_branch_index():
+    for rel in (
+        "dtcore/pruning/ebp.py",
+        "dtcore/pruning/ebp_nodes.py",
+        "dtcore/explain/entropy.py",
+        "dtcore/explain/counterfactual.py",
+        "dtcore/explain/prediction.py",
+    ):
+        assert "branch_index" in {
+            name for r, _, c in _calls("branch_index") if r == rel for name in names_in(c.func)
+        }, rel
