@@ -14,7 +14,7 @@ from dtcore.entropy.cutpoints import cut_gain_arrays, cut_midpoint, mdl_penalty,
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits, TestDict
-from dtcore.id3 import estimator as id3_rules
+from dtcore.id3 import rules as id3_rules
 from dtcore.tree import DISTRIBUTE, branch_index
 
 # =============================================================================================

@@ -165,3 +165,70 @@ def test_pruning_explorer_and_counterfactual_route_through_branch_index():
         assert "branch_index" in {
             name for r, _, c in _calls("branch_index") if r == rel for name in names_in(c.func)
         }, rel
+
+
+# -- 4. ID3's rules --------------------------------------------------------------------------------
+
+ID3_RULES = {
+    "feature_plan",
+    "leaf_reason",
+    "branch_rows",
+    "branches_ok",
+    "is_positive",
+    "better",
+    "weighted_gain",
+    "decrease_ok",
+}
+
+
+def test_id3_rules_live_in_id3_rules():
+    """ID3's rules are defined in dtcore/id3/rules.py only (C4.5's ``leaf_reason`` and CART's
+    ``decrease_ok`` are the other algorithms'), and the explorer imports that module."""
+    from dtcore.id3 import estimator, rules
+
+    others = {("dtcore/c45/rules.py", "leaf_reason"), ("dtcore/cart/grower.py", "decrease_ok")}
+    defined = {(rel, fn.name) for rel, fn in functions() if fn.name in ID3_RULES} - others
+    assert {rel for rel, _ in defined} == {"dtcore/id3/rules.py"}, defined
+    assert {name for rel, name in defined if rel == "dtcore/id3/rules.py"} == ID3_RULES
+    assert rules.POSITIVE_GAIN == 1e-12 and not hasattr(estimator, "POSITIVE_GAIN")
+    for rel in ("dtcore/explain/entropy.py", "dtcore/explain/report.py", "dtcore/explain/node_data.py"):
+        src = (ROOT / rel).read_text(encoding="utf-8")
+        assert "from dtcore.id3 import rules as id3_rules" in src and "id3 import estimator" not in src, rel
+
+
+def test_id3_decrease_test_is_written_once():
+    """``min_impurity_decrease`` is compared with N_t/N · gain in ``id3.rules.decrease_ok`` only."""
+    compares = []
+    for rel, fn in functions():
+        if not rel.startswith(("dtcore/id3/", "dtcore/explain/")):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Compare) and "min_impurity_decrease" in names_in(node):
+                compares.append((rel, fn.name))
+    assert set(compares) <= {
+        ("dtcore/id3/rules.py", "decrease_ok"),
+        ("dtcore/id3/estimator.py", "_validate_params"),  # the parameter check (≥ 0)
+    }, compares
+
+
+@pytest.mark.parametrize("limit,stopped", [(0.0, 0), (0.02, 2), (0.1, 2), (0.5, 1)])
+def test_explorer_stops_where_id3_stops_on_the_decrease_test(limit, stopped):
+    """The explorer's leaf reasons match the builder's tree node by node, and
+    ``min_impurity_decrease`` stops the nodes the builder left as leaves for it (iris)."""
+    from dtcore.id3.estimator import ID3Classifier
+    from dtcore.id3.rules import decrease_ok
+
+    assert decrease_ok(0.1, 0.1) and not decrease_ok(0.0999, 0.1)
+    X, y, kw = cj.load_csv(DATA / "iris.csv")
+    est = ID3Classifier(continuous="threshold", min_impurity_decrease=limit).fit(X, y, **kw)
+    Xe = est.encode(X)
+    yc = np.array([list(est.classes_).index(v) for v in y])
+    t = est.tree_
+    reasons = []
+    for node in range(t.node_count):
+        if t.weighted_n[node] <= 0:
+            continue
+        rep = explain.split_report(est, Xe, yc, None, node)
+        assert (rep.leaf_reason is None) == (t.feature[node] >= 0), (node, rep.leaf_reason)
+        reasons.append(rep.leaf_reason)
+    assert reasons.count("min_impurity_decrease") == stopped, reasons
