@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.export.labels import fmt_num
+from dtcore.numbers import fmt_num
 from dtcore.schema import Schema
 from dtcore.tree import Tree, branch_index
 

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dtcore.export import PALETTE
+from dtcore.numbers import fmt_score
 
 from .style import GRID, base_layout, esc
 
@@ -31,7 +32,7 @@ def importances_figure(names, importances, axis_title: str, top: int = 20) -> go
             y=[esc(names[i]) for i in order],
             orientation="h",
             marker_color=BAR_COLOR,
-            text=[f"{imp[i]:.3f}" for i in order],
+            text=[fmt_score(imp[i]) for i in order],
             textposition="auto",
             hovertemplate="%{y}: %{x:.4f}<extra></extra>",
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dtcore import export
 from dtcore.analysis.growth_steps import StepTree
 from dtcore.export.labels import impurity_name
+from dtcore.numbers import fmt_score
 
 from .text import md_escape
 from .tree import auto_depth, dot_words, node_path
@@ -34,10 +35,6 @@ def step_dot(est, st: StepTree, lang: str) -> str:
     )
 
 
-def _num(v) -> str:
-    return "–" if v is None else f"{float(v):.3f}"
-
-
 def _count(v: float) -> str:
     return f"{v:g}" if float(v).is_integer() else f"{v:.2f}"
 
@@ -61,13 +58,13 @@ def split_caption(t, k: int, total: int, info, path: str) -> str:
         path=md_escape(path),
         feature=md_escape(info.feature),
         score_name=t("growth.score." + info.score_name),
-        score=_num(info.score),
+        score=fmt_score(info.score),
         moved=moved,
         rows=_count(sum(info.branch_weights)),
     )
     if info.runner_up is not None:
         text += " " + t(
-            "growth.runner_up", feature=md_escape(info.runner_up), score=_num(info.runner_up_score)
+            "growth.runner_up", feature=md_escape(info.runner_up), score=fmt_score(info.runner_up_score)
         )
     return text
 
@@ -76,7 +73,7 @@ def prune_caption(t, j: int, total: int, st: StepTree, path: str) -> str:
     """Why pruning step j removed its subtree, with the numbers it compared."""
     p = st.prune
     assert p is not None
-    n = {k: _num(v) for k, v in p.numbers.items()}
+    n = {k: fmt_score(v) for k, v in p.numbers.items()}
     head = t("growth.prune_head", j=j, total=total, path=md_escape(path))
     if p.kind == "collapse":
         body = t("growth.prune.collapse", subtree=n["subtree_errors"], node=n["node_errors"])

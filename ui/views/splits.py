@@ -7,13 +7,12 @@ Pure functions over ``dtcore.explain`` records. Labels are user text: escaped fo
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
+from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for it
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -33,16 +32,6 @@ def latex_text(s) -> str:
     r"""User text inside ``\text{…}``: every character KaTeX would act on escaped."""
     # "=" is braced so that a label never reads as one of the formula's top-level " = "
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(s).replace("\n", " ")).replace("=", "{=}")
-
-
-def num(x, digits: int = 3) -> str:
-    """A result to ``digits`` decimals; "–" when not finite. A value that rounds to zero is "0…"
-    whatever its sign (a pure node's entropy comes out as −1e-17 in floating point)."""
-    x = float(x)
-    if not math.isfinite(x):
-        return "–"
-    s = f"{x:.{digits}f}"
-    return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
 def count(x) -> str:
