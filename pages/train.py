@@ -4,6 +4,7 @@ scores, importances and downloads."""
 import streamlit as st
 
 from dtcore import export
+from dtcore.numbers import fmt_metric, fmt_pct
 from ui.figures.regression import (
     MAX_LEAVES,
     MAX_POINTS,
@@ -22,7 +23,7 @@ from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
-from ui.views.text import fmt_num, fmt_pct, md_escape, training_error
+from ui.views.text import md_escape, training_error
 
 SPLITS = ("train", "valid", "test")
 CHART = {"displayModeBar": False}
@@ -209,9 +210,9 @@ def scores_section(res):
             col.metric(f"{t('metrics.accuracy')} · {t('metrics.' + name)}", fmt_pct(sc.accuracy))
             col.caption(f"{t('metrics.n')}: {sc.n}")
         else:
-            col.metric(f"{t('metrics.rmse')} · {t('metrics.' + name)}", fmt_num(sc.rmse))
+            col.metric(f"{t('metrics.rmse')} · {t('metrics.' + name)}", fmt_metric(sc.rmse))
             col.caption(
-                f"{t('metrics.mae')} {fmt_num(sc.mae)} · {t('metrics.r2')} {fmt_num(sc.r2)} · "
+                f"{t('metrics.mae')} {fmt_metric(sc.mae)} · {t('metrics.r2')} {fmt_metric(sc.r2)} · "
                 f"{t('metrics.n')}: {sc.n}"
             )
     data = state.data()

@@ -11,7 +11,6 @@ formula of its own.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -356,11 +355,3 @@ def describe_test(t: dict[str, Any]) -> str:
     if len(labels) > 4:
         return f"{t['name']}: " + " | ".join(labels[:3]) + f" | … ({len(labels)} branches)"
     return f"{t['name']}: " + " | ".join(labels)
-
-
-def fmt(v: Any) -> str:
-    """Scores with three decimals (the textbooks' precision), '–' for none."""
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "–"
-    text = f"{float(v):.3f}"
-    return "0.000" if text == "-0.000" else text

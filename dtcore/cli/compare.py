@@ -10,10 +10,11 @@ from typing import Any
 import numpy as np
 
 from dtcore.analysis import compare as C
-from dtcore.analysis.disagreement import describe_test, fmt
+from dtcore.analysis.disagreement import describe_test
 from dtcore.cli.common import stdout
 from dtcore.cli.train import read_training
 from dtcore.data.rowsplit import split_rows
+from dtcore.numbers import fmt_score
 
 NAMES = {"gain": "gain", "gain_ratio": "gain ratio", "impurity_decrease": "impurity decrease"}
 
@@ -65,13 +66,15 @@ def text(d: dict[str, Any]) -> str:
         head.append("fit ms")
     table = [head]
     for a in algos:
-        row = [a["label"]] + [fmt(a["scores"][s].get(m)) for s in C.SPLITS if d["rows"][s] for m in metric]
+        row = [a["label"]] + [
+            fmt_score(a["scores"][s].get(m)) for s in C.SPLITS if d["rows"][s] for m in metric
+        ]
         row += [
             str(a["nodes"]),
             str(a["leaves"]),
             str(a["depth"]),
-            fmt(a["cv"]["mean"]),
-            fmt(a["cv"]["std"]),
+            fmt_score(a["cv"]["mean"]),
+            fmt_score(a["cv"]["std"]),
         ]
         if "fit_seconds" in a:
             row.append(f"{1000 * a['fit_seconds']:.1f}")
@@ -82,7 +85,7 @@ def text(d: dict[str, Any]) -> str:
     lines.append(f"agreement (share of {ag['rows']} rows predicted alike):")
     labels = {a["key"]: a["label"] for a in algos}
     grid = [[""] + [labels[k] for k in ag["keys"]]]
-    grid += [[labels[k]] + [fmt(v) for v in row] for k, row in zip(ag["keys"], ag["matrix"])]
+    grid += [[labels[k]] + [fmt_score(v) for v in row] for k, row in zip(ag["keys"], ag["matrix"])]
     lines += _grid(grid)
     rows = d["disagreements"]
     lines.append(f"rows where they disagree: {len(rows)}")
@@ -117,25 +120,25 @@ def first_text(d: dict[str, Any]) -> list[str]:
             s = f["scores"][i][k]
             name = NAMES.get(f["criteria"][k], f["criteria"][k])
             parts.append(
-                f"{labels[k]} {name} {fmt(s['score'])}"
+                f"{labels[k]} {name} {fmt_score(s['score'])}"
                 + _extra(s)
                 + ("" if s["possible"] else " [not its kind of test]")
             )
         out.append(f"  {describe_test(t)}: " + "; ".join(parts))
     if f["average_gain"] is not None:
-        out.append(f"  C4.5's average gain here: {fmt(f['average_gain'])}")
+        out.append(f"  C4.5's average gain here: {fmt_score(f['average_gain'])}")
     out += ["  " + s for s in sentences(d)]
     return out
 
 
 def _extra(s: dict[str, Any]) -> str:
     if "gain_ratio" in s and s.get("score") == s.get("gain_ratio"):
-        extra = f" (gain {fmt(s['gain'])}, split info {fmt(s['split_info'])}"
+        extra = f" (gain {fmt_score(s['gain'])}, split info {fmt_score(s['split_info'])}"
         if "above_average" in s:
             extra += ", ≥ average" if s["above_average"] else ", below average"
         return extra + ")"
     if "iv" in s:
-        return f" (IV {fmt(s['iv'])})"
+        return f" (IV {fmt_score(s['iv'])})"
     return ""
 
 
@@ -149,13 +152,11 @@ def sentences(d: dict[str, Any]) -> list[str]:
         if n["kind"] == "chose":
             t = describe_test(f["tests"][n["test"]])
             o = "" if n["other"] is None else describe_test(f["tests"][n["other"]])
-            said = f"{labels[n['by']]} chose {t} ({names.get(n['score_name'], n['score_name'])} {fmt(n['score'])})"
+            said = f"{labels[n['by']]} chose {t} ({names.get(n['score_name'], n['score_name'])} {fmt_score(n['score'])})"
             if n["other"] is not None:
-                said += f" over {o} ({fmt(n['other_score'])})"
+                said += f" over {o} ({fmt_score(n['other_score'])})"
             if n["runner_up"]:
-                said += (
-                    f"; its runner-up feature is {n['runner_up']['name']} ({fmt(n['runner_up']['score'])})"
-                )
+                said += f"; its runner-up feature is {n['runner_up']['name']} ({fmt_score(n['runner_up']['score'])})"
             out.append(said + ".")
         elif n["kind"] == "leaf":
             out.append(f"{labels[n['by']]} stops here: {n['reason']}.")
@@ -166,15 +167,15 @@ def sentences(d: dict[str, Any]) -> list[str]:
             )
         elif n["kind"] == "below_average":
             out.append(
-                f"{describe_test(f['tests'][n['test']])} has gain {fmt(n['gain'])}, below C4.5's average "
-                f"gain {fmt(n['average'])}: C4.5 does not consider it."
+                f"{describe_test(f['tests'][n['test']])} has gain {fmt_score(n['gain'])}, below C4.5's average "
+                f"gain {fmt_score(n['average'])}: C4.5 does not consider it."
             )
         elif n["kind"] == "penalised":
             out.append(
                 f"Gain favours {describe_test(f['tests'][n['test']])}, but C4.5's gain ratio divides "
-                f"the gain by the split information ({fmt(n['split_info'])} against "
-                f"{fmt(n['chosen_split_info'])}), so it scores {fmt(n['gain_ratio'])} against "
-                f"{fmt(n['chosen_gain_ratio'])}: tests with many branches are penalised."
+                f"the gain by the split information ({fmt_score(n['split_info'])} against "
+                f"{fmt_score(n['chosen_split_info'])}), so it scores {fmt_score(n['gain_ratio'])} against "
+                f"{fmt_score(n['chosen_gain_ratio'])}: tests with many branches are penalised."
             )
     return out
 

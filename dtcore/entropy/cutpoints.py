@@ -7,14 +7,14 @@ over rows or thresholds).
 
 Two rule sets:
 
-* ``c45_rules``: C4.5 release 8 / J48.  A cut lies between adjacent sorted known values that
+* C4.5 release 8 / J48 (``score_cuts_batch``, one node or a whole tree level).  A cut lies between adjacent sorted known values that
   differ by more than 1e-5 (both programs treat closer values as equal); both sides need
   ``MinSplit = clamp(0.1·K / n_classes, MINOBJS, 25)`` weight; the gain is ρ-weighted
   (SPEC §6); the best cut is chosen by raw gain, then ``log2(#candidates)/N`` is subtracted
   (MDL) and the feature needs a positive result.  Ties: J48 scans the cuts left to right and
   moves to a later cut only when its gain is larger by more than 1e-6; ``pick_j48`` reproduces
   that scan exactly (vectorised, see there).
-* ``textbook_rules`` (ID3, SPEC §4): every midpoint between distinct known values with both
+* textbook (ID3, SPEC §4; ``score_textbook_cuts``): every midpoint between distinct known values with both
   sides non-empty (or holding ≥ ``min_leaf`` known *rows*, whatever their fractional weights),
   plain ρ-weighted gain, first maximum wins.
 """
@@ -36,11 +36,11 @@ DISTINCT_TOL = 1e-5
 
 @dataclass
 class CutScores:
-    """Per feature (arrays of length F) the best cut and its scores."""
+    """Per feature (arrays of length F) ID3's best cut and its scores."""
 
     valid: np.ndarray  # bool: the feature has a usable cut
-    gain: np.ndarray  # gain after the MDL penalty (C4.5) or plain gain
-    raw_gain: np.ndarray  # gain of the best cut before the penalty
+    gain: np.ndarray  # plain ρ-weighted gain
+    raw_gain: np.ndarray  # the same (the textbook rules have no penalty)
     split_info: np.ndarray  # info([K_left, K_right, N−K]) / N
     gain_ratio: np.ndarray
     pos: np.ndarray  # cut between sorted positions pos and pos+1 (-1 when invalid)
@@ -108,6 +108,13 @@ def pick_j48(g: np.ndarray, tol: float = SMALL, start: float = 0.0) -> int:
     return int(rec[cur])
 
 
+def mdl_penalty(n_candidates: ArrayLike, N: ArrayLike) -> np.ndarray:
+    """C4.5 release 8's MDL penalty on a continuous feature's best cut: log2(#candidate cuts)/N
+    (0 when there is no candidate).  The one formula the builder and the split explorer use."""
+    n = np.asarray(n_candidates)
+    return np.log2(np.maximum(n, 1)) / np.asarray(N, dtype=np.float64)
+
+
 def xlog2x_table(n: int) -> np.ndarray:
     """k·log2(k) for k = 0..n: with unit weights every count is an integer, so a lookup
     replaces 2·(classes+1) logarithms per candidate."""
@@ -138,8 +145,8 @@ def _min_split(K: np.ndarray, n_classes: int, min_cases: float) -> np.ndarray:
 @dataclass
 class CutGains:
     """Every cut position of every feature of one node, before the best is picked: (F, n−1)
-    arrays over sorted positions i (cut between i and i+1).  What ``score_cuts`` scores and
-    the split explorer (``explain.cut_gains``) shows: one computation for both."""
+    arrays over sorted positions i (cut between i and i+1).  What ``score_textbook_cuts`` scores
+    and the split explorer (``explain.cut_gains``) shows: one computation for both."""
 
     left_weight: np.ndarray  # known weight left of the cut
     right_weight: np.ndarray  # known weight right of the cut
@@ -162,8 +169,8 @@ def cut_gain_arrays(
     min_leaf: float = 0.0,
     gains: bool = True,
 ) -> CutGains:
-    """Gain of every cut of every feature of one node (the general, weighted path of
-    ``score_cuts``; arguments as there).  ``gains=False`` skips the gain arithmetic when no
+    """Gain of every cut of every feature of one node (arguments as ``score_textbook_cuts``;
+    ``rules="c45"``: C4.5's MinSplit and distinct-value tolerance, as ``score_cuts_batch``).  ``gains=False`` skips the gain arithmetic when no
     cut is eligible (``gain`` is then None)."""
     V = np.asarray(V, dtype=np.float64)
     known = ~np.isnan(V)
@@ -205,92 +212,37 @@ def cut_gain_arrays(
     return out
 
 
-def score_cuts(
+def score_textbook_cuts(
     V: np.ndarray,
     Y: np.ndarray,
     W: np.ndarray,
     N: float,
     n_classes: int,
     *,
-    rules: str = "c45",
-    min_cases: float = 2.0,
-    mdl: bool = True,
     min_leaf: float = 0.0,
-    unit_table: np.ndarray | None = None,
 ) -> CutScores:
-    """Score every cut of every feature of one node.
+    """ID3's best cut of every feature of one node (the textbook rules: every midpoint, plain
+    ρ-weighted gain, first maximum).  C4.5's cuts are scored by ``score_cuts_batch`` only.
 
     V: (F, n) values sorted ascending per row, NaN (missing) last; Y: (F, n) class codes and
     W: (F, n) weights in the same order; N: the node's total weight (known + unknown).
-    rules: "c45" (release 8 / J48) or "textbook" (ID3: every midpoint, first maximum).
-    unit_table: ``xlog2x_table(n)`` when every weight is 1 and no value is missing (the fast
-    integer path; same numbers, fewer passes over the data).
     """
     V = np.asarray(V, dtype=np.float64)
     F, n = V.shape
-    if unit_table is not None and rules == "c45":
-        return _score_unit(V, Y, n_classes, min_cases, mdl, unit_table)
-    if rules not in ("c45", "textbook"):
-        raise ValueError(f"unknown cut rules {rules!r}")
     if n < 2 or N <= 0:
         return _empty(F, np.cumsum(np.where(np.isnan(V), 0.0, W), axis=1)[:, -1].copy())
-    cg = cut_gain_arrays(
-        V, Y, W, N, n_classes, rules=rules, min_cases=min_cases, min_leaf=min_leaf, gains=False
-    )
+    cg = cut_gain_arrays(V, Y, W, N, n_classes, rules="textbook", min_leaf=min_leaf, gains=False)
     out = _empty(F, cg.known_weight)
     out.n_candidates = cg.eligible.sum(axis=1)
     if not out.n_candidates.any():
         return out
     assert cg.gain is not None  # computed: some cut is eligible
     D = np.where(cg.eligible, cg.gain, -np.inf)
-    return _finish(out, D, V, cg.left_weight, cg.known_weight, N, 0, rules, mdl)
-
-
-def _score_unit(
-    V: np.ndarray, Y: np.ndarray, C: int, min_cases: float, mdl: bool, table: np.ndarray
-) -> CutScores:
-    """The C4.5 rules when all weights are 1 and nothing is missing: integer counts."""
-    F, n = V.shape
-    K = np.full(F, float(n))
-    out = _empty(F, K)
-    ms = float(_min_split(np.array([n]), C, min_cases)[0])
-    a = int(np.ceil(ms - SMALL)) - 1  # first position i with i + 1 ≥ MinSplit
-    b = int(np.floor(n - 1 - ms + SMALL))  # last position with n − i − 1 ≥ MinSplit
-    b = min(b, n - 2)
-    if n < 2 or a > b:
-        return out
-    cand = V[:, a : b + 1] + DISTINCT_TOL < V[:, a + 1 : b + 2]
-    out.n_candidates = cand.sum(axis=1)
-    if not out.n_candidates.any():
-        return out
-    left = np.arange(a + 1, b + 2)  # left count at each position
-    new = table[left] + table[n - left]
-    old = table[n]
-    acc = np.zeros((F, b - a + 1))
-    for c in range(C):  # loop over classes, not rows
-        Lc = np.cumsum(Y[:, : b + 1] == c, axis=1, dtype=np.int64)
-        Kc = int(np.count_nonzero(Y[0] == c))
-        old -= table[Kc]
-        Lc = Lc[:, a:]
-        acc += table[Lc]
-        acc += table[Kc - Lc]
-    numer = old - (new[None, :] - acc)
-    g = np.where(np.abs(numer) < SMALL, 0.0, numer / n)
-    D = np.where(cand, g, -np.inf)
-    Lw = np.broadcast_to(left.astype(np.float64), (F, left.size))
-    return _finish(out, D, V, Lw, K, float(n), a, "c45", mdl)
+    return _finish(out, D, V, cg.left_weight, cg.known_weight, N)
 
 
 def _finish(
-    out: CutScores,
-    D: np.ndarray,
-    V: np.ndarray,
-    Lw: np.ndarray,
-    K: np.ndarray,
-    N: float,
-    offset: int,
-    rules: str,
-    mdl: bool,
+    out: CutScores, D: np.ndarray, V: np.ndarray, Lw: np.ndarray, K: np.ndarray, N: float
 ) -> CutScores:
     """Pick each feature's cut from the candidate gains D (F, m; -inf = no candidate)."""
     has = np.isfinite(D).any(axis=1)
@@ -300,41 +252,21 @@ def _finish(
     Dh = D[feats]
     rows = np.arange(feats.size)
     best = Dh.argmax(axis=1)  # first maximum
-    gmax = Dh[rows, best]
-    if rules == "c45":
-        # J48's scan ends on the first maximum unless an earlier record is within 1e-6 of it;
-        # those few features go through the exact chain (pick_j48)
-        before = np.maximum.accumulate(Dh, axis=1)[rows, np.maximum(best - 1, 0)]
-        before = np.where(best > 0, before, -np.inf)
-        ok = gmax > SMALL
-        slow = ok & (before > SMALL) & (gmax - before <= SMALL)
-        for k in np.nonzero(slow)[0]:  # loop over (rare) features, not cuts
-            best[k] = pick_j48(Dh[k])
-    else:
-        ok = gmax > 1e-12
+    ok = Dh[rows, best] > 1e-12
     feats, best = feats[ok], best[ok]
     if feats.size == 0:
         return out
-    raw = D[feats, best]
-    penalty = np.log2(out.n_candidates[feats]) / N if (mdl and rules == "c45") else 0.0
-    gain = raw - penalty
-    if rules == "c45":
-        keep = gain > SMALL
-        feats, best, raw, gain = feats[keep], best[keep], raw[keep], gain[keep]
-        if feats.size == 0:
-            return out
+    gain = D[feats, best]
     left = Lw[feats, best]
-    pos = best + offset
     Kf = K[feats]
     si = split_information(np.stack([left, Kf - left, N - Kf], axis=1))
-    mid = cut_midpoint(V[feats, pos], V[feats, pos + 1])
     out.valid[feats] = True
-    out.raw_gain[feats] = raw
+    out.raw_gain[feats] = gain
     out.gain[feats] = gain
     out.split_info[feats] = si
     out.gain_ratio[feats] = np.where(si * N > SMALL, gain / np.where(si > 0, si, 1.0), 0.0)
-    out.pos[feats] = pos
-    out.midpoint[feats] = mid
+    out.pos[feats] = best
+    out.midpoint[feats] = cut_midpoint(V[feats, best], V[feats, best + 1])
     out.left_weight[feats] = left
     return out
 
@@ -348,10 +280,12 @@ class BatchCutScores:
     """Per (feature, node) arrays of shape (F, S); ``pos`` is a column of the batch block."""
 
     valid: np.ndarray
-    gain: np.ndarray
+    gain: np.ndarray  # after the MDL penalty (when ``mdl``)
+    raw_gain: np.ndarray  # the best cut's gain before the penalty
     gain_ratio: np.ndarray
     midpoint: np.ndarray
     n_candidates: np.ndarray
+    left_weight: np.ndarray  # known weight left of the best cut
 
 
 def score_cuts_batch(
@@ -366,12 +300,13 @@ def score_cuts_batch(
     mdl: bool = True,
     unit_table: np.ndarray | None = None,
 ) -> BatchCutScores:
-    """C4.5 cuts for S nodes of one tree level in one pass.
+    """C4.5 cuts for S nodes of one tree level in one pass (one node: ``starts=[0]``); the
+    one home of C4.5's cut scoring.
 
     V, Y, W: (F, T) blocks (W may be None with ``unit_table``), node s occupying columns
     ``starts[s]:starts[s+1]``, each node's
     columns sorted by value per feature (missing last); N: (S,) node weights.  The numbers are
-    those of ``score_cuts(rules="c45")`` node by node: cumulative sums are made local to a node
+    those of scoring each node on its own: cumulative sums are made local to a node
     by subtracting the sum before its first column, and per-node maxima come from
     ``ufunc.reduceat`` over the node's columns.  ``unit_table`` (``xlog2x_table``): every
     weight is 1 and no value is missing, so integer counts and a table of k·log2(k) are used.
@@ -386,9 +321,11 @@ def score_cuts_batch(
     out = BatchCutScores(
         valid=np.zeros((F, S), bool),
         gain=np.zeros((F, S)),
+        raw_gain=np.zeros((F, S)),
         gain_ratio=np.zeros((F, S)),
         midpoint=np.full((F, S), np.nan),
         n_candidates=np.zeros((F, S), np.int64),
+        left_weight=np.zeros((F, S)),
     )
     if T < 2:
         return out
@@ -419,9 +356,7 @@ def score_cuts_batch(
     Lw, K = local_cumsum(Wk)
     Ks = np.repeat(K, lengths, axis=1)
     Rw = Ks - Lw
-    ms = 0.1 * K / n_classes
-    ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
-    mss = np.repeat(ms, lengths, axis=1) - SMALL
+    mss = np.repeat(_min_split(K, n_classes, min_cases), lengths, axis=1) - SMALL
     last = np.zeros(T, dtype=bool)
     last[np.append(starts[1:], T) - 1] = True  # no cut after a node's last column
     cand = np.zeros((F, T), dtype=bool)
@@ -461,9 +396,7 @@ def _batch_unit_gains(
     n = (ends - starts).astype(np.int64)  # (S,) rows per node
     Lw = np.arange(T) - starts[seg] + 1  # (T,) rows left of each cut
     Rw = n[seg] - Lw
-    ms = 0.1 * n / C
-    ms = np.where(ms <= min_cases + SMALL, min_cases, np.where(ms > 25 + SMALL, 25.0, ms))
-    mss = ms[seg] - SMALL
+    mss = _min_split(n, C, min_cases)[seg] - SMALL
     ok_pos = (Lw >= mss) & (Rw >= mss) & (Rw > 0)
     cand = np.zeros((F, T), dtype=bool)
     cand[:, :-1] = V[:, :-1] + DISTINCT_TOL < V[:, 1:]
@@ -543,9 +476,9 @@ def _batch_finish(
     b = best[fi, si_]
     raw = D[fi, b]
     Nn = N[si_]
-    gain = raw - (np.log2(out.n_candidates[fi, si_]) / Nn if mdl else 0.0)
+    gain = raw - (mdl_penalty(out.n_candidates[fi, si_], Nn) if mdl else 0.0)
     keep = gain > SMALL
-    fi, si_, b, gain, Nn = fi[keep], si_[keep], b[keep], gain[keep], Nn[keep]
+    fi, si_, b, raw, gain, Nn = fi[keep], si_[keep], b[keep], raw[keep], gain[keep], Nn[keep]
     if fi.size == 0:
         return out
     left = Lw[fi, b]
@@ -553,6 +486,8 @@ def _batch_finish(
     info = split_information(np.stack([left, Kf - left, Nn - Kf], axis=1))
     out.valid[fi, si_] = True
     out.gain[fi, si_] = gain
+    out.raw_gain[fi, si_] = raw
+    out.left_weight[fi, si_] = left
     out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0), 0.0)
     out.midpoint[fi, si_] = cut_midpoint(V[fi, b], V[fi, b + 1])
     return out

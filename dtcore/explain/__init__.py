@@ -10,9 +10,10 @@ The scores come from the builders' own kernels, not from a re-derivation:
   calls); ID3's stop, positive-gain and tie rules are ``id3``'s (``leaf_reason``,
   ``is_positive``, ``better``, ``branches_ok``), its feature plan the estimator's ``plan_``.
 * ID3 / C4.5 continuous cuts: :func:`cut_gains` shows the gain of *every* cut from
-  ``cutpoints.cut_gain_arrays``, the very pass ``score_cuts`` picks its best cut from (same
-  candidate rules: C4.5's 1e-5 distinct-value tolerance and MinSplit, or the textbook's every
-  midpoint); the tests check that its best cut and gain equal ``score_cuts``'.
+  ``cutpoints.cut_gain_arrays`` (same candidate rules: C4.5's 1e-5 distinct-value tolerance
+  and MinSplit, or the textbook's every midpoint; C4.5's MDL penalty is
+  ``cutpoints.mdl_penalty``); the tests check that its best cut and gain equal the builders'
+  (``score_cuts_batch``, ``score_textbook_cuts``).
 
 A report is computed on the rows that reach the node in the *final* tree (``Tree.reach``, with
 the fractional weights of C4.5's missing-value spreading). For an unpruned tree these are the

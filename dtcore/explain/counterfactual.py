@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.export.labels import fmt_num
+from dtcore.numbers import fmt_num
 from dtcore.schema import Schema
-from dtcore.tree import Tree
+from dtcore.tree import Tree, branch_index
 
 #: digits of the decimals shown next to (or instead of) fractions
 DIGITS = 4
@@ -114,7 +114,7 @@ def counterfactual(
         texts.append(f"{name} {w['missing']}")
         lows.append(None)
         highs.append(None)
-        current = reps.size if math.isnan(x0) else int(np.searchsorted(ts, x0, side="left"))
+        current = int(branch_index([x0], cuts=ts, missing_branch=reps.size)[0])
     X = np.repeat(x[None, :].astype(np.float64), cands.size, axis=0)
     X[:, j] = cands
     pred, _ = _predict(tree, X, classifier)

@@ -4,19 +4,18 @@ by ``c45.rules`` and ``id3`` (the functions the builders call)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from dtcore.c45 import rules as c45_rules
 from dtcore.criteria import split_information
-from dtcore.entropy.cutpoints import cut_gain_arrays, pick_j48
+from dtcore.entropy.cutpoints import cut_gain_arrays, cut_midpoint, mdl_penalty, pick_j48
 from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits
-from dtcore.id3 import estimator as id3_rules
-from dtcore.tree import DISTRIBUTE, SplitTest
+from dtcore.id3 import rules as id3_rules
+from dtcore.tree import DISTRIBUTE, SplitTest, branch_index
 
 # =============================================================================================
 # every cut of a continuous feature
@@ -35,8 +34,8 @@ def cut_gains(
 ) -> CutGains:
     """Gain of every cut between adjacent sorted values of one feature at one node.
 
-    The numbers are ``cutpoints.cut_gain_arrays``' (the pass ``score_cuts`` picks its best cut
-    from): arrays over the sorted positions i (cut between i and i+1) that separate
+    The numbers are ``cutpoints.cut_gain_arrays``' (the pass ID3's ``score_textbook_cuts`` picks
+    its best cut from; C4.5's ``score_cuts_batch`` computes the same sums): arrays over the sorted positions i (cut between i and i+1) that separate
     distinct known values — ``pos``, ``lo``, ``hi`` (the two values), ``midpoint``, ``gain``
     (ρ-weighted, raw: no MDL penalty), ``eligible`` (C4.5: both sides hold MinSplit weight;
     textbook: both sides hold ≥ ``min_leaf`` known rows), ``weight_left``/``weight_right`` (known weight), plus
@@ -68,8 +67,7 @@ def cut_gains(
     assert cg.gain is not None  # asked for with the default gains=True
     pos = np.flatnonzero(cg.distinct[0])
     lo, hi = V[0, pos], V[0, pos + 1]
-    mid = (lo + hi) / 2.0
-    mid = np.where(mid == hi, lo, mid)  # as cutpoints._finish
+    mid = cut_midpoint(lo, hi)
     eligible = cg.eligible[0, pos]
     return CutGains(
         pos=pos,
@@ -119,7 +117,9 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
         if D.size
         else np.zeros(0)
     )
-    penalty = math.log2(cg.n_candidates) / nd.N if (c45 and est.mdl_penalty and cg.n_candidates) else 0.0
+    penalty = (
+        float(mdl_penalty(cg.n_candidates, nd.N)) if (c45 and est.mdl_penalty and cg.n_candidates) else 0.0
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(
             split_info * nd.N > SMALL, (cg.gain - penalty) / np.where(split_info > 0, split_info, 1), 0.0
@@ -261,9 +261,6 @@ def id3_features(nd: NodeData) -> list[FeatureSplits]:
         elif kind == "cat":
             out.append(entropy_multiway(nd, j, arg))
         else:
-            x = nd.X[:, j]
-            b = np.full(x.shape, -1, np.int64)
-            known = ~np.isnan(x)
-            b[known] = np.searchsorted(arg, x[known], side="left")
+            b = branch_index(nd.X[:, j], cuts=arg)  # -1: missing, shared out by score_multiway
             out.append(entropy_multiway(nd, j, arg.size + 1, branch=b, cuts=arg))
     return out

@@ -11,7 +11,7 @@ import numpy as np
 from dtcore.criteria import entropy, gini
 from dtcore.cut_neighbours import values_beside
 from dtcore.export.thresholds import midpoint_note
-from dtcore.id3 import estimator as id3_rules
+from dtcore.id3 import rules as id3_rules
 from dtcore.tree import SplitTest
 
 

@@ -26,7 +26,8 @@ import numpy as np
 
 from dtcore.entropy.multiway import distribute
 from dtcore.explain.counterfactual import DIGITS, Counterfactual, counterfactual, value_text
-from dtcore.export.labels import branches, condition_text, fmt_num, fmt_weight, unwrap_model
+from dtcore.export.labels import branches, condition_text, unwrap_model
+from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.schema import Schema, encode_features
 from dtcore.tree import Tree, branch_index
 

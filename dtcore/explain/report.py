@@ -16,7 +16,7 @@ from dtcore.explain.entropy import c45_features, id3_features
 from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with_neighbours
 from dtcore.explain.records import FeatureSplits, Selection, SplitReport
 from dtcore.export.thresholds import neighbours
-from dtcore.id3 import estimator as id3_rules
+from dtcore.id3 import rules as id3_rules
 from dtcore.tree import SplitTest, Tree
 
 # =============================================================================================
@@ -110,7 +110,9 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
     if algo == "id3":
         gain = feats[chosen].gain
         assert gain is not None  # a usable feature has its best test's gain
-        if id3_rules.weighted_gain(nd.N, nd.W_root, gain) < est.min_impurity_decrease:
+        if not id3_rules.decrease_ok(
+            id3_rules.weighted_gain(nd.N, nd.W_root, gain), est.min_impurity_decrease
+        ):
             return "min_impurity_decrease"
     if algo == "cart" and not decrease_ok(cart_params(nd), _score(feats[chosen].improvement)):
         return "min_impurity_decrease"

@@ -15,8 +15,6 @@ from dtcore.export.labels import (
     Branch,
     branches,
     condition_text,
-    fmt_num,
-    fmt_weight,
     html_escape,
     impurity_name,
     is_empty,
@@ -39,6 +37,7 @@ from dtcore.export.python_code import to_python
 from dtcore.export.render import GraphvizError, GraphvizMissing, render, write_tree_file
 from dtcore.export.rules_text import to_text
 from dtcore.export.sql import to_sql
+from dtcore.numbers import fmt_num, fmt_weight
 
 __all__ = [
     "Branch",

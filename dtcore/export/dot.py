@@ -14,8 +14,6 @@ from dtcore.export.labels import (
     branches,
     condition_text,
     dot_string,
-    fmt_num,
-    fmt_weight,
     html_escape,
     impurity_name,
     is_empty,
@@ -23,6 +21,7 @@ from dtcore.export.labels import (
     unwrap_model,
 )
 from dtcore.export.thresholds import midpoint_text
+from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 

@@ -3,13 +3,13 @@ conditions and predictions, shared by every export format (JSON, DOT, text rules
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dtcore.export.thresholds import node_thresholds
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
@@ -28,28 +28,6 @@ _IMPURITY_NAMES = {
     "absolute_error": "absolute_error",
     "poisson": "poisson",
 }
-
-
-def fmt_num(x: float, precision: int | None = None) -> str:
-    """A number for people: ``%.{precision}g`` without exponents for large values; exact when
-    precision is None (shortest repr that round-trips, ``3`` for 3.0)."""
-    x = float(x)
-    if not math.isfinite(x):
-        return str(x)
-    if precision is None:
-        s = repr(x)
-        return s[:-2] if s.endswith(".0") else s
-    if x != 0 and abs(x) >= 10**precision and abs(x) < 1e16:
-        return f"{x:.0f}"
-    s = f"{x:.{precision}g}"
-    return "0" if s == "-0" else s
-
-
-def fmt_weight(w: float) -> str:
-    """Sample weights: whole numbers as integers, fractional ones (C4.5) with 2 decimals."""
-    w = float(w)
-    r = round(w)
-    return str(int(r)) if abs(w - r) < 1e-9 else f"{w:.2f}"
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -149,8 +127,6 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
             Branch(0, int(kids[0]), "known", "", (np.inf,), mb == 0),
             Branch(1, int(kids[1]), "missing", "", (np.inf,), mb == 1),
         ]
-    from dtcore.export.thresholds import node_thresholds  # it formats with fmt_num, defined here
-
     s = node_thresholds(tree, node, precision)  # never rounded across a training value
     for k, child in enumerate(kids):
         vals: tuple[float, ...]

@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 from dtcore.export.labels import (
     branches,
     condition_text,
-    fmt_num,
-    fmt_weight,
     is_empty,
     node_prediction_index,
     plain_text,
     unwrap_model,
 )
+from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 

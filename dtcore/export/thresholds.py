@@ -1,6 +1,8 @@
 """How a threshold is printed: the one home of that rule, for every picture and text (DOT, the
 text rules, the split explorer, the what-if path, the command line).
 
+Digits are :func:`dtcore.numbers.fmt_num`'s.
+
 A threshold t of a node sends a training value x left when ``x ≤ t``. Printed as p, it must
 still send every training value of that node the same way: ``below ≤ p < above``, with
 ``below``/``above`` the node's training values next to the cut (``Tree.cut_below`` /
@@ -20,7 +22,7 @@ import math
 import numpy as np
 
 from dtcore.entropy.cutpoints import cut_midpoint
-from dtcore.export.labels import fmt_num
+from dtcore.numbers import fmt_num
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 

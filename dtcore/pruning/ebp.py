@@ -36,7 +36,7 @@ from dtcore.pruning.ebp_nodes import (
     _subtree_stats,
     _to_pnodes,
 )
-from dtcore.tree import Tree
+from dtcore.tree import Tree, branch_index
 from dtcore.walk import Step, run
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
@@ -212,7 +212,7 @@ def ebp_prune(
             return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
         x = X[idx, node.feature]
         if node.cat_branch.size:
-            return (yield from by_branch(node, node.cat_branch[x.astype(np.int64)], idx, wl))
+            return (yield from by_branch(node, branch_index(x, cat_branch=node.cat_branch), idx, wl))
         if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
             left = x <= node.cuts[0]
             nl = int(np.count_nonzero(left))
@@ -225,7 +225,7 @@ def ebp_prune(
                 right = ~left if nl else slice(None)
                 total += yield (node.children[1], idx[right], wl[right])
             return total
-        return (yield from by_branch(node, np.searchsorted(node.cuts, x, side="left"), idx, wl))
+        return (yield from by_branch(node, branch_index(x, cuts=node.cuts), idx, wl))
 
     def by_branch(node: _PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """est_added summed over the children, each given the rows of its branch b."""

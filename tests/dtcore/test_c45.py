@@ -7,7 +7,7 @@ import pytest
 
 from dtcore.c45 import C45Classifier
 from dtcore.criteria import entropy
-from dtcore.entropy.cutpoints import pick_j48, score_cuts
+from dtcore.entropy.cutpoints import pick_j48, xlog2x_table
 from dtcore.entropy.multiway import branch_class_counts, distribute, score_multiway
 from dtcore.estimators import make_estimator
 from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
@@ -15,6 +15,7 @@ from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
 from dtcore.tree import Tree
 from scripts import compare_j48 as cj
 from tests.datasets import DATA
+from tests.dtcore.one_node_cuts import c45_node_cuts
 
 TOL = 0.002
 
@@ -185,21 +186,21 @@ def test_minsplit_and_mdl_penalty():
     x = np.arange(40, dtype=float)
     y = (x >= 20).astype(int)
     V = x[None]
-    sc = score_cuts(V, y[None], np.ones((1, 40)), 40.0, 2)
+    sc = c45_node_cuts(V, y[None], np.ones((1, 40)), 40.0, 2)
     assert sc.n_candidates[0] == 40 - 3  # cuts leaving ≥ 2 rows each side
     assert sc.raw_gain[0] == pytest.approx(1.0)
     assert sc.gain[0] == pytest.approx(1.0 - np.log2(37) / 40)
     assert sc.midpoint[0] == 19.5
-    no_mdl = score_cuts(V, y[None], np.ones((1, 40)), 40.0, 2, mdl=False)
+    no_mdl = c45_node_cuts(V, y[None], np.ones((1, 40)), 40.0, 2, mdl=False)
     assert no_mdl.gain[0] == pytest.approx(1.0)
     # 600 rows, 2 classes: MinSplit = 25 (clamped)
     x = np.arange(600, dtype=float)
-    sc = score_cuts(x[None], (x >= 10).astype(int)[None], np.ones((1, 600)), 600.0, 2)
+    sc = c45_node_cuts(x[None], (x >= 10).astype(int)[None], np.ones((1, 600)), 600.0, 2)
     assert sc.n_candidates[0] == 600 - 49
     assert sc.left_weight[0] >= 25
     # weights path (fractional) gives the same numbers as the integer path
-    f = score_cuts(x[None], (x >= 300).astype(int)[None], np.full((1, 600), 1.0), 600.0, 2)
-    g = score_cuts(
+    f = c45_node_cuts(x[None], (x >= 300).astype(int)[None], None, 600.0, 2, unit_table=xlog2x_table(600))
+    g = c45_node_cuts(
         np.r_[x, np.nan][None],
         np.r_[(x >= 300).astype(int), 0][None],
         np.r_[np.ones(600), 1e-9][None],
@@ -212,7 +213,7 @@ def test_minsplit_and_mdl_penalty():
 def test_values_closer_than_1e5_are_not_separated():
     x = np.array([1.0, 1.0, 1.000001, 1.000002, 2, 2, 2, 2.0])
     y = np.array([0, 0, 1, 1, 1, 1, 1, 1])
-    sc = score_cuts(x[None], y[None], np.ones((1, 8)), 8.0, 2)
+    sc = c45_node_cuts(x[None], y[None], np.ones((1, 8)), 8.0, 2)
     assert sc.midpoint[0] == pytest.approx((1.000002 + 2) / 2)
 
 
@@ -390,7 +391,7 @@ def test_batch_scoring_equals_node_by_node(missing):
             assert np.array_equal(u.midpoint[b.valid], b.midpoint[b.valid])
             assert np.array_equal(u.n_candidates, b.n_candidates)
         for s in range(len(Vs)):
-            one = score_cuts(Vs[s], Ys[s], Ws[s], N[s], 3)
+            one = c45_node_cuts(Vs[s], Ys[s], Ws[s], N[s], 3)
             assert np.array_equal(one.valid, b.valid[:, s])
             assert np.allclose(one.gain, b.gain[:, s], atol=1e-12)
             assert np.allclose(one.gain_ratio, b.gain_ratio[:, s], atol=1e-12)

@@ -7,11 +7,12 @@ import pytest
 from dtcore import explain
 from dtcore.cli import prepare_training
 from dtcore.data.readers import read_table
-from dtcore.entropy.cutpoints import score_cuts
+from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.estimators import make_estimator
 from dtcore.schema import encode_classes
 from dtcore.tree import SplitTest
 from tests.datasets import DATA
+from tests.dtcore.one_node_cuts import c45_node_cuts
 
 SAMPLES = {
     "watermelon_3.0": ("好瓜", ["编号"]),
@@ -192,7 +193,8 @@ def test_the_builder_would_stop_at_every_leaf(name, algo, params):
     ],
 )
 def test_every_cut_gain_matches_score_cuts_best(name, rules):
-    """cut_gains scores every cut; its best is score_cuts' best cut and raw gain (the builders')."""
+    """cut_gains scores every cut; its best is the builders' best cut and raw gain (C4.5:
+    ``score_cuts_batch``, ID3: ``score_textbook_cuts``)."""
     if name == "diabetes":
         est, X, _ = fit(name, "cart", max_depth=1)
         y = (np.asarray(fit(name, "cart", max_depth=1)[2]) > 140).astype(np.int64)
@@ -214,7 +216,8 @@ def test_every_cut_gain_matches_score_cuts_best(name, rules):
             N = float(w.sum())
             cg = explain.cut_gains(x, yy, w, N, C, rules=rules)
             order = np.argsort(x, kind="stable")
-            sc = score_cuts(x[order][None], yy[order][None], w[order][None], N, C, rules=rules, mdl=False)
+            args = x[order][None], yy[order][None], w[order][None], N, C
+            sc = c45_node_cuts(*args, mdl=False) if rules == "c45" else score_textbook_cuts(*args)
             D = np.where(cg.eligible, cg.gain, -np.inf)
             if not sc.valid[0]:
                 assert not np.isfinite(D).any() or D.max() <= 1e-6

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from dtcore.criteria import entropy
-from dtcore.entropy.cutpoints import score_cuts
+from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import (
     equal_frequency_edges,
     equal_width_edges,
@@ -120,7 +120,7 @@ def test_watermelon3_continuous_cuts():
     for name, cut, gain in (("密度", 0.3815, 0.262), ("含糖率", 0.126, 0.349)):
         j = est.schema_.index(name)
         o = np.argsort(Xe[:, j], kind="stable")
-        sc = score_cuts(Xe[o, j][None], yc[o][None], np.ones((1, len(o))), float(len(o)), 2, rules="textbook")
+        sc = score_textbook_cuts(Xe[o, j][None], yc[o][None], np.ones((1, len(o))), float(len(o)), 2)
         assert sc.midpoint[0] == pytest.approx(cut, abs=1e-9)
         assert sc.gain[0] == pytest.approx(gain, abs=TOL)
     t = est.tree_

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
+from dtcore.numbers import fmt_score
 
 from .style import GRID, base_layout, esc
 
@@ -36,7 +37,7 @@ def importances_figure(
             y=[esc(names[i]) for i in order],
             orientation="h",
             marker_color=BAR_COLOR,
-            text=[f"{imp[i]:.3f}" for i in order],
+            text=[fmt_score(imp[i]) for i in order],
             textposition="auto",
             hovertemplate="%{y}: %{x:.4f}<extra></extra>",
         )

@@ -8,7 +8,8 @@ import pandas as pd
 
 from dtcore import export
 from dtcore.analysis.compare import SPLITS, Comparison
-from dtcore.analysis.disagreement import describe_test, fmt
+from dtcore.analysis.disagreement import describe_test
+from dtcore.numbers import fmt_score
 
 from .text import Translate, md_escape
 from .tree import auto_depth, dot_words
@@ -26,14 +27,16 @@ def scores_table(c: Comparison, t: Translate) -> pd.DataFrame:
         for s in SPLITS:
             if c.rows[s].size:
                 for m in metrics(c.task):
-                    row[t(f"compare.col.{s}") + " · " + t(f"compare.metric.{m}")] = fmt(e.scores[s].get(m))
+                    row[t(f"compare.col.{s}") + " · " + t(f"compare.metric.{m}")] = fmt_score(
+                        e.scores[s].get(m)
+                    )
         row[t("compare.col.nodes")] = e.nodes
         row[t("compare.col.leaves")] = e.leaves
         row[t("compare.col.depth")] = e.depth
         row[t("compare.col.fit_ms")] = f"{1000 * e.seconds:.1f}"
         d = e.to_dict()["cv"]
-        row[t("compare.col.cv_mean", k=c.cv_folds)] = fmt(d["mean"])
-        row[t("compare.col.cv_sd")] = fmt(d["std"])
+        row[t("compare.col.cv_mean", k=c.cv_folds)] = fmt_score(d["mean"])
+        row[t("compare.col.cv_sd")] = fmt_score(d["std"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -51,7 +54,7 @@ def label(key: str, t: Translate, algorithm: str | None = None) -> str:
 
 def agreement_table(c: Comparison, t: Translate) -> pd.DataFrame:
     labels = [label(e.key, t, e.algorithm) for e in c.entries]
-    return pd.DataFrame([[fmt(v) for v in row] for row in c.agreement], index=labels, columns=labels)
+    return pd.DataFrame([[fmt_score(v) for v in row] for row in c.agreement], index=labels, columns=labels)
 
 
 def disagree_table(
@@ -133,11 +136,11 @@ def scores_at_first(c: Comparison, t: Translate) -> pd.DataFrame:
         row: dict[str, object] = {t("compare.col.test_name"): describe_test(test)}
         for e in c.entries:
             s = d.scores[i][e.key]
-            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt(s['score'])}"
+            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt_score(s['score'])}"
             if "gain_ratio" in s and d.criteria[e.key] == "gain_ratio":
-                text += f" ({t('compare.gain')} {fmt(s['gain'])}, {t('compare.split_info')} {fmt(s['split_info'])})"
+                text += f" ({t('compare.gain')} {fmt_score(s['gain'])}, {t('compare.split_info')} {fmt_score(s['split_info'])})"
             elif "iv" in s:
-                text += f" (IV {fmt(s['iv'])})"
+                text += f" (IV {fmt_score(s['iv'])})"
             if d.chosen[e.key] == i:
                 text = "✓ " + text
             elif not s["possible"]:
@@ -165,15 +168,15 @@ def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]
                 algo=labels[n["by"]],
                 test=test(n["test"]),
                 score_name=t("growth.score." + n["score_name"]),
-                score=fmt(n["score"]),
+                score=fmt_score(n["score"]),
             )
             if n["other"] is not None:
-                s += " " + t("compare.note.over", test=test(n["other"]), score=fmt(n["other_score"]))
+                s += " " + t("compare.note.over", test=test(n["other"]), score=fmt_score(n["other_score"]))
             if n["runner_up"]:
                 s += " " + t(
                     "compare.note.runner_up",
                     feature=md_escape(n["runner_up"]["name"]),
-                    score=fmt(n["runner_up"]["score"]),
+                    score=fmt_score(n["runner_up"]["score"]),
                 )
             out.append(s)
         elif kind == "leaf":
@@ -185,8 +188,8 @@ def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]
                 t(
                     "compare.note.below_average",
                     test=test(n["test"]),
-                    gain=fmt(n["gain"]),
-                    average=fmt(n["average"]),
+                    gain=fmt_score(n["gain"]),
+                    average=fmt_score(n["average"]),
                 )
             )
         elif kind == "penalised":
@@ -194,10 +197,10 @@ def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]
                 t(
                     "compare.note.penalised",
                     test=test(n["test"]),
-                    iv=fmt(n["split_info"]),
-                    chosen_iv=fmt(n["chosen_split_info"]),
-                    ratio=fmt(n["gain_ratio"]),
-                    chosen_ratio=fmt(n["chosen_gain_ratio"]),
+                    iv=fmt_score(n["split_info"]),
+                    chosen_iv=fmt_score(n["chosen_split_info"]),
+                    ratio=fmt_score(n["gain_ratio"]),
+                    chosen_ratio=fmt_score(n["chosen_gain_ratio"]),
                 )
             )
     return out

@@ -8,6 +8,7 @@ from typing import Any
 from dtcore import export
 from dtcore.analysis.growth_steps import StepTree
 from dtcore.export.labels import impurity_name
+from dtcore.numbers import fmt_score
 from ui.services.growth import SplitInfo
 
 from .text import Translate, md_escape
@@ -37,10 +38,6 @@ def step_dot(est: Any, st: StepTree, lang: str) -> str:
     )
 
 
-def _num(v: float | None) -> str:
-    return "–" if v is None else f"{float(v):.3f}"
-
-
 def _count(v: float) -> str:
     return f"{v:g}" if float(v).is_integer() else f"{v:.2f}"
 
@@ -64,13 +61,13 @@ def split_caption(t: Translate, k: int, total: int, info: SplitInfo, path: str) 
         path=md_escape(path),
         feature=md_escape(info.feature),
         score_name=t("growth.score." + info.score_name),
-        score=_num(info.score),
+        score=fmt_score(info.score),
         moved=moved,
         rows=_count(sum(info.branch_weights)),
     )
     if info.runner_up is not None:
         text += " " + t(
-            "growth.runner_up", feature=md_escape(info.runner_up), score=_num(info.runner_up_score)
+            "growth.runner_up", feature=md_escape(info.runner_up), score=fmt_score(info.runner_up_score)
         )
     return text
 
@@ -79,7 +76,7 @@ def prune_caption(t: Translate, j: int, total: int, st: StepTree, path: str) -> 
     """Why pruning step j removed its subtree, with the numbers it compared."""
     p = st.prune
     assert p is not None
-    n = {k: _num(v) for k, v in p.numbers.items()}
+    n = {k: fmt_score(v) for k, v in p.numbers.items()}
     head = t("growth.prune_head", j=j, total=total, path=md_escape(path))
     if p.kind == "collapse":
         body = t("growth.prune.collapse", subtree=n["subtree_errors"], node=n["node_errors"])

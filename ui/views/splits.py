@@ -7,7 +7,6 @@ Pure functions over ``dtcore.explain`` records. Labels are user text: escaped fo
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import SupportsFloat
 
@@ -18,6 +17,7 @@ from numpy.typing import ArrayLike
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.explain.arithmetic import ChildSummary
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
+from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for it
 from dtcore.schema import Schema
 from dtcore.tree import SplitTest
 
@@ -41,18 +41,6 @@ def latex_text(s: object) -> str:
     r"""User text inside ``\text{…}``: every character KaTeX would act on escaped."""
     # "=" is braced so that a label never reads as one of the formula's top-level " = "
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(s).replace("\n", " ")).replace("=", "{=}")
-
-
-def num(x: SupportsFloat | None, digits: int = 3) -> str:
-    """A result to ``digits`` decimals; "–" when not finite or absent (None). A value that rounds
-    to zero is "0…" whatever its sign (a pure node's entropy comes out as −1e-17 in floating point)."""
-    if x is None:
-        return "–"
-    x = float(x)
-    if not math.isfinite(x):
-        return "–"
-    s = f"{x:.{digits}f}"
-    return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
 def count(x: SupportsFloat) -> str:

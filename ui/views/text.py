@@ -1,4 +1,5 @@
-"""Text the pages write: user text made safe for Markdown, scores and training errors as text.
+"""Text the pages write: user text made safe for Markdown, training errors as text (numbers are
+``dtcore.numbers``').
 
 User text (file names, column names, labels): Streamlit Markdown also reads ``:color[...]`` directives, ``$`` maths and emoji shortcodes, so
 every punctuation character Markdown could act on is backslash-escaped and ``<`` becomes an entity.
@@ -11,7 +12,6 @@ no longer recognises; the text still reads exactly as typed.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from typing import Protocol
@@ -38,14 +38,6 @@ def md_escape(text: object) -> str:
     s = s.replace("&", "&amp;").replace("<", "&lt;")
     s = _AUTOLINK.sub(lambda m: (m.group(1) or m.group(2) or "") + WJ, s)
     return _SPECIAL.sub(r"\\\1", s)
-
-
-def fmt_pct(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
-
-
-def fmt_num(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4g}"
 
 
 def training_error(exc: KeyedError, t: Translate) -> str:

@@ -18,7 +18,7 @@ import pandas as pd
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
 from dtcore.explain.prediction import PredictionExplanation, explain_prediction
-from dtcore.export.labels import fmt_weight
+from dtcore.numbers import fmt_weight
 
 from .text import Translate
 from .tree import dot_words

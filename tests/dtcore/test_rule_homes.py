@@ -1,0 +1,234 @@
+"""Each of the builders' rules has one home that the builders, the split explorer, the CLI and
+the app call: these tests pin the home (the explorer's figure equals the builder's) and check on
+the source that no second copy comes back."""
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dtcore import explain
+from dtcore.c45 import C45Classifier
+from dtcore.entropy import cutpoints
+from dtcore.entropy.cutpoints import mdl_penalty
+from scripts import compare_j48 as cj
+from tests.datasets import DATA
+from tests.dtcore.one_node_cuts import c45_node_cuts
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def functions(folder: str = "dtcore"):
+    """(module path, function node) for every function defined under ``folder``."""
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield path.relative_to(ROOT).as_posix(), node
+
+
+def names_in(node: ast.AST) -> set[str]:
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+    return out
+
+
+# -- 1. C4.5's MDL penalty ---------------------------------------------------------------------
+
+
+def test_mdl_penalty_is_written_once():
+    """log2(#candidates) appears only in ``cutpoints.mdl_penalty``."""
+    homes = []
+    for rel, fn in functions():
+        for call in ast.walk(fn):
+            if not isinstance(call, ast.Call) or "log2" not in names_in(call.func):
+                continue
+            if any("candidates" in name or name == "n" for a in call.args for name in names_in(a)):
+                homes.append((rel, fn.name))
+    assert set(homes) == {("dtcore/entropy/cutpoints.py", "mdl_penalty")}, homes
+
+
+def test_mdl_penalty_values():
+    assert mdl_penalty(37, 40.0) == pytest.approx(np.log2(37) / 40)
+    assert mdl_penalty(0, 10.0) == 0.0 and mdl_penalty(1, 10.0) == 0.0
+    assert np.array_equal(mdl_penalty(np.array([1, 4]), np.array([2.0, 4.0])), [0.0, 0.5])
+
+
+@pytest.mark.parametrize("name,target", [("diabetes.csv", None), ("breast_cancer.csv", "class")])
+def test_explorer_mdl_and_gain_equal_the_builders(name, target):
+    """At the root, the explorer's MDL penalty, gain after it and cut are the builder's
+    (``score_cuts_batch`` on the root's rows), feature by feature."""
+    X, y, kw = cj.load_csv(DATA / name) if target is None else cj.load(DATA / name, target)
+    est = C45Classifier().fit(X, y, **kw)
+    Xe = est.encode(X)
+    yc = np.array([list(est.classes_).index(v) for v in y])
+    rep = explain.split_report(est, Xe, yc, None, 0)
+    checked = 0
+    for j, rec in enumerate(rep.features):
+        if rec.mode != "threshold":
+            continue
+        o = np.argsort(Xe[:, j], kind="stable")
+        sc = c45_node_cuts(
+            Xe[o, j][None], yc[o][None], np.ones((1, o.size)), float(o.size), len(est.classes_)
+        )
+        assert rec.n_candidates == sc.n_candidates[0]
+        assert rec.mdl_penalty == mdl_penalty(sc.n_candidates[0], float(o.size))
+        assert rec.usable == bool(sc.valid[0])
+        if rec.usable:
+            assert rec.raw_gain == sc.raw_gain[0]
+            assert rec.gain == sc.gain[0]
+            assert rec.midpoint == sc.midpoint[0]
+            checked += 1
+    assert checked >= 2
+
+
+# -- 2. C4.5's cut scoring -------------------------------------------------------------------------
+
+
+def test_c45_cuts_are_scored_by_the_batch_pass_only():
+    """One scorer per rule set: ``score_cuts_batch`` (C4.5, the builder's) and
+    ``score_textbook_cuts`` (ID3); the single-node C4.5 copy is gone."""
+    scorers = {(rel, fn.name) for rel, fn in functions() if fn.name.startswith(("score_", "_score_"))}
+    cut_scorers = {s for s in scorers if "cut" in s[1]}
+    assert cut_scorers == {
+        ("dtcore/entropy/cutpoints.py", "score_cuts_batch"),
+        ("dtcore/entropy/cutpoints.py", "score_textbook_cuts"),
+    }, cut_scorers
+    assert not hasattr(cutpoints, "score_cuts") and not hasattr(cutpoints, "_score_unit")
+
+
+def test_min_split_is_written_once():
+    """C4.5's MinSplit clamp (0.1·K/classes within [MINOBJS, 25]) lives in ``_min_split``."""
+    src = (ROOT / "dtcore/entropy/cutpoints.py").read_text(encoding="utf-8")
+    assert src.count("25 + SMALL") == 1
+
+
+# -- 3. which branch a row takes ---------------------------------------------------------------
+
+#: modules that may call ``searchsorted(..., side="left")`` for something other than routing a
+#: value by a tree test (which is ``dtcore.tree.branch_index``'s, and ``Tree.route``'s
+#: vectorised-over-nodes form, both in dtcore/tree.py)
+SEARCHSORTED_LEFT_ELSEWHERE = {
+    "dtcore/tree.py": "branch_index and Tree.route: the routing rule itself",
+    "dtcore/c45/rules.py": "J48's threshold snap: the largest training value below a midpoint",
+    "dtcore/cart/grower.py": "weighted quantiles of a node's targets",
+    "dtcore/cart/hist/binning.py": "the histogram bin of a value",
+    "dtcore/criteria.py": "the weighted median",
+    "dtcore/entropy/discretize.py": "k-means labels while choosing ID3's bins",
+}
+
+
+def _calls(name: str):
+    for rel, fn in functions():
+        for call in ast.walk(fn):
+            if isinstance(call, ast.Call) and name in names_in(call.func) - {"np"}:
+                yield rel, fn.name, call
+
+
+def test_routing_by_a_test_has_one_home():
+    """Outside dtcore/tree.py no module locates values among a test's cuts by itself or looks
+    category codes up in a ``cat_branch`` table: they call ``branch_index`` (or ``Tree.branch_of``)."""
+    left = {
+        rel
+        for rel, _, call in _calls("searchsorted")
+        if any(k.arg == "side" and getattr(k.value, "value", None) == "left" for k in call.keywords)
+    }
+    assert left <= set(SEARCHSORTED_LEFT_ELSEWHERE), left - set(SEARCHSORTED_LEFT_ELSEWHERE)
+    lookups = []
+    for path in sorted((ROOT / "dtcore").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Subscript)
+                and not isinstance(node.slice, ast.Slice)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "cat_branch"
+            ):
+                lookups.append(rel)
+    # CART's level-wise grower keeps its per-node tables (Grower.route, a vectorised form)
+    assert set(lookups) <= {"dtcore/tree.py", "dtcore/cart/grower.py"}, lookups
+
+
+def test_pruning_explorer_and_counterfactual_route_through_branch_index():
+    for rel in (
+        "dtcore/pruning/ebp.py",
+        "dtcore/pruning/ebp_nodes.py",
+        "dtcore/explain/entropy.py",
+        "dtcore/explain/counterfactual.py",
+        "dtcore/explain/prediction.py",
+    ):
+        assert "branch_index" in {
+            name for r, _, c in _calls("branch_index") if r == rel for name in names_in(c.func)
+        }, rel
+
+
+# -- 4. ID3's rules --------------------------------------------------------------------------------
+
+ID3_RULES = {
+    "feature_plan",
+    "leaf_reason",
+    "branch_rows",
+    "branches_ok",
+    "is_positive",
+    "better",
+    "weighted_gain",
+    "decrease_ok",
+}
+
+
+def test_id3_rules_live_in_id3_rules():
+    """ID3's rules are defined in dtcore/id3/rules.py only (C4.5's ``leaf_reason`` and CART's
+    ``decrease_ok`` are the other algorithms'), and the explorer imports that module."""
+    from dtcore.id3 import estimator, rules
+
+    others = {("dtcore/c45/rules.py", "leaf_reason"), ("dtcore/cart/grower.py", "decrease_ok")}
+    defined = {(rel, fn.name) for rel, fn in functions() if fn.name in ID3_RULES} - others
+    assert {rel for rel, _ in defined} == {"dtcore/id3/rules.py"}, defined
+    assert {name for rel, name in defined if rel == "dtcore/id3/rules.py"} == ID3_RULES
+    assert rules.POSITIVE_GAIN == 1e-12 and not hasattr(estimator, "POSITIVE_GAIN")
+    for rel in ("dtcore/explain/entropy.py", "dtcore/explain/report.py", "dtcore/explain/node_data.py"):
+        src = (ROOT / rel).read_text(encoding="utf-8")
+        assert "from dtcore.id3 import rules as id3_rules" in src and "id3 import estimator" not in src, rel
+
+
+def test_id3_decrease_test_is_written_once():
+    """``min_impurity_decrease`` is compared with N_t/N · gain in ``id3.rules.decrease_ok`` only."""
+    compares = []
+    for rel, fn in functions():
+        if not rel.startswith(("dtcore/id3/", "dtcore/explain/")):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Compare) and "min_impurity_decrease" in names_in(node):
+                compares.append((rel, fn.name))
+    assert set(compares) <= {
+        ("dtcore/id3/rules.py", "decrease_ok"),
+        ("dtcore/id3/estimator.py", "_validate_params"),  # the parameter check (≥ 0)
+    }, compares
+
+
+@pytest.mark.parametrize("limit,stopped", [(0.0, 0), (0.02, 2), (0.1, 2), (0.5, 1)])
+def test_explorer_stops_where_id3_stops_on_the_decrease_test(limit, stopped):
+    """The explorer's leaf reasons match the builder's tree node by node, and
+    ``min_impurity_decrease`` stops the nodes the builder left as leaves for it (iris)."""
+    from dtcore.id3.estimator import ID3Classifier
+    from dtcore.id3.rules import decrease_ok
+
+    assert decrease_ok(0.1, 0.1) and not decrease_ok(0.0999, 0.1)
+    X, y, kw = cj.load_csv(DATA / "iris.csv")
+    est = ID3Classifier(continuous="threshold", min_impurity_decrease=limit).fit(X, y, **kw)
+    Xe = est.encode(X)
+    yc = np.array([list(est.classes_).index(v) for v in y])
+    t = est.tree_
+    reasons = []
+    for node in range(t.node_count):
+        if t.weighted_n[node] <= 0:
+            continue
+        rep = explain.split_report(est, Xe, yc, None, node)
+        assert (rep.leaf_reason is None) == (t.feature[node] >= 0), (node, rep.leaf_reason)
+        reasons.append(rep.leaf_reason)
+    assert reasons.count("min_impurity_decrease") == stopped, reasons
