@@ -26,8 +26,7 @@ from dtcore.conventions import (
     text_label_order,
     typed_classes,
 )
-from dtcore.cut_neighbours import record_neighbours
-from dtcore.missing_seen import missing_seen
+from dtcore.node_rows import missing_seen, record_neighbours
 from dtcore.schema import (
     CATEGORICAL,
     DataError,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.schema import DataError, _to_float, label_of
+from dtcore.schema import DataError, label_of, to_float
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -183,7 +183,7 @@ def text_label_order(labels: Iterable[str]) -> np.ndarray:
     """The order ``fit`` gives classes whose values are lost (a model file keeps their text):
     numerically when every label is a number, else as text; the positions, as ``typed_classes``."""
     labels = list(labels)
-    nums = [_to_float(v) for v in labels]
+    nums = [to_float(v) for v in labels]
     if all(x is not None for x in nums):
         keys: list[Any] = nums
     else:

@@ -88,9 +88,11 @@ REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "absolute_error", "poiss
 
 _LN2 = np.log(2.0)
 EPSILON = float(np.finfo(np.float64).eps)
+#: Weka's Utils.SMALL: J48 treats numbers closer than this as equal (gains, weights, ratios).
+SMALL = 1e-6
 
 
-def _class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
+def class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
     """Gini or entropy (bits) from channels [w, c_0..c_{K-1}], class loop in sklearn's order."""
     w = stats[..., 0]
     if criterion == "gini":
@@ -121,7 +123,7 @@ def _class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
 def channel_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
     """Impurity of nodes given their channel sums (regression needs the Σw·y² channel)."""
     if criterion in CLASSIFICATION_CRITERIA:
-        return _class_impurity(criterion, stats)
+        return class_impurity(criterion, stats)
     if criterion in ("squared_error", "friedman_mse"):
         w = stats[..., 0]
         safe = np.where(w > 0, w, 1.0)
@@ -140,8 +142,8 @@ def proxy_improvement(criterion: str, left: np.ndarray, right: np.ndarray) -> np
     """
     wl, wr = left[..., 0], right[..., 0]
     if criterion in CLASSIFICATION_CRITERIA:
-        il = _class_impurity(criterion, left)
-        ir = _class_impurity(criterion, right)
+        il = class_impurity(criterion, left)
+        ir = class_impurity(criterion, right)
         return -wr * ir - wl * il
     sl, sr = left[..., 1], right[..., 1]
     if criterion == "squared_error":

@@ -124,7 +124,7 @@ def label_of(value: object) -> str:
     return str(value)
 
 
-def _to_float(value: object) -> float | None:
+def to_float(value: object) -> float | None:
     """The number a cell holds, or None when it is not a number."""
     if isinstance(value, (bool, np.bool_)):
         return None
@@ -161,7 +161,7 @@ def infer_kind(column: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS) -> str
         if is_missing(v, tokens):
             continue
         seen = True
-        if _to_float(v) is None:
+        if to_float(v) is None:
             return CATEGORICAL
     return CONTINUOUS if seen else CATEGORICAL
 
@@ -264,7 +264,7 @@ def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
         elif (numbers := _numbers_only(col)) is not None:
             out[:, j] = numbers
         else:
-            vals = _per_cell(col, lambda v: np.nan if is_missing(v, tokens) else _to_float(v))
+            vals = _per_cell(col, lambda v: np.nan if is_missing(v, tokens) else to_float(v))
             bad = np.flatnonzero(vals == None)  # noqa: E711  (elementwise on an object array)
             if bad.size:
                 i = int(bad[0])
@@ -288,7 +288,7 @@ _NUMBER_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int3
 def _numbers_only(col: np.ndarray) -> np.ndarray | None:
     """An object column holding only numbers and None/NaN (what a DataFrame's numeric column
     gives) as float64, converted at C speed; None when some cell needs the per-cell rules
-    (text, booleans, other objects). Gives what ``_to_float``/``is_missing`` give cell by cell."""
+    (text, booleans, other objects). Gives what ``to_float``/``is_missing`` give cell by cell."""
     cells = col.tolist()
     kinds = set(map(type, cells))
     if not kinds <= _NUMBER_TYPES:
@@ -342,16 +342,16 @@ def encode_classes(
             f"{missing[0] + 1}); drop those rows or fill in the target"
         )
     labels = [label_of(v) for v in col]
-    classes = _class_order(labels, classes)
+    classes = class_order(labels, classes)
     return _class_codes(labels, classes, target), classes
 
 
-def _class_order(labels_in_row_order: Iterable[str], classes: Iterable[str] | None = None) -> tuple[str, ...]:
+def class_order(labels_in_row_order: Iterable[str], classes: Iterable[str] | None = None) -> tuple[str, ...]:
     """The declared classes, else the labels sorted as numbers when all are numbers, else in
     order of first appearance."""
     if classes is None:
         classes = tuple(dict.fromkeys(labels_in_row_order))
-        nums = [_to_float(c) for c in classes]
+        nums = [to_float(c) for c in classes]
         if all(x is not None for x in nums):
             classes = tuple(c for _, c in sorted(zip(nums, classes)))
     return tuple(classes)
@@ -382,7 +382,7 @@ def _encode_string_classes(
         )
     labels = [label_of(v) for v in ulist]
     by_first_row = [labels[k] for k in np.argsort(first, kind="stable").tolist()]
-    classes = _class_order(by_first_row, classes)
+    classes = class_order(by_first_row, classes)
     return _class_codes(labels, classes, target)[inv.ravel()], classes
 
 
@@ -395,7 +395,7 @@ def encode_regression_target(
     else:
         out = np.empty(col.size, dtype=np.float64)
         for i, v in enumerate(col.ravel()):
-            x = np.nan if is_missing(v, tokens) else _to_float(v)
+            x = np.nan if is_missing(v, tokens) else to_float(v)
             if x is None:
                 raise DataError(
                     f"target {target!r} row {i + 1} holds {v!r}, not a number; "

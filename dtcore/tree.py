@@ -20,122 +20,15 @@ created them in: ``TreeAssembler.build`` renumbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dtcore.routing import DISTRIBUTE, SplitTest, branch_index
+
 LEAF = -1
-DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
-
-
-def branch_index(
-    x: ArrayLike,
-    cuts: ArrayLike | None = None,
-    cat_branch: ArrayLike | None = None,
-    missing_branch: int = DISTRIBUTE,
-) -> np.ndarray:
-    """Branch taken by each value ``x`` under one test: the single home of this rule (the
-    builders' grow steps, ``Tree.branch_of``/``reach``, error-based pruning and the split
-    explorer call it; ``Tree.route`` and CART's level-wise ``growing.Grower.route`` are the
-    vectorised-over-nodes forms).
-
-    ``cat_branch`` given: a categorical test, code c goes to ``cat_branch[c]`` (-1 or a code
-    outside the table: no branch).  Else a continuous test: ``searchsorted(cuts, x, "left")``
-    (``x ≤ t`` is branch 0).  Missing values and values with no branch get ``missing_branch``
-    when it is ≥ 0, else -1 (the caller shares them out: ``multiway.distribute_rows``).
-    """
-    x = np.asarray(x, dtype=np.float64)
-    out = np.full(x.shape, -1, dtype=np.int64)
-    known = ~np.isnan(x)
-    if cat_branch is not None:
-        table = np.asarray(cat_branch, dtype=np.int64)
-        code = np.where(known, x, -1).astype(np.int64)
-        ok = known & (code >= 0) & (code < table.size)
-        out[ok] = table[code[ok]]
-    else:
-        out[known] = np.searchsorted(np.asarray(cuts, dtype=np.float64), x[known], side="left")
-    if missing_branch >= 0:
-        out[out < 0] = missing_branch
-    return out
-
-
-@dataclass(frozen=True)
-class SplitTest:
-    """One node's test, as ``TreeAssembler.set_split`` takes it and :meth:`Tree.split_test` gives
-    it: a continuous test has ``cuts`` (``cat_branch`` None), a categorical one ``cat_branch``
-    (``cuts`` None); ``missing_branch`` is the branch of missing values or :data:`DISTRIBUTE`.
-
-    ``below``/``above`` (the node's training values next to each cut, None where there is none)
-    and ``midpoint`` (C4.5: the midpoint cut when the stored threshold is not it) are what the
-    split explorer adds so that a threshold prints unambiguously; they do not change the routing.
-    Sequences are kept as tuples (the record is hashable and cannot change under a caller).
-    """
-
-    feature: int
-    cuts: tuple[float, ...] | None = None
-    cat_branch: tuple[int, ...] | None = None
-    missing_branch: int = DISTRIBUTE
-    below: tuple[float | None, ...] | None = None
-    above: tuple[float | None, ...] | None = None
-    midpoint: float | None = None
-
-    def __post_init__(self) -> None:
-        # normalise what builders hand over (lists, numpy arrays and scalars) to plain values
-        put = object.__setattr__
-        put(self, "feature", int(self.feature))
-        put(self, "missing_branch", int(self.missing_branch))
-        if self.cuts is not None:
-            put(self, "cuts", tuple(float(c) for c in np.atleast_1d(np.asarray(self.cuts, dtype=np.float64))))
-        if self.cat_branch is not None:
-            put(self, "cat_branch", tuple(int(b) for b in self.cat_branch))
-        for side in ("below", "above"):
-            values = getattr(self, side)
-            if values is not None:
-                put(self, side, tuple(None if v is None else float(v) for v in values))
-        if self.midpoint is not None:
-            put(self, "midpoint", float(self.midpoint))
-
-    @property
-    def is_categorical(self) -> bool:
-        return self.cat_branch is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The plain dict the app's URL and the JSON reports hold: ``feature``, ``cuts``,
-        ``cat_branch``, ``missing_branch`` always (lists or None), then ``below``, ``above`` and
-        ``midpoint`` when known."""
-        out: dict[str, Any] = {
-            "feature": self.feature,
-            "cuts": None if self.cuts is None else list(self.cuts),
-            "cat_branch": None if self.cat_branch is None else list(self.cat_branch),
-            "missing_branch": self.missing_branch,
-        }
-        if self.below is not None:
-            out["below"] = list(self.below)
-        if self.above is not None:
-            out["above"] = list(self.above)
-        if self.midpoint is not None:
-            out["midpoint"] = self.midpoint
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> SplitTest:
-        """The test of ``to_dict`` output (a forced split read back from the app's URL)."""
-        return cls(
-            feature=d["feature"],
-            cuts=d.get("cuts"),
-            cat_branch=d.get("cat_branch"),
-            missing_branch=d.get("missing_branch", DISTRIBUTE),
-            below=d.get("below"),
-            above=d.get("above"),
-            midpoint=d.get("midpoint"),
-        )
-
-
-_INT_FIELDS = ("feature", "parent", "depth", "missing_branch", "n_samples")
-_PTR_FIELDS = ("child_ptr", "cut_ptr", "cat_ptr")
 
 
 @dataclass(eq=False)
@@ -233,7 +126,7 @@ class Tree:
         *different* nodes: each step moves every row one level down at once, whatever test
         its node holds (one pass per depth, not per node), which prediction on many rows
         needs.  Missing values use the stored children's training weights as shares (the
-        prediction-time counterpart of ``multiway.distribute``'s K_v/K)."""
+        prediction-time counterpart of ``routing.distribute``'s K_v/K)."""
         X = np.asarray(X, dtype=np.float64)
         n = X.shape[0]
         rows = np.arange(n)

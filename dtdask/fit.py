@@ -16,9 +16,8 @@ import numpy as np
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import Layout
-from dtcore.cut_neighbours import cut_neighbours, merge_neighbours
 from dtcore.data.roles import CLASSIFICATION, infer_task
-from dtcore.missing_seen import missing_seen
+from dtcore.node_rows import cut_neighbours, merge_neighbours, missing_seen
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 from dtdask.profiles import profile_frame
 from dtdask.source import DaskHistograms, encode_block, encode_values

@@ -27,8 +27,8 @@ from dtcore.schema import (
     DataError,
     Feature,
     Schema,
-    _class_order,
     categories_of,
+    class_order,
 )
 
 DISTINCT_LIMIT = 4096  # distinct values a partition sends per column (more: "many")
@@ -116,7 +116,7 @@ def merge(
         fbins.append(feature_bins(distinct, sample, max_bins))
     classes = None
     if task == "classification":
-        classes = _class_order(merge_labels([p.target_labels for p in parts]))
+        classes = class_order(merge_labels([p.target_labels for p in parts]))
     missing = sum(p.target_missing for p in parts)
     if missing:
         raise DataError(

@@ -18,7 +18,7 @@ import numpy as np
 
 from dtcore import explain
 from dtcore.c45.rules import AVERAGE_EPS
-from dtcore.tree import SplitTest
+from dtcore.routing import SplitTest
 
 if TYPE_CHECKING:
     from dtcore.analysis.compare import Entry

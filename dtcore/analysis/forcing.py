@@ -31,14 +31,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from dtcore.cut_neighbours import record_neighbours
 from dtcore.explain import NodeData, children_rows, same_test, tree_test
-from dtcore.missing_seen import missing_seen
-from dtcore.tree import SplitTest, Tree, TreeAssembler
+from dtcore.node_rows import missing_seen, record_neighbours
+from dtcore.routing import SplitTest
+from dtcore.tree import Tree, TreeAssembler
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
-    from dtcore.cart.estimator import _CARTBase
+    from dtcore.cart.estimator import CARTBase
 
 
 def _sub_params(
@@ -56,7 +56,7 @@ def _sub_params(
     if "min_impurity_decrease" in params:
         params["min_impurity_decrease"] = float(params["min_impurity_decrease"]) * scale
     if est.algorithm == "cart":
-        gp = cast("_CARTBase", est)._params_for(nd.X_all.shape[0], nd.w_all, nd.C)
+        gp = cast("CARTBase", est)._params_for(nd.X_all.shape[0], nd.w_all, nd.C)
         params["min_samples_leaf"] = int(gp.min_samples_leaf)
         params["min_samples_split"] = int(max(gp.min_samples_split, 2))
         mwf = float(params.get("min_weight_fraction_leaf", 0.0)) * scale

@@ -33,10 +33,11 @@ from dtcore.c45.rules import (
 )
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
-from dtcore.entropy.multiway import branch_class_counts, distribute_rows, reasonable_branches, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, reasonable_branches, score_multiway
 from dtcore.progress import report
+from dtcore.routing import DISTRIBUTE, branch_index, distribute_rows
 from dtcore.schema import Schema
-from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
+from dtcore.tree import Tree, TreeAssembler
 
 
 class GrowthSettings(Protocol):

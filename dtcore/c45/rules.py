@@ -25,8 +25,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dtcore.criteria import SMALL
 from dtcore.entropy.cutpoints import pick_j48
-from dtcore.entropy.multiway import SMALL
 
 COLLAPSE_EPS = 1e-3  # release 8's Epsilon in FormTree's collapse test (J48 uses the same)
 AVERAGE_EPS = 1e-3  # gain ≥ average − ε

@@ -121,7 +121,7 @@ def _subset_masks(n: int) -> np.ndarray:
     return np.hstack([rows, np.zeros((rows.shape[0], 1), dtype=bool)])
 
 
-def _score(
+def split_proxies(
     criterion: str,
     left: np.ndarray,
     right: np.ndarray,
@@ -221,7 +221,7 @@ def scan_categorical(
         right = stats.sum(axis=1)[:, None, :] - left
         n_left = np.einsum("sc,nc->ns", mf, counts.astype(np.float64))
         n_right = counts.sum(axis=1)[:, None] - n_left
-        proxy = _score(criterion, left, right, n_left, n_right, min_samples_leaf, min_weight_leaf)
+        proxy = split_proxies(criterion, left, right, n_left, n_right, min_samples_leaf, min_weight_leaf)
         S, d = masks.shape[0], stats.shape[2]
         seg = np.repeat(np.arange(cs.n_seg), S)
         sub = np.tile(np.arange(S), cs.n_seg)
@@ -248,7 +248,9 @@ def scan_categorical(
         left = segmented_cumsum(cs.stats[order], first, length)[idx]
         n_left = segmented_cumsum(cs.counts[order], first, length)[idx]
         right = tot[seg] - left
-        proxy = _score(criterion, left, right, n_left, ntot[seg] - n_left, min_samples_leaf, min_weight_leaf)
+        proxy = split_proxies(
+            criterion, left, right, n_left, ntot[seg] - n_left, min_samples_leaf, min_weight_leaf
+        )
         for lst, a in zip(
             (out.seg, out.sub, out.proxy, out.n_left, out.left, out.right, out.order),
             (seg, idx, proxy, n_left.astype(np.float64), left, right, order),

@@ -47,7 +47,7 @@ from dtcore.tree import Tree
 SPLITTERS = ("best", "hist")
 
 
-_CART = TypeVar("_CART", bound="_CARTBase")  # fit_histograms returns the estimator itself
+_CART = TypeVar("_CART", bound="CARTBase")  # fit_histograms returns the estimator itself
 
 
 def _is_int(v: object) -> bool:
@@ -58,7 +58,7 @@ def _is_real(v: object) -> bool:
     return isinstance(v, numbers.Real) and not isinstance(v, bool)
 
 
-class _CARTBase(BaseTreeEstimator):
+class CARTBase(BaseTreeEstimator):
     """What the CART classifier and regressor share: validation, limits, growth."""
 
     algorithm = "cart"
@@ -183,8 +183,8 @@ class _CARTBase(BaseTreeEstimator):
         self
             Fitted: ``tree_``, ``schema_`` and the attributes that follow from it. What needs the
             rows themselves is the caller's to record on ``tree_``: ``saw_missing``
-            (``dtcore.missing_seen``) and ``cut_below``/``cut_above``
-            (``dtcore.cut_neighbours``).
+            (``dtcore.node_rows``) and ``cut_below``/``cut_above``
+            (``dtcore.node_rows``).
         """
         if self.splitter != "hist":
             raise ValueError(f"fit_histograms grows with splitter='hist', not {self.splitter!r}")
@@ -267,7 +267,7 @@ def level_split_order(tree: Tree) -> np.ndarray:
     return inner[np.argsort(tree.depth[inner], kind="stable")]
 
 
-class CARTClassifier(_CARTBase):
+class CARTClassifier(CARTBase):
     """Binary CART classification tree (Gini or entropy), grown as scikit-learn's
     ``DecisionTreeClassifier`` grows it, with binary subset splits for categorical features.
 
@@ -365,7 +365,7 @@ class CARTClassifier(_CARTBase):
         self.max_bins = max_bins
 
 
-class CARTRegressor(_CARTBase):
+class CARTRegressor(CARTBase):
     """Binary CART regression tree, grown as scikit-learn's ``DecisionTreeRegressor`` grows it;
     a leaf predicts the mean of its rows (the median for absolute_error).
 

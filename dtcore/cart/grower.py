@@ -32,7 +32,7 @@ from dtcore.cart.splitter import (
     segment_ids,
     thresholds,
 )
-from dtcore.criteria import CLASSIFICATION_CRITERIA, EPSILON, _class_impurity, impurity_improvement
+from dtcore.criteria import CLASSIFICATION_CRITERIA, EPSILON, class_impurity, impurity_improvement
 from dtcore.progress import report
 from dtcore.tree import Tree
 
@@ -149,7 +149,7 @@ class Grower:
             K = self.p.n_classes
             counts = np.bincount(key * K + self.y[rows], weights=w, minlength=n_groups * K)
             counts = counts.reshape(n_groups, K)
-            imp = _class_impurity(self.crit, np.concatenate([wn[:, None], counts], axis=1))
+            imp = class_impurity(self.crit, np.concatenate([wn[:, None], counts], axis=1))
             return dict(weighted_n=wn, n_rows=nrows, n_samples=npos, value=counts, impurity=imp, wsum=wn)
         y = self.y[rows]
         s = np.bincount(key, weights=w * y, minlength=n_groups)
@@ -309,7 +309,7 @@ class Grower:
     def route(self, rows: np.ndarray, seg_id: np.ndarray, ch: _Choice, found: np.ndarray) -> np.ndarray:
         """True where a row goes left under its node's chosen split (rows of unsplit nodes: True).
 
-        The branch rule is ``tree.branch_index``'s (x ≤ t left; a category by its subset; a
+        The branch rule is ``routing.branch_index``'s (x ≤ t left; a category by its subset; a
         missing value by the learned direction) but vectorised over every node of the level at
         once, each row under its own node's split, with the splits still held as the step's
         per-segment arrays (threshold, subset mask, missing direction), not as stored tests:

@@ -48,27 +48,6 @@ class TrainRun:
     scheduler: str | None = None  # an engine's cluster address (``--scheduler``)
 
 
-def train_run(args: argparse.Namespace) -> TrainRun:
-    """The ``train`` flags as a ``TrainRun``."""
-    from dtcore.cli.train import dot_options, params_from_args  # train imports this module
-
-    return TrainRun(
-        sources=(args.data, *getattr(args, "more_data", [])),
-        target=args.target,
-        out=args.out,
-        algorithm=args.algorithm,
-        task=args.task,
-        ignore=tuple(args.ignore),
-        keep=tuple(getattr(args, "keep", ())),
-        categorical=tuple(args.categorical),
-        continuous=tuple(args.continuous),
-        weight=args.weight,
-        params=params_from_args(args),
-        picture=dot_options(args),
-        scheduler=getattr(args, "scheduler", None),
-    )
-
-
 def add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("more_data", nargs="*", default=[], help=argparse.SUPPRESS)
     p.add_argument(
@@ -136,12 +115,12 @@ def engine_train(name: str) -> Callable[[TrainRun], int]:
     return train
 
 
-def dispatch(args: argparse.Namespace) -> int | None:
-    """Run ``train`` on another engine (its exit code), or None for the in-memory engine (after
-    checking that the data fit)."""
+def dispatch(args: argparse.Namespace, run: Callable[[], TrainRun]) -> int | None:
+    """Run ``train`` on another engine (its exit code) with the run ``run()`` describes, or None
+    for the in-memory engine (after checking that the data fit)."""
     engine = getattr(args, "engine", "memory")
     if engine != "memory":
-        return engine_train(engine)(train_run(args))
+        return engine_train(engine)(run())
     if getattr(args, "more_data", None):
         raise DataError(
             "several data files: the in-memory engine reads one; use --engine dask for Parquet files"

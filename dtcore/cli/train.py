@@ -24,7 +24,7 @@ from dtcore.cli.common import (
     stdout,
     warn,
 )
-from dtcore.cli.engines import add_engine_args, dispatch
+from dtcore.cli.engines import TrainRun, add_engine_args, dispatch
 from dtcore.data import roles as R
 from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
@@ -267,9 +267,28 @@ def dot_options(args: argparse.Namespace) -> dict:
     return opts
 
 
+def train_run(args: argparse.Namespace) -> TrainRun:
+    """The ``train`` flags as a ``TrainRun``."""
+    return TrainRun(
+        sources=(args.data, *getattr(args, "more_data", [])),
+        target=args.target,
+        out=args.out,
+        algorithm=args.algorithm,
+        task=args.task,
+        ignore=tuple(args.ignore),
+        keep=tuple(getattr(args, "keep", ())),
+        categorical=tuple(args.categorical),
+        continuous=tuple(args.continuous),
+        weight=args.weight,
+        params=params_from_args(args),
+        picture=dot_options(args),
+        scheduler=getattr(args, "scheduler", None),
+    )
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     check_out(args.out)
-    code = dispatch(args)  # --engine dask, or the in-memory engine's size check
+    code = dispatch(args, lambda: train_run(args))  # --engine dask, or the in-memory engine's size check
     if code is not None:
         return code
     refuse_input_as_output(args.out, [args.data])

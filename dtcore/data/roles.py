@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.data.rowsplit import SET_MARKS, is_split_column
-from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, _to_float, is_missing, label_of
+from dtcore.schema import CATEGORICAL, CONTINUOUS, MISSING_TOKENS, is_missing, label_of, to_float
 
 IGNORE, TARGET = "ignore", "target"
 ROLES = (CONTINUOUS, CATEGORICAL, IGNORE, TARGET)
@@ -164,7 +164,7 @@ def column_part(
     example = label_of(known_cells[0]) if known_cells else ""
     numbers: list[float] | None = None
     if known_cells and not any(isinstance(v, (bool, np.bool_)) for v in known_cells):
-        nums = [_to_float(v) for v in known_cells]
+        nums = [to_float(v) for v in known_cells]
         if all(x is not None for x in nums):
             numbers = [x for x in nums if x is not None]
     if numbers is not None:

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from dtcore.criteria import split_information
-from dtcore.entropy.multiway import SMALL
+from dtcore.criteria import SMALL, split_information
 
 #: J48 / C4.5: adjacent values closer than this are not separated by a cut.
 DISTINCT_TOL = 1e-5

@@ -16,10 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.criteria import entropy, split_information
-
-#: Weka's Utils.SMALL: J48 treats numbers closer than this as equal (gains, weights, ratios).
-SMALL = 1e-6
+from dtcore.criteria import SMALL, entropy, split_information
 
 
 @dataclass
@@ -94,41 +91,3 @@ def score_multiway(counts: ArrayLike, unknown: ArrayLike) -> MultiwayScore:
 def reasonable_branches(branch_weights: ArrayLike, min_cases: float) -> int:
     """Branches holding at least ``min_cases`` weight (C4.5 needs two of them)."""
     return int(np.sum(np.asarray(branch_weights) >= min_cases - SMALL))
-
-
-def distribute(
-    branch: ArrayLike, w: ArrayLike, branch_weights: ArrayLike
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Rows and weights of each child: known rows go to their branch, unknown rows to every
-    branch with weight ``w · K_v / K`` (uniform shares when no value is known, as J48).
-
-    ``branch``: int array, -1 = unknown.  Returns a list of (row positions, weights) per branch;
-    a branch with no weight gets empty arrays.
-    """
-    branch = np.asarray(branch, dtype=np.int64)
-    w = np.asarray(w, dtype=np.float64)
-    bw = np.asarray(branch_weights, dtype=np.float64)
-    V = bw.size
-    K = bw.sum()
-    share = bw / K if K > SMALL else np.full(V, 1.0 / max(V, 1))
-    unknown = branch < 0
-    out = []
-    for v in range(V):
-        cw = np.where(unknown, w * share[v], w)
-        keep = (branch == v) | (unknown & (cw > 0))
-        pos = np.nonzero(keep)[0]
-        out.append((pos, cw[pos]))
-    return out
-
-
-def distribute_rows(
-    branch: ArrayLike, w: ArrayLike, n_branches: int
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    """Per branch (row positions, weights) and the branch weights K_v: rows with a branch
-    (``tree.branch_index``) go to it, rows with -1 to every branch as in :func:`distribute`.
-    With ``tree.branch_index`` this is the one implementation of routing a node's rows."""
-    branch = np.asarray(branch, dtype=np.int64)
-    w = np.asarray(w, dtype=np.float64)
-    known = branch >= 0
-    bw = np.bincount(branch[known], weights=w[known], minlength=n_branches)
-    return distribute(branch, w, bw), bw

@@ -23,7 +23,7 @@ there, which is what a user inspecting that tree sees.
 Reports are typed records (``records``: :class:`SplitReport`, :class:`FeatureSplits`,
 :class:`Candidates`, :class:`Arithmetic`, :class:`ChildSummary`, :class:`CutGains`) holding
 numpy arrays and numbers; ``to_dict`` gives their plain-dict form and :func:`jsonable` makes a
-record (or that dict) JSON-safe. Tests are :class:`dtcore.tree.SplitTest` records (what
+record (or that dict) JSON-safe. Tests are :class:`dtcore.routing.SplitTest` records (what
 ``dtcore.analysis.forcing`` grafts); their ``to_dict`` is their JSON form.
 
 Modules: ``node_data`` (the rows reaching a node), ``entropy`` (ID3/C4.5 cuts and multiway

@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.criteria import absolute_error, entropy, gini, half_poisson_deviance, split_information
-from dtcore.entropy.multiway import SMALL, branch_class_counts, distribute_rows, score_multiway
+from dtcore.criteria import SMALL, absolute_error, entropy, gini, half_poisson_deviance, split_information
+from dtcore.entropy.multiway import branch_class_counts, score_multiway
 from dtcore.explain.cart import cart_test
 from dtcore.explain.entropy import snap
 from dtcore.explain.node_data import NodeData, criterion, with_neighbours
-from dtcore.explain.records import SplitReport, _Record
-from dtcore.tree import DISTRIBUTE, SplitTest, branch_index
+from dtcore.explain.records import Record, SplitReport
+from dtcore.routing import DISTRIBUTE, SplitTest, branch_index, distribute_rows
 
 # =============================================================================================
 # records
@@ -77,7 +77,7 @@ _MSE_ARITHMETIC = _HEAD + (
 
 
 @dataclass(kw_only=True)
-class Arithmetic(_Record):
+class Arithmetic(Record):
     """The worked arithmetic of one test at a node, as numbers for formulas (``arithmetic``).
 
     ``kind``: "entropy" (ID3/C4.5: ρ, Ent of the known rows, per-branch entropies, gain, IV,
@@ -140,7 +140,7 @@ class Arithmetic(_Record):
 
 
 @dataclass(kw_only=True)
-class ChildSummary(_Record):
+class ChildSummary(Record):
     """One branch of a previewed test: label, weight, rows, class counts (or the mean)."""
 
     branch: int
@@ -156,7 +156,7 @@ class ChildSummary(_Record):
 
 
 def route_test(nd: NodeData, test: SplitTest) -> tuple[np.ndarray, int]:
-    """Branch of each node row under ``test`` (-1: missing / no branch; ``tree.branch_index``)
+    """Branch of each node row under ``test`` (-1: missing / no branch; ``routing.branch_index``)
     and the branch count."""
     x = nd.X[:, test.feature]
     if test.cat_branch is not None:
@@ -175,7 +175,7 @@ def route_test(nd: NodeData, test: SplitTest) -> tuple[np.ndarray, int]:
 def children_rows(nd: NodeData, test: SplitTest) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per branch (row positions within the node, weights): unknown rows go to the fixed missing
     branch, or to every branch with share K_v/K (C4.5's distribution, uniform if K = 0:
-    ``multiway.distribute_rows``)."""
+    ``routing.distribute_rows``)."""
     b, V = route_test(nd, test)
     mb = test.missing_branch
     if mb >= 0:

@@ -12,10 +12,10 @@ from numpy.typing import ArrayLike
 from dtcore.cart.absolute_error import prefix_suffix_abs_errors
 from dtcore.cart.categorical import (
     CategoricalScan,
-    _score,
     categorical_branches,
     category_stats,
     scan_categorical,
+    split_proxies,
 )
 from dtcore.cart.splitter import MISSING_LEFT, missing_goes_left, scan_sorted, thresholds
 from dtcore.cart.splitter import Candidates as ScanCandidates
@@ -28,7 +28,7 @@ from dtcore.criteria import (
 )
 from dtcore.explain.node_data import NodeData, cart_params
 from dtcore.explain.records import Candidates, FeatureSplits
-from dtcore.tree import SplitTest
+from dtcore.routing import SplitTest
 
 LISTED_LIMIT = 512  # the explorer's subsets (and one-vs-rest tests) per categorical feature
 
@@ -325,7 +325,7 @@ def categorical_candidates(
         xl[:] = cs.stats[np.searchsorted(cs.cat, cats)]
         xr = tot[0][None, :] - xl
         xn = counts[cats].astype(np.float64)
-        xp = _score(criterion, xl, xr, xn, n_tot[0] - xn, min_samples_leaf, min_weight_leaf)
+        xp = split_proxies(criterion, xl, xr, xn, n_tot[0] - xn, min_samples_leaf, min_weight_leaf)
         xok = np.flatnonzero(np.isfinite(xp))
         xok = xok[_keep_best(xp[xok], LISTED_LIMIT)]
         extra_m = np.zeros((xok.size, C), bool)

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from dtcore.numbers import fmt_num
+from dtcore.routing import branch_index
 from dtcore.schema import Schema
-from dtcore.tree import Tree, branch_index
+from dtcore.tree import Tree
 
 #: digits of the decimals shown next to (or instead of) fractions
 DIGITS = 4

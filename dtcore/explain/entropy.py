@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 
 from dtcore.c45 import rules as c45_rules
-from dtcore.criteria import split_information
+from dtcore.criteria import SMALL, split_information
 from dtcore.entropy.cutpoints import cut_gain_arrays, cut_midpoint, mdl_penalty, pick_j48
-from dtcore.entropy.multiway import SMALL, branch_class_counts, reasonable_branches, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, reasonable_branches, score_multiway
 from dtcore.explain.node_data import NodeData, id3_plan
 from dtcore.explain.records import Candidates, CutGains, FeatureSplits
 from dtcore.id3 import rules as id3_rules
-from dtcore.tree import DISTRIBUTE, SplitTest, branch_index
+from dtcore.routing import DISTRIBUTE, SplitTest, branch_index
 
 # =============================================================================================
 # every cut of a continuous feature

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from dtcore.criteria import entropy, gini
-from dtcore.cut_neighbours import values_beside
 from dtcore.export.thresholds import midpoint_note
 from dtcore.id3 import rules as id3_rules
-from dtcore.tree import SplitTest
+from dtcore.node_rows import values_beside
+from dtcore.routing import SplitTest
 
 
 class NodeData:

@@ -2,8 +2,8 @@
 value, the mixing of the reached leaves into the final probabilities, and per feature the range
 that keeps the prediction and the nearest change that flips it (SPEC §6).
 
-The walk asks the tree's own rules at every node: ``tree.branch_index`` (the branch a value
-takes, CART's learned missing direction included) and ``multiway.distribute`` (C4.5's shares of a
+The walk asks the tree's own rules at every node: ``routing.branch_index`` (the branch a value
+takes, CART's learned missing direction included) and ``routing.distribute`` (C4.5's shares of a
 row with an unknown value, over the children's training weights as ``Tree.route`` uses them), so
 the result is what ``Tree.predict_proba`` / ``predict_value`` compute — the tests check it on
 every row of the bundled samples. Counterfactuals evaluate the tree itself (``predict_proba`` over
@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.entropy.multiway import distribute
 from dtcore.explain.counterfactual import DIGITS, Counterfactual, counterfactual, value_text
 from dtcore.export.labels import branches, condition_text, unwrap_model
 from dtcore.numbers import fmt_num, fmt_weight
+from dtcore.routing import branch_index, distribute
 from dtcore.schema import Schema, encode_features
-from dtcore.tree import Tree, branch_index
+from dtcore.tree import Tree
 
 #: the largest denominator written as a fraction; beyond it a number is shown as a decimal
 MAX_DENOMINATOR = 10_000

@@ -6,7 +6,7 @@ same keys in the same order, a key that a kind of entry never held left out (a f
 None, unless the key was always there), nested records as dicts. So
 ``jsonable(report.to_dict())`` (or ``jsonable(report)``) is the JSON the CLI and tests know.
 
-Tests are :class:`dtcore.tree.SplitTest` records (what ``dtcore.analysis.forcing`` grafts and
+Tests are :class:`dtcore.routing.SplitTest` records (what ``dtcore.analysis.forcing`` grafts and
 the app keeps in its session state); their ``to_dict`` is the plain dict the JSON and the app's
 URL hold.
 """
@@ -19,10 +19,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from dtcore.tree import SplitTest
+from dtcore.routing import SplitTest
 
 
-class _Record:
+class Record:
     """``to_dict`` in a key order that depends on the kind of record (``_order``); fields in
     ``_ALWAYS`` are written even when None, the others only when set."""
 
@@ -43,9 +43,9 @@ class _Record:
 
 def _plain(value: Any) -> Any:
     """Nested records → dicts (lists of records → lists of dicts); everything else as is."""
-    if isinstance(value, (_Record, SplitTest)):
+    if isinstance(value, (Record, SplitTest)):
         return value.to_dict()
-    if isinstance(value, list) and value and isinstance(value[0], _Record):
+    if isinstance(value, list) and value and isinstance(value[0], Record):
         return [_plain(v) for v in value]
     return value
 
@@ -88,7 +88,7 @@ _MULTIWAY_CANDIDATES = ("score", "gain", "gain_ratio", "eligible")
 
 
 @dataclass(kw_only=True)
-class Candidates(_Record):
+class Candidates(Record):
     """Every candidate test of one feature at a node, as parallel arrays over the candidates.
 
     ``score`` is what the explorer charts (gain, or CART's local impurity decrease), ``eligible``
@@ -198,7 +198,7 @@ _CART_FEATURE = (
 
 
 @dataclass(kw_only=True)
-class FeatureSplits(_Record):
+class FeatureSplits(Record):
     """One feature at a node: its candidates, the best one and that test's scores.
 
     ``mode``: "threshold" (binary cut), "subset" (CART categorical), "multiway" (a branch per
@@ -264,14 +264,14 @@ class FeatureSplits(_Record):
 
 
 @dataclass(kw_only=True)
-class Selection(_Record):
+class Selection(Record):
     """How the choice between features was made: C4.5's average gain (gain-ratio criterion)."""
 
     average_gain: float | None = None
 
 
 @dataclass(kw_only=True)
-class SplitReport(_Record):
+class SplitReport(Record):
     """Every feature's candidate tests at one node with the builder's scores (``split_report``).
 
     ``features[j]``: feature j's :class:`FeatureSplits`; ``chosen`` / ``runner_up``: feature
@@ -347,7 +347,7 @@ _REPORT_ORDER = (
 
 
 @dataclass(kw_only=True)
-class CutGains(_Record):
+class CutGains(Record):
     """The gain of every cut of one continuous feature at a node (``cut_gains``): arrays over the
     sorted positions that separate distinct known values, plus the known weight K, C4.5's
     MinSplit and the number of eligible cuts (what the MDL penalty counts)."""
@@ -372,7 +372,7 @@ class CutGains(_Record):
 def jsonable(obj: Any) -> Any:
     """Records → their ``to_dict``; numpy arrays and scalars → lists and numbers; non-finite
     floats → None."""
-    if isinstance(obj, (_Record, SplitTest)) and is_dataclass(obj):
+    if isinstance(obj, (Record, SplitTest)) and is_dataclass(obj):
         return jsonable(obj.to_dict())
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}

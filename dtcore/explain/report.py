@@ -17,7 +17,8 @@ from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with
 from dtcore.explain.records import FeatureSplits, Selection, SplitReport
 from dtcore.export.thresholds import neighbours
 from dtcore.id3 import rules as id3_rules
-from dtcore.tree import SplitTest, Tree
+from dtcore.routing import SplitTest
+from dtcore.tree import Tree
 
 # =============================================================================================
 # selection between features

@@ -16,7 +16,7 @@ from dtcore.schema import Feature, Schema, encode_features, encode_target, infer
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
     from dtcore.explain.records import Candidates
-    from dtcore.tree import SplitTest
+    from dtcore.routing import SplitTest
 
 
 def _threshold(t: float, test: SplitTest) -> str:

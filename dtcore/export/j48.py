@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from dtcore.entropy.multiway import SMALL
+from dtcore.criteria import SMALL
 from dtcore.pruning.ebp import add_errs
 from dtcore.schema import Schema
 from dtcore.tree import Tree

@@ -6,7 +6,7 @@ Digits are :func:`dtcore.numbers.fmt_num`'s.
 A threshold t of a node sends a training value x left when ``x ≤ t``. Printed as p, it must
 still send every training value of that node the same way: ``below ≤ p < above``, with
 ``below``/``above`` the node's training values next to the cut (``Tree.cut_below`` /
-``cut_above``, ``dtcore.cut_neighbours``). :func:`fmt_threshold` writes t at the caller's
+``cut_above``, ``dtcore.node_rows``). :func:`fmt_threshold` writes t at the caller's
 precision (significant digits) and adds digits until that holds, up to the exact value
 (training values 0.1234 and 0.1236, midpoint 0.1235: "0.1235", never "0.123" or "0.124").
 

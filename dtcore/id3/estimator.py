@@ -33,7 +33,7 @@ from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import METHODS as BIN_METHODS
-from dtcore.entropy.multiway import branch_class_counts, distribute_rows, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, score_multiway
 from dtcore.id3.rules import (
     better,
     branch_rows,
@@ -46,7 +46,8 @@ from dtcore.id3.rules import (
 )
 from dtcore.params import GROWTH_LIMITS, Param
 from dtcore.progress import report
-from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler, branch_index
+from dtcore.routing import DISTRIBUTE, branch_index, distribute_rows
+from dtcore.tree import Tree, TreeAssembler
 
 CONTINUOUS_MODES = BIN_METHODS + ("threshold",)
 

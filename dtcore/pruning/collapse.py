@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from dtcore.tree import DISTRIBUTE, LEAF, Tree
+from dtcore.routing import DISTRIBUTE
+from dtcore.tree import LEAF, Tree
 
 
 def subtree_end(tree: Tree) -> np.ndarray:

@@ -23,20 +23,19 @@ from statistics import NormalDist
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.criteria import entropy, gini
-from dtcore.cut_neighbours import record_neighbours
-from dtcore.entropy.multiway import SMALL
+from dtcore.criteria import SMALL, entropy, gini
 from dtcore.history import PruneStep
-from dtcore.missing_seen import missing_seen
+from dtcore.node_rows import missing_seen, record_neighbours
 from dtcore.pruning.ebp_nodes import (
-    _PNode,
-    _rebuild,
-    _rebuild_from_leaves,
-    _split_rows,
-    _subtree_stats,
-    _to_pnodes,
+    PNode,
+    rebuild_from_leaves,
+    rebuild_tree,
+    split_node_rows,
+    subtree_stats,
+    to_pnodes,
 )
-from dtcore.tree import Tree, branch_index
+from dtcore.routing import branch_index
+from dtcore.tree import Tree
 from dtcore.walk import Step, run
 
 #: release 8's confidence table (prune.c): CF values and the normal deviates it interpolates
@@ -193,17 +192,17 @@ def ebp_prune(
     # its result, so the order of decisions and of every float operation is the recursive one,
     # and a tree thousands of levels deep does not reach Python's recursion limit.
 
-    def est_branch(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+    def est_branch(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """J48's getEstimatedErrorsForBranch: all rows re-routed through ``node``."""
         if node.is_leaf:
             return est_counts(idx, wl)
-        parts, _ = _split_rows(node, X, idx, wl)
+        parts, _ = split_node_rows(node, X, idx, wl)
         total: float = 0  # as sum(): int 0 plus the first float
         for c, p in zip(node.children, parts):
             total += yield (c, *p)
         return total
 
-    def est_added(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+    def est_added(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
         with no missing value: routing is then fixed and leaf counts add up."""
         if node.is_leaf:
@@ -227,7 +226,7 @@ def ebp_prune(
             return total
         return (yield from by_branch(node, branch_index(x, cuts=node.cuts), idx, wl))
 
-    def by_branch(node: _PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+    def by_branch(node: PNode, b: np.ndarray, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """est_added summed over the children, each given the rows of its branch b."""
         total = 0.0
         for v, c in enumerate(node.children):
@@ -239,13 +238,13 @@ def ebp_prune(
     collapsed, raised, events = [], [], []
     refits: dict[int, list] = {}
 
-    def prune(node: _PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+    def prune(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         if node.is_leaf:
             node.counts = counts_of(idx, wl)
             node.nrows = int(np.count_nonzero(wl > 0))
             node.err = estimated_errors(node.counts, cf, zmode) if idx.size else 0.0
             return node.err
-        parts, bw = _split_rows(node, X, idx, wl)
+        parts, bw = split_node_rows(node, X, idx, wl)
         tree_err: float = 0  # as sum(): int 0 plus the first float
         for c, p in zip(node.children, parts):
             tree_err += yield (c, *p)
@@ -293,7 +292,7 @@ def ebp_prune(
             }
             events.append(ev)
             if record_refits:
-                refits[len(events) - 1] = _subtree_stats(child, X, y, idx, wl, C)
+                refits[len(events) - 1] = subtree_stats(child, X, y, idx, wl, C)
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
             node.children = child.children
@@ -304,7 +303,7 @@ def ebp_prune(
         node.err = tree_err
         return tree_err
 
-    root = _to_pnodes(tree)
+    root = to_pnodes(tree)
     idx = np.nonzero(w > 0)[0]
     # the grown tree's estimate, from its stored leaf counts (empty leaves count 0)
     before_err = float(
@@ -316,9 +315,9 @@ def ebp_prune(
     before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(), "estimated_errors": before_err}
     after_err = run(prune, root, idx, w[idx])
     if clean_rows[idx].all():
-        out, kept = _rebuild_from_leaves(root, C)
+        out, kept = rebuild_from_leaves(root, C)
     else:
-        out, kept = _rebuild(root, X, y, w[idx], idx, C)
+        out, kept = rebuild_tree(root, X, y, w[idx], idx, C)
     if impurity != "entropy":  # the rebuilt tree's impurity is C4.5's entropy
         out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}

@@ -1,4 +1,4 @@
-"""Error-based pruning's working tree (``_PNode``), how it routes rows, and the rebuilds of a
+"""Error-based pruning's working tree (``PNode``), how it routes rows, and the rebuilds of a
 flat ``Tree`` from it (``dtcore.pruning.ebp`` prunes; this module holds its tree plumbing)."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import numpy as np
 
 from dtcore.c45.growth import set_entropy_impurity
 from dtcore.criteria import entropy
-from dtcore.entropy.multiway import distribute_rows
-from dtcore.tree import Tree, TreeAssembler, branch_index
+from dtcore.routing import branch_index, distribute_rows
+from dtcore.tree import Tree, TreeAssembler
 
 
-class _PNode:
+class PNode:
     __slots__ = (
         "orig",
         "feature",
@@ -31,7 +31,7 @@ class _PNode:
         cuts: np.ndarray,
         cat_branch: np.ndarray,
         missing_branch: int,
-        children: list[_PNode],
+        children: list[PNode],
     ) -> None:
         self.orig, self.feature, self.cuts = orig, feature, cuts
         self.cat_branch, self.missing_branch, self.children = cat_branch, missing_branch, children
@@ -53,11 +53,11 @@ class _PNode:
         return n
 
 
-def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
+def to_pnodes(tree: Tree, root: int = 0) -> PNode:
     """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
 
-    def make(i: int) -> _PNode:
-        return _PNode(
+    def make(i: int) -> PNode:
+        return PNode(
             i,
             int(tree.feature[i]),
             tree.cuts_of(i).copy(),
@@ -77,11 +77,11 @@ def _to_pnodes(tree: Tree, root: int = 0) -> _PNode:
     return top
 
 
-def _split_rows(
-    node: _PNode, X: np.ndarray, idx: np.ndarray, w: np.ndarray
+def split_node_rows(
+    node: PNode, X: np.ndarray, idx: np.ndarray, w: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Rows (and weights) of each branch of ``node``, unknown values shared as in training
-    (``tree.branch_index`` + ``multiway.distribute_rows``; a binary cut with nothing missing
+    (``routing.branch_index`` + ``routing.distribute_rows``; a binary cut with nothing missing
     takes a shortcut with the same partition)."""
     x = X[idx, node.feature]
     V = len(node.children)
@@ -101,13 +101,13 @@ def _split_rows(
     return [(idx[p], cw) for p, cw in parts], bw
 
 
-def _subtree_stats(
-    root: _PNode, X: np.ndarray, y: np.ndarray, idx: np.ndarray, w: np.ndarray, C: int
+def subtree_stats(
+    root: PNode, X: np.ndarray, y: np.ndarray, idx: np.ndarray, w: np.ndarray, C: int
 ) -> list[tuple[int, list[float], float, int, float]]:
     """The statistics of ``root``'s subtree with the rows ``idx`` (weights ``w``) routed through
-    it, in pre-order, as ``_rebuild`` computes them (an empty node: its parent's counts, weight 0)."""
+    it, in pre-order, as ``rebuild_tree`` computes them (an empty node: its parent's counts, weight 0)."""
     out = []
-    stack: list[tuple[_PNode, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, idx, w, None)]
+    stack: list[tuple[PNode, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, idx, w, None)]
     while stack:
         node, ix, wl, parent_counts = stack.pop()
         if ix.size == 0 and parent_counts is not None:
@@ -120,13 +120,13 @@ def _subtree_stats(
             parent_counts = counts
         if node.is_leaf:
             continue
-        parts = _split_rows(node, X, ix, wl)[0] if ix.size else [(ix, wl)] * len(node.children)
+        parts = split_node_rows(node, X, ix, wl)[0] if ix.size else [(ix, wl)] * len(node.children)
         for c, p in reversed(list(zip(node.children, parts))):
             stack.append((c, p[0], p[1], parent_counts))
     return out
 
 
-def _copy_test(asm: TreeAssembler, i: int, node: _PNode) -> None:
+def _copy_test(asm: TreeAssembler, i: int, node: PNode) -> None:
     """Give assembler node i the test of pruned node ``node``."""
     if node.cat_branch.size:
         asm.set_split(i, node.feature, cat_branch=node.cat_branch, missing_branch=node.missing_branch)
@@ -134,15 +134,15 @@ def _copy_test(asm: TreeAssembler, i: int, node: _PNode) -> None:
         asm.set_split(i, node.feature, cuts=node.cuts, missing_branch=node.missing_branch)
 
 
-def _rebuild(
-    root: _PNode, X: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
+def rebuild_tree(
+    root: PNode, X: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
 ) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
     asm = TreeAssembler(C, C)
     kept = []
 
     # pre-order on an explicit stack (children pushed reversed, so added in branch order)
-    stack: list[tuple[_PNode, int, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, -1, idx, w, None)]
+    stack: list[tuple[PNode, int, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, -1, idx, w, None)]
     while stack:
         node, parent, idx, wl, parent_counts = stack.pop()
         if idx.size == 0 and parent >= 0:
@@ -157,7 +157,7 @@ def _rebuild(
             continue
         _copy_test(asm, i, node)
         if idx.size:
-            parts, _ = _split_rows(node, X, idx, wl)
+            parts, _ = split_node_rows(node, X, idx, wl)
         else:
             parts = [(idx, wl)] * len(node.children)
         for c, p in reversed(list(zip(node.children, parts))):
@@ -165,7 +165,7 @@ def _rebuild(
     return asm.build(), kept
 
 
-def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
+def rebuild_from_leaves(root: PNode, C: int) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
     test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
     order, stack = [], [root]  # pre-order: parents before children
@@ -186,7 +186,7 @@ def _rebuild_from_leaves(root: _PNode, C: int) -> tuple[Tree, list[int]]:
     asm = TreeAssembler(C, C)
     kept = []
     # pre-order on an explicit stack (children pushed reversed, so added in branch order)
-    todo: list[tuple[_PNode, int, np.ndarray | None]] = [(root, -1, None)]
+    todo: list[tuple[PNode, int, np.ndarray | None]] = [(root, -1, None)]
     while todo:
         node, parent, parent_counts = todo.pop()
         counts, nrows = totals[id(node)]

@@ -8,10 +8,11 @@ import pytest
 from dtcore.c45 import C45Classifier
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import pick_j48, xlog2x_table
-from dtcore.entropy.multiway import branch_class_counts, distribute, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, score_multiway
 from dtcore.estimators import make_estimator
 from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.pruning.ebp import add_errs, ebp_prune, estimated_errors, z_value
+from dtcore.routing import distribute
 from dtcore.tree import Tree
 from scripts import compare_j48 as cj
 from tests.datasets import DATA

@@ -9,8 +9,8 @@ from dtcore.cli import prepare_training
 from dtcore.data.readers import read_table
 from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.estimators import make_estimator
+from dtcore.routing import SplitTest
 from dtcore.schema import encode_classes
-from dtcore.tree import SplitTest
 from tests.datasets import DATA
 from tests.dtcore.one_node_cuts import c45_node_cuts
 

@@ -7,7 +7,7 @@ import pytest
 from dtcore import explain
 from dtcore.analysis import forcing
 from dtcore.estimators import make_estimator
-from dtcore.tree import SplitTest
+from dtcore.routing import SplitTest
 from tests.dtcore.test_explain import fit
 
 

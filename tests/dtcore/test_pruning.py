@@ -26,7 +26,8 @@ from dtcore.pruning import (
 from dtcore.pruning.alpha_selection import candidate_alphas, fold_ids
 from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.losses import node_losses
-from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
+from dtcore.routing import DISTRIBUTE
+from dtcore.tree import Tree, TreeAssembler
 
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "samples"
 

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtcore.cut_neighbours import cut_neighbours, merge_neighbours
 from dtcore.estimators import make_estimator
 from dtcore.export import DOT_WORDS, dumps_model, model_from_dict, to_dot, to_text
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold, separates
+from dtcore.node_rows import cut_neighbours, merge_neighbours
 from dtcore.pruning import prune
 from tests.datasets import DATA
 from tests.dtcore.whatif_models import fitted

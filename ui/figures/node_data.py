@@ -18,7 +18,7 @@ from dtcore.export.thresholds import node_thresholds
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
-from .splits import CHOSEN, _layout, children_figure, class_histogram, value_bars_figure
+from .splits import CHOSEN, children_figure, class_histogram, split_figure_layout, value_bars_figure
 from .style import GRID, esc
 
 
@@ -46,7 +46,7 @@ def node_feature_figure(nd: NodeData, *, texts: dict) -> go.Figure:
             fig = go.Figure(go.Box(x=[esc(labels[c]) for c in codes], y=nd.y, marker_color=REGRESSION_COLOR))
             fig.update_xaxes(title_text=esc(feat.name), type="category")
             fig.update_yaxes(title_text=esc(schema.target), gridcolor=GRID)
-            fig = _layout(fig, 320)
+            fig = split_figure_layout(fig, 320)
         fig.update_xaxes(title_text=esc(feat.name))
         return fig
     cuts = tree.cuts_of(i)
@@ -104,7 +104,7 @@ def node_feature_figure(nd: NodeData, *, texts: dict) -> go.Figure:
                 annotation_position="top",
             )
     fig.update_xaxes(title_text=esc(feat.name))
-    fig = _layout(fig, 340)
+    fig = split_figure_layout(fig, 340)
     # room above the plot: the legend on top, the threshold's label under it
     fig.update_layout(margin=dict(t=70), legend=dict(y=1.14, traceorder="normal"))
     return fig

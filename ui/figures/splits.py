@@ -40,7 +40,7 @@ DISTINCT_BARS = 60
 HIST_BINS = 40
 
 
-def _layout(fig: go.Figure, height: int) -> go.Figure:
+def split_figure_layout(fig: go.Figure, height: int) -> go.Figure:
     return base_layout(
         fig,
         height,
@@ -220,7 +220,7 @@ def curve_figure(
     fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID, row=2, col=1)
     fig.update_xaxes(gridcolor=GRID, row=1, col=1)
     fig.update_xaxes(title_text=esc(texts["threshold"]), gridcolor=GRID, row=2, col=1)
-    return _layout(fig, 460)
+    return split_figure_layout(fig, 460)
 
 
 def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dict, picked=None) -> go.Figure:
@@ -254,7 +254,7 @@ def candidate_bars_figure(labels, score, eligible, chosen, runner, *, texts: dic
         )
     fig.update_xaxes(title_text=esc(texts["score"]), gridcolor=GRID)
     fig.update_yaxes(automargin=True, type="category")
-    return _layout(fig, 120 + 30 * order.size)
+    return split_figure_layout(fig, 120 + 30 * order.size)
 
 
 def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -> go.Figure:
@@ -291,7 +291,7 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
     fig.update_layout(barmode="stack")
     fig.update_xaxes(type="category", title_text=esc(texts["value"]))
     fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID)
-    return _layout(fig, 320)
+    return split_figure_layout(fig, 320)
 
 
 def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
@@ -328,7 +328,7 @@ def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
     fig.update_layout(barmode="stack")
     fig.update_xaxes(title_text=esc(texts["count"]), gridcolor=GRID)
     fig.update_yaxes(type="category", automargin=True)
-    return _layout(fig, 110 + 36 * len(labels))
+    return split_figure_layout(fig, 110 + 36 * len(labels))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,7 +411,7 @@ def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), text
     fig.update_xaxes(visible=False, range=[float(x.min()) - 0.8, float(x.max()) + 0.8])
     fig.update_yaxes(visible=False, range=[float(y.min()) - 0.6, 0.6])
     fig.update_layout(title=dict(text=esc(texts["title"]), font=dict(size=13)))
-    return _layout(fig, int(min(120 + 80 * (tree.get_depth() + 1), 560)))
+    return split_figure_layout(fig, int(min(120 + 80 * (tree.get_depth() + 1), 560)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import streamlit as st
 
 from ui.services import large_data as L
 from ui.services.training import TrainResult
-from ui.state.large_data import _failure_text, on_open, source
+from ui.state.large_data import failure_text, on_open, source
 from ui.state.state import t
 from ui.views.text import md_escape
 
@@ -36,7 +36,7 @@ def source_section() -> None:
         err = st.session_state.get("large_error")
         if err:
             pattern, key, params = err
-            st.error(t("large.failed", pattern=md_escape(pattern), message=_failure_text(key, params)))
+            st.error(t("large.failed", pattern=md_escape(pattern), message=failure_text(key, params)))
 
 
 def sample_placeholder() -> str | None:

@@ -15,8 +15,8 @@ import pandas as pd
 
 from dtcore.analysis.forcing import replay
 from dtcore.base import BaseTreeEstimator
+from dtcore.routing import SplitTest
 from dtcore.schema import encode_target
-from dtcore.tree import SplitTest
 
 from . import roles as R
 from .loading import raw_rows

@@ -104,12 +104,12 @@ def adopt_link() -> None:
     failure = _open(pattern, keep=set(st.query_params))
     if failure is not None:
         st.warning(
-            t("large.link_failed", pattern=md_escape(pattern), message=_failure_text(*failure)),
+            t("large.link_failed", pattern=md_escape(pattern), message=failure_text(*failure)),
             icon=":material/link_off:",
         )
 
 
-def _failure_text(key: str, params: dict) -> str:
+def failure_text(key: str, params: dict) -> str:
     """A refusal's catalogue message with its values (paths: user text) escaped, as a sentence."""
     return sentence(t(key, **{k: md_escape(str(v)) for k, v in params.items()}))
 

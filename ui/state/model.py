@@ -9,7 +9,7 @@ import streamlit as st
 
 from dtcore.explain.records import jsonable
 from dtcore.progress import Progress, reporting
-from dtcore.tree import SplitTest
+from dtcore.routing import SplitTest
 from ui.services import roles as R
 from ui.services.forcing import apply_forced
 from ui.services.loading import raw_rows

@@ -18,8 +18,8 @@ from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.explain.arithmetic import ChildSummary
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
 from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for it
+from dtcore.routing import SplitTest
 from dtcore.schema import Schema
-from dtcore.tree import SplitTest
 
 from .text import Translate
 

@@ -19,7 +19,7 @@ from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import HistogramSource, RouteStep
 from dtcore.cart.hist.scoring import LevelChoice, best_splits
 from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
-from dtcore.criteria import _class_impurity, impurity_improvement
+from dtcore.criteria import class_impurity, impurity_improvement
 from dtcore.tree import Tree, TreeAssembler
 
 #: criteria whose impurity follows from channel sums (a histogram); the others need the rows
@@ -44,7 +44,7 @@ def node_stats(sums: np.ndarray, n_rows: np.ndarray, criterion: str, n_classes: 
     wn = sums[:, 0]
     if n_classes:
         value = sums[:, 1:]
-        imp = _class_impurity(criterion, sums)
+        imp = class_impurity(criterion, sums)
     else:
         safe = np.where(wn > 0, wn, 1.0)
         mean = sums[:, 1] / safe

@@ -9,7 +9,7 @@ sums of the histogram are ``catsplit.CategoryStats``, scanned by ``catsplit`` it
 features the first maximum wins (the lowest feature index), as in ``growing``.
 
 The proxies, the child-size rules and the tie order are the exact splitter's (``criteria``,
-``catsplit._score``); with exact bins the candidates are the same, so the chosen split is too.
+``categorical.split_proxies``); with exact bins the candidates are the same, so the chosen split is too.
 Regression channels are centred on the node mean (as ``growing`` centres y) before scoring.
 """
 
@@ -21,10 +21,10 @@ import numpy as np
 
 from dtcore.cart.categorical import (
     CategoryStats,
-    _score,
     best_categorical,
     best_per_segment,
     scan_categorical,
+    split_proxies,
 )
 from dtcore.cart.hist.binning import Bins
 from dtcore.criteria import CLASSIFICATION_CRITERIA, proxy_improvement
@@ -54,11 +54,11 @@ def _channels(Hf: np.ndarray, criterion: str, mean: np.ndarray | None) -> np.nda
 def _proxies(
     criterion: str, left: np.ndarray, right: np.ndarray, nl: np.ndarray, nr: np.ndarray, msl: int, mwl: float
 ) -> np.ndarray:
-    """``catsplit._score``; without leaf limits a valid cut needs no size test, and class
+    """``categorical.split_proxies``; without leaf limits a valid cut needs no size test, and class
     proxies are always finite, so those passes are skipped (same values)."""
     if msl <= 1 and mwl <= 0 and criterion in CLASSIFICATION_CRITERIA:
         return proxy_improvement(criterion, left, right)
-    return _score(criterion, left, right, nl, nr, msl, mwl)
+    return split_proxies(criterion, left, right, nl, nr, msl, mwl)
 
 
 def _continuous(
@@ -109,7 +109,7 @@ def _continuous(
     if nb > 1:
         scan(valid, 0)
     if has_miss.any() and nb:
-        p = _score(criterion, Ck[:, -1], miss, n_known, n_miss, msl, mwl)
+        p = split_proxies(criterion, Ck[:, -1], miss, n_known, n_miss, msl, mwl)
         p = np.where(has_miss & (n_known > 0), p, -np.inf)
         better = np.flatnonzero(p > best)
         best[better], where[better], variant[better] = p[better], nb - 1, 1
