@@ -6,8 +6,9 @@ import numpy as np
 
 from dtcore import history
 from dtcore.base import BaseTreeEstimator
-from dtcore.c45.growth import Grower, collapse_undone, set_entropy_impurity
+from dtcore.c45.growth import Grower, collapse_undone
 from dtcore.c45.rules import THRESHOLD_RULES
+from dtcore.entropy.multiway import set_entropy_impurity
 from dtcore.params import Param
 
 # the module, not its names: dtcore.pruning.ebp imports dtcore.c45.growth, so whichever of the

@@ -37,7 +37,7 @@ from dtcore.entropy.multiway import branch_class_counts, reasonable_branches, sc
 from dtcore.progress import report
 from dtcore.routing import DISTRIBUTE, branch_index, distribute_rows
 from dtcore.schema import Schema
-from dtcore.tree import Tree, TreeAssembler
+from dtcore.tree import TreeAssembler
 
 
 class GrowthSettings(Protocol):
@@ -318,7 +318,9 @@ class Grower:
             for side, sel, cnt in ((0, ~right, n - nr), (1, right, nr)):
                 pos = np.nonzero(sel)[0]
                 ccounts: np.ndarray = np.bincount(y_loc[pos], minlength=self.C).astype(np.float64)
-                child = asm.add_node(t.node, ccounts, float(cnt), cnt, 0.0)  # see set_entropy_impurity
+                child = asm.add_node(
+                    t.node, ccounts, float(cnt), cnt, 0.0
+                )  # see multiway.set_entropy_impurity
                 cR = R[~lab if side == 0 else lab].reshape(R.shape[0], cnt)
                 kids.append(_Task(child, t.rows[pos], t.w[pos], None, used, True, cR))
             self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
@@ -333,7 +335,7 @@ class Grower:
             ccounts = np.bincount(y_loc[pos], weights=cw, minlength=self.C)
             child = asm.add_node(
                 t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)), 0.0
-            )  # see set_entropy_impurity
+            )  # see multiway.set_entropy_impurity
             if o.shape[0]:
                 member = np.zeros(n, dtype=bool)
                 member[pos] = True
@@ -377,13 +379,6 @@ class Grower:
             return None
         best = cands[pick]
         return best[1], best[0], best[4]
-
-
-def set_entropy_impurity(tree: Tree) -> Tree:
-    """Node impurity = entropy of the class counts, for all nodes in one vectorised call
-    (0 for empty leaves, whose counts are the parent's)."""
-    tree.impurity = np.where(tree.weighted_n > 0, entropy(tree.value), 0.0)
-    return tree
 
 
 def collapse_undone(asm: TreeAssembler) -> list[tuple[int, float, float]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcore.c45.growth import set_entropy_impurity
 from dtcore.criteria import entropy
+from dtcore.entropy.multiway import set_entropy_impurity
 from dtcore.routing import branch_index, distribute_rows
 from dtcore.tree import Tree, TreeAssembler
 

@@ -117,7 +117,8 @@ def test_prune_step_reasons_carry_numbers():
 def test_collapse_through_the_surgery_equals_the_assembler_collapse():
     """C4.5's collapsed tree is now ``pruning.collapse`` of the grown tree: the same tree as
     making the nodes leaves in the assembler (the former path)."""
-    from dtcore.c45.growth import Grower, collapse_undone, set_entropy_impurity
+    from dtcore.c45.growth import Grower, collapse_undone
+    from dtcore.entropy.multiway import set_entropy_impurity
 
     est = fit("credit-g.csv", "c45", "class", prune=False)
     X, y, feats, kinds, cats, classes, _ = prepare_training(read_table(DATA / "credit-g.csv"), "class")
