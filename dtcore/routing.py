@@ -27,7 +27,7 @@ def branch_index(
 ) -> np.ndarray:
     """Branch taken by each value ``x`` under one test: the single home of this rule (the
     builders' grow steps, ``Tree.branch_of``/``reach``, error-based pruning and the split
-    explorer call it; ``Tree.route`` and CART's level-wise ``growing.Grower.route`` are the
+    explorer call it; ``Tree.route`` and CART's level-wise ``cart.grower.Grower.route`` are the
     vectorised-over-nodes forms).
 
     ``cat_branch`` given: a categorical test, code c goes to ``cat_branch[c]`` (-1 or a code

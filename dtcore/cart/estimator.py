@@ -3,7 +3,7 @@ as ``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (splitter="best", max_
 (``dtcore.cart.hist``).
 
 Deviations from scikit-learn, on purpose:
-  * categorical features get binary subset splits (see ``splitting``), scikit-learn has none;
+  * categorical features get binary subset splits (see ``cart.splitter``), scikit-learn has none;
   * X is used in float64 (scikit-learn casts to float32, which can move thresholds);
   * exact ties between features go to the lowest feature index (scikit-learn: random order);
   * ``random_state`` is stored but unused (no feature sampling here);
@@ -13,7 +13,7 @@ Deviations from scikit-learn, on purpose:
     drives ``min_impurity_decrease`` and best-first order (the proxies rank candidates
     identically, so the splits are squared_error's); Friedman's score n_L·n_R/n·(mean_L − mean_R)²
     (SPEC §3) is shown by the split explorer next to it (``criteria.friedman_score``);
-  * missing values: scikit-learn ≥ 1.3's learned direction (see ``splitting``); a node that saw
+  * missing values: scikit-learn ≥ 1.3's learned direction (see ``cart.splitter``); a node that saw
     no missing value in training sends them to the child with more training rows;
   * absolute_error takes continuous features without missing values only (scikit-learn's MAE
     has no missing-value support either).

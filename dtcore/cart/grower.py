@@ -5,7 +5,7 @@ together.)
 
 Each continuous feature is argsorted once.  The rows of the nodes being split lie in contiguous
 segments of one permutation per feature, sorted by that feature inside each segment.  A step
-scores every candidate of every segment per feature (``splitting.scan_sorted``), keeps the best
+scores every candidate of every segment per feature (``cart.splitter.scan_sorted``), keeps the best
 per node, and a stable O(n) partition (ranks from a cumulative sum, no re-sort) lays the children
 out in the same way for the next step.
 

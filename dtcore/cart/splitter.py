@@ -20,7 +20,7 @@ Continuous features (scikit-learn ≥ 1.3, splitter="best"):
     training rows (row count, ties to the right) - scikit-learn's ``missing_go_to_left = n_left > n_right``.
 
 Categorical features (CART subset splits; scikit-learn has none, so this is our rule): see
-``catsplit`` - Breiman's ordering for two classes and regression (exact), every subset for
+``cart.categorical`` - Breiman's ordering for two classes and regression (exact), every subset for
 more classes and at most ``EXACT_SUBSET_LIMIT`` categories, per-class orderings above that (a
 bounded heuristic); O(L log L) time and O(L) memory per node for L categories.  The explorer
 (``dtcore.explain.cart.categorical_candidates``) lists at most ``LISTED_LIMIT`` subsets and as many

@@ -51,7 +51,7 @@ class CutScores:
 
 def cut_midpoint(lo: ArrayLike, hi: ArrayLike) -> np.ndarray:
     """The midpoint cut between adjacent values lo < hi: (lo + hi)/2, or lo when rounding put it
-    on hi (C4.5's candidate cut; CART's is ``splitting.midpoints``, scikit-learn's lo/2 + hi/2)."""
+    on hi (C4.5's candidate cut; CART's is ``cart.splitter.midpoints``, scikit-learn's lo/2 + hi/2)."""
     lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
     mid = (lo + hi) / 2.0
     return np.where(mid == hi, lo, mid)

@@ -1,6 +1,6 @@
 """The split report of one node: every feature's candidates (``entropy``, ``cart``), the choice
 between features and the reason the builder would stop, each decided by the builders' own rules
-(``c45.rules``, ``id3``, ``growing``), gathered into a :class:`SplitReport`."""
+(``c45.rules``, ``id3.rules``, ``cart.rules``), gathered into a :class:`SplitReport`."""
 
 from __future__ import annotations
 

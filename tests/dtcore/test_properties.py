@@ -59,7 +59,7 @@ def tables(draw, *, task=None, missing=True, weights=True, consistent=False, min
             value = st.one_of(st.sampled_from(CONT_POOL), st.floats(-50, 50, allow_nan=False, width=32))
             if consistent:
                 # CART (like scikit-learn) never cuts between values closer than
-                # splitting.FEATURE_THRESHOLD = 1e-7: such values count as one for consistency,
+                # cart.splitter.FEATURE_THRESHOLD = 1e-7: such values count as one for consistency,
                 # so consistent tables keep distinct values at least 1e-4 apart
                 value = value.map(lambda v: round(v, 4))
             if missing:

@@ -8,7 +8,7 @@ from channel sums); absolute_error and poisson need the rows and raise a ValueEr
 level-wise only (``max_leaf_nodes`` needs ``splitter="best"``).
 
 Equivalence: when every continuous feature has at most ``max_bins`` distinct values (further
-apart than 1e-7), the candidates, proxies, thresholds (midpoints, ``splitting.midpoints``), tie
+apart than 1e-7), the candidates, proxies, thresholds (midpoints, ``cart.splitter.midpoints``), tie
 order, missing-value directions, categorical subsets and stop rules are the exact splitter's,
 so ``splitter="hist"`` grows the tree ``splitter="best"`` grows (regression sums may differ in
 the last bits, as they are added in another order).  Otherwise a threshold is a bin edge.
@@ -48,7 +48,7 @@ def grow_in_memory(
 ) -> Tree:
     """Grow a histogram CART tree on encoded arrays (category codes as floats, NaN = missing);
     ``bins`` given (e.g. computed over a Dask frame): use them instead of fitting new ones.
-    Rows of zero weight are dropped first, as ``growing.grow`` drops them."""
+    Rows of zero weight are dropped first, as ``cart.grower.grow`` drops them."""
     check_criterion(params.criterion)
     w = np.asarray(sample_weight, dtype=np.float64)
     keep = w > 0

@@ -2,7 +2,7 @@
 
 * A continuous feature whose known values form at most ``max_bins`` groups is binned
   **exactly**: one bin per group of values, a group being distinct values whose sorted
-  neighbours lie within ``splitting.FEATURE_THRESHOLD`` (1e-7) of each other (the exact
+  neighbours lie within ``cart.splitter.FEATURE_THRESHOLD`` (1e-7) of each other (the exact
   splitter never cuts there either; with values further apart, a group is one value).  A bin
   keeps its smallest and largest value (``lo``, ``hi``).
 * Otherwise the feature is binned by **quantiles**: ``max_bins − 1`` edges at the midpoints of
@@ -13,7 +13,7 @@
 
 Thresholds (:meth:`FeatureBins.threshold`): a cut between the node's non-empty bins b and b′
 (b < b′, the bins between them empty at that node) is, for an exact feature, the exact
-splitter's midpoint ``hi[b]/2 + lo[b′]/2`` (``splitting.midpoints``); for a quantile feature the
+splitter's midpoint ``hi[b]/2 + lo[b′]/2`` (``cart.splitter.midpoints``); for a quantile feature the
 upper edge of bin b, ``edges[b]``.  So when every feature has at most ``max_bins`` distinct
 values (further apart than 1e-7), ``splitter="hist"`` sees the same candidates with the same
 thresholds as ``splitter="best"``.

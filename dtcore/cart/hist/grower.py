@@ -4,7 +4,7 @@ Per level: one call to the source for the histograms of the nodes being split (t
 child of each split whose sibling is also split; the larger one is its parent's histogram minus
 it, the sibling-subtraction trick), the best split of every node from them (``scoring``), the
 children's statistics from the chosen bins, the exact builder's stop rules
-(``growing.pretest_rules`` through ``leaf_by_pretest``, ``growing.decrease_ok``), and one
+(``cart.rules.pretest_rules`` through ``leaf_by_pretest``, ``cart.rules.decrease_ok``), and one
 ``route`` call that moves the rows down.  The nodes go into a ``tree.TreeAssembler``, which
 numbers them in pre-order as the exact builder does.
 """
@@ -40,7 +40,7 @@ def check_criterion(criterion: str) -> None:
 
 
 def node_stats(sums: np.ndarray, n_rows: np.ndarray, criterion: str, n_classes: int) -> dict[str, np.ndarray]:
-    """Weight, value and impurity of nodes from their channel sums (N, d), as ``growing`` has them."""
+    """Weight, value and impurity of nodes from their channel sums (N, d), as ``cart.grower`` has them."""
     wn = sums[:, 0]
     if n_classes:
         value = sums[:, 1:]

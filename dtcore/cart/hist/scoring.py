@@ -2,15 +2,15 @@
 
 Continuous feature, per node: the candidate cuts lie after every non-empty known bin that has a
 non-empty known bin after it; left sums are cumulative sums over the bins.  As in
-``splitting.scan_sorted`` the missing values are tried on the right of every cut, then alone
+``cart.splitter.scan_sorted`` the missing values are tried on the right of every cut, then alone
 ("every known value left, missing right"), then on the left of every cut; the first maximum of
 the proxy wins (earlier variants, then lower bins).  Categorical features: the (node, category)
-sums of the histogram are ``catsplit.CategoryStats``, scanned by ``catsplit`` itself.  Across
-features the first maximum wins (the lowest feature index), as in ``growing``.
+sums of the histogram are ``cart.categorical.CategoryStats``, scanned by ``cart.categorical`` itself.  Across
+features the first maximum wins (the lowest feature index), as in ``cart.grower``.
 
 The proxies, the child-size rules and the tie order are the exact splitter's (``criteria``,
 ``categorical.split_proxies``); with exact bins the candidates are the same, so the chosen split is too.
-Regression channels are centred on the node mean (as ``growing`` centres y) before scoring.
+Regression channels are centred on the node mean (as ``cart.grower`` centres y) before scoring.
 """
 
 from __future__ import annotations
