@@ -26,6 +26,7 @@ from dtcore.pruning.alpha_selection import candidate_alphas, fold_ids
 from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.losses import node_losses
 from dtcore.tree import DISTRIBUTE, Tree, TreeAssembler
+from tests.cli_runner import run_cli
 
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "samples"
 
@@ -565,17 +566,7 @@ def _with_values_of(pruned: Tree, orig: Tree, kept) -> Tree:
 
 
 def _cli(*args):
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parents[2]
-    return subprocess.run(
-        [sys.executable, "-m", "dtcore", *map(str, args)],
-        cwd=root,
-        capture_output=True,
-        timeout=60,
-        encoding="utf-8",
-    )
+    return run_cli(*args)
 
 
 def test_cli_prune_and_path(tmp_path):
