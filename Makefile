@@ -8,7 +8,7 @@ PORT   ?= 8501
 APP_DEBS  := graphviz fonts-noto-cjk
 TEST_DEBS := graphviz fonts-noto-cjk chromium weka
 
-.PHONY: run test lint format bench venv clean
+.PHONY: run test test-fast lint format bench venv clean
 
 $(VENV)/.runtime: requirements.txt pyproject.toml
 	@command -v python3 >/dev/null || scripts/apt-ensure python3
@@ -35,9 +35,15 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# every test; PYTHONDONTWRITEBYTECODE cleared so that a second run reuses the rewritten test
+# modules (pytest's assertion rewriting costs about half of collection without that cache)
 test: lint
 	@scripts/apt-ensure $(TEST_DEBS)
-	$(PY) -m pytest -n 2 -q
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 -q
+
+# the quick loop: no browser, no Streamlit pages, no slow tests, no Weka oracle
+test-fast: lint
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 -q -m "not browser and not app and not slow and not oracle"
 
 format: $(VENV)/.test
 	$(VENV)/bin/ruff check --fix .

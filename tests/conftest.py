@@ -1,8 +1,9 @@
 """Markers by where a test lives, and no silent skips in CI.
 
-``browser``: drives the real app in headless Chromium; ``oracle``: runs Weka's J48 (Debian's
-weka) as the reference; ``slow``: one test takes more than ~5 s here. Select with ``-m``, e.g.
-``pytest -m "not browser"`` for a quick loop. Under ``CI=true`` every tool is installed by
+``app``: runs the Streamlit pages in process (AppTest, tests/app/); ``browser``: drives the real
+app in headless Chromium; ``oracle``: runs Weka's J48 (Debian's weka) as the reference; ``slow``:
+one test takes more than ~5 s here. Select with ``-m``: ``make test-fast`` runs
+``-m "not browser and not app and not slow and not oracle"``. Under ``CI=true`` every tool is installed by
 ``make test``, so a skipped test can only mean a broken set-up or feature: it fails instead.
 """
 
@@ -26,6 +27,8 @@ def pytest_collection_modifyitems(config, items):
         rel = path.relative_to(HERE)
         if rel.parts[0] == "browser":
             item.add_marker(pytest.mark.browser)
+        if rel.parts[0] == "app":
+            item.add_marker(pytest.mark.app)
         if path.name in ORACLE_FILES:
             item.add_marker(pytest.mark.oracle)
         if path.name in SLOW_FILES or item.originalname in SLOW_TESTS:

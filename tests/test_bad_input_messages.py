@@ -4,8 +4,6 @@ ignored, no word about an all-missing feature, the only feature of a tiny table 
 Also the app's upload of bad files (AppTest): a message on screen, the previous data kept."""
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,7 @@ from dtcore.data import roles as E
 from dtcore.data.readers import decode
 from dtcore.schema import DataError
 from tests.app.apptest import start
+from tests.cli_runner import CliRun, run_cli
 from ui.services import roles as R
 from ui.services.loading import LoadError, read_bytes
 
@@ -56,16 +55,10 @@ def test_decimal_commas_are_numbers_to_a_person_not_an_identifier():
     assert not profiles({"n": ["a,b", "c", "d", "e"]})["n"].decimal_comma
 
 
-def cli_train(tmp_path, text: str, *args) -> subprocess.CompletedProcess:
+def cli_train(tmp_path, text: str, *args) -> CliRun:
     path = tmp_path / "d.csv"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "dtcore", "train", path, "--target", "y", "--out", tmp_path / "m.json", *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=ROOT,
-    )
+    return run_cli("train", path, "--target", "y", "--out", tmp_path / "m.json", *args)
 
 
 def test_ignore_fewer_columns_only_when_something_was_ignored(tmp_path):

@@ -37,7 +37,7 @@ def outputs(est) -> dict[str, bytes]:
     return out
 
 
-def run(args, seed: str, timeout=180):
+def run(args, seed: str, timeout=900):  # a hang guard: each run takes seconds
     env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-3000:]

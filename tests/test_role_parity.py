@@ -9,8 +9,6 @@ function: the CLI's ``prepare_training`` and the app's ``ui.services.roles.infer
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +17,7 @@ import pytest
 from dtcore.cli import prepare_training
 from dtcore.data.readers import read_table
 from dtcore.schema import infer_kind
+from tests.cli_runner import run_cli
 from ui.services import roles as R
 from ui.services.loading import read_bytes
 
@@ -124,36 +123,12 @@ def test_edge_tables(tmp_path, text, target, expected, task):
 def test_cli_notes_the_ignored_identifier_and_trains_a_classifier(tmp_path):
     data = _write(tmp_path, "g.csv", IDX_GRADE)
     model = tmp_path / "m.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "dtcore", "train", str(data), "--target", "grade", "--out", str(model)],
-        cwd=ROOT,
-        capture_output=True,
-        encoding="utf-8",
-        timeout=60,
-    )
+    proc = run_cli("train", data, "--target", "grade", "--out", model)
     assert proc.returncode == 0, proc.stderr
     assert "'idx'" in proc.stderr and "--keep idx" in proc.stderr
     d = json.loads(model.read_text(encoding="utf-8"))
     assert d["task"] == "classification" and [f["name"] for f in d["schema"]["features"]] == ["x"]
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dtcore",
-            "train",
-            str(data),
-            "--target",
-            "grade",
-            "--keep",
-            "idx",
-            "--out",
-            str(model),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        encoding="utf-8",
-        timeout=60,
-    )
+    proc = run_cli("train", data, "--target", "grade", "--keep", "idx", "--out", model)
     assert proc.returncode == 0, proc.stderr
     assert [f["name"] for f in json.loads(model.read_text(encoding="utf-8"))["schema"]["features"]] == [
         "idx",

@@ -213,12 +213,14 @@ def test_thousands_of_nodes_stay_quick_and_whole_picture_is_refused():
     assert tree.node_count > focus.SERVER_NODE_LIMIT
     assert all(len(s.options) <= 60 for s in at.selectbox)
     at.selectbox(key="find_query").select("least pure leaves").run()
+    trained = at.session_state["result"]
     t0 = time.perf_counter()
     at.selectbox(key="find_hit").select_index(0).run()
     took = time.perf_counter() - t0
     assert not at.exception
     assert at.session_state["node"] > 0
-    assert took < 10  # a focus change reruns without retraining (generous: shared machine)
+    assert at.session_state["result"] is trained  # a focus change reruns without retraining
+    assert took < 100  # a hang guard, not a speed test: the rerun takes about a second
     at.button_group(key="focus_show").set_value("whole").run()
     assert not at.exception
     assert any("more than can be drawn at once" in w.value for w in at.warning)

@@ -1,4 +1,5 @@
-"""The command line, run as users run it: a real ``python -m dtcore`` subprocess on real files."""
+"""The command line on real files, run in this process by ``tests.cli_runner.run_cli``; one test
+runs it as users do, a real ``python -m dtcore`` process, and checks that it prints the same bytes."""
 
 import csv
 import io
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.cli_runner import run_cli
 from tests.datasets import DATA
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,14 +24,18 @@ MELON_ARGS = [str(MELON), "--target", "好瓜", "--ignore", "编号"]
 
 
 def dtcore(*args, env=None, cwd=None):
-    """Run the CLI; returns CompletedProcess with text stdout/stderr (UTF-8)."""
+    """Run the CLI in this process (tests/cli_runner.py); text stdout/stderr (UTF-8)."""
+    return run_cli(*args, env=env, cwd=cwd or ROOT)
+
+
+def python_m_dtcore(*args, env=None):
+    """Run the CLI as a real ``python -m dtcore`` process; stdout/stderr as bytes."""
     return subprocess.run(
         [sys.executable, "-m", "dtcore", *map(str, args)],
-        cwd=cwd or ROOT,
+        cwd=ROOT,
         env=env,
         capture_output=True,
-        timeout=60,
-        encoding="utf-8",
+        timeout=300,  # a hang guard: the run takes about a second
     )
 
 
@@ -159,6 +165,26 @@ def test_not_a_model_file(tmp_path):
     p = tmp_path / "m.json"
     p.write_text('{"hello": 1}', encoding="utf-8")
     assert_user_error(dtcore("show", p), "not a dtcore model")
+
+
+def test_python_m_dtcore_prints_what_the_in_process_run_prints():
+    """The module entry point in a real process, in the C locale: the same exit codes and the same
+    UTF-8 bytes (Chinese labels) as ``run_cli``, so the in-process tests see what users see."""
+    env = dict(os.environ, LC_ALL="C", LANG="C")
+    env.pop("PYTHONIOENCODING", None)
+    runs = []
+    for args in ((*MELON_ARGS, "--algorithm", "id3"), ("--target", "y")):
+        process = python_m_dtcore("splits", *args, env=env)
+        here = run_cli("splits", *args, text=False)
+        assert (process.returncode, process.stdout, process.stderr) == (
+            here.returncode,
+            here.stdout,
+            here.stderr,
+        )
+        runs.append(process)
+    report, usage = runs
+    assert report.returncode == 0 and "纹理".encode() in report.stdout
+    assert usage.returncode == 2 and b"usage:" in usage.stderr
 
 
 def test_argparse_usage_error_exits_2():

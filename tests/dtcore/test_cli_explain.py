@@ -1,4 +1,4 @@
-"""``dtcore explain-prediction`` and the code exports of ``dtcore export``, run as users run them."""
+"""``dtcore explain-prediction`` and the code exports of ``dtcore export``, through the command line."""
 
 import json
 

@@ -6,9 +6,6 @@ failed past ~490 levels).
 The data: ``x = i``, ``y = "ab"[i % 2]``: CART separates one row per level, a chain of depth n−1."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +17,8 @@ from dtcore.export.j48 import to_j48_text, tree_to_j48_lines
 from dtcore.pruning import prune
 from dtcore.pruning.alpha_selection import estimator_grower
 from tests.app.apptest import start
+from tests.cli_runner import run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
 N = 2000
 
 pytestmark = pytest.mark.slow
@@ -126,24 +123,7 @@ def test_cli_prunes_with_ebp(deep, tmp_path):
     data.write_text(chain_csv(), encoding="utf-8")
     model = tmp_path / "model.json"
     export.save_model(est, model)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dtcore",
-            "prune",
-            model,
-            data,
-            "--method",
-            "ebp",
-            "--out",
-            tmp_path / "p.json",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=120,
-        encoding="utf-8",
-    )
+    proc = run_cli("prune", model, data, "--method", "ebp", "--out", tmp_path / "p.json")
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "RecursionError" not in proc.stderr and (tmp_path / "p.json").exists()
 

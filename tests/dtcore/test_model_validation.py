@@ -108,8 +108,7 @@ def test_a_model_file_that_is_not_utf8_is_refused_in_words(tmp_path):
 
 
 def test_the_cli_refuses_a_looping_model_in_one_line(tmp_path):
-    import subprocess
-    import sys
+    from tests.cli_runner import run_cli
 
     d = model()
     d["tree"]["children"][1] = 0
@@ -117,12 +116,7 @@ def test_the_cli_refuses_a_looping_model_in_one_line(tmp_path):
     path.write_text(json.dumps(d), encoding="utf-8")
     data = tmp_path / "x.csv"
     data.write_text("x0,x1,x2\n0.1,0.2,0.3\n", encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "dtcore", "predict", str(path), str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_cli("predict", path, data, cwd=None)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().startswith("dtcore: error:") and "children" in proc.stderr
 

@@ -28,6 +28,7 @@ from dtcore.pruning.ccp import nodes_to_collapse
 from dtcore.pruning.losses import node_losses
 from dtcore.routing import DISTRIBUTE
 from dtcore.tree import Tree, TreeAssembler
+from tests.cli_runner import run_cli
 
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "samples"
 
@@ -567,17 +568,7 @@ def _with_values_of(pruned: Tree, orig: Tree, kept) -> Tree:
 
 
 def _cli(*args):
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parents[2]
-    return subprocess.run(
-        [sys.executable, "-m", "dtcore", *map(str, args)],
-        cwd=root,
-        capture_output=True,
-        timeout=60,
-        encoding="utf-8",
-    )
+    return run_cli(*args)
 
 
 def test_cli_prune_and_path(tmp_path):

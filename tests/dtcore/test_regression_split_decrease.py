@@ -1,8 +1,6 @@
 """The split explorer's decrease for absolute_error and poisson is the criterion's own."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +8,7 @@ import pytest
 
 from dtcore import criteria
 from dtcore.explain.cart import continuous_candidates
+from tests.cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DIABETES = ROOT / "assets" / "samples" / "diabetes.csv"
@@ -42,14 +41,7 @@ def test_explorer_decrease_equals_direct_computation(criterion: str) -> None:
 
 @pytest.mark.parametrize("criterion", sorted(OWN))
 def test_cli_splits_regression_criteria(criterion: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "dtcore", "splits", str(DIABETES), "--target", "target"]
-        + ["--algorithm", "cart", "--criterion", criterion],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=60,
-        encoding="utf-8",
-    )
+    proc = run_cli("splits", DIABETES, "--target", "target", "--algorithm", "cart", "--criterion", criterion)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     data, _ = _diabetes()
@@ -97,14 +89,8 @@ def test_cli_splits_with_poisson_on_a_categorical_feature_prints_finite_numbers(
     rows = [f"{'abcd'[i % 4]},{rng.normal():.3f},{rng.poisson(3 if i % 4 < 2 else 7)}" for i in range(80)]
     path = tmp_path / "counts.csv"
     path.write_text("c,x,y\n" + "\n".join(rows) + "\n")
-    cmd = [sys.executable, "-m", "dtcore", "splits", str(path), "--target", "y"]
-    proc = subprocess.run(
-        [*cmd, "--algorithm", "cart", "--criterion", "poisson", "--task", "regression"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
+    cmd = ["splits", path, "--target", "y"]
+    proc = run_cli(*cmd, "--algorithm", "cart", "--criterion", "poisson", "--task", "regression")
     assert proc.returncode == 0, proc.stderr
     c = next(f for f in json.loads(proc.stdout)["features"] if f["feature"] == "c")
     assert (

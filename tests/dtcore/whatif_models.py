@@ -18,14 +18,21 @@ def samples() -> list[dict]:
     return json.loads((DATA / "index.json").read_text(encoding="utf-8"))["samples"]
 
 
-def cases() -> list[tuple[str, str]]:
-    """(sample, algorithm) for every sample: CART, and C4.5 and ID3 where the task is classes."""
+@cache
+def _cases() -> tuple[tuple[str, str], ...]:
     out = []
     for s in samples():
         task = prepare_training(read_table(DATA / s["file"]), s["target"], ignore=s["ignore"])[-1]
         for algo in ("cart", "c45", "id3") if task == "classification" else ("cart",):
             out.append((s["id"], algo))
-    return out
+    return tuple(out)
+
+
+def cases() -> list[tuple[str, str]]:
+    """(sample, algorithm) for every sample: CART, and C4.5 and ID3 where the task is classes.
+    Three parametrizations use it at collection: each sample is read and profiled once, not
+    three times."""
+    return list(_cases())
 
 
 @cache

@@ -1,6 +1,7 @@
 """The Dask engine on a real ``distributed.LocalCluster`` (2 workers) and real Parquet files:
 the same tree as the in-memory ``splitter="hist"``, the same JSON model, bins gathered across
-partitions, and ``dtcore train … --engine dask --scheduler ADDR`` as a user runs it."""
+partitions, and ``dtcore train … --engine dask --scheduler ADDR`` as a user runs it: a separate
+``python -m dtcore`` process reaching the scheduler over TCP."""
 
 import json
 import subprocess
@@ -17,6 +18,7 @@ from dtcore.cart.hist import grow_in_memory
 from dtcore.export import dumps_model, model_from_dict
 from dtdask import connect, fit_dask, read_frame
 from dtdask.fit import prepare
+from tests.cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,7 +126,7 @@ def test_cli_trains_on_a_glob_at_a_scheduler_address(client, parquet_dir, tmp_pa
         [sys.executable, "-m", "dtcore", "train", *sorted(map(str, d.glob("*.parquet"))), "--target", "label",
          "--ignore", "value", "--engine", "dask", "--scheduler", client.scheduler.address,
          "--max-depth", "4", "--out", str(out)],
-        cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120,
+        cwd=ROOT, capture_output=True, encoding="utf-8", timeout=600,  # a hang guard
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "level 4 done" in proc.stderr and "trained cart on dask" in proc.stderr
@@ -140,10 +142,7 @@ def test_cli_sends_parquet_and_too_large_files_to_the_dask_engine(tmp_path, parq
     from dtcore.schema import DataError
 
     d, _ = parquet_dir
-    proc = subprocess.run(
-        [sys.executable, "-m", "dtcore", "train", str(d / "part-0.parquet"), "--target", "label", "--out", str(tmp_path / "m.json")],
-        cwd=ROOT, capture_output=True, encoding="utf-8", timeout=60,
-    )  # fmt: skip
+    proc = run_cli("train", d / "part-0.parquet", "--target", "label", "--out", tmp_path / "m.json")
     assert proc.returncode == 2 and "--engine dask" in proc.stderr
     csv = tmp_path / "big.csv"
     csv.write_text("a,b,y\n" + "1.5,2.5,0\n" * 10_000, encoding="utf-8")

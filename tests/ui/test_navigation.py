@@ -259,7 +259,8 @@ def test_overview_of_thirty_thousand_nodes_builds_quickly():
     assert est.tree_.node_count > 10_000
     t0 = time.perf_counter()
     overview_figure(est, texts={"samples": "samples"})
-    assert time.perf_counter() - t0 < 5.0  # generous: the machine is shared (bench/bench_views.py)
+    # a hang guard, not a speed test (the speed is bench/bench_views.py's): about 0.5 s here
+    assert time.perf_counter() - t0 < 60
 
 
 def test_selected_node_inside_a_folded_subtree_unfolds_its_path(big):

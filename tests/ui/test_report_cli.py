@@ -44,7 +44,7 @@ def report(out_dir, *extra, seed="0"):
         env=env,
         capture_output=True,
         encoding="utf-8",
-        timeout=180,
+        timeout=900,  # a hang guard: a report takes well under a minute
     )
 
 

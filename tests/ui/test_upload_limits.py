@@ -29,7 +29,9 @@ from ui.services.loading import LoadError, read_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 PEAK_MB = 300  # over what importing pandas/pyarrow/openpyxl costs (≈ 150 MB)
-SECONDS = 5
+#: a hang guard, not a test of speed: each read here takes well under a second; what shows a
+#: refusal came before the data were read is the memory bound (PEAK_MB) and the refusal itself
+HANG_GUARD_SECONDS = 60
 
 _PROBE = """
 import json, sys, time
@@ -67,7 +69,7 @@ def probe(tmp_path, data: bytes, name: str) -> dict:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=10 * HANG_GUARD_SECONDS,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -76,7 +78,7 @@ def probe(tmp_path, data: bytes, name: str) -> dict:
 def assert_refused(out: dict, key: str, limit: int):
     assert out["key"] == key, out
     assert "\n" not in out["text"] and f"{limit:,}" in out["text"], out["text"]
-    assert out["seconds"] < SECONDS, out
+    assert out["seconds"] < HANG_GUARD_SECONDS, out
     assert out["peak_mb"] < PEAK_MB and out["peak_mb"] - out["base_mb"] < 100, out
 
 
@@ -120,7 +122,7 @@ def test_parquet_dictionary_value_is_stripped_once_not_per_row():
     data = parquet_one_big_value(n_rows=100_000, size=200_000)
     t0 = time.perf_counter()
     df = read_bytes(data, "big.parquet", SizeLimits(rows=200_000, cell_chars=300_000)).df
-    assert time.perf_counter() - t0 < SECONDS
+    assert time.perf_counter() - t0 < HANG_GUARD_SECONDS
     col = df["label"]
     assert col[0] == "x" * 200_000 and col[0] is col[99_999]  # one string object, shared
 
@@ -143,7 +145,7 @@ def test_sparse_arff_is_refused_by_cells_before_rows_are_built():
     with pytest.raises(LimitError) as info:
         arff.read_arff(sparse_arff().decode(), limits=limits)
     assert info.value.what == "cells" and info.value.value == 20_000 * 20_000
-    assert time.perf_counter() - t0 < SECONDS
+    assert time.perf_counter() - t0 < HANG_GUARD_SECONDS
 
 
 def test_arff_rows_and_long_values():
