@@ -8,8 +8,15 @@ their first appearance in the whole table (as ``dtcore.schema.categories_of`` fi
 memory).  Exactness of the bins: when every partition sent its distinct values, their union is
 the column's complete set of distinct values, and ``dtcore.cart.hist.binning.feature_bins`` bins it
 exactly whenever it has at most ``max_bins`` groups — the same bins as in memory, so the same
-tree as ``splitter="hist"`` in memory.  Otherwise the edges are the quantiles of the merged
-sample (about ``SAMPLE_ROWS`` values, the same number from each partition).
+tree as ``splitter="hist"`` in memory.  Otherwise the edges are scikit-learn's quantiles
+(``averaged_inverted_cdf``, ``binning.quantile_edges``) of the merged sample: about
+``SAMPLE_ROWS`` values, each partition keeping each row with probability
+``sample_per_partition / rows`` (seeded by the partition's index).  A partition of at most
+``sample_per_partition`` rows sends all of them, so when no partition is larger (a table of at
+most ``SAMPLE_ROWS`` rows split evenly) the sample is the whole column and the edges are the
+in-memory ones.  Past that the sample is not the in-memory subsample (scikit-learn's
+``RandomState(0)`` draw of row numbers, which needs the rows in one place), so the quantile
+edges differ a little from in-memory ones; the engine has unit weights only.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def grow_in_memory(
     if keep.any() and not keep.all():
         X, y, w = np.asarray(X)[keep], np.asarray(y)[keep], w[keep]
     if bins is None:
-        bins, codes = fit_transform(X, n_categories, max_bins)
+        bins, codes = fit_transform(X, n_categories, max_bins, w)
     else:
         codes = bins.transform(X)
     layout = Layout(bins.n_bins, params.n_classes)

@@ -1,15 +1,32 @@
 """Bins of every feature: at most ``max_bins`` per feature plus one for missing values.
 
-* A continuous feature whose known values form at most ``max_bins`` groups is binned
-  **exactly**: one bin per group of values, a group being distinct values whose sorted
-  neighbours lie within ``cart.splitter.FEATURE_THRESHOLD`` (1e-7) of each other (the exact
-  splitter never cuts there either; with values further apart, a group is one value).  A bin
-  keeps its smallest and largest value (``lo``, ``hi``).
-* Otherwise the feature is binned by **quantiles**: ``max_bins − 1`` edges at the midpoints of
-  the sample's percentiles (as scikit-learn's HistGradientBoosting does), bin b holding
-  ``edges[b−1] < x ≤ edges[b]``.
+The edges are scikit-learn 1.9's (``ensemble._hist_gradient_boosting.binning._BinMapper`` with
+``n_bins=max_bins + 1``, its ``bin_thresholds_``), without importing it:
+
+* Rows of zero weight are left out, then NaN.  A continuous feature whose known values form at
+  most ``max_bins`` groups is binned **exactly**: one bin per group, the edges the midpoints
+  between neighbouring groups (``hi[b]/2 + lo[b+1]/2``, scikit-learn's ``(a + b)/2``: the same
+  float).  A group is distinct values whose sorted neighbours lie within
+  ``cart.splitter.FEATURE_THRESHOLD`` (1e-7) of each other (the exact splitter never cuts
+  there); with values further apart a group is one value, scikit-learn's rule.  A bin keeps its
+  smallest and largest value (``lo``, ``hi``).
+* Otherwise by **quantiles**: the percentiles ``100·k/max_bins`` (k = 1 … max_bins − 1) by
+  ``np.percentile(method="averaged_inverted_cdf")``, or with sample weights scikit-learn's
+  weighted averaged inverted CDF (:func:`weighted_percentiles`); duplicates dropped, capped at
+  ``ALMOST_INF``.  Bin b holds ``edges[b−1] < x ≤ edges[b]``; a bin may be empty (the largest
+  value tied over more than one percentile).
+* Past ``SAMPLE_ROWS`` rows the quantiles come from scikit-learn's subsample: ``SAMPLE_ROWS``
+  rows drawn with replacement by ``np.random.RandomState(SAMPLE_SEED).choice`` (probabilities
+  ∝ weight), then unweighted — ``_BinMapper(random_state=0)``'s draw.
 * A categorical feature's bins are its category codes.
 * Missing values (NaN) go to one more bin, the last: code ``n_bins``.
+
+Where the edges differ from scikit-learn's, on purpose (so that ``splitter="hist"`` grows the
+exact splitter's tree): distinct values within 1e-7 of a neighbour share a bin (scikit-learn
+bins them apart, and bins by quantiles when they number more than ``max_bins``); exact bins hold
+every value of the column, not only the subsample's; an exact edge is the smaller neighbour when
+``a/2 + b/2`` rounds up to b or overflows (scikit-learn keeps b, or caps at ``ALMOST_INF``).
+Weights that are all equal bin as no weights (scikit-learn fitted without ``sample_weight``).
 
 Thresholds (:meth:`FeatureBins.threshold`): a cut between the node's non-empty bins b and b′
 (b < b′, the bins between them empty at that node) is, for an exact feature, the exact
@@ -32,7 +49,9 @@ import numpy as np
 from dtcore.cart.splitter import FEATURE_THRESHOLD, midpoints
 
 DEFAULT_MAX_BINS = 255
-SAMPLE_ROWS = 200_000  # rows the quantiles of a large feature are taken from (as scikit-learn)
+SAMPLE_ROWS = 200_000  # past this many rows the quantiles come from a subsample (scikit-learn's)
+SAMPLE_SEED = 0  # the subsample's RandomState seed (scikit-learn's _BinMapper(random_state=0))
+ALMOST_INF = 1e300  # scikit-learn's cap on an edge (only a split on NaN may be +inf)
 
 
 @dataclass(frozen=True)
@@ -116,30 +135,101 @@ def value_groups(distinct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct[start], distinct[end]
 
 
-def quantile_edges(sample: np.ndarray, max_bins: int, is_sorted: bool = False) -> np.ndarray:
-    """Up to ``max_bins − 1`` increasing edges: the sample's percentiles, each the midpoint of
-    its two nearest order statistics (``np.percentile(method="midpoint")``)."""
-    s = sample[~np.isnan(sample)]
-    if not is_sorted:
+def percentile_ranks(max_bins: int) -> np.ndarray:
+    """The percentiles the quantile edges sit at: ``100·k/max_bins``, k = 1 … max_bins − 1."""
+    return np.linspace(0, 100, num=max_bins + 1)[1:-1]
+
+
+def weighted_percentiles(values: np.ndarray, weights: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """scikit-learn 1.9's ``utils.stats._weighted_percentile(average=True)`` of 1-D values with
+    positive weights, float for float: the first value whose cumulative weight reaches
+    ``rank/100 · total``, or the mean of it and the next one when it reaches it exactly (within
+    machine epsilon).  The values are argsorted as scikit-learn does (numpy's default, unstable
+    sort), since the order of tied values' weights decides which cumulative weights exist."""
+    order = np.argsort(values)
+    v, w = values[order], weights[order]
+    cdf = np.cumsum(w)
+    target = ranks / 100 * cdf[-1]
+    target = np.where(target == 0, np.nextafter(target, target + 1), target)
+    last = v.size - 1
+    i = np.minimum(np.searchsorted(cdf, target), last)
+    above = cdf[i] - target > np.finfo(np.float64).eps
+    return np.where(above, v[i], (v[i] + v[np.minimum(i + 1, last)]) / 2)
+
+
+def quantile_edges(
+    sample: np.ndarray,
+    max_bins: int,
+    sample_weight: np.ndarray | None = None,
+    is_sorted: bool = False,
+) -> np.ndarray:
+    """scikit-learn 1.9's ``_find_binning_thresholds``: the increasing edges of a sample (NaN and
+    zero-weight values left out): the midpoints of its distinct values when it has at most
+    ``max_bins`` of them, else its percentiles (:func:`percentile_ranks`) by
+    ``averaged_inverted_cdf``, weighted when ``sample_weight`` is given; duplicates dropped,
+    capped at ``ALMOST_INF``.  ``is_sorted``: the sample is sorted (unweighted only)."""
+    keep = ~np.isnan(sample)
+    if sample_weight is not None:
+        keep &= sample_weight != 0
+    s = sample[keep]
+    if sample_weight is not None:
+        w = sample_weight[keep]
+        order = np.argsort(s)  # scikit-learn sorts first, then again inside the percentile
+        s, w = s[order], w[order]
+    elif not is_sorted:
         s = np.sort(s)
-    if s.size == 0:
+    distinct = s[np.r_[True, s[1:] != s[:-1]]] if s.size else s
+    if distinct.size <= 1:
         return np.zeros(0)
-    pos = np.linspace(0, 100, max_bins + 1)[1:-1] / 100 * (s.size - 1)
-    edges = np.unique(s[np.floor(pos).astype(np.int64)] / 2 + s[np.ceil(pos).astype(np.int64)] / 2)
-    return edges[edges < s[-1]]  # the largest value lies in the last bin
+    if distinct.size <= max_bins:
+        edges = (distinct[:-1] + distinct[1:]) / 2
+    elif sample_weight is None:
+        edges = np.percentile(s, percentile_ranks(max_bins), method="averaged_inverted_cdf")
+    else:
+        edges = weighted_percentiles(s, w, percentile_ranks(max_bins))
+    edges = np.unique(edges)
+    return np.minimum(edges, ALMOST_INF)
 
 
 def feature_bins(
-    distinct: np.ndarray | None, sample: np.ndarray, max_bins: int, sample_sorted: bool = False
+    distinct: np.ndarray | None,
+    sample: np.ndarray,
+    max_bins: int,
+    sample_weight: np.ndarray | None = None,
+    sample_sorted: bool = False,
 ) -> FeatureBins:
     """A continuous feature's bins from its complete sorted distinct known values (None when
-    there are too many to gather) and a sample of its values (for the quantiles)."""
+    there are too many to gather) and a sample of its values (for the quantiles; with
+    ``sample_weight``, weighted ones)."""
     if distinct is not None:
         lo, hi = value_groups(np.asarray(distinct, dtype=np.float64))
         if lo.size <= max_bins:
-            return FeatureBins("exact", max(int(lo.size), 1), hi[:-1], lo, hi)
-    edges = quantile_edges(np.asarray(sample, dtype=np.float64), max_bins, sample_sorted)
+            return FeatureBins("exact", max(int(lo.size), 1), midpoints(hi[:-1], lo[1:]), lo, hi)
+    sample = np.asarray(sample, dtype=np.float64)
+    edges = quantile_edges(sample, max_bins, sample_weight, sample_sorted)
     return FeatureBins("quantile", int(edges.size) + 1, edges, np.zeros(0), np.zeros(0))
+
+
+def percentile_weights(sample_weight: np.ndarray | None, n: int) -> np.ndarray | None:
+    """The weights the bins follow: None without weights or when they are all equal (equal
+    weights give the same quantiles; scikit-learn fitted without ``sample_weight``)."""
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    if w.size != n:
+        raise ValueError(f"sample_weight has {w.size} values for {n} rows")
+    return None if n == 0 or bool(np.all(w == w[0])) else w
+
+
+def subsample_rows(n: int, sample_rows: int, weights: np.ndarray | None) -> np.ndarray | None:
+    """scikit-learn's subsample for the quantiles past ``sample_rows`` rows (else None):
+    ``sample_rows`` row numbers drawn with replacement, with probabilities ∝ weight, by
+    ``np.random.RandomState(SAMPLE_SEED).choice`` — sorted, which changes no quantile."""
+    if n <= sample_rows:
+        return None
+    p = None if weights is None else weights / np.sum(weights)
+    rows = np.random.RandomState(SAMPLE_SEED).choice(n, sample_rows, p=p, replace=True)
+    return np.sort(rows)
 
 
 def categorical_bins(n_categories: int) -> FeatureBins:
@@ -151,25 +241,35 @@ def fit_bins(
     n_categories: Sequence[int],
     max_bins: int = DEFAULT_MAX_BINS,
     sample_rows: int = SAMPLE_ROWS,
+    sample_weight: np.ndarray | None = None,
 ) -> Bins:
-    """The bins of an in-memory matrix (category codes as floats, NaN = missing).
+    """The bins of an in-memory matrix (category codes as floats, NaN = missing), rows of zero
+    weight left out.
 
-    A feature's distinct values come from a fixed subsample first: when it already holds more
-    than ``max_bins`` groups, the feature is binned by the subsample's quantiles; else the
-    whole column is checked against the subsample's groups and, if a value is not among them,
-    its full ``np.unique`` decides (so "exact" always means all the column's values)."""
+    Up to ``sample_rows`` rows a feature's bins come from all its values.  Past that the
+    quantiles come from scikit-learn's subsample (:func:`subsample_rows`, unweighted), and its
+    distinct values first: when it already holds more than ``max_bins`` groups, the feature is
+    binned by the subsample's quantiles; else the whole column is checked against the
+    subsample's groups and, if a value is not among them, its full ``np.unique`` decides (so
+    "exact" always means all the column's values)."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
-    rows = np.arange(n)
-    if n > sample_rows:
-        rows = np.sort(np.random.default_rng(0).choice(n, sample_rows, replace=False))
+    w = percentile_weights(sample_weight, n)
+    rows = subsample_rows(n, sample_rows, w)
+    seen = None if w is None else w != 0  # the rows whose values count
     out = []
     for j, nc in enumerate(n_categories):  # a loop over features
         if nc > 0:
             out.append(categorical_bins(nc))
             continue
-        col = X[:, j]
-        sample = col[rows]
+        col = X[:, j] if seen is None else X[seen, j]
+        if rows is None:
+            known = np.sort(col[~np.isnan(col)])
+            distinct = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
+            ws = None if w is None or seen is None else w[seen]
+            out.append(feature_bins(distinct, col, max_bins, ws))
+            continue
+        sample = X[rows, j]
         known = np.sort(sample[~np.isnan(sample)])
         d_sample = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
         lo, _ = value_groups(d_sample)
@@ -177,7 +277,7 @@ def fit_bins(
             out.append(feature_bins(None, known, max_bins, sample_sorted=True))
             continue
         fb = feature_bins(d_sample, known, max_bins, sample_sorted=True)
-        if rows.size < n and not _covers(fb, col):
+        if not _covers(fb, col):
             full = col[~np.isnan(col)]
             fb = feature_bins(np.unique(full), known, max_bins, sample_sorted=True)
         out.append(fb)
@@ -194,15 +294,19 @@ def _covers(fb: FeatureBins, col: np.ndarray) -> bool:
 
 
 def fit_transform(
-    X: np.ndarray, n_categories: Sequence[int], max_bins: int = DEFAULT_MAX_BINS
+    X: np.ndarray,
+    n_categories: Sequence[int],
+    max_bins: int = DEFAULT_MAX_BINS,
+    sample_weight: np.ndarray | None = None,
 ) -> tuple[Bins, np.ndarray]:
     """``fit_bins`` and ``Bins.transform`` in one go: the same bins and codes.  Up to
-    ``SAMPLE_ROWS`` rows every column is argsorted once, which gives both its distinct values
-    and, by ``searchsorted`` on the sorted values (much faster than on unsorted ones), its codes."""
+    ``SAMPLE_ROWS`` rows without (unequal) weights every column is argsorted once, which gives
+    both its distinct values and, by ``searchsorted`` on the sorted values (much faster than on
+    unsorted ones), its codes."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
-    if n > SAMPLE_ROWS:
-        bins = fit_bins(X, n_categories, max_bins)
+    if n > SAMPLE_ROWS or percentile_weights(sample_weight, n) is not None:
+        bins = fit_bins(X, n_categories, max_bins, sample_weight=sample_weight)
         return bins, bins.transform(X)
     Xt = np.ascontiguousarray(X.T)
     top = max([max_bins] + [int(c) for c in n_categories])
