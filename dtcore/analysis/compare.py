@@ -17,7 +17,9 @@ they agree, and the first node where their tests differ, scored under every crit
   (``explain.arithmetic``, ``explain.split_report``: gain, gain ratio with C4.5's average-gain
   rule, Gini decrease), never a formula of its own.
 
-``Comparison.to_dict`` is JSON-safe; :func:`notes` says in words why the contenders chose apart.
+The results are typed records (:class:`Entry`, :class:`CvSummary`, :class:`Comparison`,
+:class:`DisagreeRow`, and ``disagreement``'s); ``Comparison.to_dict`` is their JSON-safe form;
+:func:`notes` says in words why the contenders chose apart.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.analysis.disagreement import Disagreement, first_disagreement, notes
+from dtcore.analysis.compare_records import Disagreement, Note
+from dtcore.analysis.disagreement import first_disagreement, notes
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.schema import label_of
@@ -81,7 +84,20 @@ def resolve(
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
+class CvSummary:
+    """A contender's k-fold scores on the training rows, their mean and standard deviation
+    (None without folds)."""
+
+    scores: list[float]
+    mean: float | None
+    std: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": self.scores, "mean": self.mean, "std": self.std}
+
+
+@dataclass(frozen=True)
 class Entry:
     """One contender's fit and scores (``scores[split]``: {"accuracy"} or {"rmse", "mae"})."""
 
@@ -98,8 +114,15 @@ class Entry:
     cv: list[float]
     predictions: dict[str, np.ndarray]
 
-    def to_dict(self) -> dict[str, Any]:
+    def cv_summary(self) -> CvSummary:
         cv = np.array(self.cv, dtype=np.float64)
+        return CvSummary(
+            [float(v) for v in cv],
+            float(cv.mean()) if cv.size else None,
+            float(cv.std()) if cv.size else None,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,
             "label": self.label,
@@ -110,15 +133,24 @@ class Entry:
             "leaves": self.leaves,
             "depth": self.depth,
             "fit_seconds": self.seconds,
-            "cv": {
-                "scores": [float(v) for v in cv],
-                "mean": float(cv.mean()) if cv.size else None,
-                "std": float(cv.std()) if cv.size else None,
-            },
+            "cv": self.cv_summary().to_dict(),
         }
 
 
-@dataclass
+@dataclass(frozen=True)
+class DisagreeRow:
+    """A row (of ``Comparison.agree_on``) the contenders do not all predict alike: its position,
+    the truth and each contender's prediction (labels as text, values as floats)."""
+
+    row: int
+    truth: Any  # a class label (text) or a regression value (float): ``_plain``
+    predictions: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"row": self.row, "truth": self.truth, "predictions": self.predictions}
+
+
+@dataclass(frozen=True)
 class Comparison:
     task: str
     target: str
@@ -131,9 +163,23 @@ class Comparison:
     first: Disagreement | None
     cv_folds: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def disagreements(self) -> list[DisagreeRow]:
+        """The rows of ``disagree_rows`` in the order of ``rows[agree_on]``."""
         on = self.rows[self.agree_on]
         keep = np.isin(on, self.disagree_rows)
+        return [
+            DisagreeRow(
+                int(r), _plain(t), {e.key: _plain(e.predictions[self.agree_on][i]) for e in self.entries}
+            )
+            for i, (r, t) in enumerate(zip(on, self.truth))
+            if keep[i]
+        ]
+
+    def notes(self) -> list[Note]:
+        """Why the contenders chose apart at the first disagreement (:func:`notes`)."""
+        return notes(self.first, self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "task": self.task,
             "target": self.target,
@@ -145,17 +191,9 @@ class Comparison:
                 "keys": [e.key for e in self.entries],
                 "matrix": self.agreement.tolist(),
             },
-            "disagreements": [
-                {
-                    "row": int(r),
-                    "truth": _plain(t),
-                    "predictions": {e.key: _plain(e.predictions[self.agree_on][i]) for e in self.entries},
-                }
-                for i, (r, t) in enumerate(zip(on, self.truth))
-                if keep[i]
-            ],
+            "disagreements": [r.to_dict() for r in self.disagreements()],
             "first_disagreement": None if self.first is None else self.first.to_dict(),
-            "notes": notes(self.first, self.entries),
+            "notes": [n.to_dict() for n in self.notes()],
         }
 
 
