@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.analysis.compare_records import Disagreement, Note
+from dtcore.analysis.compare_records import Disagreement, Entry, Note
 from dtcore.analysis.disagreement import first_disagreement, notes
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.pruning.alpha_selection import fold_ids
@@ -82,59 +82,6 @@ def resolve(
     if not out:
         raise ValueError("choose at least one algorithm")
     return out
-
-
-@dataclass(frozen=True)
-class CvSummary:
-    """A contender's k-fold scores on the training rows, their mean and standard deviation
-    (None without folds)."""
-
-    scores: list[float]
-    mean: float | None
-    std: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"scores": self.scores, "mean": self.mean, "std": self.std}
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One contender's fit and scores (``scores[split]``: {"accuracy"} or {"rmse", "mae"})."""
-
-    key: str
-    label: str
-    algorithm: str
-    params: dict[str, Any]
-    estimator: Any
-    seconds: float
-    scores: dict[str, dict[str, float]]
-    nodes: int
-    leaves: int
-    depth: int
-    cv: list[float]
-    predictions: dict[str, np.ndarray]
-
-    def cv_summary(self) -> CvSummary:
-        cv = np.array(self.cv, dtype=np.float64)
-        return CvSummary(
-            [float(v) for v in cv],
-            float(cv.mean()) if cv.size else None,
-            float(cv.std()) if cv.size else None,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "algorithm": self.algorithm,
-            "params": self.params,
-            "scores": self.scores,
-            "nodes": self.nodes,
-            "leaves": self.leaves,
-            "depth": self.depth,
-            "fit_seconds": self.seconds,
-            "cv": self.cv_summary().to_dict(),
-        }
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-"""The typed records of a comparison's first disagreement (``dtcore.analysis.disagreement``):
-the competing tests, their scores under each contender's criterion, the feature table, the
-runner-up, the notes of why the contenders chose apart; each ``to_dict`` is the JSON form the
+"""The typed records of a comparison: a contender's fit and scores (:class:`Entry`, read by
+``dtcore.analysis.compare`` and ``dtcore.analysis.disagreement`` alike, so neither imports the
+other's module for it), and the first disagreement (``dtcore.analysis.disagreement``): the
+competing tests, their scores under each contender's criterion, the feature table, the
+runner-up, the notes of why the contenders chose apart. Each ``to_dict`` is the JSON form the
 CLI prints (key order and optional keys as they always were)."""
 
 from __future__ import annotations
@@ -8,8 +10,63 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from dtcore import explain
 from dtcore.tree import SplitTest
+
+
+@dataclass(frozen=True)
+class CvSummary:
+    """A contender's k-fold scores on the training rows, their mean and standard deviation
+    (None without folds)."""
+
+    scores: list[float]
+    mean: float | None
+    std: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": self.scores, "mean": self.mean, "std": self.std}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One contender's fit and scores (``scores[split]``: {"accuracy"} or {"rmse", "mae"})."""
+
+    key: str
+    label: str
+    algorithm: str
+    params: dict[str, Any]
+    estimator: Any
+    seconds: float
+    scores: dict[str, dict[str, float]]
+    nodes: int
+    leaves: int
+    depth: int
+    cv: list[float]
+    predictions: dict[str, np.ndarray]
+
+    def cv_summary(self) -> CvSummary:
+        cv = np.array(self.cv, dtype=np.float64)
+        return CvSummary(
+            [float(v) for v in cv],
+            float(cv.mean()) if cv.size else None,
+            float(cv.std()) if cv.size else None,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "algorithm": self.algorithm,
+            "params": self.params,
+            "scores": self.scores,
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "depth": self.depth,
+            "fit_seconds": self.seconds,
+            "cv": self.cv_summary().to_dict(),
+        }
 
 
 @dataclass(frozen=True)

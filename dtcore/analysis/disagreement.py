@@ -11,7 +11,7 @@ formula of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from dtcore.analysis.compare_records import (
     CompetingTest,
     Disagreement,
     EntropyScore,
+    Entry,
     FeatureRow,
     FeatureScore,
     Id3FeatureScore,
@@ -37,10 +38,6 @@ from dtcore.analysis.compare_records import (
 )
 from dtcore.c45.rules import AVERAGE_EPS
 from dtcore.tree import SplitTest
-
-if TYPE_CHECKING:
-    from dtcore.analysis.compare import Entry
-
 
 # =============================================================================================
 # the first disagreement

@@ -213,3 +213,24 @@ def test_same_rows_nodes_follow_the_rows():
     got = [C.same_rows_nodes(c, "id3", k, X)["c45"] for k in kids]
     c45 = c.entries[1].estimator.tree_
     assert got == c45.children_of(0).tolist()
+
+
+def test_disagreement_does_not_import_compare():
+    """compare imports disagreement; the records both read live in compare_records, so the
+    reverse import (even under TYPE_CHECKING or inside a function) would be a cycle."""
+    import ast
+    from pathlib import Path
+
+    import dtcore.analysis.disagreement as D
+
+    tree = ast.parse(Path(D.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | {
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    assert "dtcore.analysis.compare" not in imported
+    assert not any(
+        isinstance(n, ast.ImportFrom)
+        and n.module == "dtcore.analysis"
+        and "compare" in [a.name for a in n.names]
+        for n in ast.walk(tree)
+    )
