@@ -25,13 +25,16 @@ The results are typed records (:class:`Entry`, :class:`CvSummary`, :class:`Compa
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dtcore.analysis.compare_records import Disagreement, Entry, Note
 from dtcore.analysis.disagreement import first_disagreement, notes
+from dtcore.base import BaseTreeEstimator
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.schema import label_of
@@ -57,7 +60,7 @@ SPLITS = ("train", "valid", "test")
 
 
 def resolve(
-    keys: Any, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
+    keys: Iterable[object] | None, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
 ) -> list[str]:
     """Contender keys from names (aliases allowed; for regression ``cart`` means squared error);
     ``extra``: more contenders, key → (label, algorithm, parameters), e.g. a model's own settings."""
@@ -156,7 +159,7 @@ def _plain(v: Any) -> Any:
 
 def _fit(
     spec: tuple[str, str, dict[str, Any]], task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any]
-) -> tuple[Any, float]:
+) -> tuple[BaseTreeEstimator, float]:
     _, algorithm, params = spec
     est = make_estimator(algorithm, task, **params)
     t0 = time.perf_counter()
@@ -196,12 +199,12 @@ def _cv(
 
 
 def compare(
-    X: Any,
-    y: Any,
+    X: ArrayLike,
+    y: ArrayLike,
     rows: dict[str, np.ndarray],
     *,
     task: str = "classification",
-    keys: Any = None,
+    keys: Iterable[object] | None = None,
     fit_kw: dict[str, Any] | None = None,
     cv: int = 5,
     seed: int = 0,
@@ -292,7 +295,7 @@ def _agreement(task: str, preds: list[np.ndarray]) -> tuple[np.ndarray, np.ndarr
 # =============================================================================================
 
 
-def same_rows_nodes(c: Comparison, key: str, node: int, X_train: Any) -> dict[str, int | None]:
+def same_rows_nodes(c: Comparison, key: str, node: int, X_train: ArrayLike) -> dict[str, int | None]:
     """Per contender, the node of its fitted tree that the same training rows reach as ``node``
     of ``key``'s tree (each row along its heaviest path, ``Tree.decision_path``); None where no
     node holds exactly those rows. Vectorised: one pass over the path indicator per tree."""

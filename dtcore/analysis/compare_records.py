@@ -13,6 +13,7 @@ from typing import Any, Literal
 import numpy as np
 
 from dtcore import explain
+from dtcore.base import BaseTreeEstimator
 from dtcore.tree import SplitTest
 
 
@@ -37,7 +38,7 @@ class Entry:
     label: str
     algorithm: str
     params: dict[str, Any]
-    estimator: Any
+    estimator: BaseTreeEstimator
     seconds: float
     scores: dict[str, dict[str, float]]
     nodes: int

@@ -11,7 +11,7 @@ formula of its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import numpy as np
 
@@ -36,8 +36,12 @@ from dtcore.analysis.compare_records import (
     RunnerUp,
     TestScore,
 )
+from dtcore.base import BaseTreeEstimator
 from dtcore.c45.rules import AVERAGE_EPS
-from dtcore.tree import SplitTest
+from dtcore.explain.node_data import NodeData
+from dtcore.explain.records import SplitReport
+from dtcore.history import FittedTree
+from dtcore.tree import SplitTest, Tree
 
 # =============================================================================================
 # the first disagreement
@@ -52,7 +56,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     are one test, and so are a multiway test and CART's on a feature with two values present."""
     if len(entries) < 2:
         return None
-    trees = [e.estimator.grown_tree_ for e in entries]
+    trees = [_grown(e) for e in entries]
     data = [(e.estimator.encode(X_train), _encode_y(e.estimator, y_train)) for e in entries]
     schema = entries[0].estimator.schema_
     queue: list[tuple[list[int], list[tuple[str, str]]]] = [([0] * len(entries), [])]
@@ -79,7 +83,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     return None
 
 
-def _same_split(nd: Any, a: SplitTest | None, b: SplitTest | None) -> dict[int, int] | None:
+def _same_split(nd: NodeData, a: SplitTest | None, b: SplitTest | None) -> dict[int, int] | None:
     """Branch of ``a`` → branch of ``b`` when both test one feature and split the node's rows
     alike (known values; ``explain.route_test``), else None."""
     if a is None or b is None or a.feature != b.feature:
@@ -94,12 +98,12 @@ def _same_split(nd: Any, a: SplitTest | None, b: SplitTest | None) -> dict[int, 
 
 def _explain_node(
     entries: list[Entry],
-    datas: list[Any],
+    datas: list[NodeData],
     nodes: list[int],
     path: list[tuple[str, str]],
-    tests: list[Any],
+    tests: list[SplitTest | None],
 ) -> Disagreement:
-    distinct: list[Any] = []
+    distinct: list[SplitTest] = []
     chosen: dict[str, int | None] = {}
     for e, t in zip(entries, tests):
         if t is None:
@@ -130,9 +134,7 @@ def _explain_node(
         }
         for t in distinct
     ]
-    final = {
-        e.key: _final_path(e.estimator.tree_, e.estimator.grown_tree_, n) for e, n in zip(entries, nodes)
-    }
+    final = {e.key: _final_path(e.estimator.tree_, _grown(e), n) for e, n in zip(entries, nodes)}
     return Disagreement(
         depth=len(path),
         path=path,
@@ -156,7 +158,7 @@ def _explain_node(
 _SCORE_FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
 
 
-def _runner_up(rep: Any) -> RunnerUp | None:
+def _runner_up(rep: SplitReport) -> RunnerUp | None:
     """The report's second-best feature and its score (the explorer's ``runner_up``)."""
     if rep.runner_up is None:
         return None
@@ -164,7 +166,12 @@ def _runner_up(rep: Any) -> RunnerUp | None:
     return RunnerUp(int(rep.runner_up), f.name, getattr(f, _SCORE_FIELD.get(rep.score_name, "gain")))
 
 
-def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
+def _grown(e: Entry) -> Tree:
+    """The contender's tree as grown (every dtcore estimator records its growth when fitted)."""
+    return cast(FittedTree, e.estimator).grown_tree_
+
+
+def _encode_y(est: BaseTreeEstimator, y: np.ndarray) -> np.ndarray:
     if est.schema_.is_classifier:
         from dtcore.schema import encode_classes
 
@@ -174,7 +181,9 @@ def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
     return encode_regression_target(y)
 
 
-def _test_score(nd: Any, rep: Any, test: SplitTest, avg: float | None, possible: bool) -> TestScore:
+def _test_score(
+    nd: NodeData, rep: SplitReport, test: SplitTest, avg: float | None, possible: bool
+) -> TestScore:
     """``test`` under the contender's criterion: the explorer's worked arithmetic."""
     ar = explain.arithmetic(nd, test, rep)
     if ar.kind == "entropy":
@@ -188,7 +197,7 @@ def _test_score(nd: Any, rep: Any, test: SplitTest, avg: float | None, possible:
     return ImpurityScore(ar.decrease, ar.impurity, ar.weighted, ar.decrease, possible)
 
 
-def _can_make(rep: Any, test: SplitTest) -> bool:
+def _can_make(rep: SplitReport, test: SplitTest) -> bool:
     """Is ``test`` of the kind the report's algorithm makes on its feature: binary for CART,
     one branch per category for ID3 and C4.5, their own cut count on a continuous feature (the
     report's test of that feature)?"""
@@ -202,7 +211,7 @@ def _can_make(rep: Any, test: SplitTest) -> bool:
     return own is not None and own.cuts is not None and len(own.cuts) == len(test.cuts or ())
 
 
-def _feature_table(entries: list[Entry], reports: list[Any]) -> list[FeatureRow]:
+def _feature_table(entries: list[Entry], reports: list[SplitReport]) -> list[FeatureRow]:
     """Per feature, its best test's score in each contender's report at the node."""
     out = []
     for j, f in enumerate(reports[0].features):
@@ -221,7 +230,7 @@ def _feature_table(entries: list[Entry], reports: list[Any]) -> list[FeatureRow]
     return out
 
 
-def _final_path(final: Any, grown: Any, node: int) -> list[int]:
+def _final_path(final: Tree, grown: Tree, node: int) -> list[int]:
     """The fitted tree's nodes along the grown tree's path to ``node``, as far as the fitted
     tree holds the same tests (pruning may have cut it short)."""
     path = grown.path_to(node)
