@@ -11,7 +11,7 @@ import importlib
 import sys
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -191,8 +191,16 @@ def text_label_order(labels: Iterable[str]) -> np.ndarray:
     return np.array(sorted(range(len(labels)), key=lambda i: keys[i]), dtype=np.int64)
 
 
-def estimator_tags(estimator: Any) -> Any:
-    """``sklearn.utils.Tags`` for a dtcore estimator (scikit-learn ≥ 1.6 asks for them)."""
+class _Tasked(Protocol):
+    """What the tags read of an estimator (``BaseTreeEstimator`` imports this module)."""
+
+    @property
+    def _task(self) -> str: ...
+
+
+def estimator_tags(estimator: _Tasked) -> Any:
+    """``sklearn.utils.Tags`` for a dtcore estimator (scikit-learn ≥ 1.6 asks for them; its
+    classes are loaded by name, so the result is untyped here)."""
     name = "sklearn.utils"
     tags_module = sys.modules.get(name) or importlib.import_module(name)
     classifier = estimator._task == "classification"

@@ -9,14 +9,33 @@ each build rule and step kind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from dtcore.tree import Tree
 
+if TYPE_CHECKING:
+    from dtcore.base import BaseTreeEstimator
+
 BUILD_RULES = ("level", "best_first", "depth_first")
 PRUNE_KINDS = ("collapse", "leaf", "raise", "ccp")
+
+
+class FittedTree(Protocol):
+    """A fitted estimator with its recorded growth (every dtcore estimator after ``fit``; the
+    attributes are set by :func:`record`, so the estimator classes do not declare them)."""
+
+    @property
+    def tree_(self) -> Tree: ...
+    @property
+    def grown_tree_(self) -> Tree: ...
+    @property
+    def build_order_(self) -> np.ndarray: ...
+    @property
+    def build_rule_(self) -> str: ...
+    @property
+    def prune_steps_(self) -> list[PruneStep]: ...
 
 
 @dataclass
@@ -97,12 +116,15 @@ def _refit_row(r: Any) -> bool:
     )
 
 
-def record(est: Any, grown: Tree, order: np.ndarray, rule: str, steps: list[PruneStep] | None = None) -> None:
-    """Set ``grown_tree_``, ``build_order_``, ``build_rule_``, ``prune_steps_`` on ``est``."""
-    est.grown_tree_ = grown
-    est.build_order_ = np.asarray(order, dtype=np.int64)
-    est.build_rule_ = rule
-    est.prune_steps_ = list(steps or [])
+def record(
+    est: BaseTreeEstimator, grown: Tree, order: np.ndarray, rule: str, steps: list[PruneStep] | None = None
+) -> None:
+    """Set ``grown_tree_``, ``build_order_``, ``build_rule_``, ``prune_steps_`` on ``est`` (after
+    which it is a :class:`FittedTree`; the classes do not declare them, hence ``setattr``)."""
+    setattr(est, "grown_tree_", grown)  # noqa: B010
+    setattr(est, "build_order_", np.asarray(order, dtype=np.int64))  # noqa: B010
+    setattr(est, "build_rule_", rule)  # noqa: B010
+    setattr(est, "prune_steps_", list(steps or []))  # noqa: B010
 
 
 def collapse_steps(undone: list[tuple[int, float, float]]) -> list[PruneStep]:

@@ -4,6 +4,8 @@ cross-validation, agreement and the rows they disagree on."""
 
 import streamlit as st
 
+from dtcore.analysis.compare import Comparison
+from dtcore.analysis.compare_records import Note
 from ui.figures.compare import cv_figure
 from ui.sections import compare as S
 from ui.services import roles as R
@@ -18,7 +20,7 @@ from ui.views.text import md_escape, training_error
 CHART = {"displayModeBar": False}
 
 
-def trees_section(c):
+def trees_section(c: Comparison) -> None:
     st.subheader(t("compare.trees"))
     lead = c.entries[0]
     nodes = list(range(lead.nodes))
@@ -46,7 +48,7 @@ def trees_section(c):
             st.graphviz_chart(dot, width="stretch")
 
 
-def first_section(c, notes):
+def first_section(c: Comparison, notes: list[Note]) -> None:
     st.subheader(t("compare.first"))
     if len(c.entries) < 2:
         st.caption(t("compare.first.one"))
@@ -61,7 +63,7 @@ def first_section(c, notes):
     st.dataframe(V.scores_at_first(c, t), hide_index=True)
 
 
-def scores_section(c):
+def scores_section(c: Comparison) -> None:
     st.subheader(t("compare.scores"))
     st.dataframe(V.scores_table(c, t), hide_index=True)
     if c.cv_folds >= 2:
@@ -73,7 +75,7 @@ def scores_section(c):
         st.plotly_chart(fig, config=CHART, key="compare_cv")
 
 
-def agreement_section(c):
+def agreement_section(c: Comparison) -> None:
     st.subheader(t("compare.agreement"))
     st.caption(t("compare.agreement.caption", rows=t("compare.rows." + c.agree_on)))
     st.dataframe(V.agreement_table(c, t))
@@ -116,7 +118,7 @@ def page():
     except (ValueError, MemoryError) as exc:
         st.error(t("compare.failed", message=md_escape(str(exc))))
         return
-    notes = c.to_dict()["notes"]
+    notes = c.notes()
     trees_section(c)
     first_section(c, notes)
     scores_section(c)

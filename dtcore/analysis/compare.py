@@ -17,18 +17,24 @@ they agree, and the first node where their tests differ, scored under every crit
   (``explain.arithmetic``, ``explain.split_report``: gain, gain ratio with C4.5's average-gain
   rule, Gini decrease), never a formula of its own.
 
-``Comparison.to_dict`` is JSON-safe; :func:`notes` says in words why the contenders chose apart.
+The results are typed records (:class:`Entry`, :class:`CvSummary`, :class:`Comparison`,
+:class:`DisagreeRow`, and ``disagreement``'s); ``Comparison.to_dict`` is their JSON-safe form;
+:func:`notes` says in words why the contenders chose apart.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dtcore.analysis.disagreement import Disagreement, first_disagreement, notes
+from dtcore.analysis.compare_records import Disagreement, Entry, Note
+from dtcore.analysis.disagreement import first_disagreement, notes
+from dtcore.base import BaseTreeEstimator
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.schema import label_of
@@ -54,7 +60,7 @@ SPLITS = ("train", "valid", "test")
 
 
 def resolve(
-    keys: Any, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
+    keys: Iterable[object] | None, task: str, extra: dict[str, tuple[str, str, dict[str, Any]]] | None = None
 ) -> list[str]:
     """Contender keys from names (aliases allowed; for regression ``cart`` means squared error);
     ``extra``: more contenders, key → (label, algorithm, parameters), e.g. a model's own settings."""
@@ -81,44 +87,20 @@ def resolve(
     return out
 
 
-@dataclass
-class Entry:
-    """One contender's fit and scores (``scores[split]``: {"accuracy"} or {"rmse", "mae"})."""
+@dataclass(frozen=True)
+class DisagreeRow:
+    """A row (of ``Comparison.agree_on``) the contenders do not all predict alike: its position,
+    the truth and each contender's prediction (labels as text, values as floats)."""
 
-    key: str
-    label: str
-    algorithm: str
-    params: dict[str, Any]
-    estimator: Any
-    seconds: float
-    scores: dict[str, dict[str, float]]
-    nodes: int
-    leaves: int
-    depth: int
-    cv: list[float]
-    predictions: dict[str, np.ndarray]
+    row: int
+    truth: Any  # a class label (text) or a regression value (float): ``_plain``
+    predictions: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        cv = np.array(self.cv, dtype=np.float64)
-        return {
-            "key": self.key,
-            "label": self.label,
-            "algorithm": self.algorithm,
-            "params": self.params,
-            "scores": self.scores,
-            "nodes": self.nodes,
-            "leaves": self.leaves,
-            "depth": self.depth,
-            "fit_seconds": self.seconds,
-            "cv": {
-                "scores": [float(v) for v in cv],
-                "mean": float(cv.mean()) if cv.size else None,
-                "std": float(cv.std()) if cv.size else None,
-            },
-        }
+        return {"row": self.row, "truth": self.truth, "predictions": self.predictions}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Comparison:
     task: str
     target: str
@@ -131,9 +113,23 @@ class Comparison:
     first: Disagreement | None
     cv_folds: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def disagreements(self) -> list[DisagreeRow]:
+        """The rows of ``disagree_rows`` in the order of ``rows[agree_on]``."""
         on = self.rows[self.agree_on]
         keep = np.isin(on, self.disagree_rows)
+        return [
+            DisagreeRow(
+                int(r), _plain(t), {e.key: _plain(e.predictions[self.agree_on][i]) for e in self.entries}
+            )
+            for i, (r, t) in enumerate(zip(on, self.truth))
+            if keep[i]
+        ]
+
+    def notes(self) -> list[Note]:
+        """Why the contenders chose apart at the first disagreement (:func:`notes`)."""
+        return notes(self.first, self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "task": self.task,
             "target": self.target,
@@ -145,17 +141,9 @@ class Comparison:
                 "keys": [e.key for e in self.entries],
                 "matrix": self.agreement.tolist(),
             },
-            "disagreements": [
-                {
-                    "row": int(r),
-                    "truth": _plain(t),
-                    "predictions": {e.key: _plain(e.predictions[self.agree_on][i]) for e in self.entries},
-                }
-                for i, (r, t) in enumerate(zip(on, self.truth))
-                if keep[i]
-            ],
+            "disagreements": [r.to_dict() for r in self.disagreements()],
             "first_disagreement": None if self.first is None else self.first.to_dict(),
-            "notes": notes(self.first, self.entries),
+            "notes": [n.to_dict() for n in self.notes()],
         }
 
 
@@ -171,7 +159,7 @@ def _plain(v: Any) -> Any:
 
 def _fit(
     spec: tuple[str, str, dict[str, Any]], task: str, X: np.ndarray, y: np.ndarray, fit_kw: dict[str, Any]
-) -> tuple[Any, float]:
+) -> tuple[BaseTreeEstimator, float]:
     _, algorithm, params = spec
     est = make_estimator(algorithm, task, **params)
     t0 = time.perf_counter()
@@ -211,12 +199,12 @@ def _cv(
 
 
 def compare(
-    X: Any,
-    y: Any,
+    X: ArrayLike,
+    y: ArrayLike,
     rows: dict[str, np.ndarray],
     *,
     task: str = "classification",
-    keys: Any = None,
+    keys: Iterable[object] | None = None,
     fit_kw: dict[str, Any] | None = None,
     cv: int = 5,
     seed: int = 0,
@@ -307,7 +295,7 @@ def _agreement(task: str, preds: list[np.ndarray]) -> tuple[np.ndarray, np.ndarr
 # =============================================================================================
 
 
-def same_rows_nodes(c: Comparison, key: str, node: int, X_train: Any) -> dict[str, int | None]:
+def same_rows_nodes(c: Comparison, key: str, node: int, X_train: ArrayLike) -> dict[str, int | None]:
     """Per contender, the node of its fitted tree that the same training rows reach as ``node``
     of ``key``'s tree (each row along its heaviest path, ``Tree.decision_path``); None where no
     node holds exactly those rows. Vectorised: one pass over the path indicator per tree."""

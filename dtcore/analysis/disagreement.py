@@ -11,66 +11,40 @@ formula of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import cast
 
 import numpy as np
 
 from dtcore import explain
+from dtcore.analysis.compare_records import (
+    BelowAverageNote,
+    BinaryNote,
+    C45FeatureScore,
+    CartFeatureScore,
+    ChoseNote,
+    CompetingTest,
+    Disagreement,
+    EntropyScore,
+    Entry,
+    FeatureRow,
+    FeatureScore,
+    Id3FeatureScore,
+    ImpurityScore,
+    LeafNote,
+    Note,
+    PenalisedNote,
+    RunnerUp,
+    TestScore,
+)
+from dtcore.base import BaseTreeEstimator
 from dtcore.c45.rules import AVERAGE_EPS
+from dtcore.explain.node_data import NodeData
+from dtcore.explain.records import SplitReport
+from dtcore.history import FittedTree
 from dtcore.routing import SplitTest
+from dtcore.tree import Tree
 
-if TYPE_CHECKING:
-    from dtcore.analysis.compare import Entry
-
-
-@dataclass
-class Disagreement:
-    """The first node (in level order) where the contenders' tests differ.
-
-    ``path``: the branches from the root, ``[(feature name, branch label), ...]``; ``nodes``:
-    key → the node's id in that contender's grown tree, ``final``: key → the node ids of that
-    path in its fitted tree (as far as the fitted tree follows it); ``chosen``: key → index into
-    ``tests`` or None (the contender makes a leaf: ``leaf_reason[key]``); ``tests``: each
-    competing test {"feature", "name", "labels", "test"}; ``scores[t][key]``: test t under
-    contender key's criterion; ``average_gain``: C4.5's average gain at the node."""
-
-    depth: int
-    path: list[tuple[str, str]]
-    n_rows: int
-    weight: float
-    nodes: dict[str, int]
-    final: dict[str, list[int]]
-    chosen: dict[str, int | None]
-    leaf_reason: dict[str, str | None]
-    tests: list[dict[str, Any]]
-    scores: list[dict[str, dict[str, Any]]]
-    criteria: dict[str, str]
-    average_gain: float | None = None
-    features: list[dict[str, Any]] = field(default_factory=list)
-    runner_up: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return explain.jsonable(
-            {
-                "depth": self.depth,
-                "path": [list(p) for p in self.path],
-                "n_rows": self.n_rows,
-                "weight": self.weight,
-                "nodes": self.nodes,
-                "final": self.final,
-                "chosen": self.chosen,
-                "leaf_reason": self.leaf_reason,
-                "criteria": self.criteria,
-                "average_gain": self.average_gain,
-                "tests": self.tests,
-                "scores": self.scores,
-                "features": self.features,
-                "runner_up": self.runner_up,
-            }
-        )
-
-
+# =============================================================================================
 # the first disagreement
 
 
@@ -83,7 +57,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     are one test, and so are a multiway test and CART's on a feature with two values present."""
     if len(entries) < 2:
         return None
-    trees = [e.estimator.grown_tree_ for e in entries]
+    trees = [_grown(e) for e in entries]
     data = [(e.estimator.encode(X_train), _encode_y(e.estimator, y_train)) for e in entries]
     schema = entries[0].estimator.schema_
     queue: list[tuple[list[int], list[tuple[str, str]]]] = [([0] * len(entries), [])]
@@ -110,7 +84,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     return None
 
 
-def _same_split(nd: Any, a: SplitTest | None, b: SplitTest | None) -> dict[int, int] | None:
+def _same_split(nd: NodeData, a: SplitTest | None, b: SplitTest | None) -> dict[int, int] | None:
     """Branch of ``a`` → branch of ``b`` when both test one feature and split the node's rows
     alike (known values; ``explain.route_test``), else None."""
     if a is None or b is None or a.feature != b.feature:
@@ -125,12 +99,12 @@ def _same_split(nd: Any, a: SplitTest | None, b: SplitTest | None) -> dict[int, 
 
 def _explain_node(
     entries: list[Entry],
-    datas: list[Any],
+    datas: list[NodeData],
     nodes: list[int],
     path: list[tuple[str, str]],
-    tests: list[Any],
+    tests: list[SplitTest | None],
 ) -> Disagreement:
-    distinct: list[Any] = []
+    distinct: list[SplitTest] = []
     chosen: dict[str, int | None] = {}
     for e, t in zip(entries, tests):
         if t is None:
@@ -144,26 +118,24 @@ def _explain_node(
     reports = [explain.report_for(nd) for nd in datas]
     schema = entries[0].estimator.schema_
     described = [
-        {
-            "feature": t.feature,
-            "name": schema.features[t.feature].name,
-            "labels": explain.branch_labels(schema, t),
-            "test": t,
-            "by": [k for k, c in chosen.items() if c == i],
-        }
+        CompetingTest(
+            t.feature,
+            schema.features[t.feature].name,
+            explain.branch_labels(schema, t),
+            t,
+            [k for k, c in chosen.items() if c == i],
+        )
         for i, t in enumerate(distinct)
     ]
     avg = next((r.selection.average_gain for r in reports if r.algorithm == "c45"), None)
     scores = [
         {
-            e.key: {**_test_score(nd, rep, t, avg), "possible": _can_make(rep, t)}
+            e.key: _test_score(nd, rep, t, avg, _can_make(rep, t))
             for e, nd, rep in zip(entries, datas, reports)
         }
         for t in distinct
     ]
-    final = {
-        e.key: _final_path(e.estimator.tree_, e.estimator.grown_tree_, n) for e, n in zip(entries, nodes)
-    }
+    final = {e.key: _final_path(e.estimator.tree_, _grown(e), n) for e, n in zip(entries, nodes)}
     return Disagreement(
         depth=len(path),
         path=path,
@@ -187,19 +159,20 @@ def _explain_node(
 _SCORE_FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
 
 
-def _runner_up(rep: Any) -> dict[str, Any] | None:
+def _runner_up(rep: SplitReport) -> RunnerUp | None:
     """The report's second-best feature and its score (the explorer's ``runner_up``)."""
     if rep.runner_up is None:
         return None
     f = rep.features[rep.runner_up]
-    return {
-        "feature": int(rep.runner_up),
-        "name": f.name,
-        "score": getattr(f, _SCORE_FIELD.get(rep.score_name, "gain")),
-    }
+    return RunnerUp(int(rep.runner_up), f.name, getattr(f, _SCORE_FIELD.get(rep.score_name, "gain")))
 
 
-def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
+def _grown(e: Entry) -> Tree:
+    """The contender's tree as grown (every dtcore estimator records its growth when fitted)."""
+    return cast(FittedTree, e.estimator).grown_tree_
+
+
+def _encode_y(est: BaseTreeEstimator, y: np.ndarray) -> np.ndarray:
     if est.schema_.is_classifier:
         from dtcore.schema import encode_classes
 
@@ -209,27 +182,23 @@ def _encode_y(est: Any, y: np.ndarray) -> np.ndarray:
     return encode_regression_target(y)
 
 
-def _test_score(nd: Any, rep: Any, test: SplitTest, avg: float | None) -> dict[str, Any]:
+def _test_score(
+    nd: NodeData, rep: SplitReport, test: SplitTest, avg: float | None, possible: bool
+) -> TestScore:
     """``test`` under the contender's criterion: the explorer's worked arithmetic."""
     ar = explain.arithmetic(nd, test, rep)
     if ar.kind == "entropy":
-        out: dict[str, Any] = {
-            "gain": ar.gain,
-            "split_info": ar.split_info,
-            "iv": ar.iv,
-            "gain_ratio": ar.gain_ratio,
-        }
-        if nd.algorithm == "c45":
-            out["score"] = ar.gain_ratio
-            if avg is not None and ar.gain is not None:
-                out["above_average"] = bool(ar.gain >= avg - AVERAGE_EPS)
-        else:
-            out["score"] = ar.gain
-        return out
-    return {"decrease": ar.decrease, "impurity": ar.impurity, "weighted": ar.weighted, "score": ar.decrease}
+        c45 = nd.algorithm == "c45"
+        above = None
+        if c45 and avg is not None and ar.gain is not None:
+            above = bool(ar.gain >= avg - AVERAGE_EPS)
+        return EntropyScore(
+            ar.gain, ar.split_info, ar.iv, ar.gain_ratio, ar.gain_ratio if c45 else ar.gain, above, possible
+        )
+    return ImpurityScore(ar.decrease, ar.impurity, ar.weighted, ar.decrease, possible)
 
 
-def _can_make(rep: Any, test: SplitTest) -> bool:
+def _can_make(rep: SplitReport, test: SplitTest) -> bool:
     """Is ``test`` of the kind the report's algorithm makes on its feature: binary for CART,
     one branch per category for ID3 and C4.5, their own cut count on a continuous feature (the
     report's test of that feature)?"""
@@ -243,29 +212,26 @@ def _can_make(rep: Any, test: SplitTest) -> bool:
     return own is not None and own.cuts is not None and len(own.cuts) == len(test.cuts or ())
 
 
-def _feature_table(entries: list[Entry], reports: list[Any]) -> list[dict[str, Any]]:
+def _feature_table(entries: list[Entry], reports: list[SplitReport]) -> list[FeatureRow]:
     """Per feature, its best test's score in each contender's report at the node."""
     out = []
     for j, f in enumerate(reports[0].features):
-        row: dict[str, Any] = {"feature": j, "name": f.name}
+        scores: dict[str, FeatureScore | None] = {}
         for e, r in zip(entries, reports):
             fs = r.features[j]
             if not fs.usable:
-                row[e.key] = None
-                continue
-            rec: dict[str, Any] = {"gain": fs.gain}
-            if r.algorithm == "c45":
-                rec.update(gain_ratio=fs.gain_ratio, split_info=fs.split_info, above_average=fs.above_average)
+                scores[e.key] = None
+            elif r.algorithm == "c45":
+                scores[e.key] = C45FeatureScore(fs.gain, fs.gain_ratio, fs.split_info, fs.above_average)
             elif r.algorithm == "id3":
-                rec.update(iv=fs.iv)
+                scores[e.key] = Id3FeatureScore(fs.gain, fs.iv)
             else:
-                rec = {"decrease": fs.improvement}
-            row[e.key] = rec
-        out.append(row)
+                scores[e.key] = CartFeatureScore(fs.improvement)
+        out.append(FeatureRow(j, f.name, scores))
     return out
 
 
-def _final_path(final: Any, grown: Any, node: int) -> list[int]:
+def _final_path(final: Tree, grown: Tree, node: int) -> list[int]:
     """The fitted tree's nodes along the grown tree's path to ``node``, as far as the fitted
     tree holds the same tests (pruning may have cut it short)."""
     path = grown.path_to(node)
@@ -283,75 +249,68 @@ def _final_path(final: Any, grown: Any, node: int) -> list[int]:
 # in words
 
 
-def notes(d: Disagreement | None, entries: list[Entry]) -> list[dict[str, Any]]:
+def notes(d: Disagreement | None, entries: list[Entry]) -> list[Note]:
     """Why the contenders chose apart at the first disagreement, as records a view puts in
-    words: {"kind": "chose", "by", "test", "score_name", "score", "other", "other_score"} for each
-    contender (``other``: the best of the competing tests it could have made, or None); "binary" (CART splits in two where another test has
-    more branches on the same feature), "penalised" (C4.5's gain ratio divides by the split
-    information: the test with more information per branch wins), "below_average" (a test's gain
-    below C4.5's average), "leaf" (a contender stops here)."""
+    words: a :class:`ChoseNote` for each contender that splits (``other``: the best of the
+    competing tests it could have made, or None), a :class:`LeafNote` for each that stops here;
+    :class:`BinaryNote` (CART splits in two where another test has more branches on the same
+    feature), :class:`PenalisedNote` (C4.5's gain ratio divides by the split information: the test
+    with more information per branch wins), :class:`BelowAverageNote` (a test's gain below
+    C4.5's average)."""
     if d is None:
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Note] = []
     for e in entries:
         i = d.chosen[e.key]
         if i is None:
-            out.append({"kind": "leaf", "by": e.key, "reason": d.leaf_reason[e.key]})
+            out.append(LeafNote(e.key, d.leaf_reason[e.key]))
             continue
-        rivals = [j for j in range(len(d.tests)) if j != i and d.scores[j][e.key]["possible"]]
-        best = max(rivals, key=lambda j: d.scores[j][e.key]["score"] or 0.0) if rivals else None
+        rivals = [j for j in range(len(d.tests)) if j != i and d.scores[j][e.key].possible]
+        best = max(rivals, key=lambda j: d.scores[j][e.key].score or 0.0) if rivals else None
         out.append(
-            {
-                "kind": "chose",
-                "by": e.key,
-                "score_name": d.criteria[e.key],
-                "test": i,
-                "score": d.scores[i][e.key]["score"],
-                "other": best,
-                "other_score": None if best is None else d.scores[best][e.key]["score"],
-                "runner_up": d.runner_up.get(e.key),
-            }
+            ChoseNote(
+                e.key,
+                d.criteria[e.key],
+                i,
+                d.scores[i][e.key].score,
+                best,
+                None if best is None else d.scores[best][e.key].score,
+                d.runner_up.get(e.key),
+            )
         )
     for i, t in enumerate(d.tests):
         for j, u in enumerate(d.tests):
-            if i != j and t["feature"] == u["feature"] and len(t["labels"]) == 2 < len(u["labels"]):
-                out.append({"kind": "binary", "test": i, "other": j})
+            if i != j and t.feature == u.feature and len(t.labels) == 2 < len(u.labels):
+                out.append(BinaryNote(i, j))
     c45 = [e.key for e in entries if e.algorithm == "c45"]
     if c45:
         k = c45[0]
-        for i, _ in enumerate(d.tests):
-            s = d.scores[i][k]
-            if s.get("above_average") is False:
-                out.append({"kind": "below_average", "test": i, "gain": s["gain"], "average": d.average_gain})
+        ours = [row[k] for row in d.scores]  # C4.5's scores are entropy scores
+        for i, s in enumerate(ours):
+            if isinstance(s, EntropyScore) and s.above_average is False:
+                out.append(BelowAverageNote(i, s.gain, d.average_gain))
         ci = d.chosen[k]
-        if ci is not None:
-            for j in range(len(d.tests)):
-                sj, si = d.scores[j][k], d.scores[ci][k]
+        si = ours[ci] if ci is not None else None
+        if ci is not None and isinstance(si, EntropyScore):
+            for j, sj in enumerate(ours):
                 if (
                     j != ci
-                    and sj["possible"]
-                    and sj["gain"] is not None
-                    and si["gain"] is not None
-                    and sj["gain"] > si["gain"]
+                    and isinstance(sj, EntropyScore)
+                    and sj.possible
+                    and sj.gain is not None
+                    and si.gain is not None
+                    and sj.gain > si.gain
                 ):
                     out.append(
-                        {
-                            "kind": "penalised",
-                            "test": j,
-                            "split_info": sj["split_info"],
-                            "gain_ratio": sj["gain_ratio"],
-                            "chosen": ci,
-                            "chosen_split_info": si["split_info"],
-                            "chosen_gain_ratio": si["gain_ratio"],
-                        }
+                        PenalisedNote(j, sj.split_info, sj.gain_ratio, ci, si.split_info, si.gain_ratio)
                     )
-    return [explain.jsonable(n) for n in out]
+    return out
 
 
-def describe_test(t: dict[str, Any]) -> str:
+def describe_test(t: CompetingTest) -> str:
     """A competing test in one line: ``纹理: = 清晰 | = 稍糊 | = 模糊`` (at most four branches
     spelled out: ``编号: = 1 | = 2 | = 3 | … (17 branches)``)."""
-    labels = list(t["labels"])
+    labels = list(t.labels)
     if len(labels) > 4:
-        return f"{t['name']}: " + " | ".join(labels[:3]) + f" | … ({len(labels)} branches)"
-    return f"{t['name']}: " + " | ".join(labels)
+        return f"{t.name}: " + " | ".join(labels[:3]) + f" | … ({len(labels)} branches)"
+    return f"{t.name}: " + " | ".join(labels)

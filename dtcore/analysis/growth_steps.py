@@ -36,11 +36,11 @@ which makes the replay exact without the training data (and so works on a loaded
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 import numpy as np
 
-from dtcore.history import PruneStep
+from dtcore.history import FittedTree, PruneStep
 from dtcore.pruning.collapse import collapse
 from dtcore.tree import Tree, TreeAssembler
 
@@ -48,13 +48,14 @@ from dtcore.tree import Tree, TreeAssembler
 # replay
 
 
-def has_history(est: Any) -> bool:
+def has_history(est: object) -> bool:
     """True when ``est`` holds a growth history that ends in its current ``tree_`` (a tree edited
     afterwards — forced splits, a pruning run — has none)."""
     if not all(hasattr(est, a) for a in ("tree_", "grown_tree_", "build_order_", "prune_steps_")):
         return False
-    final = step_tree(est, n_steps(est)).tree
-    return same_structure(final, est.tree_)
+    fitted = cast(FittedTree, est)  # the attributes just checked
+    final = step_tree(fitted, n_steps(fitted)).tree
+    return same_structure(final, fitted.tree_)
 
 
 def same_structure(a: Tree, b: Tree) -> bool:
@@ -68,11 +69,11 @@ def same_structure(a: Tree, b: Tree) -> bool:
     )
 
 
-def n_growth_steps(est: Any) -> int:
+def n_growth_steps(est: FittedTree) -> int:
     return int(est.build_order_.size)
 
 
-def n_steps(est: Any) -> int:
+def n_steps(est: FittedTree) -> int:
     """Splits plus pruning steps."""
     return n_growth_steps(est) + len(est.prune_steps_)
 
@@ -93,7 +94,7 @@ class StepTree:
     prune: PruneStep | None = None
 
 
-def step_tree(est: Any, k: int) -> StepTree:
+def step_tree(est: FittedTree, k: int) -> StepTree:
     """The tree after the first ``k`` steps (clipped to 0..``n_steps``)."""
     grown: Tree = est.grown_tree_
     order: np.ndarray = est.build_order_

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.routing import branch_index, distribute
 from dtcore.schema import Schema, encode_features
 from dtcore.tree import Tree
+
+if TYPE_CHECKING:
+    from dtcore.base import BaseTreeEstimator
 
 #: the largest denominator written as a fraction; beyond it a number is shown as a decimal
 MAX_DENOMINATOR = 10_000
@@ -287,7 +290,7 @@ def mixing_lines(leaves: list[Reached], classes: list[str] | None) -> list[str]:
 
 
 def explain_prediction(
-    model: Any,
+    model: BaseTreeEstimator | Tree,
     row: Mapping[str, object] | np.ndarray,
     schema: Schema | None = None,
     precision: int = 4,

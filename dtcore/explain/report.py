@@ -5,9 +5,10 @@ between features and the reason the builder would stop, each decided by the buil
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dtcore.c45 import rules as c45_rules
 from dtcore.cart.rules import decrease_ok, pretest_reason
@@ -19,6 +20,9 @@ from dtcore.export.thresholds import neighbours
 from dtcore.id3 import rules as id3_rules
 from dtcore.routing import SplitTest
 from dtcore.tree import Tree
+
+if TYPE_CHECKING:
+    from dtcore.base import BaseTreeEstimator
 
 # =============================================================================================
 # selection between features
@@ -156,7 +160,12 @@ def same_test(a: SplitTest | None, b: SplitTest | None) -> bool:
 
 
 def split_report(
-    est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0, tree: Any = "fitted"
+    est: BaseTreeEstimator,
+    X: ArrayLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    node: int = 0,
+    tree: Tree | str | None = "fitted",
 ) -> SplitReport:
     """Every feature's candidate tests at ``node`` with the builder's scores.
 
@@ -225,7 +234,12 @@ def _criterion_name(nd: NodeData) -> str:
 
 
 def explainer_data(
-    est: Any, X: Any, y: Any, sample_weight: Any = None, node: int = 0, tree: Any = "fitted"
+    est: BaseTreeEstimator,
+    X: ArrayLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    node: int = 0,
+    tree: Tree | str | None = "fitted",
 ) -> NodeData:
     """The node's data (``tree`` defaults to ``est.tree_``), for a report and previews."""
     if isinstance(tree, str):

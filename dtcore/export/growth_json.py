@@ -3,34 +3,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
 from dtcore.analysis.growth_steps import has_history
+from dtcore.base import BaseTreeEstimator
 from dtcore.export.tree_check import check_growth
-from dtcore.history import BUILD_RULES, PruneStep, record, whole_number
+from dtcore.history import BUILD_RULES, FittedTree, PruneStep, record, whole_number
+from dtcore.tree import Tree
 
 
-def growth_to_dict(est: Any, tree_json: Any) -> dict[str, Any] | None:
+def growth_to_dict(est: object, tree_json: Callable[[Tree], dict[str, Any]]) -> dict[str, Any] | None:
     """The ``growth`` entry: build order and rule, pruning steps, and the grown tree's arrays
     (``tree_json`` makes them JSON; null when it is the final tree)."""
     if not hasattr(est, "build_order_") or not hasattr(est, "grown_tree_"):
         return None
     if not has_history(est):
         return None
-    grown = est.grown_tree_
+    fitted = cast(FittedTree, est)  # has_history checked the attributes
+    grown = fitted.grown_tree_
     return {
-        "build_order": est.build_order_.tolist(),
-        "build_rule": est.build_rule_,
-        "prune_steps": [s.to_dict() for s in est.prune_steps_],
-        "grown_tree": None if grown is est.tree_ else tree_json(grown),
+        "build_order": fitted.build_order_.tolist(),
+        "build_rule": fitted.build_rule_,
+        "prune_steps": [s.to_dict() for s in fitted.prune_steps_],
+        "grown_tree": None if grown is fitted.tree_ else tree_json(grown),
     }
 
 
-def growth_from_dict(est: Any, d: Any, tree_from_json: Any) -> None:
+def growth_from_dict(est: BaseTreeEstimator, d: Any, tree_from_json: Callable[[Any], Tree]) -> None:
     """Set the growth attributes from a ``growth`` entry, checked: ids in range, the order a
-    top-down order of the grown tree's tests, the steps replaying to the model's tree."""
+    top-down order of the grown tree's tests, the steps replaying to the model's tree. ``d``
+    (and what ``tree_from_json`` reads) is the model file's JSON as read: any value, checked here."""
     if not isinstance(d, dict):
         raise ValueError("model file: growth must be an object")
     grown = est.tree_ if d.get("grown_tree") is None else tree_from_json(d["grown_tree"])

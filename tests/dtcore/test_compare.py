@@ -43,7 +43,7 @@ def run(path, target, keys=None, valid=0, test=0, **roles):
 
 
 def feature_row(d, name):
-    return next(r for r in d.features if r["name"] == name)
+    return next(r for r in d.features if r.name == name)
 
 
 def test_watermelon_first_disagreement_has_spec_numbers():
@@ -54,26 +54,24 @@ def test_watermelon_first_disagreement_has_spec_numbers():
     # SPEC §10: Gain(D, a) for every feature, ID3's criterion
     gains = {"色泽": 0.108, "根蒂": 0.143, "敲声": 0.141, "纹理": 0.381, "脐部": 0.289, "触感": 0.006}
     for name, g in gains.items():
-        assert feature_row(d, name)["id3"]["gain"] == pytest.approx(g, abs=5e-4)
-        assert feature_row(d, name)["c45"]["gain"] == pytest.approx(g, abs=5e-4)
-    assert feature_row(d, "触感")["id3"]["iv"] == pytest.approx(0.874, abs=5e-4)
-    assert feature_row(d, "色泽")["id3"]["iv"] == pytest.approx(1.580, abs=5e-4)
+        assert feature_row(d, name).scores["id3"].gain == pytest.approx(g, abs=5e-4)
+        assert feature_row(d, name).scores["c45"].gain == pytest.approx(g, abs=5e-4)
+    assert feature_row(d, "触感").scores["id3"].iv == pytest.approx(0.874, abs=5e-4)
+    assert feature_row(d, "色泽").scores["id3"].iv == pytest.approx(1.580, abs=5e-4)
     # ID3 and C4.5 agree on 纹理 three ways; CART tests 纹理 = 清晰 against the rest
     assert d.chosen["id3"] == d.chosen["c45"] != d.chosen["cart"]
     multi, binary = d.tests[d.chosen["id3"]], d.tests[d.chosen["cart"]]
-    assert (
-        multi["name"] == binary["name"] == "纹理" and len(multi["labels"]) == 3 and len(binary["labels"]) == 2
-    )
+    assert multi.name == binary.name == "纹理" and len(multi.labels) == 3 and len(binary.labels) == 2
     s = d.scores[d.chosen["id3"]]
-    assert s["id3"]["score"] == pytest.approx(0.381, abs=5e-4)
-    assert s["c45"]["gain_ratio"] == pytest.approx(0.381 / 1.447, abs=5e-4) and s["c45"]["above_average"]
-    assert not s["cart"]["possible"] and s["id3"]["possible"]
+    assert s["id3"].score == pytest.approx(0.381, abs=5e-4)
+    assert s["c45"].gain_ratio == pytest.approx(0.381 / 1.447, abs=5e-4) and s["c45"].above_average
+    assert not s["cart"].possible and s["id3"].possible
     # Gini(D) = 1 − (8/17)² − (9/17)² = 0.498; 纹理 = 清晰 (9 rows: 7 是 / 2 否) against 8 rows (1 / 7)
     gini = 1 - (8 / 17) ** 2 - (9 / 17) ** 2
     after = 9 / 17 * (1 - (7 / 9) ** 2 - (2 / 9) ** 2) + 8 / 17 * (1 - (1 / 8) ** 2 - (7 / 8) ** 2)
-    assert d.scores[d.chosen["cart"]]["cart"]["decrease"] == pytest.approx(gini - after, abs=1e-12)
+    assert d.scores[d.chosen["cart"]]["cart"].decrease == pytest.approx(gini - after, abs=1e-12)
     assert d.average_gain == pytest.approx(np.mean(list(gains.values())), abs=1e-3)
-    kinds = {n["kind"] for n in C.notes(c.first, c.entries)}
+    kinds = {n.kind for n in C.notes(c.first, c.entries)}
     assert {"chose", "binary"} <= kinds
     assert json.dumps(c.to_dict(), ensure_ascii=False, allow_nan=False)
 
@@ -84,13 +82,13 @@ def test_an_identifier_kept_shows_why_gain_ratio_exists():
     c = run(MELON, "好瓜", ["id3", "c45"], categorical=["编号"])
     d = c.first
     by_id3, by_c45 = d.tests[d.chosen["id3"]], d.tests[d.chosen["c45"]]
-    assert by_id3["name"] == "编号" and by_c45["name"] == "纹理"
+    assert by_id3.name == "编号" and by_c45.name == "纹理"
     s = d.scores[d.chosen["id3"]]
-    assert s["id3"]["gain"] == pytest.approx(0.998, abs=5e-4)
-    assert s["c45"]["split_info"] == pytest.approx(4.087, abs=5e-4)
-    assert s["c45"]["gain_ratio"] < d.scores[d.chosen["c45"]]["c45"]["gain_ratio"]
-    pen = [n for n in C.notes(c.first, c.entries) if n["kind"] == "penalised"]
-    assert pen and pen[0]["split_info"] == pytest.approx(4.087, abs=5e-4)
+    assert s["id3"].gain == pytest.approx(0.998, abs=5e-4)
+    assert s["c45"].split_info == pytest.approx(4.087, abs=5e-4)
+    assert s["c45"].gain_ratio < d.scores[d.chosen["c45"]]["c45"].gain_ratio
+    pen = [n for n in C.notes(c.first, c.entries) if n.kind == "penalised"]
+    assert pen and pen[0].split_info == pytest.approx(4.087, abs=5e-4)
 
 
 def test_golf_table(tmp_path):
@@ -100,14 +98,14 @@ def test_golf_table(tmp_path):
     d = c.first
     assert d.depth == 0
     row = feature_row(d, "outlook")
-    assert row["id3"]["gain"] == pytest.approx(0.247, abs=5e-4)  # Quinlan (1986)
-    assert row["c45"]["gain_ratio"] == pytest.approx(0.156, abs=5e-4)
-    assert feature_row(d, "humidity")["id3"]["gain"] == pytest.approx(0.152, abs=5e-4)
-    assert feature_row(d, "windy")["id3"]["gain"] == pytest.approx(0.048, abs=5e-4)
+    assert row.scores["id3"].gain == pytest.approx(0.247, abs=5e-4)  # Quinlan (1986)
+    assert row.scores["c45"].gain_ratio == pytest.approx(0.156, abs=5e-4)
+    assert feature_row(d, "humidity").scores["id3"].gain == pytest.approx(0.152, abs=5e-4)
+    assert feature_row(d, "windy").scores["id3"].gain == pytest.approx(0.048, abs=5e-4)
     cart = d.tests[d.chosen["cart"]]
-    assert cart["name"] == "outlook" and sorted(cart["labels"]) == ["= overcast", "∈ {sunny, rainy}"]
+    assert cart.name == "outlook" and sorted(cart.labels) == ["= overcast", "∈ {sunny, rainy}"]
     # Gini(D) = 0.459; outlook = overcast (4 yes) against 10 rows (5 / 5): 10/14 · 0.5
-    assert d.scores[d.chosen["cart"]]["cart"]["decrease"] == pytest.approx(
+    assert d.scores[d.chosen["cart"]]["cart"].decrease == pytest.approx(
         1 - (9 / 14) ** 2 - (5 / 14) ** 2 - 10 / 14 * 0.5
     )
     for e in c.entries:
@@ -215,3 +213,24 @@ def test_same_rows_nodes_follow_the_rows():
     got = [C.same_rows_nodes(c, "id3", k, X)["c45"] for k in kids]
     c45 = c.entries[1].estimator.tree_
     assert got == c45.children_of(0).tolist()
+
+
+def test_disagreement_does_not_import_compare():
+    """compare imports disagreement; the records both read live in compare_records, so the
+    reverse import (even under TYPE_CHECKING or inside a function) would be a cycle."""
+    import ast
+    from pathlib import Path
+
+    import dtcore.analysis.disagreement as D
+
+    tree = ast.parse(Path(D.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module} | {
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    assert "dtcore.analysis.compare" not in imported
+    assert not any(
+        isinstance(n, ast.ImportFrom)
+        and n.module == "dtcore.analysis"
+        and "compare" in [a.name for a in n.names]
+        for n in ast.walk(tree)
+    )

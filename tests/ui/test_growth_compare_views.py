@@ -81,7 +81,7 @@ def test_compare_tables_and_sentences():
     assert CV.agreement_table(c, t).shape == (3, 3)
     first = CV.scores_at_first(c, t)
     assert first.shape == (2, 4) and first.iloc[0, 1].startswith("✓ 信息增益 0.381")
-    words = CV.first_sentences(c, c.to_dict()["notes"], t)
+    words = CV.first_sentences(c, c.notes(), t)
     assert any("CART 只做二元检验" in w for w in words)
     dots = CV.tree_dots(c, "zh")
     assert len(dots) == 3

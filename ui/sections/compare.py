@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dtcore.analysis.compare import Comparison
 from ui.services import compare as service
 from ui.services.training import Split
 from ui.state.jobs import heavy_job
@@ -55,7 +56,7 @@ def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
     return options
 
 
-def comparison(keys: list[str], settings: tuple | None = None):
+def comparison(keys: list[str], settings: tuple | None = None) -> Comparison:
     """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
     d, sp = current_data(), split()
     notice = wait_notice()
@@ -74,7 +75,7 @@ def comparison(keys: list[str], settings: tuple | None = None):
         notice.clear()
 
 
-def focus(c, key: str, node: int) -> dict:
+def focus(c: Comparison, key: str, node: int) -> dict[str, int | None]:
     """The node the same training rows reach in every tree (``service.focus``)."""
     return service.focus(c, current_data().df, roles(), key, node)
 

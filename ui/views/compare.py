@@ -8,6 +8,15 @@ import pandas as pd
 
 from dtcore import export
 from dtcore.analysis.compare import SPLITS, Comparison
+from dtcore.analysis.compare_records import (
+    BelowAverageNote,
+    BinaryNote,
+    ChoseNote,
+    EntropyScore,
+    LeafNote,
+    Note,
+    PenalisedNote,
+)
 from dtcore.analysis.disagreement import describe_test
 from dtcore.numbers import fmt_score
 
@@ -34,9 +43,9 @@ def scores_table(c: Comparison, t: Translate) -> pd.DataFrame:
         row[t("compare.col.leaves")] = e.leaves
         row[t("compare.col.depth")] = e.depth
         row[t("compare.col.fit_ms")] = f"{1000 * e.seconds:.1f}"
-        d = e.to_dict()["cv"]
-        row[t("compare.col.cv_mean", k=c.cv_folds)] = fmt_score(d["mean"])
-        row[t("compare.col.cv_sd")] = fmt_score(d["std"])
+        cv = e.cv_summary()
+        row[t("compare.col.cv_mean", k=c.cv_folds)] = fmt_score(cv.mean)
+        row[t("compare.col.cv_sd")] = fmt_score(cv.std)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -94,14 +103,15 @@ def depth_window(c: Comparison) -> int | None:
     return window
 
 
-def tree_dots(c: Comparison, lang: str, focus: dict | None = None) -> list[str]:
+def tree_dots(c: Comparison, lang: str, focus: dict[str, int | None] | None = None) -> list[str]:
     """Each fitted tree's DOT, the same depth window, the first disagreement's path in bold, or
     with ``focus`` (key → node or None) the node the same rows reach in each tree."""
     window = depth_window(c)
     out = []
     for e in c.entries:
         if focus is not None:
-            path = [] if focus.get(e.key) is None else [int(focus[e.key])]
+            node = focus.get(e.key)
+            path = [] if node is None else [int(node)]
         else:
             path = c.first.final.get(e.key, []) if c.first is not None else []
         out.append(
@@ -136,22 +146,23 @@ def scores_at_first(c: Comparison, t: Translate) -> pd.DataFrame:
         row: dict[str, object] = {t("compare.col.test_name"): describe_test(test)}
         for e in c.entries:
             s = d.scores[i][e.key]
-            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt_score(s['score'])}"
-            if "gain_ratio" in s and d.criteria[e.key] == "gain_ratio":
-                text += f" ({t('compare.gain')} {fmt_score(s['gain'])}, {t('compare.split_info')} {fmt_score(s['split_info'])})"
-            elif "iv" in s:
-                text += f" (IV {fmt_score(s['iv'])})"
+            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt_score(s.score)}"
+            if isinstance(s, EntropyScore) and d.criteria[e.key] == "gain_ratio":
+                text += f" ({t('compare.gain')} {fmt_score(s.gain)}, {t('compare.split_info')} {fmt_score(s.split_info)})"
+            elif isinstance(s, EntropyScore):
+                text += f" (IV {fmt_score(s.iv)})"
             if d.chosen[e.key] == i:
                 text = "✓ " + text
-            elif not s["possible"]:
+            elif not s.possible:
                 text = "— " + text
             row[label(e.key, t, e.algorithm)] = text
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]:
-    """The notes of ``dtcore.analysis.compare`` in the UI language, as Markdown (user text escaped)."""
+def first_sentences(c: Comparison, notes: list[Note], t: Translate) -> list[str]:
+    """The notes of ``dtcore.analysis.disagreement.notes`` in the UI language, as Markdown (user
+    text escaped)."""
     d = c.first
     assert d is not None
     labels = {e.key: label(e.key, t, e.algorithm) for e in c.entries}
@@ -161,46 +172,45 @@ def first_sentences(c: Comparison, notes: list[dict], t: Translate) -> list[str]
 
     out = []
     for n in notes:
-        kind = n["kind"]
-        if kind == "chose":
+        if isinstance(n, ChoseNote):
             s = t(
                 "compare.note.chose",
-                algo=labels[n["by"]],
-                test=test(n["test"]),
-                score_name=t("growth.score." + n["score_name"]),
-                score=fmt_score(n["score"]),
+                algo=labels[n.by],
+                test=test(n.test),
+                score_name=t("growth.score." + n.score_name),
+                score=fmt_score(n.score),
             )
-            if n["other"] is not None:
-                s += " " + t("compare.note.over", test=test(n["other"]), score=fmt_score(n["other_score"]))
-            if n["runner_up"]:
+            if n.other is not None:
+                s += " " + t("compare.note.over", test=test(n.other), score=fmt_score(n.other_score))
+            if n.runner_up is not None:
                 s += " " + t(
                     "compare.note.runner_up",
-                    feature=md_escape(n["runner_up"]["name"]),
-                    score=fmt_score(n["runner_up"]["score"]),
+                    feature=md_escape(n.runner_up.name),
+                    score=fmt_score(n.runner_up.score),
                 )
             out.append(s)
-        elif kind == "leaf":
-            out.append(t("compare.note.leaf", algo=labels[n["by"]], reason=md_escape(str(n["reason"]))))
-        elif kind == "binary":
-            out.append(t("compare.note.binary", feature=md_escape(d.tests[n["test"]]["name"])))
-        elif kind == "below_average":
+        elif isinstance(n, LeafNote):
+            out.append(t("compare.note.leaf", algo=labels[n.by], reason=md_escape(str(n.reason))))
+        elif isinstance(n, BinaryNote):
+            out.append(t("compare.note.binary", feature=md_escape(d.tests[n.test].name)))
+        elif isinstance(n, BelowAverageNote):
             out.append(
                 t(
                     "compare.note.below_average",
-                    test=test(n["test"]),
-                    gain=fmt_score(n["gain"]),
-                    average=fmt_score(n["average"]),
+                    test=test(n.test),
+                    gain=fmt_score(n.gain),
+                    average=fmt_score(n.average),
                 )
             )
-        elif kind == "penalised":
+        elif isinstance(n, PenalisedNote):
             out.append(
                 t(
                     "compare.note.penalised",
-                    test=test(n["test"]),
-                    iv=fmt_score(n["split_info"]),
-                    chosen_iv=fmt_score(n["chosen_split_info"]),
-                    ratio=fmt_score(n["gain_ratio"]),
-                    chosen_ratio=fmt_score(n["chosen_gain_ratio"]),
+                    test=test(n.test),
+                    iv=fmt_score(n.split_info),
+                    chosen_iv=fmt_score(n.chosen_split_info),
+                    ratio=fmt_score(n.gain_ratio),
+                    chosen_ratio=fmt_score(n.chosen_gain_ratio),
                 )
             )
     return out
