@@ -5,6 +5,9 @@ app in headless Chromium; ``oracle``: runs Weka's J48 (Debian's weka) as the ref
 one test takes more than ~5 s here. Select with ``-m``: ``make test-fast`` runs
 ``-m "not browser and not app and not slow and not oracle"``. Under ``CI=true`` every tool is installed by
 ``make test``, so a skipped test can only mean a broken set-up or feature: it fails instead.
+
+Every fit a test makes is saved as a JSON model and loaded back (``tests/model_round_trip.py``):
+the test fails when the loaded tree or growth history differs from the fitted one.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from tests.model_round_trip import every_fit_round_tripped, take_failures
 
 HERE = Path(__file__).resolve().parent
 ORACLE_FILES = {"test_j48.py"}
@@ -43,3 +48,21 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.longrepr = f"skipped in CI, where every tool is installed: {reason}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _every_fit_saved_and_loaded():
+    with every_fit_round_tripped():
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Fail the test whose call (or whose fixtures' setup, since the last test) made a fit that
+    did not survive save and load."""
+    outcome = yield
+    found = take_failures()
+    if found and outcome.excinfo is None:
+        outcome.force_exception(
+            AssertionError("a fitted model changed through save and load:\n" + "\n".join(found))
+        )

@@ -201,8 +201,11 @@ def _test_score(
 def _can_make(rep: SplitReport, test: SplitTest) -> bool:
     """Is ``test`` of the kind the report's algorithm makes on its feature: binary for CART,
     one branch per category for ID3 and C4.5, their own cut count on a continuous feature (the
-    report's test of that feature)?"""
+    report's test of that feature), on a feature the algorithm's own rules let it test there
+    (the explorer's ``usable``: C4.5's two branches with MINOBJS weight, ID3's leaf sizes)?"""
     own = rep.features[test.feature].test
+    if rep.algorithm != "cart" and not rep.features[test.feature].usable:
+        return False
     if rep.algorithm == "cart":
         table = test.cat_branch
         n = max(list(table) + [test.missing_branch]) + 1 if table is not None else len(test.cuts or ()) + 1

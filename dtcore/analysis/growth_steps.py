@@ -116,29 +116,62 @@ def _position(kept: np.ndarray, node: int) -> int:
     return int(hit[0]) if hit.size else -1
 
 
+class PrunedShape:
+    """The grown tree's structure as pruning steps leave it: the one home of what a step does
+    (a leaf, collapse or ccp step empties its node's branches; a raise puts the branch in the
+    node's place, with the node's parent and all its rows) and of which steps fit (``apply``).
+    A raise may name a node's grandchild in the grown tree: release 8 re-prunes a raised
+    subtree, so a branch raised earlier can itself be raised into its new parent's place."""
+
+    def __init__(self, grown: Tree) -> None:
+        self.root = 0
+        self.kids: dict[int, list[int]] = {
+            i: grown.children_of(i).tolist() for i in np.flatnonzero(~grown.is_leaf).tolist()
+        }
+        self.parent: list[int] = grown.parent.astype(np.int64).tolist()
+        self.stats: dict[int, tuple[list[float], float, int, float]] = {}
+
+    def holds(self, i: int) -> bool:
+        """``i`` is a node of the tree as the steps so far left it."""
+        while i != self.root:
+            p = self.parent[i]
+            if p < 0 or i not in self.kids.get(p, []):
+                return False
+            i = p
+        return True
+
+    def apply(self, s: PruneStep) -> str | None:
+        """Take step ``s``; or, without changing anything, why it does not fit this tree."""
+        if not 0 <= s.node < len(self.parent) or not self.kids.get(s.node) or not self.holds(s.node):
+            return "a step must name a test of the tree the earlier steps left"
+        if s.kind != "raise":
+            self.kids[s.node] = []
+            return None
+        if s.branch not in self.kids[s.node]:
+            return "a raised branch must be a child of its node in the tree the earlier steps left"
+        p = self.parent[s.node] if s.node != self.root else -1
+        if p < 0:
+            self.root = s.branch
+        else:
+            self.kids[p] = [s.branch if c == s.node else c for c in self.kids[p]]
+        self.parent[s.branch] = p
+        for i, counts, wn, ns, imp in s.refit or []:
+            self.stats[int(i)] = (counts, float(wn), int(ns), float(imp))
+        return None
+
+
 def replay(grown: Tree, steps: list[PruneStep]) -> tuple[Tree, np.ndarray]:
     """``grown`` after the pruning ``steps``: (tree, kept). Steps that only replace subtrees by
-    leaves are one ``collapse``; a raise rebuilds the tree from the working structure."""
+    leaves are one ``collapse``; a raise rebuilds the tree from the working structure
+    (:class:`PrunedShape`; a step that does not fit it is a ValueError)."""
     if not any(s.kind == "raise" for s in steps):
         return collapse(grown, [s.node for s in steps])
-    kids: dict[int, list[int]] = {
-        i: grown.children_of(i).tolist() for i in np.flatnonzero(~grown.is_leaf).tolist()
-    }
-    parent = grown.parent.astype(np.int64).tolist()
-    root = 0
-    stats: dict[int, tuple[list[float], float, int, float]] = {}
+    shape = PrunedShape(grown)
     for s in steps:
-        if s.kind != "raise":
-            kids[s.node] = []
-            continue
-        p = parent[s.node] if s.node != root else -1
-        if p < 0:
-            root = s.branch
-        else:
-            kids[p] = [s.branch if c == s.node else c for c in kids[p]]
-        parent[s.branch] = p
-        for i, counts, wn, ns, imp in s.refit or []:
-            stats[int(i)] = (counts, float(wn), int(ns), float(imp))
+        why = shape.apply(s)
+        if why is not None:
+            raise ValueError(f"pruning step {s.kind} at node {s.node}: {why}")
+    root, kids, stats = shape.root, shape.kids, shape.stats
     asm = TreeAssembler(grown.value.shape[1], grown.n_classes)
     kept: list[int] = []
     stack: list[tuple[int, int]] = [(root, -1)]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dtcore.analysis.growth_steps import PrunedShape
+
 if TYPE_CHECKING:
     from dtcore.history import PruneStep
     from dtcore.tree import Tree
@@ -110,8 +112,9 @@ def check_tree(tree: Tree) -> None:
 
 def check_growth(grown: Tree, order: np.ndarray, steps: list[PruneStep]) -> None:
     """ValueError unless ``order`` lists each test of ``grown`` once, parents first, and every
-    step names nodes of ``grown`` (a raise: a child of its node): the model file's ``growth``
-    entry (``dtcore.analysis.growth_steps``) before anything replays it."""
+    step fits the tree as the earlier steps left it (a test of it; a raise: one of that test's
+    branches there), by the replay's own rules (``growth_steps.PrunedShape``): the model file's
+    ``growth`` entry before anything replays it."""
     tests = np.flatnonzero(~grown.is_leaf)
     if order.size != tests.size or not np.array_equal(np.sort(order), tests):
         raise ValueError("model growth.build_order: must list each test of the grown tree once")
@@ -121,15 +124,16 @@ def check_growth(grown: Tree, order: np.ndarray, steps: list[PruneStep]) -> None
     if order.size and (order[0] != 0 or np.any(rank[par] >= np.arange(1, order.size))):
         raise ValueError("model growth.build_order: a node must come after its parent")
     n = grown.node_count
+    width = grown.value.shape[1]
+    shape = PrunedShape(grown)
     for s in steps:
         if not 0 <= s.node < n or grown.is_leaf[s.node]:
             raise ValueError("model growth.prune_steps: a step must name a test of the grown tree")
-        if s.kind == "raise":
-            if s.branch not in grown.children_of(s.node).tolist():
-                raise ValueError("model growth.prune_steps: a raised branch must be a child of its node")
-            width = grown.value.shape[1]
-            for r in s.refit or []:
-                if not 0 <= r[0] < n or len(r[1]) != width:
-                    raise ValueError(
-                        "model growth.prune_steps: a refit row names no node or has the wrong width"
-                    )
+        if s.kind == "raise" and not 0 <= s.branch < n:
+            raise ValueError("model growth.prune_steps: a raised branch must be a node of the grown tree")
+        for r in s.refit or []:
+            if not 0 <= r[0] < n or len(r[1]) != width:
+                raise ValueError("model growth.prune_steps: a refit row names no node or has the wrong width")
+        why = shape.apply(s)
+        if why is not None:
+            raise ValueError(f"model growth.prune_steps: {why}")
