@@ -17,6 +17,7 @@ import streamlit as st
 from dtcore import export
 from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
+from ui.views.text import md_escape
 
 ASSETS = Path(__file__).with_name("tree_frame_assets")
 HTML = (
@@ -63,7 +64,7 @@ def tree_frame(
         if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
             st.graphviz_chart(dot, width="content")
         else:
-            st.warning(t("download.no_graphviz", message=str(exc)))
+            st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
         return
     _FRAME(
         key=key,
