@@ -4,8 +4,9 @@ fixed-height frame with wheel zoom, drag pan and a "fit" button. A click on a no
 or summary box comes back to Python as ``"node:N"``, ``"crumb:N"`` or ``"more:N"``.
 
 The frame's own script and style live in ``tree_frame_assets/`` (hand-written, no library, no
-network); the SVG is parsed as XML and stripped of scripts and links before it is shown, and
-its text is user text escaped by ``dtcore.export.labels`` on its way into the DOT.
+network); the SVG is parsed as XML and only the elements and attributes Graphviz draws with are
+kept (an allow-list) before it is shown, and its text is user text escaped by
+``dtcore.export.labels`` on its way into the DOT.
 """
 
 from __future__ import annotations
