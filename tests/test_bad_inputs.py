@@ -50,6 +50,7 @@ CASES = {
     "tabs.csv": ("y", "ok", "ok"),
     "tabs.tsv": ("y", "ok", "ok"),
     "names_and_values_syntax.csv": ("y", "ok", "ok"),
+    "payload_names.csv": ("**md**", "ok", "ok"),
     "decimal_comma.csv": ("grade", "warn:decimal commas", "warn:decimal_comma"),
     "all_missing_feature.csv": ("y", "warn:missing in every row", "warn:all_missing"),
     "tiny_dates.csv": ("y", "ok", "ok"),

@@ -4,8 +4,9 @@ fixed-height frame with wheel zoom, drag pan and a "fit" button. A click on a no
 or summary box comes back to Python as ``"node:N"``, ``"crumb:N"`` or ``"more:N"``.
 
 The frame's own script and style live in ``tree_frame_assets/`` (hand-written, no library, no
-network); the SVG is parsed as XML and stripped of scripts and links before it is shown, and
-its text is user text escaped by ``dtcore.export.labels`` on its way into the DOT.
+network); the SVG is parsed as XML and only the elements and attributes Graphviz draws with are
+kept (an allow-list) before it is shown, and its text is user text escaped by
+``dtcore.export.labels`` on its way into the DOT.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import streamlit as st
 from dtcore import export
 from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
+from ui.views.text import md_escape
 
 ASSETS = Path(__file__).with_name("tree_frame_assets")
 HTML = (
@@ -63,7 +65,7 @@ def tree_frame(
         if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
             st.graphviz_chart(dot, width="content")
         else:
-            st.warning(t("download.no_graphviz", message=str(exc)))
+            st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
         return
     _FRAME(
         key=key,

@@ -105,7 +105,7 @@ def whatif_section(res) -> None:
         else:
             st.caption(t("whatif.no_path_features"))
     with right:
-        st.metric(t("whatif.prediction"), ex.prediction)
+        st.metric(t("whatif.prediction"), md_escape(ex.prediction))  # the value is Markdown
         probs = views.probabilities_table(ex, t)
         if probs is not None:
             st.dataframe(probs, hide_index=True, width="stretch")

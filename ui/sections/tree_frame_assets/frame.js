@@ -4,22 +4,67 @@
 // has that size and scrolls inside the frame (wheel, scroll bars or dragging), opening on the
 // root node; there is no zoom and no "fit". A click on a
 // node (<g id="dtnodeN">), a breadcrumb (dtcrumbN) or a summary box (dtmoreN) sends
-// "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and stripped of scripts,
-// event attributes and links before it is shown; nothing is loaded from the network.
+// "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and only what Graphviz
+// draws a tree with is kept (an allow-list of elements and attributes, see cleanSvg) before it is
+// shown; nothing is loaded from the network.
 const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"]];
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+const XLINK_NS = "http://www.w3.org/1999/xlink";
+// the elements Graphviz draws a tree with; anything else (script, foreignObject, animate, set,
+// use, image, style, title...) goes with everything inside it. <title> too: Graphviz's internal
+// names ("node12") would show as tooltips.
+const ELEMENTS = new Set([
+  "svg", "g", "a", "polygon", "polyline", "path", "ellipse", "circle", "rect", "line", "text",
+  "tspan", "defs", "linearGradient", "radialGradient", "stop",
+]);
+// presentation and geometry only: no event handlers, no style (url(), expressions), no links
+const ATTRIBUTES = new Set([
+  "id", "class", "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray",
+  "stroke-opacity", "stroke-linecap", "stroke-linejoin", "points", "d", "x", "y", "dx", "dy", "x1",
+  "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "transform", "font-family", "font-size",
+  "font-weight", "font-style", "text-anchor", "text-decoration", "viewBox", "width", "height",
+  "preserveAspectRatio", "offset", "stop-color", "stop-opacity", "gradientUnits", "fx", "fy",
+]);
+// a paint server in the same picture (Graphviz's gradients): fill="url(#l_0)"
+const LOCAL_URL = /^url\(#[\w.-]+\)$/;
+
+function keepAttribute(el, attr) {
+  const value = attr.value.trim();
+  if (/url\s*\(/i.test(value) && !LOCAL_URL.test(value)) return false;
+  if (attr.namespaceURI === XLINK_NS) {
+    if (attr.localName === "title") return el.localName === "a"; // the tooltip the app asks for
+    return attr.localName === "href" && el.localName === "a" && value.startsWith("#");
+  }
+  if (attr.namespaceURI === null && attr.name === "href") return el.localName === "a" && value.startsWith("#");
+  return attr.namespaceURI === null && ATTRIBUTES.has(attr.name);
+}
+
+function cleanNode(el) {
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === Node.TEXT_NODE) continue;
+    if (child.nodeType !== Node.ELEMENT_NODE || child.namespaceURI !== SVG_NS || !ELEMENTS.has(child.localName)) {
+      child.remove();
+      continue;
+    }
+    cleanNode(child);
+  }
+  for (const attr of Array.from(el.attributes)) {
+    // namespace declarations are kept: they name no resource and the parsed DOM needs none
+    if (attr.namespaceURI === "http://www.w3.org/2000/xmlns/") continue;
+    if (!keepAttribute(el, attr)) el.removeAttributeNode(attr);
+  }
+}
+
+// The picture as an SVG element holding only what Graphviz draws a tree with (ELEMENTS,
+// ATTRIBUTES, the tooltip's xlink:title, links to "#..." only), or null for anything but SVG.
+// Labels are escaped on their way into the DOT; this is defence in depth against an SVG that
+// would run script, animate an attribute into javascript:, embed HTML or load from the network.
 function cleanSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
-  if (!svg || svg.nodeName.toLowerCase() !== "svg") return null;
-  // no scripts or embedded HTML; no <title> tooltips ("node12": Graphviz's internal names)
-  svg.querySelectorAll("script, foreignObject, title").forEach((el) => el.remove());
-  svg.querySelectorAll("*").forEach((el) => {
-    for (const attr of Array.from(el.attributes)) {
-      const name = attr.name.toLowerCase();
-      if (name.startsWith("on") || name === "href" || name === "xlink:href") el.removeAttribute(attr.name);
-    }
-  });
+  if (!svg || svg.namespaceURI !== SVG_NS || svg.localName !== "svg") return null;
+  cleanNode(svg);
   return svg;
 }
 
