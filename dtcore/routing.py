@@ -137,13 +137,24 @@ def distribute(
     V = bw.size
     K = bw.sum()
     share = bw / K if K > SMALL else np.full(V, 1.0 / max(V, 1))
-    unknown = branch < 0
+    # rows grouped by branch once (a stable sort keeps each branch's rows in row order), so a
+    # node with many branches costs O(n log n + V · unknown), not O(V · n)
+    order = np.argsort(branch, kind="stable")
+    bounds = np.searchsorted(branch[order], np.arange(V + 1), side="left")
+    unknown = np.flatnonzero(branch < 0)
+    wu = w[unknown]
     out = []
     for v in range(V):
-        cw = np.where(unknown, w * share[v], w)
-        keep = (branch == v) | (unknown & (cw > 0))
-        pos = np.nonzero(keep)[0]
-        out.append((pos, cw[pos]))
+        known = order[bounds[v] : bounds[v + 1]]
+        if not unknown.size:
+            out.append((known, w[known]))
+            continue
+        cu = wu * share[v]
+        has = cu > 0
+        pos = np.concatenate([known, unknown[has]])
+        cw = np.concatenate([w[known], cu[has]])
+        rank = np.argsort(pos, kind="stable")
+        out.append((pos[rank], cw[rank]))
     return out
 
 

@@ -327,7 +327,8 @@ class Grower:
             return kids
         o = t.local_order()
         parts, _ = distribute_rows(branch, t.w, V)
-        for pos, cw in parts:
+        child_orders = _child_orders(o, branch, parts) if o.shape[0] else None
+        for v, (pos, cw) in enumerate(parts):
             if pos.size == 0:
                 # empty branch: a leaf predicting the parent's class distribution (weight 0)
                 asm.add_node(t.node, counts, 0.0, 0, 0.0)
@@ -336,7 +337,9 @@ class Grower:
             child = asm.add_node(
                 t.node, ccounts, ccounts.sum(), int(np.count_nonzero(cw > 0)), 0.0
             )  # see multiway.set_entropy_impurity
-            if o.shape[0]:
+            if child_orders is not None:
+                corder = child_orders[v]
+            elif o.shape[0]:
                 member = np.zeros(n, dtype=bool)
                 member[pos] = True
                 remap = np.full(n, -1, dtype=np.int64)
@@ -411,3 +414,18 @@ def collapse_undone(asm: TreeAssembler) -> list[tuple[int, float, float]]:
         else:
             stack.extend(kids)
     return undone
+
+
+def _child_orders(o: np.ndarray, branch: np.ndarray, parts: list) -> list[np.ndarray] | None:
+    """Each child's sorted orders (``o`` filtered to the child's rows, renumbered), for all
+    children at once when every row has a branch: a stable sort of the branch labels along each
+    order groups the children, so a split into V branches costs O(F·n log n), not O(V·F·n).
+    None when some row goes to several children (an unknown value): the caller's loop does it."""
+    if (branch < 0).any():
+        return None
+    remap = np.empty(branch.size, dtype=np.int64)
+    for pos, _ in parts:
+        remap[pos] = np.arange(pos.size)
+    grouped = np.take_along_axis(o, np.argsort(branch[o], axis=1, kind="stable"), axis=1)
+    bounds = np.concatenate([[0], np.cumsum([pos.size for pos, _ in parts])])
+    return [remap[grouped[:, bounds[v] : bounds[v + 1]]] for v in range(len(parts))]

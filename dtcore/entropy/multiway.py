@@ -80,7 +80,9 @@ def score_multiway(counts: ArrayLike, unknown: ArrayLike) -> MultiwayScore:
     if K <= 0 or N <= 0:
         return MultiwayScore(counts, unknown, 0.0, 0.0, 0.0, 0.0)
     old = _info(counts.sum(axis=0))
-    new = sum(_info(c) for c in counts)
+    # every branch's Σ n·log2(n) in one vectorised call (a node may have 10⁵ branches), summed
+    # in branch order as before
+    new = sum((counts.sum(axis=1) * entropy(counts)).tolist())
     numerator = (old - new) * (1.0 - (N - K) / N)  # J48's order of operations
     gain = 0.0 if abs(numerator) < SMALL else numerator / K
     split_ent = float(split_information(np.append(bw, N - K))) * N  # weight × bits
