@@ -9,6 +9,7 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -18,8 +19,10 @@ from numpy.typing import ArrayLike
 from dtcore.conventions import (
     NotFittedError,
     check_class_target,
+    check_feature_names,
     check_X_shape,
     estimator_tags,
+    frame_feature_names,
     not_fitted,
     refuse_sparse,
     target_array,
@@ -107,6 +110,7 @@ class BaseTreeEstimator:
         ``predict_proba``). y may be any 1-D array or list of labels (or numbers, for a regressor).
         """
         refuse_sparse(X)
+        named = feature_names is not None or frame_feature_names(X) is not None
         if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
             frame: Any = X  # pandas' types are not imported here: its attributes are read untyped
             feature_names = [str(c) for c in frame.columns]
@@ -128,6 +132,7 @@ class BaseTreeEstimator:
         keep = w > 0  # a row of weight 0 is no training case, as in scikit-learn: no threshold
         # snaps to its value, no bin edge or row count includes it (its label is still a class)
         self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep])
+        self._fitted_with_names = named
         if self._task == "classification":
             self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())
             self.classes_ = self._class_values[self._proba_columns]
@@ -155,6 +160,8 @@ class BaseTreeEstimator:
     def _set_schema(self, schema: Schema) -> None:
         """The fitted attributes that follow from the schema (also used when loading a model)."""
         self.schema_ = schema
+        # a model file or the app's schema names its features; ``fit`` says whether X had names
+        self._fitted_with_names = True
         self.n_features_in_ = len(schema.features)
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         if schema.is_classifier:
@@ -192,9 +199,22 @@ class BaseTreeEstimator:
             raise not_fitted(f"this {type(self).__name__} is not fitted yet: call fit first")
 
     def encode(self, X: ArrayLike) -> np.ndarray:
-        """Raw rows → the float64 matrix the tree reads (unseen labels become missing)."""
+        """Raw rows → the float64 matrix the tree reads (unseen labels become missing).
+
+        A DataFrame's columns must be the fitted features in their order (ValueError otherwise,
+        as in scikit-learn): the tree reads columns by position. An array is read by position."""
         self._check_fitted()
         refuse_sparse(X)
+        given = frame_feature_names(X)
+        if given is not None:
+            if getattr(self, "_fitted_with_names", True):
+                check_feature_names(list(self.schema_.names), given)
+            else:
+                warnings.warn(
+                    f"X has feature names, but {type(self).__name__} was fitted without feature names",
+                    UserWarning,
+                    stacklevel=3,
+                )
         if hasattr(X, "columns"):  # a DataFrame (pandas' types are not imported: read untyped)
             frame: Any = X
             X = frame.to_numpy(dtype=object)

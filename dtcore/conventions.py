@@ -69,6 +69,43 @@ def refuse_sparse(X: Any) -> None:
         )
 
 
+def frame_feature_names(X: Any) -> list[str] | None:
+    """The column names of a DataFrame (duck-typed: a ``columns`` attribute), or None for an array
+    or a frame whose columns are not all strings (scikit-learn's ``_get_feature_names`` rule: only
+    string names are names)."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = list(columns)
+    if not names or not all(isinstance(n, str) for n in names):
+        return None
+    return names
+
+
+def _listed_names(names: list[str]) -> str:
+    """At most five names, one ``- name`` line each, as scikit-learn lists them."""
+    lines = [f"- {n}\n" for n in names[:5]]
+    return "".join(lines) + ("- ...\n" if len(names) > 5 else "")
+
+
+def check_feature_names(fitted: list[str], given: list[str]) -> None:
+    """Refuse a frame whose columns are not the fitted features in their order, with
+    scikit-learn's message (unseen names, missing names, or the order): a tree reads columns by
+    position, so other columns would be read as the wrong features without a word."""
+    if fitted == given:
+        return
+    message = "The feature names should match those that were passed during fit.\n"
+    unexpected = sorted(set(given) - set(fitted))
+    missing = sorted(set(fitted) - set(given))
+    if unexpected:
+        message += "Feature names unseen at fit time:\n" + _listed_names(unexpected)
+    if missing:
+        message += "Feature names seen at fit time, yet now missing:\n" + _listed_names(missing)
+    if not unexpected and not missing:
+        message += "Feature names must be in the same order as they were in fit.\n"
+    raise ValueError(message)
+
+
 def check_X_shape(X_arr: np.ndarray, *, fitting: bool) -> None:
     """1-D, empty and complex X, with the messages scikit-learn's checks match."""
     if X_arr.ndim == 1:
