@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.conventions import (
+    ClassifierMethod,
     NotFittedError,
     check_class_target,
     check_feature_names,
@@ -227,17 +228,12 @@ class BaseTreeEstimator:
             )
         return encode_features(X_arr, self.schema_)
 
-    @property
-    def predict_proba(self) -> Callable[[ArrayLike], np.ndarray]:
+    @ClassifierMethod
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of each row, columns in the order of ``classes_``.
 
         A classifier's method only: a regressor has no such attribute (``hasattr`` is False, as
         scikit-learn expects)."""
-        if self._task != "classification":
-            raise AttributeError(f"{type(self).__name__} has no predict_proba: it is a regressor")
-        return self._predict_proba
-
-    def _predict_proba(self, X: ArrayLike) -> np.ndarray:
         Xe = self.encode(X)
         return self.tree_.predict_proba(Xe)[:, self._proba_columns]
 

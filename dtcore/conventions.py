@@ -7,11 +7,13 @@ checks its estimator checks expect (with its messages), label types, tags and ``
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
+import types
 import warnings
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 import numpy as np
 
@@ -41,6 +43,34 @@ def not_fitted(message: str) -> NotFittedError:
     if sk_error not in _SKLEARN_FLAVOURED:
         _SKLEARN_FLAVOURED[sk_error] = type("NotFittedError", (NotFittedError, sk_error), {})
     return _SKLEARN_FLAVOURED[sk_error](message)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class ClassifierMethod(Generic[_P, _R]):
+    """A method only a classifier has (``predict_proba``), as scikit-learn's ``available_if``
+    makes one: on a regressor the attribute raises AttributeError (``hasattr`` is False), on a
+    classifier it is the plain bound method, whose ``__name__`` scikit-learn's scorers read to pick
+    the positive class's column (a property returning another method broke binary ``roc_auc``)."""
+
+    def __init__(self, fn: Callable[Concatenate[Any, _P], _R]) -> None:
+        self.fn = fn
+        functools.update_wrapper(cast(Any, self), fn)  # its docstring and name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Callable[Concatenate[Any, _P], _R]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[_P, _R]: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[..., _R]:
+        if obj is None:  # on the class: the function itself (its docstring, monkeypatching)
+            return self.fn
+        if getattr(obj, "_task", None) != "classification":
+            raise AttributeError(f"{type(obj).__name__} has no {self.fn.__name__}: it is a regressor")
+        return types.MethodType(self.fn, obj)
 
 
 class Bunch(dict):
