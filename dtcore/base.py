@@ -51,6 +51,7 @@ _Est = TypeVar("_Est", bound="BaseTreeEstimator")  # fit/set_params return the e
 class BaseTreeEstimator:
     _task = "classification"
     algorithm = "?"
+    _n_samples_fit: int  # the rows fractional limits are shares of (set by ``fit_encoded``)
 
     def __sklearn_tags__(self) -> Any:
         """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""
@@ -132,7 +133,8 @@ class BaseTreeEstimator:
         w = self._check_weight(sample_weight, n)
         keep = w > 0  # a row of weight 0 is no training case, as in scikit-learn: no threshold
         # snaps to its value, no bin edge or row count includes it (its label is still a class)
-        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep])
+        # fractional ``min_samples_*`` are shares of every row, zero weights included (scikit-learn)
+        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep], n_samples=n)
         self._fitted_with_names = named
         if self._task == "classification":
             self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())
@@ -140,16 +142,25 @@ class BaseTreeEstimator:
         return self
 
     def fit_encoded(
-        self: _Est, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight: ArrayLike | None = None
+        self: _Est,
+        X: np.ndarray,
+        y: np.ndarray,
+        schema: Schema,
+        sample_weight: ArrayLike | None = None,
+        *,
+        n_samples: int | None = None,
     ) -> _Est:
         """Fit on arrays already encoded against ``schema``.
 
         Unlike :meth:`fit`, rows of weight 0 stay part of the training set here: growth ignores
         them, but C4.5 snaps thresholds to (and ID3 bins over) all its values. ``dtcore.analysis.forcing``
-        relies on this when it regrows one child of a node with the other rows at weight 0."""
+        relies on this when it regrows one child of a node with the other rows at weight 0.
+        ``n_samples``: the row count fractional limits are shares of (default: X's rows; ``fit``
+        passes its own count, the rows of weight 0 it dropped included, as scikit-learn counts)."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()
         self._set_schema(schema)
+        self._n_samples_fit = X.shape[0] if n_samples is None else int(n_samples)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
         self.tree_.saw_missing = missing_seen(self.tree_, X, w)
         for tree in {
