@@ -9,17 +9,21 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.conventions import (
+    ClassifierMethod,
     NotFittedError,
     check_class_target,
+    check_feature_names,
     check_X_shape,
     estimator_tags,
+    frame_feature_names,
     not_fitted,
     refuse_sparse,
     target_array,
@@ -47,6 +51,7 @@ _Est = TypeVar("_Est", bound="BaseTreeEstimator")  # fit/set_params return the e
 class BaseTreeEstimator:
     _task = "classification"
     algorithm = "?"
+    _n_samples_fit: int  # the rows fractional limits are shares of (set by ``fit_encoded``)
 
     def __sklearn_tags__(self) -> Any:
         """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""
@@ -107,6 +112,7 @@ class BaseTreeEstimator:
         ``predict_proba``). y may be any 1-D array or list of labels (or numbers, for a regressor).
         """
         refuse_sparse(X)
+        named = feature_names is not None or frame_feature_names(X) is not None
         if feature_names is None and hasattr(X, "columns"):  # a DataFrame, without importing pandas
             frame: Any = X  # pandas' types are not imported here: its attributes are read untyped
             feature_names = [str(c) for c in frame.columns]
@@ -127,23 +133,34 @@ class BaseTreeEstimator:
         w = self._check_weight(sample_weight, n)
         keep = w > 0  # a row of weight 0 is no training case, as in scikit-learn: no threshold
         # snaps to its value, no bin edge or row count includes it (its label is still a class)
-        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep])
+        # fractional ``min_samples_*`` are shares of every row, zero weights included (scikit-learn)
+        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep], n_samples=n)
+        self._fitted_with_names = named
         if self._task == "classification":
             self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())
             self.classes_ = self._class_values[self._proba_columns]
         return self
 
     def fit_encoded(
-        self: _Est, X: np.ndarray, y: np.ndarray, schema: Schema, sample_weight: ArrayLike | None = None
+        self: _Est,
+        X: np.ndarray,
+        y: np.ndarray,
+        schema: Schema,
+        sample_weight: ArrayLike | None = None,
+        *,
+        n_samples: int | None = None,
     ) -> _Est:
         """Fit on arrays already encoded against ``schema``.
 
         Unlike :meth:`fit`, rows of weight 0 stay part of the training set here: growth ignores
         them, but C4.5 snaps thresholds to (and ID3 bins over) all its values. ``dtcore.analysis.forcing``
-        relies on this when it regrows one child of a node with the other rows at weight 0."""
+        relies on this when it regrows one child of a node with the other rows at weight 0.
+        ``n_samples``: the row count fractional limits are shares of (default: X's rows; ``fit``
+        passes its own count, the rows of weight 0 it dropped included, as scikit-learn counts)."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()
         self._set_schema(schema)
+        self._n_samples_fit = X.shape[0] if n_samples is None else int(n_samples)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
         self.tree_.saw_missing = missing_seen(self.tree_, X, w)
         for tree in {
@@ -155,6 +172,8 @@ class BaseTreeEstimator:
     def _set_schema(self, schema: Schema) -> None:
         """The fitted attributes that follow from the schema (also used when loading a model)."""
         self.schema_ = schema
+        # a model file or the app's schema names its features; ``fit`` says whether X had names
+        self._fitted_with_names = True
         self.n_features_in_ = len(schema.features)
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         if schema.is_classifier:
@@ -192,9 +211,22 @@ class BaseTreeEstimator:
             raise not_fitted(f"this {type(self).__name__} is not fitted yet: call fit first")
 
     def encode(self, X: ArrayLike) -> np.ndarray:
-        """Raw rows → the float64 matrix the tree reads (unseen labels become missing)."""
+        """Raw rows → the float64 matrix the tree reads (unseen labels become missing).
+
+        A DataFrame's columns must be the fitted features in their order (ValueError otherwise,
+        as in scikit-learn): the tree reads columns by position. An array is read by position."""
         self._check_fitted()
         refuse_sparse(X)
+        given = frame_feature_names(X)
+        if given is not None:
+            if getattr(self, "_fitted_with_names", True):
+                check_feature_names(list(self.schema_.names), given)
+            else:
+                warnings.warn(
+                    f"X has feature names, but {type(self).__name__} was fitted without feature names",
+                    UserWarning,
+                    stacklevel=3,
+                )
         if hasattr(X, "columns"):  # a DataFrame (pandas' types are not imported: read untyped)
             frame: Any = X
             X = frame.to_numpy(dtype=object)
@@ -207,17 +239,12 @@ class BaseTreeEstimator:
             )
         return encode_features(X_arr, self.schema_)
 
-    @property
-    def predict_proba(self) -> Callable[[ArrayLike], np.ndarray]:
+    @ClassifierMethod
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of each row, columns in the order of ``classes_``.
 
         A classifier's method only: a regressor has no such attribute (``hasattr`` is False, as
         scikit-learn expects)."""
-        if self._task != "classification":
-            raise AttributeError(f"{type(self).__name__} has no predict_proba: it is a regressor")
-        return self._predict_proba
-
-    def _predict_proba(self, X: ArrayLike) -> np.ndarray:
         Xe = self.encode(X)
         return self.tree_.predict_proba(Xe)[:, self._proba_columns]
 

@@ -7,11 +7,13 @@ checks its estimator checks expect (with its messages), label types, tags and ``
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
+import types
 import warnings
-from collections.abc import Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 import numpy as np
 
@@ -43,6 +45,34 @@ def not_fitted(message: str) -> NotFittedError:
     return _SKLEARN_FLAVOURED[sk_error](message)
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class ClassifierMethod(Generic[_P, _R]):
+    """A method only a classifier has (``predict_proba``), as scikit-learn's ``available_if``
+    makes one: on a regressor the attribute raises AttributeError (``hasattr`` is False), on a
+    classifier it is the plain bound method, whose ``__name__`` scikit-learn's scorers read to pick
+    the positive class's column (a property returning another method broke binary ``roc_auc``)."""
+
+    def __init__(self, fn: Callable[Concatenate[Any, _P], _R]) -> None:
+        self.fn = fn
+        functools.update_wrapper(cast(Any, self), fn)  # its docstring and name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Callable[Concatenate[Any, _P], _R]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[_P, _R]: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable[..., _R]:
+        if obj is None:  # on the class: the function itself (its docstring, monkeypatching)
+            return self.fn
+        if getattr(obj, "_task", None) != "classification":
+            raise AttributeError(f"{type(obj).__name__} has no {self.fn.__name__}: it is a regressor")
+        return types.MethodType(self.fn, obj)
+
+
 class Bunch(dict):
     """A dict whose keys are also attributes, like ``sklearn.utils.Bunch``."""
 
@@ -67,6 +97,43 @@ def refuse_sparse(X: Any) -> None:
             "sparse input is not supported: dtcore works on dense arrays only; "
             "pass X.toarray() (a dense array) instead"
         )
+
+
+def frame_feature_names(X: Any) -> list[str] | None:
+    """The column names of a DataFrame (duck-typed: a ``columns`` attribute), or None for an array
+    or a frame whose columns are not all strings (scikit-learn's ``_get_feature_names`` rule: only
+    string names are names)."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = list(columns)
+    if not names or not all(isinstance(n, str) for n in names):
+        return None
+    return names
+
+
+def _listed_names(names: list[str]) -> str:
+    """At most five names, one ``- name`` line each, as scikit-learn lists them."""
+    lines = [f"- {n}\n" for n in names[:5]]
+    return "".join(lines) + ("- ...\n" if len(names) > 5 else "")
+
+
+def check_feature_names(fitted: list[str], given: list[str]) -> None:
+    """Refuse a frame whose columns are not the fitted features in their order, with
+    scikit-learn's message (unseen names, missing names, or the order): a tree reads columns by
+    position, so other columns would be read as the wrong features without a word."""
+    if fitted == given:
+        return
+    message = "The feature names should match those that were passed during fit.\n"
+    unexpected = sorted(set(given) - set(fitted))
+    missing = sorted(set(fitted) - set(given))
+    if unexpected:
+        message += "Feature names unseen at fit time:\n" + _listed_names(unexpected)
+    if missing:
+        message += "Feature names seen at fit time, yet now missing:\n" + _listed_names(missing)
+    if not unexpected and not missing:
+        message += "Feature names must be in the same order as they were in fit.\n"
+    raise ValueError(message)
 
 
 def check_X_shape(X_arr: np.ndarray, *, fitting: bool) -> None:

@@ -236,7 +236,9 @@ class CARTBase(BaseTreeEstimator):
                     "criterion='poisson' needs a target with no negative values "
                     "and a positive sum; use criterion='squared_error' otherwise"
                 )
-        params = self._params_for(X.shape[0], sample_weight, n_classes)
+        # fractional limits: shares of every training row, the rows of weight 0 ``fit`` dropped
+        # before they got here included, as in scikit-learn (``fit_encoded`` sets the count)
+        params = self._params_for(self._n_samples_fit, sample_weight, n_classes)
         if self.splitter == "hist":
             from dtcore.cart.hist import grow_in_memory
 

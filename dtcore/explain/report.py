@@ -103,7 +103,9 @@ def _leaf_reason(nd: NodeData, feats: list[FeatureSplits], chosen: int | None) -
         if reason is not None:
             return reason
     elif algo == "id3":
-        reason = id3_rules.leaf_reason(nd.counts, nd.N, nd.depth, est.min_samples_split, est.max_depth)
+        reason = id3_rules.leaf_reason(
+            nd.counts, nd.rows.size, nd.depth, est.min_samples_split, est.max_depth
+        )
         if reason is not None:
             return reason
     else:

@@ -251,7 +251,7 @@ class ID3Classifier(BaseTreeEstimator):
         counts = rec["value"]
         N = float(counts.sum())
         C = self._C
-        if leaf_reason(counts, N, rec["depth"], self.min_samples_split, self.max_depth):
+        if leaf_reason(counts, int(rec["n_samples"]), rec["depth"], self.min_samples_split, self.max_depth):
             return None
         y_loc = y[rows]
         best: tuple[float, float, int, str, float | None] | None = None  # (score, gain, j, kind, payload)

@@ -47,13 +47,19 @@ def feature_plan(
 
 
 def leaf_reason(
-    counts: np.ndarray, N: float, depth: int, min_samples_split: float, max_depth: int | None
+    counts: np.ndarray, n_rows: int, depth: int, min_samples_split: float, max_depth: int | None
 ) -> str | None:
     """Why ID3 makes a node a leaf before scoring tests: ``"pure"`` (one class left),
-    ``"min_samples_split"`` (weight N below it), ``"max_depth"``; None: try to split."""
+    ``"min_samples_split"`` (fewer rows of positive weight than it), ``"max_depth"``; None: try
+    to split.
+
+    Rows, as ``min_samples_leaf`` counts them (:func:`branches_ok`) and scikit-learn counts
+    ``min_samples_split``, not weight: with missing values a row reaches a node with a fraction of
+    its weight (3 rows of weight 1.678 at watermelon 2.0α's 纹理=清晰 → 脐部=稍凹) and still counts
+    as one row."""
     if np.count_nonzero(counts > 0) <= 1:
         return "pure"
-    if min_samples_split > N:
+    if min_samples_split > n_rows:
         return "min_samples_split"
     if max_depth is not None and depth >= max_depth:
         return "max_depth"
