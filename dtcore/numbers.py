@@ -42,7 +42,7 @@ def fmt_weight(w: float) -> str:
     return str(int(r)) if abs(w - r) < 1e-9 else f"{w:.2f}"
 
 
-def fmt_fixed(x: Any, digits: int) -> str:
+def fmt_fixed(x: Any, digits: int = 3) -> str:
     """``x`` to ``digits`` decimals; "–" for None or a value that is not finite. A value that
     rounds to zero is "0.000…" whatever its sign (a pure node's entropy comes out as −1e-17)."""
     if x is None:
