@@ -32,8 +32,11 @@ class C45Classifier(BaseTreeEstimator):
         "gain_ratio": release 8's rule, the best gain ratio among the tests with at least the
         average gain; "gain": the largest gain, no average rule.
     threshold : {"r8", "j48", "midpoint"}, default="r8"
-        The stored threshold of a continuous cut: the largest training value ≤ the midpoint
-        (release 8), J48's value (its data-order scan with a 1e-6 tolerance), or the midpoint
+        The stored threshold of a continuous cut: "r8", release 8's, the largest training
+        value ≤ the midpoint, with the midpoint and the comparison in single precision as
+        release 8 computes them (its values are C ``float``; the float32 rounding decides
+        which value is stored, e.g. diabetes' pedi <= 0.561 where float64 gives 0.56); "j48",
+        J48's value (its data-order scan with a 1e-6 tolerance); or "midpoint", the midpoint
         itself (the textbooks); see ``dtcore.c45.rules.snap_threshold``.
     mdl_penalty : bool, default=True
         Subtract log2(candidate cuts)/N from a continuous feature's gain (release 8).

@@ -51,7 +51,7 @@ class GrowthSettings(Protocol):
     criterion: str
 
 
-#: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint": cut} or {})
+#: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint", "lo", "hi"} or {})
 _Candidate = tuple[int, str, float, float, dict[str, float]]
 #: the test chosen at a node: (kind, feature, info)
 _Chosen = tuple[str, int, dict[str, float]]
@@ -119,13 +119,14 @@ class Grower:
         self._level: tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None = None
 
     # -- thresholds ------------------------------------------------------------------------
-    def _snap(self, j: int, mid: float) -> float:
-        """The stored threshold of a cut of feature j at ``mid`` (``rules.snap_threshold``)."""
+    def _snap(self, j: int, info: dict[str, float]) -> float:
+        """The stored threshold of a cut of feature j between the node's values ``info["lo"]``
+        and ``info["hi"]`` (``rules.snap_threshold``: release 8's needs the two values)."""
         if self.est.threshold == "midpoint":
-            return mid
+            return info["midpoint"]
         if j not in self._sorted_all:
             self._sorted_all[j] = snap_values(self.X[:, j])
-        return snap_threshold(self._sorted_all[j], mid, self.est.threshold)
+        return snap_threshold(self._sorted_all[j], info["lo"], info["hi"], self.est.threshold)
 
     # -- main loop -------------------------------------------------------------------------
     def grow(self) -> TreeAssembler:
@@ -163,10 +164,18 @@ class Grower:
             scores: list[list[_Candidate]] | None = None
             if batch is not None:  # per node: Python lists of its valid features' numbers
                 cont = self.cont.tolist()
-                g, r, mid = (a.T.tolist() for a in (batch.gain, batch.gain_ratio, batch.midpoint))
+                g, r, mid, lo, hi = (
+                    a.T.tolist() for a in (batch.gain, batch.gain_ratio, batch.midpoint, batch.lo, batch.hi)
+                )
                 scores = [
                     [
-                        (cont[k], "cont", g[s][k], r[s][k], {"midpoint": mid[s][k]})
+                        (
+                            cont[k],
+                            "cont",
+                            g[s][k],
+                            r[s][k],
+                            {"midpoint": mid[s][k], "lo": lo[s][k], "hi": hi[s][k]},
+                        )
                         for k in np.flatnonzero(v).tolist()
                     ]
                     for s, v in enumerate(batch.valid.T)
@@ -209,7 +218,7 @@ class Grower:
         feat = np.empty(fast.size, dtype=np.int64)
         for i, s in enumerate(fast.tolist()):
             _, j, info = chosen[s]
-            thr[i] = self._snap(j, info["midpoint"])
+            thr[i] = self._snap(j, info)
             feat[i] = j
             asm.set_split(todo[s][0].node, j, cuts=[thr[i]], missing_branch=DISTRIBUTE)
             self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
@@ -300,7 +309,7 @@ class Grower:
             asm.set_split(t.node, j, cat_branch=np.arange(V), missing_branch=DISTRIBUTE)
             used = t.used | {j}
         else:
-            thr = self._snap(j, info["midpoint"])
+            thr = self._snap(j, info)
             branch = branch_index(x, cuts=[thr])
             V = 2
             asm.set_split(t.node, j, cuts=[thr], missing_branch=DISTRIBUTE)

@@ -7,8 +7,9 @@ does.
 * :func:`select_test`: release 8's selection among the scored tests (best gain ratio among
   those with at least the average gain, or plain gain);
 * :func:`snap_threshold`: the threshold stored for a continuous cut, by ``threshold=``:
-  ``"r8"`` (default, SPEC §9) the largest training value ≤ the float64 midpoint, compared
-  strictly; ``"j48"`` J48's setSplitPoint, a scan of the training values in data order that
+  ``"r8"`` (default, SPEC §9) release 8's: the midpoint of the two neighbouring values computed
+  in single precision (release 8 holds values as C ``float``), then the largest training value
+  whose float32 is ≤ it; ``"j48"`` J48's setSplitPoint, a scan of the training values in data order that
   moves on only to a value ≤ midpoint (within 1e-6) greater than the kept one by more than 1e-6;
   ``"midpoint"`` the midpoint itself (the textbooks).
 
@@ -26,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.criteria import SMALL
-from dtcore.entropy.cutpoints import pick_j48
+from dtcore.entropy.cutpoints import cut_midpoint, pick_j48
 
 COLLAPSE_EPS = 1e-3  # release 8's Epsilon in FormTree's collapse test (J48 uses the same)
 AVERAGE_EPS = 1e-3  # gain ≥ average − ε
@@ -112,34 +113,57 @@ class SnapValues(NamedTuple):
 
     sorted: np.ndarray  # ascending
     in_order: np.ndarray  # in training-row order (J48's scan)
+    sorted_single: np.ndarray  # ``sorted`` as float32, release 8's ``float`` (still ascending)
 
 
 def snap_values(column: ArrayLike) -> SnapValues:
     """The known values of a feature's training column (NaN = missing), sorted and in order."""
     column = np.asarray(column, dtype=np.float64)
     known = column[~np.isnan(column)]
-    return SnapValues(np.sort(known), known)
+    s = np.sort(known)
+    with np.errstate(over="ignore"):  # beyond float32's range: ±inf, as a C float would hold
+        single = s.astype(np.float32)
+    return SnapValues(s, known, single)
 
 
-def snap_threshold(values: SnapValues, mid: float, threshold: str = "r8") -> float:
-    """The threshold stored for a cut at midpoint ``mid`` (``values`` from :func:`snap_values`).
+def r8_midpoint(lo: float, hi: float) -> np.float32:
+    """Release 8's cut between neighbours ``lo`` < ``hi``: ``(Val[i] + Val[i+1]) / 2`` with
+    ``float`` (single-precision) values, computed in float32.  It is not the float64 midpoint
+    rounded to float32 (rounding once more can land on the other side of a value), so it is
+    taken from the two values."""
+    with np.errstate(over="ignore"):
+        return (np.float32(lo) + np.float32(hi)) / np.float32(2)
 
-    ``"r8"``: release 8, the largest training value ≤ ``mid`` compared strictly in float64 (the
-    midpoint of two decimals can land just below a value equal to the exact midpoint:
-    (14.95 + 14.99) / 2 = 14.969999999999999 gives 14.96 on breast_cancer).
+
+def snap_threshold(values: SnapValues, lo: float, hi: float, threshold: str = "r8") -> float:
+    """The threshold stored for a cut between a node's neighbouring values ``lo`` < ``hi``
+    (``values`` from :func:`snap_values`; the midpoint is ``cutpoints.cut_midpoint(lo, hi)``).
+
+    ``"r8"``: release 8, which holds values as single-precision ``float``: its midpoint
+    :func:`r8_midpoint`, then the largest training value v with float32(v) ≤ that midpoint
+    (GreatestValueBelow).  The float32 rounding decides the stored value: diabetes' pedi
+    between 0.557 and 0.565 gives 0.56099999 = float32(0.561), so 0.561 (the float64 midpoint
+    0.5609999999999999 gives 0.56); mass between 26.8 and 27.4 gives 27.0999985 <
+    float32(27.1), so 27 (float64: 27.1); breast_cancer's mean radius between 14.95 and 14.99 gives
+    14.9699993 < float32(14.97), so 14.96.  The value is kept below ``hi`` (in float64), so the
+    node's partition is the one scored even where float32 cannot tell ``lo`` and ``hi`` apart
+    (release 8 would not have cut between them).
     ``"j48"``: J48's setSplitPoint: over the known training values in data order, keep a value
     v with ``v − mid < 1e-6`` (or v ≤ mid) when it exceeds the kept one by more than 1e-6
     (Weka's ``Utils.gr`` / ``smOrEq``).  ``"midpoint"``: ``mid`` itself.
     The node's own partition cannot change: its values next to the cut are > 1e-5 apart.
     """
+    if threshold not in THRESHOLD_RULES:
+        raise ValueError(f"threshold must be one of {THRESHOLD_RULES}, not {threshold!r}")
+    mid = float(cut_midpoint(lo, hi))
     if threshold == "midpoint":
         return mid
     s = values.sorted
     if threshold == "r8":
-        k = int(np.searchsorted(s, mid, side="right"))
+        # float32 is monotone, so the values with float32(v) ≤ the midpoint are a prefix
+        k = int(np.searchsorted(values.sorted_single, r8_midpoint(lo, hi), side="right"))
+        k = min(k, int(np.searchsorted(s, hi, side="left")))
         return float(s[k - 1]) if k > 0 else mid
-    if threshold != "j48":
-        raise ValueError(f"threshold must be one of {THRESHOLD_RULES}, not {threshold!r}")
     # the values J48 may keep form a prefix of the sorted ones (float subtraction is monotone)
     k = int(np.count_nonzero((s - mid < SNAP_TOL) | (s <= mid)))
     if k == 0:

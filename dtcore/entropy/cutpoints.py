@@ -285,6 +285,8 @@ class BatchCutScores:
     midpoint: np.ndarray
     n_candidates: np.ndarray
     left_weight: np.ndarray  # known weight left of the best cut
+    lo: np.ndarray  # the values either side of the best cut (release 8's threshold needs them)
+    hi: np.ndarray
 
 
 def score_cuts_batch(
@@ -325,6 +327,8 @@ def score_cuts_batch(
         midpoint=np.full((F, S), np.nan),
         n_candidates=np.zeros((F, S), np.int64),
         left_weight=np.zeros((F, S)),
+        lo=np.full((F, S), np.nan),
+        hi=np.full((F, S), np.nan),
     )
     if T < 2:
         return out
@@ -488,5 +492,6 @@ def _batch_finish(
     out.raw_gain[fi, si_] = raw
     out.left_weight[fi, si_] = left
     out.gain_ratio[fi, si_] = np.where(info * Nn > SMALL, gain / np.where(info > 0, info, 1.0), 0.0)
-    out.midpoint[fi, si_] = cut_midpoint(V[fi, b], V[fi, b + 1])
+    out.lo[fi, si_], out.hi[fi, si_] = V[fi, b], V[fi, b + 1]
+    out.midpoint[fi, si_] = cut_midpoint(out.lo[fi, si_], out.hi[fi, si_])
     return out

@@ -367,6 +367,8 @@ def candidate_test(nd: NodeData, report: SplitReport, feature: int, index: int) 
     if nd.algorithm == "cart":
         return with_neighbours(nd, cart_test(nd, feature, cand, index))
     assert cand.threshold is not None
-    mid = float(cand.threshold[index])
-    cut = snap(nd, feature, mid) if nd.algorithm == "c45" else mid
+    cut = float(cand.threshold[index])  # the midpoint
+    if nd.algorithm == "c45":  # release 8's threshold is taken from the two values
+        assert cand.lo is not None and cand.hi is not None
+        cut = snap(nd, feature, float(cand.lo[index]), float(cand.hi[index]))
     return with_neighbours(nd, SplitTest(feature, cuts=(cut,), missing_branch=DISTRIBUTE))

@@ -84,11 +84,12 @@ def cut_gains(
     )
 
 
-def snap(nd: NodeData, j: int, mid: float) -> float:
-    """C4.5's stored threshold (``c45.rules.snap_threshold``, as the builder)."""
+def snap(nd: NodeData, j: int, lo: float, hi: float) -> float:
+    """C4.5's stored threshold of a cut between the node's values ``lo`` < ``hi``
+    (``c45.rules.snap_threshold``, as the builder)."""
     if nd.est.threshold == "midpoint":
-        return mid
-    return c45_rules.snap_threshold(c45_rules.snap_values(nd.X_all[:, j]), mid, nd.est.threshold)
+        return float(cut_midpoint(lo, hi))
+    return c45_rules.snap_threshold(c45_rules.snap_values(nd.X_all[:, j]), lo, hi, nd.est.threshold)
 
 
 def _named(nd: NodeData, j: int) -> dict[str, Any]:
@@ -163,7 +164,7 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
         return rec
     si = float(split_info[best])
     mid = float(cg.midpoint[best])
-    cut = snap(nd, j, mid) if c45 else mid
+    cut = snap(nd, j, float(cg.lo[best]), float(cg.hi[best])) if c45 else mid
     rec.usable, rec.split_info, rec.midpoint = True, si, mid
     if c45:
         rec.gain_ratio = gain / si if si * nd.N > SMALL and si > 0 else 0.0

@@ -1,11 +1,12 @@
 """C4.5 release 8: SPEC §9/§10 numbers, missing values, options, pruning, J48 text form."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from dtcore.c45 import C45Classifier
+from dtcore.c45 import C45Classifier, snap_threshold, snap_values
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import pick_j48, xlog2x_table
 from dtcore.entropy.multiway import branch_class_counts, score_multiway
@@ -156,7 +157,7 @@ def _cut_lines(est, name):
 
 @pytest.mark.parametrize("larger_first", [False, True])
 def test_threshold_rules_r8_j48_midpoint(larger_first):
-    """r8 (default): the largest training value ≤ the float64 midpoint; j48: J48's data-order
+    """r8 (default): the largest training value ≤ the float32 midpoint; j48: J48's data-order
     scan with its 1e-6 tolerance (0.833335 when it comes first: 0.833336 is not greater by more
     than 1e-6; 0.833336 when it comes first); midpoint: the midpoint."""
     X, y, kw = near_midpoint_data(larger_first)
@@ -173,13 +174,83 @@ def test_threshold_rules_r8_j48_midpoint(larger_first):
 
 
 def test_r8_threshold_on_breast_cancer():
-    """Release 8 compares with the float64 midpoint strictly: (14.95 + 14.99)/2 =
-    14.969999999999999 < 14.97, so ``mean radius <= 14.96``; J48's tolerance gives 14.97."""
+    """Release 8's float32 midpoint (14.95 + 14.99)/2 = 14.9699993 < float32(14.97), so
+    ``mean radius <= 14.96``; J48's tolerance gives 14.97."""
     X, y, kw = cj.load(DATA / "breast_cancer.csv", "class")
     r8 = _cut_lines(C45Classifier().fit(X, y, **kw), "mean radius")
     j48 = _cut_lines(C45Classifier(threshold="j48").fit(X, y, **kw), "mean radius")
     assert any(line.endswith("mean radius <= 14.96") for line in r8), r8
     assert any(line.endswith("mean radius <= 14.97") for line in j48), j48
+
+
+WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
+
+#: release 8's stored thresholds: (file, target, feature, the node's neighbours lo / hi, stored)
+R8_CASES = [
+    ("diabetes.arff", None, "pedi", 0.557, 0.565, 0.561),  # float32 midpoint = float32(0.561)
+    ("diabetes.arff", None, "mass", 26.8, 27.4, 27.0),  # float32 midpoint < float32(27.1)
+    ("breast_cancer.csv", "class", "mean radius", 14.95, 14.99, 14.96),
+    ("segment-challenge.arff", None, "vedge-mean", 0.277778, 0.388889, 0.333333),
+]
+
+
+def _data_path(file):
+    path = DATA / file if (DATA / file).exists() else WEKA_EXAMPLES / file
+    if not path.exists():
+        pytest.skip(f"{path} is not installed")
+    return path
+
+
+@pytest.mark.parametrize("file, target, name, lo, hi, stored", R8_CASES, ids=[c[2] for c in R8_CASES])
+@pytest.mark.parametrize("prune", [True, False], ids=["pruned", "unpruned"])
+def test_r8_threshold_from_the_single_precision_midpoint(file, target, name, lo, hi, stored, prune):
+    """threshold="r8" (default) computes the midpoint of the node's two neighbouring values in
+    float32, as release 8 does with C ``float``, then stores the largest training value whose
+    float32 is ≤ it: release 8 (and J48) store pedi <= 0.561 and mass <= 27, where the float64
+    midpoint would give 0.56 (0.5609999999999999) and 27.1 (exactly 27.1)."""
+    X, y, kw = cj.load(_data_path(file), target)
+    est = C45Classifier(prune=prune).fit(X, y, **kw)
+    tree, j = est.tree_, est.schema_.index(name)
+    at = [
+        int(tree.cut_ptr[i])
+        for i in np.flatnonzero(tree.feature == j)
+        if tree.cut_ptr[i + 1] > tree.cut_ptr[i]
+        and (tree.cut_below[tree.cut_ptr[i]], tree.cut_above[tree.cut_ptr[i]]) == (lo, hi)
+    ]
+    assert at, f"no {name} cut between {lo} and {hi}"
+    assert [float(tree.cuts[k]) for k in at] == [stored] * len(at)
+
+
+def test_explorer_snaps_like_the_builder_in_single_precision():
+    """The split explorer stores the same r8 threshold as the builder (pedi <= 0.561), both for
+    the node's chosen test and for a candidate picked by index."""
+    from dtcore import explain
+    from dtcore.explain.arithmetic import candidate_test
+    from dtcore.schema import encode_classes
+
+    X, y, kw = cj.load(_data_path("diabetes.arff"))
+    est = C45Classifier(prune=False).fit(X, y, **kw)
+    tree, j = est.tree_, est.schema_.index("pedi")
+    node = next(
+        int(i)
+        for i in np.flatnonzero(tree.feature == j)
+        if tree.cut_ptr[i + 1] > tree.cut_ptr[i] and tree.cut_below[tree.cut_ptr[i]] == 0.557
+    )
+    Xe, ye = est.encode(X), encode_classes(y, est.schema_.classes)[0]
+    rep = explain.split_report(est, Xe, ye, None, node)
+    rec = rep.features[j]
+    assert rep.chosen == j and rec.test.cuts == (0.561,)
+    nd = explain.explainer_data(est, Xe, ye, None, node)
+    assert candidate_test(nd, rep, j, rec.best).cuts == (0.561,)
+
+
+def test_r8_snap_keeps_the_node_partition_where_float32_cannot_tell_the_values_apart():
+    """1000.00001 and 1000.00003 are one float32 (1000.0): release 8 would not cut between
+    them; the stored threshold stays below ``hi`` so the cut the node scored is kept."""
+    values = snap_values([1000.00001, 1000.00003, 999.0, 1001.0])
+    assert np.float32(1000.00001) == np.float32(1000.00003)
+    assert snap_threshold(values, 1000.00001, 1000.00003) == 1000.00001
+    assert snap_threshold(values, 999.0, 1000.00001, "midpoint") == pytest.approx(999.500005)
 
 
 def test_minsplit_and_mdl_penalty():
