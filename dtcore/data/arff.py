@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,46 +74,43 @@ class ArffData:
 # reading
 
 
+#: one field of a line: unquoted text and '…' / "…" runs (a backslash escapes the next character)
+_FIELD = re.compile(r"""(?:[^,'"]+|'(?:[^'\\]+|\\.)*'|"(?:[^"\\]+|\\.)*")*""", re.S)
+#: a quoted attribute name at the start of the text: the quote, then what it encloses
+_QUOTED_NAME = {q: re.compile(rf"{q}((?:[^{q}\\]+|\\.)*){q}", re.S) for q in "'\""}
+_ESCAPED = re.compile(r"\\(.)", re.S)
+
+
 def _raw_fields(text: str, where: str) -> list[str]:
-    """Split on commas outside quotes (quotes and escapes kept in the pieces)."""
-    out, buf, q, i = [], [], None, 0
-    while i < len(text):
-        ch = text[i]
-        if q:
-            buf.append(ch)
-            if ch == "\\" and i + 1 < len(text):
-                buf.append(text[i + 1])
-                i += 1
-            elif ch == q:
-                q = None
-        elif ch in "'\"":
-            q = ch
-            buf.append(ch)
-        elif ch == ",":
-            out.append("".join(buf))
-            buf = []
-        else:
-            buf.append(ch)
-        i += 1
-    if q:
-        raise DataError(f"{where}: unterminated quote in {text!r}")
-    out.append("".join(buf))
-    return out
+    """Split on commas outside quotes (quotes and escapes kept in the pieces).
+
+    A regular expression, not a loop over characters: a declaration of many (or very long)
+    values is split at C speed, so a hostile one is refused by its limits without a long wait.
+    """
+    if "'" not in text and '"' not in text:
+        return text.split(",")
+    out, pos = [], 0
+    while True:
+        match = _FIELD.match(text, pos)
+        assert match is not None  # the pattern matches the empty string
+        out.append(match.group())
+        pos = match.end()
+        if pos == len(text):
+            return out
+        if text[pos] != ",":  # a quote the pattern could not close
+            raise DataError(f"{where}: unterminated quote in {text!r}")
+        pos += 1
+
+
+def _unescape(match: re.Match[str]) -> str:
+    return {"n": "\n", "t": "\t"}.get(match.group(1), match.group(1))
 
 
 def _unquote(token: str, where: str) -> tuple[str, bool]:
     """A field's value and whether it was quoted ('…' or "…" with backslash escapes)."""
     t = token.strip()
     if len(t) >= 2 and t[0] in "'\"" and t[-1] == t[0]:
-        body, buf, i = t[1:-1], [], 0
-        while i < len(body):
-            if body[i] == "\\" and i + 1 < len(body):
-                i += 1
-                buf.append({"n": "\n", "t": "\t"}.get(body[i], body[i]))
-            else:
-                buf.append(body[i])
-            i += 1
-        return "".join(buf), True
+        return _ESCAPED.sub(_unescape, t[1:-1]), True
     if t[:1] in ("'", '"'):
         raise DataError(f"{where}: unterminated quote in {token!r}")
     return t, False
@@ -127,16 +125,10 @@ def _take_name(rest: str, where: str) -> tuple[str, str]:
     """The (possibly quoted) attribute name at the start of ``rest`` and what follows it."""
     rest = rest.strip()
     if rest and rest[0] in "'\"":
-        q = rest[0]
-        i, buf = 1, []
-        while i < len(rest) and rest[i] != q:
-            if rest[i] == "\\" and i + 1 < len(rest):
-                i += 1
-            buf.append(rest[i])
-            i += 1
-        if i >= len(rest):
+        match = _QUOTED_NAME[rest[0]].match(rest)
+        if match is None:
             raise DataError(f"{where}: unterminated quote in attribute name")
-        return "".join(buf), rest[i + 1 :].strip()
+        return _ESCAPED.sub(r"\1", match.group(1)), rest[match.end() :].strip()
     parts = rest.split(None, 1)
     if len(parts) < 2:
         raise DataError(f"{where}: @attribute needs a name and a type")
@@ -173,7 +165,8 @@ def read_arff(
     """Parse an ARFF file (path, text, bytes or text stream).
 
     ``limits`` are checked on the declared shape (attributes × data lines, counted first) before
-    any row is built; the rows go straight into one (rows × attributes) object array.
+    any row is built, on attribute names and declared nominal values (``name_chars``) and on each
+    cell (``cell_chars``: a string attribute's values included); the rows go straight into one (rows × attributes) object array.
     """
     if isinstance(source, (bytes, bytearray)):
         text = bytes(source).decode(encoding)
@@ -216,11 +209,13 @@ def read_arff(
                 if aname in declared:
                     raise DataError(f"{where}: attribute {aname!r} is declared twice")
                 limits.check("columns", len(names) + 1, name)
+                limits.check("name_chars", len(aname), name)
                 names.append(aname)
                 if atype.startswith("{"):
                     if not atype.endswith("}"):
                         raise DataError(f"{where}: nominal values must end with '}}'")
                     vals = tuple(v for v, _ in _split_fields(atype[1:-1], where) if v != "")
+                    limits.check("name_chars", max(map(len, vals), default=0), name)
                     kinds.append(CATEGORICAL)
                     cats[aname] = vals
                     declared[aname] = True
