@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dtcore.schema import DataError
 from tests.cli_runner import CliRun, hang_guard, run_cli
 from tests.ui.test_upload_limits import parquet_one_big_value, sparse_arff, xlsx_a1_xfd1
 from ui import i18n
@@ -308,3 +309,32 @@ def test_the_app_checks_parquet_column_names_too():
     pq.write_table(pa.table({"n" * 2_000: [1, 2, 3], "y": ["a", "b", "a"]}), buf)
     kind, text = app_outcome(buf.getvalue(), "long.parquet", "y")
     assert kind == "error" and "DTREE_MAX_NAME_CHARS" in text, text
+
+
+def test_a_sparse_arff_of_empty_rows_at_the_cell_limit_is_refused_at_once(tmp_path):
+    """1 000 attributes × 20 000 rows ``{}`` (84 KB) sit exactly at the column and cell limits:
+    every row was built and every column profiled (15 s of CPU) before "no feature columns are
+    left". The empty sparse rows are counted, not built."""
+    data = sparse_arff(n_attributes=1_000, n_rows=20_000)
+    assert len(data) < 90_000
+    path = tmp_path / "empty_rows.arff"
+    path.write_bytes(data)
+    start = time.process_time()
+    run = cli("train", path, "--target", "a999", "--out", tmp_path / "m.json")
+    assert time.process_time() - start < 2.0  # was about 15 s of CPU
+    assert_cli(run, "error:every data row is an empty sparse row {}")
+    start = time.process_time()
+    kind, text = app_outcome(data, "empty_rows.arff", "a999")
+    assert time.process_time() - start < 2.0
+    assert kind == "error" and "\n" not in text and "every data row is an empty sparse row" in text, text
+
+
+def test_sparse_rows_keep_their_defaults_and_refuse_an_index_out_of_range():
+    from dtcore.data import arff
+
+    head = "@relation r\n@attribute a numeric\n@attribute b {u,v}\n@attribute c string\n@data\n"
+    rows = arff.read_arff(head + "{1 v}\n1,u,x\n{}\n{2 'w z', 0 ?}\n").rows.tolist()
+    assert rows == [[0.0, "v", None], [1.0, "u", "x"], [0.0, "u", None], [None, "u", "w z"]]
+    for entry in ("-1 v", "3 v", "x v"):  # "-1" once set the last attribute
+        with pytest.raises(DataError, match="bad sparse entry"):
+            arff.read_arff(head + f"{{{entry}}}\n")

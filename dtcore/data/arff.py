@@ -156,6 +156,60 @@ def _is_data_line(raw: str) -> bool:
     return bool(line) and not line.startswith("%")
 
 
+def _sparse_entries(body: str, n_attributes: int, where: str) -> list[tuple[int, tuple[str, bool]]]:
+    """A sparse row's ``index value`` entries → [(attribute, (value, was_quoted))]."""
+    entries = []
+    for item in _raw_fields(body, where):
+        item = item.strip()
+        if not item:
+            continue
+        idx, _, raw = item.partition(" ")
+        try:
+            j = int(idx)
+        except ValueError:
+            j = -1
+        if not 0 <= j < n_attributes:
+            raise DataError(f"{where}: bad sparse entry {item!r}")
+        entries.append((j, _unquote(raw, where)))
+    return entries
+
+
+def _row_values(
+    fields: Sequence[tuple[str, bool]],
+    names: Sequence[str],
+    kinds: Sequence[str],
+    declared: Mapping[str, bool],
+    cats: Mapping[str, tuple[str, ...]],
+    limits: SizeLimits,
+    source: str,
+    where: str,
+) -> list[object]:
+    """One row's (or a sparse row's given) fields → cells: None for ``?``, floats, labels."""
+    chars = limits.cell_chars
+    out: list[object] = []
+    for (val, is_quoted), aname, kind in zip(fields, names, kinds):
+        if not is_quoted and val == "?":
+            out.append(None)
+        elif kind == CONTINUOUS:
+            try:
+                out.append(float(val))
+            except ValueError:
+                raise DataError(
+                    f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
+                    "fix the value or declare the attribute nominal"
+                ) from None
+        else:
+            if declared[aname] and val not in cats[aname]:
+                raise DataError(
+                    f"{where}: {val!r} is not among the declared values of "
+                    f"{aname!r} {list(cats[aname])}; add it to the declaration"
+                )
+            if chars is not None and len(val) > chars:
+                limits.check("cell_chars", len(val), source)
+            out.append(val)
+    return out
+
+
 def read_arff(
     source: str | Path | bytes | bytearray | IO[str],
     encoding: str = "utf-8",
@@ -190,9 +244,10 @@ def read_arff(
     cats: dict[str, tuple[str, ...]] = {}
     declared: dict[str, bool] = {}
     lines = text.splitlines()
-    arr: np.ndarray = np.empty((0, 0), dtype=object)
-    n_rows = 0
-    chars = limits.cell_chars
+    arr: np.ndarray | None = None  # built at the first dense row, or at the end
+    n_rows = declared_rows = 0
+    sparse_rows: list[int] = []  # the row numbers of sparse rows
+    sparse_cells: list[tuple[int, int, object]] = []  # (row, attribute, value) they give
     in_data = False
     for lineno, raw in enumerate(lines, 1):
         where = f"{name} line {lineno}"
@@ -236,7 +291,6 @@ def read_arff(
                     raise DataError(f"{where}: @data before any @attribute")
                 declared_rows = sum(1 for r in lines[lineno:] if _is_data_line(r))
                 limits.check_shape(declared_rows, len(names), name)
-                arr = np.empty((declared_rows, len(names)), dtype=object)
             else:
                 raise DataError(f"{where}: expected @relation, @attribute or @data, got {line[:40]!r}")
             continue
@@ -244,59 +298,50 @@ def read_arff(
         if not line:
             continue
         if line.startswith("{"):
+            # a sparse row is kept as its entries: the omitted cells are filled in at the end,
+            # all at once, so rows of few entries cost what they hold, not what they declare
             if not line.endswith("}"):
                 raise DataError(f"{where}: a sparse row must end with '}}'")
-            row = [
-                0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None)
-                for n, k in zip(names, kinds)
-            ]
-            quoted = [False] * len(names)
-            for item in _raw_fields(line[1:-1], where):
-                item = item.strip()
-                if not item:
-                    continue
-                idx, _, raw = item.partition(" ")
-                try:
-                    j = int(idx)
-                    row[j], quoted[j] = _unquote(raw, where)
-                except (ValueError, IndexError):
-                    raise DataError(f"{where}: bad sparse entry {item!r}") from None
-            fields: Sequence[tuple[object, bool]] = [
-                (v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)
-            ]
+            entries = _sparse_entries(line[1:-1], len(names), where)
+            values = _row_values(
+                [field for _, field in entries],
+                [names[j] for j, _ in entries],
+                [kinds[j] for j, _ in entries],
+                declared,
+                cats,
+                limits,
+                name,
+                where,
+            )
+            sparse_rows.append(n_rows)
+            sparse_cells.extend((n_rows, j, v) for (j, _), v in zip(entries, values))
         else:
             fields = _split_fields(line, where)
-        if len(fields) != len(names):
-            raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
-        out: list[object] = []
-        for (val, is_quoted), aname, kind in zip(fields, names, kinds):
-            if val is None or (not is_quoted and isinstance(val, str) and val == "?"):
-                out.append(None)
-            elif kind == CONTINUOUS:
-                if isinstance(val, float):
-                    out.append(val)
-                    continue
-                try:
-                    out.append(float(str(val)))
-                except ValueError:
-                    raise DataError(
-                        f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
-                        "fix the value or declare the attribute nominal"
-                    ) from None
-            else:
-                if declared[aname] and val not in cats[aname]:
-                    raise DataError(
-                        f"{where}: {val!r} is not among the declared values of "
-                        f"{aname!r} {list(cats[aname])}; add it to the declaration"
-                    )
-                if chars is not None and isinstance(val, str) and len(val) > chars:
-                    limits.check("cell_chars", len(val), name)
-                out.append(val)
-        arr[n_rows, :] = out
+            if len(fields) != len(names):
+                raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
+            if arr is None:
+                arr = np.empty((declared_rows, len(names)), dtype=object)
+            arr[n_rows, :] = _row_values(fields, names, kinds, declared, cats, limits, name, where)
         n_rows += 1
     if not in_data:
         raise DataError(f"{name}: no @data section")
+    if sparse_rows and len(sparse_rows) == n_rows and not sparse_cells:
+        raise DataError(
+            f"{name}: every data row is an empty sparse row {{}}, so every attribute holds its "
+            "default (0, or its first declared value) in every row: there is no data to read"
+        )
+    if arr is None:
+        arr = np.empty((n_rows, len(names)), dtype=object)
     arr = arr[:n_rows]
+    if sparse_rows:
+        defaults = [
+            0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None) for n, k in zip(names, kinds)
+        ]
+        filler: np.ndarray = np.empty(len(names), dtype=object)
+        filler[:] = defaults
+        arr[sparse_rows] = filler
+        for i, j, v in sparse_cells:
+            arr[i, j] = v
     for j, (aname, kind) in enumerate(zip(names, kinds)):
         if kind == CATEGORICAL and not declared[aname]:
             cats[aname] = categories_of(arr[:, j])
