@@ -8,7 +8,9 @@ real ``python -m dtcore`` process under an address-space cap, so that a runaway 
 swapping. Time bounds are hang guards (``HANG_GUARD_SECONDS``, many times the slowest case), never
 a test of speed: what keeps a case small is its size limit."""
 
+import io
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -18,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dtcore.schema import DataError
 from tests.cli_runner import CliRun, hang_guard, run_cli
 from tests.ui.test_upload_limits import parquet_one_big_value, sparse_arff, xlsx_a1_xfd1
 from ui import i18n
@@ -255,3 +258,83 @@ def test_100000_labels_on_two_rows_each_train_within_a_minute(algorithm, tmp_pat
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert_cli(run, "ok")
     assert after.ru_utime - before.ru_utime < 120  # CPU seconds; a hang guard, not a benchmark
+
+
+# ---------------------------------------------------------------------------------------------
+# long names: a 5 MB column name once made every `dtcore train` exit 1 with a traceback (csv's
+# field limit, hit while sniffing the delimiter); in ARFF it trained a 5 MB name into the model
+
+LONG = "n" * 5_000_000
+ROWS_3 = "".join(f"{i},{i % 3},{'ab'[i % 2]}\n" for i in range(20))
+ARFF_HEAD = "@relation r\n@attribute {} numeric\n@attribute x numeric\n@attribute y {{a,b{}}}\n@data\n"
+
+#: built at run time (5 MB each): name → bytes
+LONG_NAMES = {
+    "name_5mb.csv": lambda: (LONG + ",x,y\n" + ROWS_3).encode(),
+    "name_2000.tsv": lambda: ("n" * 2_000 + "\tx\ty\n" + ROWS_3.replace(",", "\t")).encode(),
+    "name_5mb.arff": lambda: (ARFF_HEAD.format(LONG, "") + ROWS_3).encode(),
+    "quoted_name_5mb.arff": lambda: (ARFF_HEAD.format(f"'{LONG}'", "") + ROWS_3).encode(),
+    "label_5mb.arff": lambda: (ARFF_HEAD.format("z", f",'{LONG}'") + ROWS_3).encode(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_NAMES))
+def test_a_long_column_name_or_label_is_refused_in_one_line(name, tmp_path):
+    data = LONG_NAMES[name]()
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = tmp_path / "m.json"
+    run = cli("train", path, "--target", "y", "--out", out)
+    assert_cli(run, "error:name_chars is over the limit of 1000 (set DTREE_MAX_NAME_CHARS")
+    assert not out.exists()
+    kind, text = app_outcome(data, name, "y")
+    assert kind == "error" and "\n" not in text, text
+    assert "more than 1,000 characters" in text and "DTREE_MAX_NAME_CHARS" in text, text
+
+
+def test_a_long_name_within_a_raised_limit_or_without_limits_trains(tmp_path):
+    path = tmp_path / "name_2000.tsv"
+    path.write_bytes(LONG_NAMES["name_2000.tsv"]())
+    for extra, env in (((), {"DTREE_MAX_NAME_CHARS": "2000"}), (("--no-limits",), {})):
+        args = ("train", path, "--target", "y", "--out", tmp_path / "m.json", *extra)
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("DTREE_MAX_")}
+        assert_cli(run_cli(*args, env={**clean, **env}), "ok")
+
+
+def test_the_app_checks_parquet_column_names_too():
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"n" * 2_000: [1, 2, 3], "y": ["a", "b", "a"]}), buf)
+    kind, text = app_outcome(buf.getvalue(), "long.parquet", "y")
+    assert kind == "error" and "DTREE_MAX_NAME_CHARS" in text, text
+
+
+def test_a_sparse_arff_of_empty_rows_at_the_cell_limit_is_refused_at_once(tmp_path):
+    """1 000 attributes × 20 000 rows ``{}`` (84 KB) sit exactly at the column and cell limits:
+    every row was built and every column profiled (15 s of CPU) before "no feature columns are
+    left". The empty sparse rows are counted, not built."""
+    data = sparse_arff(n_attributes=1_000, n_rows=20_000)
+    assert len(data) < 90_000
+    path = tmp_path / "empty_rows.arff"
+    path.write_bytes(data)
+    start = time.process_time()
+    run = cli("train", path, "--target", "a999", "--out", tmp_path / "m.json")
+    assert time.process_time() - start < 2.0  # was about 15 s of CPU
+    assert_cli(run, "error:every data row is an empty sparse row {}")
+    start = time.process_time()
+    kind, text = app_outcome(data, "empty_rows.arff", "a999")
+    assert time.process_time() - start < 2.0
+    assert kind == "error" and "\n" not in text and "every data row is an empty sparse row" in text, text
+
+
+def test_sparse_rows_keep_their_defaults_and_refuse_an_index_out_of_range():
+    from dtcore.data import arff
+
+    head = "@relation r\n@attribute a numeric\n@attribute b {u,v}\n@attribute c string\n@data\n"
+    rows = arff.read_arff(head + "{1 v}\n1,u,x\n{}\n{2 'w z', 0 ?}\n").rows.tolist()
+    assert rows == [[0.0, "v", None], [1.0, "u", "x"], [0.0, "u", None], [None, "u", "w z"]]
+    for entry in ("-1 v", "3 v", "x v"):  # "-1" once set the last attribute
+        with pytest.raises(DataError, match="bad sparse entry"):
+            arff.read_arff(head + f"{{{entry}}}\n")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,46 +74,43 @@ class ArffData:
 # reading
 
 
+#: one field of a line: unquoted text and '…' / "…" runs (a backslash escapes the next character)
+_FIELD = re.compile(r"""(?:[^,'"]+|'(?:[^'\\]+|\\.)*'|"(?:[^"\\]+|\\.)*")*""", re.S)
+#: a quoted attribute name at the start of the text: the quote, then what it encloses
+_QUOTED_NAME = {q: re.compile(rf"{q}((?:[^{q}\\]+|\\.)*){q}", re.S) for q in "'\""}
+_ESCAPED = re.compile(r"\\(.)", re.S)
+
+
 def _raw_fields(text: str, where: str) -> list[str]:
-    """Split on commas outside quotes (quotes and escapes kept in the pieces)."""
-    out, buf, q, i = [], [], None, 0
-    while i < len(text):
-        ch = text[i]
-        if q:
-            buf.append(ch)
-            if ch == "\\" and i + 1 < len(text):
-                buf.append(text[i + 1])
-                i += 1
-            elif ch == q:
-                q = None
-        elif ch in "'\"":
-            q = ch
-            buf.append(ch)
-        elif ch == ",":
-            out.append("".join(buf))
-            buf = []
-        else:
-            buf.append(ch)
-        i += 1
-    if q:
-        raise DataError(f"{where}: unterminated quote in {text!r}")
-    out.append("".join(buf))
-    return out
+    """Split on commas outside quotes (quotes and escapes kept in the pieces).
+
+    A regular expression, not a loop over characters: a declaration of many (or very long)
+    values is split at C speed, so a hostile one is refused by its limits without a long wait.
+    """
+    if "'" not in text and '"' not in text:
+        return text.split(",")
+    out, pos = [], 0
+    while True:
+        match = _FIELD.match(text, pos)
+        assert match is not None  # the pattern matches the empty string
+        out.append(match.group())
+        pos = match.end()
+        if pos == len(text):
+            return out
+        if text[pos] != ",":  # a quote the pattern could not close
+            raise DataError(f"{where}: unterminated quote in {text!r}")
+        pos += 1
+
+
+def _unescape(match: re.Match[str]) -> str:
+    return {"n": "\n", "t": "\t"}.get(match.group(1), match.group(1))
 
 
 def _unquote(token: str, where: str) -> tuple[str, bool]:
     """A field's value and whether it was quoted ('…' or "…" with backslash escapes)."""
     t = token.strip()
     if len(t) >= 2 and t[0] in "'\"" and t[-1] == t[0]:
-        body, buf, i = t[1:-1], [], 0
-        while i < len(body):
-            if body[i] == "\\" and i + 1 < len(body):
-                i += 1
-                buf.append({"n": "\n", "t": "\t"}.get(body[i], body[i]))
-            else:
-                buf.append(body[i])
-            i += 1
-        return "".join(buf), True
+        return _ESCAPED.sub(_unescape, t[1:-1]), True
     if t[:1] in ("'", '"'):
         raise DataError(f"{where}: unterminated quote in {token!r}")
     return t, False
@@ -127,16 +125,10 @@ def _take_name(rest: str, where: str) -> tuple[str, str]:
     """The (possibly quoted) attribute name at the start of ``rest`` and what follows it."""
     rest = rest.strip()
     if rest and rest[0] in "'\"":
-        q = rest[0]
-        i, buf = 1, []
-        while i < len(rest) and rest[i] != q:
-            if rest[i] == "\\" and i + 1 < len(rest):
-                i += 1
-            buf.append(rest[i])
-            i += 1
-        if i >= len(rest):
+        match = _QUOTED_NAME[rest[0]].match(rest)
+        if match is None:
             raise DataError(f"{where}: unterminated quote in attribute name")
-        return "".join(buf), rest[i + 1 :].strip()
+        return _ESCAPED.sub(r"\1", match.group(1)), rest[match.end() :].strip()
     parts = rest.split(None, 1)
     if len(parts) < 2:
         raise DataError(f"{where}: @attribute needs a name and a type")
@@ -164,6 +156,60 @@ def _is_data_line(raw: str) -> bool:
     return bool(line) and not line.startswith("%")
 
 
+def _sparse_entries(body: str, n_attributes: int, where: str) -> list[tuple[int, tuple[str, bool]]]:
+    """A sparse row's ``index value`` entries → [(attribute, (value, was_quoted))]."""
+    entries = []
+    for item in _raw_fields(body, where):
+        item = item.strip()
+        if not item:
+            continue
+        idx, _, raw = item.partition(" ")
+        try:
+            j = int(idx)
+        except ValueError:
+            j = -1
+        if not 0 <= j < n_attributes:
+            raise DataError(f"{where}: bad sparse entry {item!r}")
+        entries.append((j, _unquote(raw, where)))
+    return entries
+
+
+def _row_values(
+    fields: Sequence[tuple[str, bool]],
+    names: Sequence[str],
+    kinds: Sequence[str],
+    declared: Mapping[str, bool],
+    cats: Mapping[str, tuple[str, ...]],
+    limits: SizeLimits,
+    source: str,
+    where: str,
+) -> list[object]:
+    """One row's (or a sparse row's given) fields → cells: None for ``?``, floats, labels."""
+    chars = limits.cell_chars
+    out: list[object] = []
+    for (val, is_quoted), aname, kind in zip(fields, names, kinds):
+        if not is_quoted and val == "?":
+            out.append(None)
+        elif kind == CONTINUOUS:
+            try:
+                out.append(float(val))
+            except ValueError:
+                raise DataError(
+                    f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
+                    "fix the value or declare the attribute nominal"
+                ) from None
+        else:
+            if declared[aname] and val not in cats[aname]:
+                raise DataError(
+                    f"{where}: {val!r} is not among the declared values of "
+                    f"{aname!r} {list(cats[aname])}; add it to the declaration"
+                )
+            if chars is not None and len(val) > chars:
+                limits.check("cell_chars", len(val), source)
+            out.append(val)
+    return out
+
+
 def read_arff(
     source: str | Path | bytes | bytearray | IO[str],
     encoding: str = "utf-8",
@@ -173,7 +219,8 @@ def read_arff(
     """Parse an ARFF file (path, text, bytes or text stream).
 
     ``limits`` are checked on the declared shape (attributes × data lines, counted first) before
-    any row is built; the rows go straight into one (rows × attributes) object array.
+    any row is built, on attribute names and declared nominal values (``name_chars``) and on each
+    cell (``cell_chars``: a string attribute's values included); the rows go straight into one (rows × attributes) object array.
     """
     if isinstance(source, (bytes, bytearray)):
         text = bytes(source).decode(encoding)
@@ -197,9 +244,10 @@ def read_arff(
     cats: dict[str, tuple[str, ...]] = {}
     declared: dict[str, bool] = {}
     lines = text.splitlines()
-    arr: np.ndarray = np.empty((0, 0), dtype=object)
-    n_rows = 0
-    chars = limits.cell_chars
+    arr: np.ndarray | None = None  # built at the first dense row, or at the end
+    n_rows = declared_rows = 0
+    sparse_rows: list[int] = []  # the row numbers of sparse rows
+    sparse_cells: list[tuple[int, int, object]] = []  # (row, attribute, value) they give
     in_data = False
     for lineno, raw in enumerate(lines, 1):
         where = f"{name} line {lineno}"
@@ -216,11 +264,13 @@ def read_arff(
                 if aname in declared:
                     raise DataError(f"{where}: attribute {aname!r} is declared twice")
                 limits.check("columns", len(names) + 1, name)
+                limits.check("name_chars", len(aname), name)
                 names.append(aname)
                 if atype.startswith("{"):
                     if not atype.endswith("}"):
                         raise DataError(f"{where}: nominal values must end with '}}'")
                     vals = tuple(v for v, _ in _split_fields(atype[1:-1], where) if v != "")
+                    limits.check("name_chars", max(map(len, vals), default=0), name)
                     kinds.append(CATEGORICAL)
                     cats[aname] = vals
                     declared[aname] = True
@@ -241,7 +291,6 @@ def read_arff(
                     raise DataError(f"{where}: @data before any @attribute")
                 declared_rows = sum(1 for r in lines[lineno:] if _is_data_line(r))
                 limits.check_shape(declared_rows, len(names), name)
-                arr = np.empty((declared_rows, len(names)), dtype=object)
             else:
                 raise DataError(f"{where}: expected @relation, @attribute or @data, got {line[:40]!r}")
             continue
@@ -249,59 +298,50 @@ def read_arff(
         if not line:
             continue
         if line.startswith("{"):
+            # a sparse row is kept as its entries: the omitted cells are filled in at the end,
+            # all at once, so rows of few entries cost what they hold, not what they declare
             if not line.endswith("}"):
                 raise DataError(f"{where}: a sparse row must end with '}}'")
-            row = [
-                0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None)
-                for n, k in zip(names, kinds)
-            ]
-            quoted = [False] * len(names)
-            for item in _raw_fields(line[1:-1], where):
-                item = item.strip()
-                if not item:
-                    continue
-                idx, _, raw = item.partition(" ")
-                try:
-                    j = int(idx)
-                    row[j], quoted[j] = _unquote(raw, where)
-                except (ValueError, IndexError):
-                    raise DataError(f"{where}: bad sparse entry {item!r}") from None
-            fields: Sequence[tuple[object, bool]] = [
-                (v, True) if isinstance(v, float) else (v, qt) for v, qt in zip(row, quoted)
-            ]
+            entries = _sparse_entries(line[1:-1], len(names), where)
+            values = _row_values(
+                [field for _, field in entries],
+                [names[j] for j, _ in entries],
+                [kinds[j] for j, _ in entries],
+                declared,
+                cats,
+                limits,
+                name,
+                where,
+            )
+            sparse_rows.append(n_rows)
+            sparse_cells.extend((n_rows, j, v) for (j, _), v in zip(entries, values))
         else:
             fields = _split_fields(line, where)
-        if len(fields) != len(names):
-            raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
-        out: list[object] = []
-        for (val, is_quoted), aname, kind in zip(fields, names, kinds):
-            if val is None or (not is_quoted and isinstance(val, str) and val == "?"):
-                out.append(None)
-            elif kind == CONTINUOUS:
-                if isinstance(val, float):
-                    out.append(val)
-                    continue
-                try:
-                    out.append(float(str(val)))
-                except ValueError:
-                    raise DataError(
-                        f"{where}: attribute {aname!r} is numeric but holds {val!r}; "
-                        "fix the value or declare the attribute nominal"
-                    ) from None
-            else:
-                if declared[aname] and val not in cats[aname]:
-                    raise DataError(
-                        f"{where}: {val!r} is not among the declared values of "
-                        f"{aname!r} {list(cats[aname])}; add it to the declaration"
-                    )
-                if chars is not None and isinstance(val, str) and len(val) > chars:
-                    limits.check("cell_chars", len(val), name)
-                out.append(val)
-        arr[n_rows, :] = out
+            if len(fields) != len(names):
+                raise DataError(f"{where}: {len(fields)} values for {len(names)} attributes")
+            if arr is None:
+                arr = np.empty((declared_rows, len(names)), dtype=object)
+            arr[n_rows, :] = _row_values(fields, names, kinds, declared, cats, limits, name, where)
         n_rows += 1
     if not in_data:
         raise DataError(f"{name}: no @data section")
+    if sparse_rows and len(sparse_rows) == n_rows and not sparse_cells:
+        raise DataError(
+            f"{name}: every data row is an empty sparse row {{}}, so every attribute holds its "
+            "default (0, or its first declared value) in every row: there is no data to read"
+        )
+    if arr is None:
+        arr = np.empty((n_rows, len(names)), dtype=object)
     arr = arr[:n_rows]
+    if sparse_rows:
+        defaults = [
+            0.0 if k == CONTINUOUS else (cats[n][0] if cats.get(n) else None) for n, k in zip(names, kinds)
+        ]
+        filler: np.ndarray = np.empty(len(names), dtype=object)
+        filler[:] = defaults
+        arr[sparse_rows] = filler
+        for i, j, v in sparse_cells:
+            arr[i, j] = v
     for j, (aname, kind) in enumerate(zip(names, kinds)):
         if kind == CATEGORICAL and not declared[aname]:
             cats[aname] = categories_of(arr[:, j])

@@ -18,7 +18,7 @@ from dtcore.schema import DataError
 
 class LimitError(DataError):
     """A file larger than a configured limit: ``what`` names the limit (rows, columns, cells,
-    cell_chars, bytes), ``value`` is what the file has (or the count at which reading stopped)."""
+    cell_chars, name_chars, bytes), ``value`` is what the file has (or the count at which reading stopped)."""
 
     def __init__(self, what: str, value: int, limit: int, source: str = "the file") -> None:
         super().__init__(f"{source}: {value} {what} is over the limit of {limit}")
@@ -30,13 +30,15 @@ class SizeLimits:
     """Caps checked while reading, before anything grows with them (None = no cap).
 
     The library reads without caps; the app and the CLI pass the configured ones (:func:`configured`).
-    ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``bytes`` the file's text.
+    ``cells`` caps rows × columns, ``cell_chars`` one cell's text, ``name_chars`` a column name or a
+    declared label (names are copied into every model, message and drawing), ``bytes`` the file's text.
     """
 
     rows: int | None = None
     columns: int | None = None
     cells: int | None = None
     cell_chars: int | None = None
+    name_chars: int | None = None
     bytes: int | None = None
 
     def check(self, what: str, value: int, source: str = "the file") -> None:
@@ -68,6 +70,7 @@ LIMIT_TABLE = (
     Limit("columns", "DTREE_MAX_COLUMNS", 1_000, "columns"),
     Limit("cells", "DTREE_MAX_CELLS", 20_000_000, "cells (rows × columns)"),
     Limit("cell_chars", "DTREE_MAX_CELL_CHARS", 10_000, "characters in one cell"),
+    Limit("name_chars", "DTREE_MAX_NAME_CHARS", 1_000, "characters in a column name or declared label"),
     Limit("bytes", "DTREE_MAX_BYTES", 500_000_000, "bytes of text after decoding or unzipping"),
 )
 ENV = {lim.name: lim.env for lim in LIMIT_TABLE}

@@ -120,7 +120,10 @@ def sniff_delimiter(text: str, default: str = ",") -> str:
     head = "\n".join(text.splitlines()[:_SNIFF_LINES])
     best, best_score = default, None
     for rank, d in enumerate(DELIMITERS):
-        lines = [r for r in csv.reader(io.StringIO(head), delimiter=d) if any(c.strip() for c in r)]
+        try:
+            lines = [r for r in csv.reader(io.StringIO(head), delimiter=d) if any(c.strip() for c in r)]
+        except csv.Error:
+            continue  # a field past csv's size limit, say: parsing the file says what is wrong
         if not lines or len(lines[0]) < 2:
             continue
         width = len(lines[0])
@@ -142,7 +145,9 @@ def parse_delimited(
 ) -> Table:
     """CSV/TSV text with a header row → Table (blank lines skipped, ragged rows refused).
 
-    ``limits`` are checked as the rows stream in: reading stops at the first row past a cap.
+    ``limits`` are checked as the rows stream in: reading stops at the first row past a cap. The
+    header's names are checked against ``name_chars``; cells (labels included: which cells are
+    labels is the schema's call, later) against ``cell_chars``.
     """
     limits.check("bytes", len(text), source)
     if not text.strip():
@@ -167,6 +172,7 @@ def parse_delimited(
                 continue  # blank line
             if header is None:
                 header, header_line = [c.strip() for c in record], reader.line_num
+                limits.check("name_chars", max(map(len, header)), source)
                 _check_header(header, source)
                 limits.check("columns", len(header), source)
                 if limits.cells is not None:
@@ -184,6 +190,9 @@ def parse_delimited(
             if len(rows) > max_rows:
                 limits.check_shape(len(rows), len(header), source)
     except csv.Error as exc:
+        if str(exc).startswith("field larger than field limit"):
+            # csv stopped counting at its own cap, far past ours: the name or cell is longer still
+            limits.check("name_chars" if header is None else "cell_chars", csv.field_size_limit() + 1, source)
         raise DataError(_csv_error_message(str(exc), source, record_line, reader.line_num)) from None
     if header is None or not rows:
         raise DataError(f"{source} has a header row but no data rows")
@@ -198,6 +207,11 @@ def _csv_error_message(error: str, source: str, start: int, line: int) -> str:
         return (
             f"{source} line {start}: a quoted field opened on this line is never closed (the "
             f'file ends inside it); add the closing " or remove the stray one'
+        )
+    if error.startswith("field larger than field limit"):
+        return (
+            f"{source} line {start}: a field holds more than {csv.field_size_limit():,} characters, "
+            "the most the CSV reader takes (a quote left open?)"
         )
     if error.endswith("expected after '\"'"):
         return (

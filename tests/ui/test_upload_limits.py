@@ -267,7 +267,7 @@ def test_parquet_metadata_checked_before_reading():
 def test_limits_come_from_the_environment():
     default = limits_from({})
     assert default == SizeLimits(
-        rows=200_000, columns=1_000, cells=20_000_000, cell_chars=10_000, bytes=500_000_000
+        rows=200_000, columns=1_000, cells=20_000_000, cell_chars=10_000, name_chars=1_000, bytes=500_000_000
     )
     assert {lim.name for lim in LIMIT_TABLE} == set(vars(default))
     custom = limits_from({"DTREE_MAX_ROWS": "10", "DTREE_MAX_CELLS": "1_000", "DTREE_MAX_COLUMNS": "x"})

@@ -41,6 +41,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "the file is too large to load: a cell holds more than {limit} characters (the limit, set by {env}).",
         "文件太大，无法加载：有单元格超过 {limit} 个字符（上限，由 {env} 设置）。",
     ),
+    "load.limit.name_chars": (
+        "the file cannot be loaded: a column name or declared label holds more than {limit} characters (the limit, set by {env}).",
+        "文件无法加载：有列名或声明的类别标签超过 {limit} 个字符（上限，由 {env} 设置）。",
+    ),
     "load.limit.bytes": (
         "the file is too large to load: more than {limit} bytes once decoded or unzipped (the limit, set by {env}).",
         "文件太大，无法加载：解码或解压后超过 {limit} 字节（上限，由 {env} 设置）。",

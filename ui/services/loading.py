@@ -10,7 +10,7 @@ in the user's language and keep the previous data.
 Size limits (``ui.services.limits``) are checked on what a file declares before its data is built:
 Parquet metadata (rows, columns, uncompressed sizes) and dictionary sizes, the xlsx zip members'
 uncompressed sizes and the sheet's dimension (then each streamed row), ARFF attributes × data
-lines, CSV rows and columns as they stream. Columns are typed per distinct value, not per cell.
+lines, CSV rows and columns as they stream, every format's column names (``name_chars``). Columns are typed per distinct value, not per cell.
 """
 
 from __future__ import annotations
@@ -160,6 +160,8 @@ def read_bytes(data: bytes, filename: str, limits: SizeLimits | None = None) -> 
             df = tidy_frame(_read_parquet(data, filename, limits))
         else:
             df, declared = _read_arff(data, filename, limits)
+        # CSV and ARFF names were checked as they were read; Excel and Parquet headers here
+        limits.check("name_chars", max((len(str(c)) for c in df.columns), default=0), filename)
     except LoadError:
         raise
     except LimitError as exc:
