@@ -39,7 +39,7 @@ lint: $(VENV)/.test
 # modules (pytest's assertion rewriting costs about half of collection without that cache)
 test: lint
 	@scripts/apt-ensure $(TEST_DEBS)
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 -q
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 -q --durations=15
 
 # the quick loop: no browser, no Streamlit pages, no slow tests, no Weka oracle
 test-fast: lint
