@@ -182,9 +182,8 @@ class CARTBase(BaseTreeEstimator):
         -------
         self
             Fitted: ``tree_``, ``schema_`` and the attributes that follow from it. What needs the
-            rows themselves is the caller's to record on ``tree_``: ``saw_missing``
-            (``dtcore.node_rows``) and ``cut_below``/``cut_above``
-            (``dtcore.node_rows``).
+            rows themselves is the caller's to record on ``tree_``: ``saw_missing`` and
+            ``cut_below``/``cut_above`` (``dtcore.node_rows``).
         """
         if self.splitter != "hist":
             raise ValueError(f"fit_histograms grows with splitter='hist', not {self.splitter!r}")

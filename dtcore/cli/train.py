@@ -28,8 +28,9 @@ from dtcore.cli.engines import TrainRun, add_engine_args, dispatch
 from dtcore.data import roles as R
 from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
-from dtcore.export import fmt_num, load_model, to_text, tree_summary, write_tree_file
+from dtcore.export import load_model, to_text, tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output, write_atomic
+from dtcore.numbers import fmt_num
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 
 if TYPE_CHECKING:

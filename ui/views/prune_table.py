@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dtcore import export
 from dtcore.base import BaseTreeEstimator
+from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.pruning.collapse import subtree_end
 from dtcore.tree import Tree
 from ui.i18n import translate
@@ -85,7 +85,7 @@ def removed_rows(est: BaseTreeEstimator, outcome: PruneOutcome) -> list[dict[str
 
 
 def _num(v: float | None) -> str:
-    return "–" if v is None else export.fmt_num(v, 4)
+    return "–" if v is None else fmt_num(v, 4)
 
 
 def removed_table(est: BaseTreeEstimator, outcome: PruneOutcome, lang: str) -> pd.DataFrame:
@@ -101,7 +101,7 @@ def removed_table(est: BaseTreeEstimator, outcome: PruneOutcome, lang: str) -> p
                 f"#{r['node']}",
                 r["test"],
                 " → ".join(r["path"]) if r["path"] else tr("tree.root"),
-                export.fmt_weight(r["samples"]),
+                fmt_weight(r["samples"]),
                 str(r["nodes"]),
                 f"{r['leaves'][0]} → {r['leaves'][1]}",
                 tr("prune.removed.leaf")

@@ -9,6 +9,7 @@ import pandas as pd
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
+from dtcore.numbers import fmt_num
 from dtcore.pruning import PruneReport
 from ui.i18n import translate
 from ui.services.pruning import REPORT_SET, SETS, PruneOutcome
@@ -72,7 +73,7 @@ def fmt_alpha(a: float) -> str:
 def fmt_error(value: float | None, metric: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    return f"{value:.1%}" if metric == "error_rate" else export.fmt_num(value, 4)
+    return f"{value:.1%}" if metric == "error_rate" else fmt_num(value, 4)
 
 
 def fmt_change(before: float | None, after: float | None, metric: str | None = None) -> str:
