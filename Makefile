@@ -1,4 +1,5 @@
-# Two commands for a newcomer: `make run` starts the app, `make test` runs every check.
+# Two commands for a newcomer: `make run` starts the app, `make test` runs every check (the docs
+# build included; `make docs` builds the site alone).
 # Each creates the virtual environment and installs what it needs (Python packages from
 # requirements*.txt, dtcore itself as an editable package with its dask extra, Debian packages through
 # scripts/apt-ensure).
@@ -8,7 +9,7 @@ PORT   ?= 8501
 APP_DEBS  := graphviz fonts-noto-cjk
 TEST_DEBS := graphviz fonts-noto-cjk chromium weka
 
-.PHONY: run test test-fast lint format bench venv clean
+.PHONY: run test test-fast lint docs format bench venv clean
 
 $(VENV)/.runtime: requirements.txt pyproject.toml
 	@command -v python3 >/dev/null || scripts/apt-ensure python3
@@ -19,7 +20,11 @@ $(VENV)/.runtime: requirements.txt pyproject.toml
 	$(PY) -m pip install -q -e '.[dask]'
 	touch $@
 
-$(VENV)/.test: $(VENV)/.runtime requirements-test.txt
+$(VENV)/.docs: $(VENV)/.runtime requirements-docs.txt
+	$(PY) -m pip install -q -r requirements-docs.txt
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime requirements-test.txt requirements-docs.txt
 	$(PY) -m pip install -q -r requirements-test.txt
 	touch $@
 
@@ -35,9 +40,15 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# the documentation site into site/ (git-ignored), offline; --strict: any warning (a broken link,
+# a missing picture or heading, an unknown API name) fails the build. NO_MKDOCS_2_WARNING silences
+# the Material theme's banner about its successor.
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
 # every test; PYTHONDONTWRITEBYTECODE cleared so that a second run reuses the rewritten test
 # modules (pytest's assertion rewriting costs about half of collection without that cache)
-test: lint
+test: lint docs
 	@scripts/apt-ensure $(TEST_DEBS)
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 -q --durations=15
 
@@ -56,4 +67,4 @@ bench: $(VENV)/.test
 	$(PY) -m bench.bench_app
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

@@ -3,6 +3,10 @@
 numpy and the standard library are the only imports allowed anywhere in this package.
 """
 
+#: the one place the version is written: pyproject.toml reads it (``dynamic = ["version"]``), and so
+#: do ``dtcore --version``, the wheel's metadata and the changelog test (tests/test_docs_site.py)
+__version__ = "0.2.0"
+
 from dtcore.c45 import C45Classifier
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.id3 import ID3Classifier

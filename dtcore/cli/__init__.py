@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from dtcore import __version__
 from dtcore.cli import compare, explain, prune, splits, train
 from dtcore.cli.common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from dtcore.cli.train import (
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dtcore", description="Grow, inspect and draw decision trees (ID3, C4.5, CART)."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     train.add_parsers(sub)
     splits.add_parser(sub)
