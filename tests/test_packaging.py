@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import dtcore
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
@@ -57,6 +59,7 @@ def test_the_wheel_holds_dtcore_and_dtdask_and_needs_numpy_only(wheel):
     assert extra == {"dask", "distributed", "pandas", "pyarrow"}
     assert all(r.split(";", 1)[1].strip() == 'extra == "dask"' for r in requires if ";" in r)
     assert "Provides-Extra: dask" in meta
+    assert f"\nVersion: {dtcore.__version__}\n" in meta  # pyproject reads dtcore.__version__
     assert "dtcore = dtcore.cli:main" in entry
     assert "[dtcore.engines]" in entry and "dask = dtdask.cli:cmd_train" in entry
 
