@@ -1,4 +1,4 @@
-"""The snapshot helpers fail, report and update as the README says (on temporary folders)."""
+"""The snapshot helpers fail, report and update as docs/contributing.md says (on temporary folders)."""
 
 import io
 

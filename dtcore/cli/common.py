@@ -67,7 +67,7 @@ def check_out(path: str) -> None:
 
 
 def add_limits_arg(p: argparse.ArgumentParser) -> None:
-    """``--no-limits`` on a command that reads data files (README "Limits")."""
+    """``--no-limits`` on a command that reads data files (docs/operators.md, "Limits")."""
     p.add_argument(
         "--no-limits",
         action="store_true",

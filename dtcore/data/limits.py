@@ -4,7 +4,7 @@ Each limit has a default and an environment variable that overrides it (a positi
 Files past a limit are refused with one line naming the limit, before the data they declare is
 built (:class:`SizeLimits` does the checking, and the readers call it). The library's readers take no caps
 unless given some; the app and the ``dtcore`` command read with ``configured()`` (the command's
-``--no-limits`` lifts them). README "Limits" lists the table.
+``--no-limits`` lifts them). docs/operators.md ("Limits") lists the table.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Limit:
     name: str  # the SizeLimits field it sets
     env: str  # environment variable that overrides the default
     default: int
-    what: str  # for the README and error messages
+    what: str  # for the docs and error messages
 
 
 LIMIT_TABLE = (

@@ -1,4 +1,4 @@
-"""The command line reads data files within the same size limits as the app (README "Limits")."""
+"""The command line reads data files within the same size limits as the app (docs/operators.md, "Limits")."""
 
 import os
 

@@ -1,7 +1,7 @@
 """Text snapshots of every core output: model JSON, DOT, text rules, J48 text (C4.5) and the
 server-rendered SVG, for ID3, C4.5, CART classification and CART regression on the SPEC data sets.
 
-Stored in ``tests/snapshots/dtcore/<case>/``; ``UPDATE_SNAPSHOTS=1`` rewrites them (see README,
+Stored in ``tests/snapshots/dtcore/<case>/``; ``UPDATE_SNAPSHOTS=1`` rewrites them (see docs/contributing.md,
 "Snapshot tests"). The SVG is compared without its geometry (``normalise_svg`` says why); the JSON
 with floats at 12 significant digits. Byte-for-byte equality of the raw outputs is
 ``tests/test_determinism.py``'s job.

@@ -50,8 +50,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "文件太大，无法加载：解码或解压后超过 {limit} 字节（上限，由 {env} 设置）。",
     ),
     "load.out_of_memory": (
-        "the file is too large to load: the server ran out of memory reading it (limits: {rows} rows, {columns} columns, {cells} cells; see README, Limits).",
-        "文件太大，无法加载：读取时服务器内存不足（上限：{rows} 行、{columns} 列、{cells} 个单元格；见 README 的 Limits 一节）。",
+        "the file is too large to load: the server ran out of memory reading it (limits: {rows} rows, {columns} columns, {cells} cells; see docs/operators.md, Limits).",
+        "文件太大，无法加载：读取时服务器内存不足（上限：{rows} 行、{columns} 列、{cells} 个单元格；见 docs/operators.md 的 Limits 一节）。",
     ),
     "load.unnamed_column": (
         "column {position} has no name in the header row.",
