@@ -52,6 +52,8 @@ def _flags(action: argparse.Action) -> str:
 
 
 def _default(action: argparse.Action) -> str:
+    if action.required and action.option_strings:
+        return "required"
     if action.nargs == 0 or action.default in (None, argparse.SUPPRESS) or not action.option_strings:
         return ""
     return f"`{action.default}`"

@@ -218,8 +218,10 @@ def test_the_cli_reference_follows_the_parser_not_a_copy():
     parser = build_parser()
     (train,) = [c.parser for c in subcommands(parser) if c.name == "train"]
     train.add_argument("--brand-new-flag", metavar="N", help="a flag | with a pipe")
+    train.add_argument("--needed-flag", required=True, help="must be given")
     page = cli_markdown(parser)
     assert "`--brand-new-flag N`" in page and "a flag \\| with a pipe" in page
+    assert "| `--needed-flag NEEDED_FLAG` | required | must be given |" in page
 
 
 # -- the version -----------------------------------------------------------------------------------------

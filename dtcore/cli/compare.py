@@ -204,8 +204,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "cart-friedman_mse, cart-absolute_error, cart-poisson (default: id3,c45,cart or the first three "
         "regression criteria)",
     )
-    p.add_argument("--format", choices=("json", "text"), default="text")
-    p.add_argument("--task", choices=("classification", "regression"))
+    p.add_argument(
+        "--format", choices=("json", "text"), default="text", help="text for reading, json for scripts"
+    )
+    p.add_argument(
+        "--task",
+        choices=("classification", "regression"),
+        help="default: inferred from the target, as train does",
+    )
     for flag, helptext in (
         ("--ignore", "columns not to use"),
         ("--keep", "use these columns even if they look like identifiers or hold a single value"),

@@ -64,6 +64,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--csv", help="a data file holding the sample (columns matched by name)")
     p.add_argument("--index", type=int, default=0, help="the row of --csv (0 = the first data row)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text for reading, json for scripts"
+    )
     p.add_argument("--precision", type=positive_int, default=4, help="significant digits of thresholds")
     p.set_defaults(func=cmd_explain_prediction)

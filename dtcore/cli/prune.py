@@ -36,7 +36,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     )
     p.add_argument("model", help="model JSON written by train")
     p.add_argument("data", nargs="?", help="the training data (CSV/TSV/ARFF with the model's columns)")
-    p.add_argument("--method", choices=tuple(PRUNING_METHODS))
+    p.add_argument(
+        "--method",
+        choices=tuple(PRUNING_METHODS),
+        help="rep: reduced-error (needs --validation), pep: pessimistic, ebp: C4.5 error-based, "
+        "ccp: cost-complexity",
+    )
     p.add_argument(
         "--alpha", type=float, help="ccp: prune at this α (else chosen by --cv or on --validation)"
     )
