@@ -180,6 +180,12 @@ def test_the_guide_shows_the_snapshot_suites_pictures_and_no_copies():
     assert not (DOCS / "screenshots").exists(), "docs/screenshots/ would be a hand-made copy"
 
 
+@pytest.mark.parametrize("page", ["data", "train", "splits", "pruning", "growth", "compare"])
+def test_each_page_of_the_apps_guide_shows_a_snapshot_picture(page):
+    text = (DOCS / "guide" / f"{page}.md").read_text(encoding="utf-8")
+    assert re.search(r"!\[[^\]]+\]\(\.\./screenshots/[^)]+\.png\)", text)
+
+
 def test_mkdocstrings_reads_numpy_style_docstrings_as_dtcore_writes_them():
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert re.search(r"docstring_style:\s*numpy\b", config)
