@@ -391,9 +391,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def add_training_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", help="CSV/TSV (UTF-8 or GBK) or ARFF file with a header row")
     p.add_argument("--target", required=True, help="the column to predict")
-    p.add_argument(
-        "--algorithm", default="cart", choices=sorted(ALGORITHMS), help="c45: C4.5 release 8; id3; cart: CART"
-    )
+    p.add_argument("--algorithm", default="cart", choices=sorted(ALGORITHMS), help="c45, id3 or cart")
     p.add_argument(
         "--task",
         choices=("classification", "regression"),
@@ -426,17 +424,9 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--weight", metavar="COL", help="a column of sample weights (not used as a feature)")
     p.add_argument("--max-depth", type=int, help="deepest level a node may sit at (the root is 0)")
-    p.add_argument(
-        "--min-samples-split",
-        type=int_or_float,
-        help="rows a node needs to be split (a fraction: of all rows)",
-    )
-    p.add_argument(
-        "--min-samples-leaf", type=int_or_float, help="rows every child must keep (a fraction: of all rows)"
-    )
-    p.add_argument(
-        "--min-impurity-decrease", type=float, help="smallest weighted impurity decrease a split must make"
-    )
+    p.add_argument("--min-samples-split", type=int_or_float, help="rows a node needs to split, or a share")
+    p.add_argument("--min-samples-leaf", type=int_or_float, help="rows each child keeps, or a share of all")
+    p.add_argument("--min-impurity-decrease", type=float, help="least weighted impurity decrease")
     p.add_argument("--max-leaf-nodes", type=int, help="grow best first up to this many leaves")
     p.add_argument(
         "--option",
@@ -450,12 +440,7 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
 
 def add_picture_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", type=positive_int, default=3, help="significant digits in pictures")
-    p.add_argument(
-        "--rankdir",
-        default="TB",
-        choices=("TB", "LR", "BT", "RL"),
-        help="Graphviz direction: top-bottom, left-right…",
-    )
+    p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"), help="Graphviz's rankdir")
     p.add_argument(
         "--show-depth", type=int, metavar="N", help="draw N levels; deeper subtrees become summary boxes"
     )
@@ -498,9 +483,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
         "Weka's J48 print-out (C4.5 models)",
     )
-    p.add_argument(
-        "--precision", type=positive_int, default=4, help="significant digits of the printed numbers"
-    )
+    p.add_argument("--precision", type=positive_int, default=4, help="significant digits printed")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser(
