@@ -1,5 +1,6 @@
 """MkDocs hooks (mkdocs.yml ``hooks:``): the pages and pictures the site takes from the code.
 
+- the site's name carries ``dtcore.__version__`` (the one place the version is written);
 - ``reference/cli.md`` is generated from the argparse definitions (scripts/cli_reference.py);
 - ``changelog.md`` is the repository's CHANGELOG.md;
 - ``screenshots/<name>.png`` are the snapshot suite's pictures (tests/snapshots/browser and
@@ -17,8 +18,16 @@ from cli_reference import cli_markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
+from dtcore import __version__
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOT_PICTURES = (ROOT / "tests" / "snapshots" / "browser", ROOT / "tests" / "snapshots" / "report")
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Name the version the site documents."""
+    config.site_name = f"{config.site_name} {__version__}"
+    return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

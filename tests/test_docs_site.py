@@ -351,9 +351,11 @@ def test_the_built_site_fetches_nothing_from_the_network(site):
 
 
 @pytest.mark.slow
-def test_the_built_site_carries_the_snapshot_pictures_and_the_changelog(site):
+def test_the_built_site_carries_the_snapshot_pictures_the_changelog_and_the_version(site):
     for folder in ("browser", "report"):
         for png in (ROOT / "tests" / "snapshots" / folder).glob("*.png"):
             assert (site / "screenshots" / png.name).read_bytes() == png.read_bytes()
     changelog = (site / "changelog.html").read_text(encoding="utf-8")
     assert "Unreleased" in changelog and dtcore.__version__ in changelog
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert f"<title>Decision-tree explorer and dtcore {dtcore.__version__}</title>" in index
