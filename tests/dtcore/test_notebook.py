@@ -93,3 +93,36 @@ def test_the_iframe_escapes_the_page_so_markup_cannot_leave_it():
     out = est._repr_html_()
     assert out.count("<iframe") == 1 and out.count("<script") == 0 and out.endswith("></iframe>")
     assert evil not in srcdoc(out).split('<script type="application/json"', 1)[1].split("</script>", 1)[0]
+
+
+def test_the_page_is_deterministic_and_carries_no_outside_reference(tmp_path):
+    est = fitted("watermelon_3.0", "cart")[0]
+    page = dtcore.show(est).page
+    assert page == dtcore.show(est).page
+    for outside in ("<script src", "<link", "@import", 'src="http', 'href="http', "url(http"):
+        assert outside not in page
+
+
+def test_cli_sample_flag_is_checked(tmp_path):
+    from dtcore.export import save_model
+    from tests.cli_runner import run_cli
+
+    model = tmp_path / "m.json"
+    save_model(fitted("watermelon_3.0", "cart")[0], model)
+    page = tmp_path / "t.html"
+    for sample, words in [
+        ("{not json", "--sample must be a JSON object"),
+        ("[1, 2]", "--sample must be a JSON object"),
+        ('{"nope": 1}', "the model does not have"),
+        ('{"密度": "heavy"}', "give a number"),
+    ]:
+        done = run_cli("export", model, "--out", page, "--sample", sample)
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+    done = run_cli("export", model, "--out", tmp_path / "t.svg", "--sample", "{}")
+    assert done.returncode == 2 and "HTML page only" in done.stderr
+    done = run_cli(
+        "export", model, "--format", "html", "--out", tmp_path / "t.page", "--sample", '{"密度": 0.5}'
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"sample":{' in (tmp_path / "t.page").read_text(encoding="utf-8")
+    assert not page.exists()  # a refused sample writes nothing
