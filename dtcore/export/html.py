@@ -87,7 +87,8 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
             rec["dist"] = [float(p) for p in dist[i]]
         else:
             rec["label"] = fmt_num(tree.value[i, 0], 4)
-            rec["value"] = float(tree.value[i, 0])
+            v = float(tree.value[i, 0])
+            rec["value"] = v if math.isfinite(v) else None  # JSON has no NaN (an imported empty leaf)
         words = [rec["label"]]
         if j >= 0:
             if tree.is_categorical_test(i):

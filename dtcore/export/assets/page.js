@@ -56,7 +56,7 @@ function prediction(reach) {
       mix = mix || DATA.classes.map(() => 0);
       node.dist.forEach((p, k) => { mix[k] += w * p; });
     } else {
-      value += w * node.value;
+      value += w * (node.value === null ? NaN : node.value);
     }
   }
   if (!DATA.classes) return `predicted value ${Number(value.toPrecision(6))}`;
