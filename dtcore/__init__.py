@@ -7,11 +7,15 @@ numpy and the standard library are the only imports allowed anywhere in this pac
 #: do ``dtcore --version``, the wheel's metadata and the changelog test (tests/test_docs_site.py)
 __version__ = "0.2.0"
 
+from dtcore.base import BaseTreeEstimator
 from dtcore.c45 import C45Classifier
 from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.export.notebook import TreeView, repr_html, show
 from dtcore.id3 import ID3Classifier
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
 from dtcore.tree import Tree, TreeAssembler
+
+BaseTreeEstimator.html_view = repr_html  # the estimators' notebook display (_repr_html_)
 
 __all__ = [
     "CATEGORICAL",
@@ -25,4 +29,6 @@ __all__ = [
     "Schema",
     "Tree",
     "TreeAssembler",
+    "TreeView",
+    "show",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -82,6 +82,15 @@ class BaseTreeEstimator:
                 raise ValueError(f"{type(self).__name__} has no parameter {key!r}; it has {valid}")
             setattr(self, key, value)
         return self
+
+    #: the notebook view of a fitted estimator (``dtcore.export.notebook.repr_html``), set by
+    #: ``import dtcore``: this kernel cannot import the export layer, which imports it
+    html_view: ClassVar[Callable[[BaseTreeEstimator], str | None] | None] = None
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter's rich display: the pan/zoom tree (None before fit: the text repr shows)."""
+        view = BaseTreeEstimator.html_view
+        return None if view is None else view(self)
 
     def __repr__(self) -> str:
         defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}

@@ -3,7 +3,7 @@
 It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
 exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
 never a traceback. This package only parses flags and calls dtcore: one module per command group
-(``train`` for train/predict/show/export, ``splits``, ``prune``, ``explain``), shared bits in ``common``.
+(``train`` for train/predict/show, ``export``, ``splits``, ``prune``, ``explain``), shared bits in ``common``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from dtcore import __version__
-from dtcore.cli import compare, explain, prune, splits, train
+from dtcore.cli import compare, explain, export, prune, splits, train
 from dtcore.cli.common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
 from dtcore.cli.train import (
     RolePlan,
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     train.add_parsers(sub)
+    export.add_parser(sub)
     splits.add_parser(sub)
     prune.add_parser(sub)
     explain.add_parser(sub)

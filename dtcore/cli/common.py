@@ -11,7 +11,7 @@ from pathlib import Path
 from dtcore.data.limits import NO_LIMITS, SizeLimits, configured
 
 EXIT_USER_ERROR = 2
-OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql")
+OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql", ".pmml", ".html")
 
 
 def stdout(text: str) -> None:

@@ -1,5 +1,6 @@
-"""``train``, ``predict``, ``show`` and ``export``: the flags that describe a training run, the
-table → roles → estimator steps they share (``ui.report`` reuses them), and the four commands."""
+"""``train``, ``predict`` and ``show``: the flags that describe a training run, the table → roles →
+estimator steps they share (``ui.report`` reuses them), and the three commands (``export`` is in
+``dtcore.cli.export``)."""
 
 from __future__ import annotations
 
@@ -303,14 +304,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    check_out(args.out)
-    refuse_input_as_output(args.out, [args.model])
-    est = load_model(args.model)
-    write_tree_file(est, args.out, **dot_options(args))
-    return 0
-
-
 def cmd_predict(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.out, [args.model, args.data])
     est = load_model(args.model)
@@ -447,7 +440,7 @@ def add_picture_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``train``, ``predict``, ``show`` and ``export`` on the CLI's subparsers."""
+    """Register ``train``, ``predict`` and ``show`` on the CLI's subparsers."""
     p = sub.add_parser(
         "train",
         help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
@@ -485,16 +478,3 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("--precision", type=positive_int, default=4, help="significant digits printed")
     p.set_defaults(func=cmd_show)
-
-    p = sub.add_parser(
-        "export",
-        help="convert a saved model to .dot .txt .svg .png .pdf, a .py predict(row) function or .sql query",
-        description="The --out suffix picks the format: .dot Graphviz source, .txt rules, .svg/.png/.pdf "
-        "picture (needs Graphviz), .py a dependency-free predict(row) function (C4.5's missing-value "
-        "rule included), .sql a SELECT with CASE WHEN per class (NULL = missing; see "
-        "dtcore/export/sql.py for how C4.5's shared-out NULLs are written).",
-    )
-    p.add_argument("model")
-    p.add_argument("--out", required=True)
-    add_picture_args(p)
-    p.set_defaults(func=cmd_export)

@@ -1,6 +1,7 @@
 """A fitted tree out of Python, one module per format: the versioned JSON model (``model_json``),
 Graphviz DOT (``dot``), text rules (``rules_text``), J48's text form (``j48``), a Python
-``predict(row)`` function (``python_code``), an SQL query (``sql``) and pictures through Graphviz
+``predict(row)`` function (``python_code``), an SQL query (``sql``), PMML 4.4 (``pmml``), the
+standalone HTML page (``html``) and its notebook view (``notebook``), and pictures through Graphviz
 (``render``); ``labels`` holds what every format says about a node.
 
 Every output is deterministic (pre-order node ids, fixed number formats), so the same model gives
@@ -11,6 +12,7 @@ is escaped for the format it lands in: models are JSON, never pickle.
 from __future__ import annotations
 
 from dtcore.export.dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
+from dtcore.export.html import to_html
 from dtcore.export.labels import (
     Branch,
     branches,
@@ -33,6 +35,7 @@ from dtcore.export.model_json import (
     save_model,
     tree_summary,
 )
+from dtcore.export.pmml import PmmlMappingError, to_pmml
 from dtcore.export.python_code import to_python
 from dtcore.export.render import GraphvizError, GraphvizMissing, render, write_tree_file
 from dtcore.export.rules_text import to_text
@@ -47,6 +50,7 @@ __all__ = [
     "GraphvizError",
     "GraphvizMissing",
     "PALETTE",
+    "PmmlMappingError",
     "REGRESSION_COLOR",
     "VERSION",
     "branches",
@@ -68,6 +72,8 @@ __all__ = [
     "save_model",
     "tree_summary",
     "to_dot",
+    "to_html",
+    "to_pmml",
     "to_python",
     "to_sql",
     "to_text",

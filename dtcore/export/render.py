@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dtcore.export.dot import to_dot
 from dtcore.export.files import write_atomic
+from dtcore.export.html import to_html
 from dtcore.export.model_json import save_model
+from dtcore.export.pmml import to_pmml
 from dtcore.export.python_code import to_python
 from dtcore.export.rules_text import to_text
 from dtcore.export.sql import to_sql
@@ -63,11 +66,23 @@ def render(
     return out
 
 
-def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: Any) -> None:
-    """Write the picture or rules a suffix asks for: .dot, .txt, .svg, .png, .pdf (or .json model,
-    .py ``predict(row)`` function, .sql ``CASE WHEN`` query).
+#: the formats ``write_tree_file`` writes, by the suffix (or ``fmt``) that asks for each
+FORMATS = ("json", "txt", "dot", "gv", "svg", "png", "pdf", "py", "sql", "pmml", "html")
+
+
+def write_tree_file(
+    model: BaseTreeEstimator,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    sample: Mapping[str, object] | None = None,
+    **dot_options: Any,
+) -> None:
+    """Write the picture or rules a suffix (or ``fmt``) asks for: .dot, .txt, .svg, .png, .pdf
+    (or .json model, .py ``predict(row)`` function, .sql ``CASE WHEN`` query, .pmml PMML 4.4,
+    .html the standalone page, ``sample`` its path shown).
     ``dot_options``: keyword arguments of ``to_dot`` (of several types, hence Any)."""
-    suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
+    suffix = fmt.lower() if fmt else (str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else "")
     if suffix == "json":
         save_model(model, path)
     elif suffix == "txt":
@@ -78,7 +93,13 @@ def write_tree_file(model: BaseTreeEstimator, path: str | Path, **dot_options: A
         write_atomic(path, render(to_dot(model, **dot_options), suffix))
     elif suffix in ("py", "sql"):
         write_atomic(path, to_python(model) if suffix == "py" else to_sql(model))
+    elif suffix == "pmml":
+        write_atomic(path, to_pmml(model))
+    elif suffix == "html":
+        svg = render(to_dot(model, **dot_options), "svg").decode("utf-8")
+        write_atomic(path, to_html(model, svg, sample=sample))
     else:
         raise ValueError(
-            f"unknown output type {path!r}: use .json, .dot, .txt, .svg, .png, .pdf, .py or .sql"
+            f"unknown output type {path!r}: use .json, .dot, .txt, .svg, .png, .pdf, .py, .sql, "
+            ".pmml or .html (or --format)"
         )

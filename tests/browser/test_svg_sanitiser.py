@@ -1,4 +1,4 @@
-"""The pan/zoom frame's SVG cleaner (ui/sections/tree_frame_assets/frame.js, ``cleanSvg``) in
+"""The pan/zoom frame's SVG cleaner (dtcore/export/assets/frame.js, ``cleanSvg``) in
 Chromium: each known SVG XSS vector (script, event attributes, SMIL ``<animate>``/``<set>``
 rewriting a link into ``javascript:``, ``<foreignObject>``, ``<use>``/``<image>`` loading from
 elsewhere, ``javascript:`` links plain and entity-encoded, ``url()`` in styles and paints) comes
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FRAME_JS = ROOT / "ui" / "sections" / "tree_frame_assets" / "frame.js"
+FRAME_JS = ROOT / "dtcore" / "export" / "assets" / "frame.js"
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100">'
 B64_SVG = (

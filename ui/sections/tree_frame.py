@@ -3,8 +3,8 @@ the real Graphviz ``dot`` drew on the server (cached per picture, so per model a
 fixed-height frame with wheel zoom, drag pan and a "fit" button. A click on a node, breadcrumb
 or summary box comes back to Python as ``"node:N"``, ``"crumb:N"`` or ``"more:N"``.
 
-The frame's own script and style live in ``tree_frame_assets/`` (hand-written, no library, no
-network); the SVG is parsed as XML and only the elements and attributes Graphviz draws with are
+The frame's own script and style live in ``dtcore/export/assets/`` (hand-written, no library, no
+network; the standalone HTML page reads them there too); the SVG is parsed as XML and only the elements and attributes Graphviz draws with are
 kept (an allow-list) before it is shown, and its text is user text escaped by
 ``dtcore.export.labels`` on its way into the DOT.
 """
@@ -20,7 +20,7 @@ from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
 from ui.views.text import md_escape
 
-ASSETS = Path(__file__).with_name("tree_frame_assets")
+ASSETS = Path(export.__file__).with_name("assets")
 HTML = (
     '<div class="dt-frame"><div class="dt-hint"></div><button class="dt-fit" type="button">fit</button>'
     '<div class="dt-stage"></div></div>'
