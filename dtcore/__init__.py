@@ -6,6 +6,7 @@ numpy and the standard library are the only imports allowed anywhere in this pac
 from dtcore.c45 import C45Classifier
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.id3 import ID3Classifier
+from dtcore.importers import from_sklearn, load_model
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
 from dtcore.tree import Tree, TreeAssembler
 
@@ -21,4 +22,6 @@ __all__ = [
     "Schema",
     "Tree",
     "TreeAssembler",
+    "from_sklearn",
+    "load_model",
 ]
