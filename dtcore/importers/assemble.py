@@ -8,11 +8,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart import CARTClassifier, CARTRegressor
+from dtcore.export.model_json import save_model
 from dtcore.export.origin import ModelOrigin
 from dtcore.export.tree_check import check_tree
 from dtcore.routing import SplitTest
@@ -67,10 +69,31 @@ def build_tree(nodes: Sequence[SourceNode], n_classes: int, root: int = 0) -> Tr
     return tree
 
 
+class ImportedClassifier(CARTClassifier):
+    """A ``CARTClassifier`` holding a tree read from another library: ``save(path)`` writes it as
+    a dtcore model file (its ``origin`` kept); the file loads back as this class through
+    ``dtcore.load_model``, as a plain ``CARTClassifier`` through ``dtcore.export.load_model``."""
+
+    def save(self, path: str | Path) -> None:
+        save_model(self, path)
+
+
+class ImportedRegressor(CARTRegressor):
+    """A ``CARTRegressor`` holding a tree read from another library (a mean per leaf, or a
+    boosted tree's raw score); ``save(path)`` as :class:`ImportedClassifier`."""
+
+    def save(self, path: str | Path) -> None:
+        save_model(self, path)
+
+
+def imported_class(task: str) -> type[BaseTreeEstimator]:
+    return ImportedClassifier if task == "classification" else ImportedRegressor
+
+
 def imported_estimator(tree: Tree, schema: Schema, origin: ModelOrigin) -> BaseTreeEstimator:
-    """A fitted ``CARTClassifier`` (class counts) or ``CARTRegressor`` (one value per leaf: a mean,
-    or a boosted tree's raw score) holding ``tree``, as a loaded model file holds its tree."""
-    est: BaseTreeEstimator = CARTClassifier() if schema.is_classifier else CARTRegressor()
+    """A fitted :class:`ImportedClassifier` (class counts) or :class:`ImportedRegressor` (one
+    value per leaf) holding ``tree``, as a loaded model file holds its tree."""
+    est: BaseTreeEstimator = ImportedClassifier() if schema.is_classifier else ImportedRegressor()
     est._set_schema(schema)
     est.tree_ = tree
     est.origin_ = origin

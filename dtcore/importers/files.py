@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.export.model_json import FORMAT, model_from_dict
+from dtcore.importers.assemble import imported_class
 from dtcore.importers.lightgbm import (
     from_lightgbm_dump,
     from_lightgbm_text,
@@ -61,4 +62,6 @@ def model_from_text(text: str, tree: int | None = None, name: str = "the model")
         )
     if tree not in (None, 0):
         raise ValueError(f"tree={tree}: a dtcore model holds one tree (0)")
+    if d.get("origin") is not None and d.get("algorithm") == "cart" and isinstance(d.get("task"), str):
+        return model_from_dict(d, imported_class(d["task"]))  # an imported tree saved: it saves again
     return model_from_dict(d)

@@ -34,7 +34,7 @@ from dtcore.importers.assemble import (
     numbered_features,
 )
 from dtcore.routing import SplitTest
-from dtcore.schema import Schema, label_of
+from dtcore.schema import Schema, is_missing, label_of
 
 FORESTS = ("RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier", "ExtraTreesRegressor")
 SINGLE = ("DecisionTreeClassifier", "DecisionTreeRegressor", "ExtraTreeClassifier", "ExtraTreeRegressor")
@@ -258,7 +258,11 @@ def _hist_columns(est: Any) -> tuple[list[int], dict[int, Sequence[str]]]:
         cats = getattr(transformer, "categories_", None)
         if cats is not None:
             for j, labels in zip(idx, cats):
-                categories[j] = [label_of(c) for c in labels]
+                values = list(labels)
+                # a missing value sorts last among the encoder's categories and encodes to NaN: no code
+                if values and is_missing(values[-1]):
+                    values.pop()
+                categories[j] = [label_of(c) for c in values]
         order.extend(idx)
     if sorted(order) != list(range(n)):
         raise ValueError(
