@@ -147,3 +147,10 @@ def bit_set(words: Sequence[int], code: int) -> bool:
     ``cat_threshold``, scikit-learn's HGB bitsets)."""
     w = code // 32
     return 0 <= w < len(words) and bool((int(words[w]) >> (code % 32)) & 1)
+
+
+def gini_of(counts: Sequence[float]) -> float:
+    """The Gini impurity of class counts (the ``CARTClassifier`` an imported classification tree
+    becomes measures its nodes so), for sources that keep counts but no impurity (PMML)."""
+    total = float(sum(counts))
+    return 0.0 if total <= 0 else 1.0 - sum((c / total) ** 2 for c in counts)

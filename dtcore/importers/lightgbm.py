@@ -87,9 +87,12 @@ def _index(tree: int, n: int) -> int:
 
 def _categories(values: dict[int, list[int]], pandas_categorical: Any) -> dict[int, list[str]]:
     """Labels in code order of each categorical feature: ``pandas_categorical`` lists them for
-    the categorical features in column order; without it the codes 0…K-1 seen in training."""
+    the category-dtype columns in column order (used when those are all the categorical
+    features); else the codes 0…K-1 seen in training."""
     out: dict[int, list[str]] = {}
     lists = pandas_categorical if isinstance(pandas_categorical, list) else []
+    if len(lists) != len(values):  # some categorical columns were not of category dtype: the
+        lists = []  # lists cannot be matched to features by position, so the codes stand
     for n, j in enumerate(sorted(values)):
         if n < len(lists) and isinstance(lists[n], list):
             out[j] = [str(c) for c in lists[n]]

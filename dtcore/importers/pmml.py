@@ -22,7 +22,8 @@ counts), ``none`` → only where a predicate is TRUE for missing values; ``lastP
 ``nullPrediction`` stop inside the tree, which dtcore cannot, and are refused. A
 ``MiningField``'s ``missingValueReplacement`` is applied first, as PMML does. Leaves:
 ``ScoreDistribution`` ``recordCount`` per class (``probability`` where given), or the node's
-``score`` (regression). Derived fields and other models than ``TreeModel`` are refused by name.
+``score`` (regression); PMML keeps no impurity, a classification node gets the Gini impurity of
+its counts (regression nodes 0). Derived fields and other models than ``TreeModel`` are refused by name.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, ModelOrigin
-from dtcore.importers.assemble import SourceNode, build_tree, imported_estimator
+from dtcore.importers.assemble import SourceNode, build_tree, gini_of, imported_estimator
 from dtcore.routing import DISTRIBUTE, SplitTest
 from dtcore.schema import CATEGORICAL, CONTINUOUS, Feature, Schema
 
@@ -142,7 +143,8 @@ def from_pmml(text: str, tree: int = 0) -> BaseTreeEstimator:
         CLASS_COUNTS if classes is not None else MEAN_TARGET,
         member=i if len(models) > 1 else None,
         n_members=len(models) if len(models) > 1 else None,
-        note=f"missingValueStrategy {strategy}; node impurities are not in PMML (0)",
+        note=f"missingValueStrategy {strategy}; PMML keeps no impurities: "
+        + ("the Gini impurity of each node's counts" if classes is not None else "0 in every node"),
     )
     return imported_estimator(build_tree(nodes, len(classes) if classes else 0), schema, origin)
 
@@ -329,12 +331,13 @@ class _Reader:
             el, me = stack.pop()
             kids = _children(el, "Node")
             value, weight = self._value(el)
+            impurity = gini_of(value) if self.classes is not None else 0.0
             if not kids:
-                self.out[me] = SourceNode(value, weight, int(round(weight)))
+                self.out[me] = SourceNode(value, weight, int(round(weight)), impurity)
                 continue
             test, order = self._test(el, kids)
             slots = [self._slot() for _ in order]
-            self.out[me] = SourceNode(value, weight, int(round(weight)), test=test, children=tuple(slots))
+            self.out[me] = SourceNode(value, weight, int(round(weight)), impurity, test, tuple(slots))
             stack.extend((kids[k], s) for k, s in zip(order, slots))
         return [n for n in self.out if n is not None]
 

@@ -65,6 +65,8 @@ def test_multiway_categorical_and_interval_splits_with_aggregate_nodes(tmp_path)
     assert est.tree_.missing_branch[sunny] == DISTRIBUTE
     # the ``True`` child takes missing outlooks: the root sends them to "rain", not everywhere
     assert est.tree_.missing_branch[0] == 2
+    # PMML keeps no impurity: a node gets the Gini impurity of its counts, as CART measures it
+    assert est.tree_.impurity[0] == pytest.approx(1 - (9 / 14) ** 2 - (5 / 14) ** 2)
     # a missing humidity under "sunny" mixes its leaves by record count: 2/5·(1,0) + 2/5·(.25,.75) + 1/5·(0,1)
     p = est.predict_proba(pd.DataFrame({"outlook": ["sunny"], "humidity": [None], "windy": ["true"]}))
     assert dict(zip(est.classes_, p[0])) == pytest.approx({"yes": 0.5, "no": 0.5})
