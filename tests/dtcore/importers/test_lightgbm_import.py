@@ -109,3 +109,20 @@ def test_missing_as_zero_is_refused_where_dtcore_cannot_route_zero(tmp_path):
             np.testing.assert_array_equal(est.predict(X), tree_score(booster, X, i))
             outcomes.append("exact")
     assert "refused" in outcomes
+
+
+def test_a_one_leaf_tree_and_files_that_are_not_models(tmp_path):
+    X, _ = D.iris()
+    booster = lgb.LGBMRegressor(**SMALL).fit(X, np.full(len(X), 2.0)).booster_
+    for path in files(booster, tmp_path):
+        est = dtcore.load_model(path, tree=0)
+        assert est.node_count == 1
+        np.testing.assert_array_equal(est.predict(X), tree_score(booster, X, 0))
+    other = tmp_path / "o.json"
+    other.write_text('{"tree_info": 3}', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a dtcore model.*XGBoost JSON model"):
+        dtcore.load_model(other)
+    text = tmp_path / "t.txt"
+    text.write_text("plain words\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        dtcore.load_model(text)

@@ -247,3 +247,26 @@ def test_save_writes_a_dtcore_model_that_loads_back_with_its_origin(tmp_path, ir
     assert (tmp_path / "again.json").read_text() == path.read_text()
     with pytest.raises(ValueError, match="one tree"):
         dtcore.load_model(path, tree=1)
+
+
+def test_class_and_sample_weights_keep_scikit_learns_probabilities(cancer):
+    X, y = cancer
+    w = np.random.default_rng(5).uniform(0.2, 3.0, y.size)
+    sk = tree.DecisionTreeClassifier(class_weight={0: 2.5, 1: 1.0}, max_depth=5, random_state=0).fit(
+        X, y, sample_weight=w
+    )
+    est = dtcore.from_sklearn(sk)
+    np.testing.assert_allclose(est.predict_proba(X), sk.predict_proba(X), rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(est.predict(X), sk.predict(X))
+    # the weighted counts of the root are scikit-learn's weighted class totals
+    np.testing.assert_allclose(
+        est.tree_.value[0], [np.sum(w[y == c]) * (2.5 if c == 0 else 1.0) for c in (0, 1)]
+    )
+
+
+def test_a_constant_target_gives_a_one_leaf_tree():
+    X, _ = load_iris(return_X_y=True)
+    sk = tree.DecisionTreeRegressor().fit(X, np.full(len(X), 4.0))
+    est = dtcore.from_sklearn(sk)
+    assert est.node_count == 1
+    np.testing.assert_array_equal(est.predict(X), sk.predict(X))
