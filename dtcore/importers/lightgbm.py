@@ -50,8 +50,7 @@ def from_lightgbm_dump(d: dict, tree: int = 0) -> BaseTreeEstimator:
         for j, name in enumerate(names)
     }
     categories = _categories({j: v for j, v in cat_values.items() if v}, d.get("pandas_categorical"))
-    nodes: list[SourceNode] = []
-    _dump_nodes(infos[i]["tree_structure"], nodes, categories)
+    nodes = _dump_nodes(infos[i]["tree_structure"], categories)
     return _estimator(
         d, i, len(infos), nodes, n_features, names or None, categories, "LightGBM model dump (JSON)"
     )
@@ -127,8 +126,9 @@ def _categorical_test(j: int, left_codes: set[int], categories: dict[int, list[s
     return SplitTest(j, cat_branch=tuple(0 if c in left_codes else 1 for c in range(n)), missing_branch=1)
 
 
-def _dump_nodes(node: dict, out: list[SourceNode], categories: dict[int, list[str]]) -> int:
-    """Append ``node``'s subtree to ``out`` (explicit stack: deep trees), return its position."""
+def _dump_nodes(node: dict, categories: dict[int, list[str]]) -> list[SourceNode]:
+    """The nodes of a dump's nested ``tree_structure``, the root first (an explicit stack: a deep
+    tree does not reach Python's recursion limit)."""
     stack: list[tuple[dict, int, int]] = [(node, -1, 0)]  # (node, parent position, side)
     kids: dict[int, list[int]] = {}
     raw: list[tuple[dict, SplitTest | None]] = []
@@ -156,7 +156,7 @@ def _dump_nodes(node: dict, out: list[SourceNode], categories: dict[int, list[st
             stack.append((nd["left_child"], me, 0))
         if parent >= 0:
             kids[parent][side] = me
-    base = len(out)
+    out: list[SourceNode] = []
     for pos, (nd, test) in enumerate(raw):
         if test is None:
             out.append(
@@ -173,10 +173,10 @@ def _dump_nodes(node: dict, out: list[SourceNode], categories: dict[int, list[st
                     float(nd.get("internal_weight", 0.0)),
                     int(nd.get("internal_count", 0)),
                     test=test,
-                    children=tuple(base + k for k in kids[pos]),
+                    children=tuple(kids[pos]),
                 )
             )
-    return base
+    return out
 
 
 def _read_text(text: str) -> tuple[dict[str, str], list[dict[str, str]], Any]:
