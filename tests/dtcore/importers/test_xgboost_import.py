@@ -102,3 +102,32 @@ def test_a_tree_index_out_of_range_is_refused(tmp_path):
     model.save_model(path)
     with pytest.raises(ValueError, match="has 2 trees"):
         dtcore.load_model(path, tree=5)
+
+
+def test_rows_at_every_split_condition_take_xgboosts_side(tmp_path):
+    """Values at, just below and just above each ``split_condition`` (where float32 rounding and
+    ``<`` against dtcore's ``≤`` decide) reach XGBoost's leaf."""
+    X, y = D.diabetes()
+    model = xgb.XGBRegressor(n_estimators=2, max_depth=4, n_jobs=1).fit(X, y)
+    path = tmp_path / "m.json"
+    model.save_model(path)
+    trees = json.loads(path.read_text())["learner"]["gradient_booster"]["model"]["trees"]
+    rows = []
+    for t in trees:
+        for node, left in enumerate(t["left_children"]):
+            if left < 0:
+                continue
+            c = np.float32(t["split_conditions"][node])
+            for v in (
+                float(c),
+                np.nextafter(float(c), -np.inf),
+                np.nextafter(float(c), np.inf),
+                float(c) - 3e-9,
+            ):
+                row = np.nan_to_num(X[0]).copy()
+                row[t["split_indices"][node]] = v
+                rows.append(row)
+    rows = np.array(rows)
+    for i in range(len(trees)):
+        est = dtcore.load_model(path, tree=i)
+        np.testing.assert_array_equal(est.predict(rows), leaf_values(path, model.get_booster(), rows, i))
