@@ -12,6 +12,7 @@ from dtcore.c45 import C45Classifier
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.export.notebook import TreeView, repr_html, show
 from dtcore.id3 import ID3Classifier
+from dtcore.importers import from_sklearn, load_model
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Feature, Schema
 from dtcore.tree import Tree, TreeAssembler
 
@@ -31,4 +32,6 @@ __all__ = [
     "TreeAssembler",
     "TreeView",
     "show",
+    "from_sklearn",
+    "load_model",
 ]

@@ -52,6 +52,9 @@ class BaseTreeEstimator:
     _task = "classification"
     algorithm = "?"
     _n_samples_fit: int  # the rows fractional limits are shares of (set by ``fit_encoded``)
+    #: where an imported tree came from (``dtcore.export.origin.ModelOrigin``, which this kernel
+    #: cannot import); None for a tree dtcore grew itself
+    origin_: Any = None
 
     def __sklearn_tags__(self) -> Any:
         """scikit-learn's tags (≥ 1.6): classifier or regressor, missing values allowed."""

@@ -6,7 +6,7 @@ from typing import Any
 import streamlit as st
 
 from ui.i18n import translate
-from ui.sections import large_data
+from ui.sections import large_data, opened_model
 from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
 from ui.services.split import split_columns, split_counts
@@ -189,6 +189,8 @@ def page():
     if not report_mode.active():
         source_section()
         large_data.source_section()  # Parquet on the server, when the operator allows it
+        opened_model.reopen_notice()
+        opened_model.open_box()  # a model trained elsewhere (no pickles)
     data = state.data()
     if data is None:
         st.info(t("side.no_data"))

@@ -14,11 +14,11 @@ from ui.figures.regression import (
 )
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
-from ui.sections import downloads, large_data, navigation, whatif
+from ui.sections import downloads, large_data, navigation, opened_model, whatif
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.state import model, report_mode, state, url
+from ui.state import model, opened, report_mode, state, url
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import focus
@@ -308,6 +308,9 @@ def regression_section(res):
 
 def page():
     st.title(t("train.title"))
+    if (om := opened.opened()) is not None:  # a model file opened on the Data page: shown, not trained
+        opened_model.train_view(om)
+        return
     data = state.data()
     if data is None:
         st.info(t("train.no_data"))

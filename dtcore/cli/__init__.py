@@ -3,7 +3,7 @@
 It runs the same code as the app (readers → schema → estimator → export), so scripts and CI see
 exactly what the dashboard shows. Every user error ends with one line on stderr and exit code 2,
 never a traceback. This package only parses flags and calls dtcore: one module per command group
-(``train`` for train/predict/show, ``export``, ``splits``, ``prune``, ``explain``), shared bits in ``common``.
+(``train`` for train/predict, ``show``, ``export``, ``splits``, ``prune``, ``explain``), shared bits in ``common``.
 """
 
 from __future__ import annotations

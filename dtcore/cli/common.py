@@ -8,7 +8,9 @@ import json
 import sys
 from pathlib import Path
 
+from dtcore.base import BaseTreeEstimator
 from dtcore.data.limits import NO_LIMITS, SizeLimits, configured
+from dtcore.importers import load_model
 
 EXIT_USER_ERROR = 2
 OUTPUT_SUFFIXES = (".json", ".dot", ".gv", ".txt", ".svg", ".png", ".pdf", ".py", ".sql", ".pmml", ".html")
@@ -78,3 +80,21 @@ def add_limits_arg(p: argparse.ArgumentParser) -> None:
 def read_limits(args: argparse.Namespace) -> SizeLimits:
     """The size limits a command reads its data files with: the configured ones, or none."""
     return NO_LIMITS if getattr(args, "no_limits", False) else configured()
+
+
+def add_tree_arg(p: argparse.ArgumentParser) -> None:
+    """``--tree I`` on a command that reads a MODEL: the member of an imported ensemble."""
+    p.add_argument(
+        "--tree",
+        type=int,
+        default=None,
+        metavar="I",
+        help="MODEL may also be an XGBoost JSON model, a LightGBM model (dump_model JSON or text) "
+        "or a PMML TreeModel, told apart by content; --tree picks the member tree (default 0)",
+    )
+
+
+def read_model(args: argparse.Namespace) -> BaseTreeEstimator:
+    """The command's MODEL file in any format ``dtcore.importers.load_model`` reads, member
+    ``--tree``."""
+    return load_model(args.model, tree=getattr(args, "tree", None))

@@ -7,10 +7,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from dtcore.cli.common import positive_int, print_json, stdout
+from dtcore.cli.common import add_tree_arg, positive_int, print_json, read_model, stdout
 from dtcore.data.readers import read_table
 from dtcore.explain.prediction import explain_prediction, explanation_text
-from dtcore.export import load_model
 from dtcore.schema import DataError, lacking_columns
 
 
@@ -39,7 +38,7 @@ def _row(args: argparse.Namespace, names: list[str]) -> dict[str, object]:
 def cmd_explain_prediction(args: argparse.Namespace) -> int:
     if (args.row is None) == (args.csv is None):
         raise ValueError("give the sample as --row JSON or as --csv FILE --index N")
-    est = load_model(args.model)
+    est = read_model(args)
     ex = explain_prediction(est, _row(args, est.schema_.names), precision=args.precision)
     if args.format == "json":
         print_json(ex.to_dict())
@@ -59,6 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "prediction and the nearest change that flips it.",
     )
     p.add_argument("model", help="model JSON written by train")
+    add_tree_arg(p)
     p.add_argument(
         "--row", help='the sample as a JSON object: \'{"色泽": "青绿", "密度": 0.5}\' (absent = missing)'
     )

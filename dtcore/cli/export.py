@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from dtcore.cli.common import check_out
+from dtcore.cli.common import add_tree_arg, check_out, read_model
 from dtcore.cli.train import add_picture_args, dot_options
-from dtcore.export import load_model, write_tree_file
+from dtcore.export import write_tree_file
 from dtcore.export.files import refuse_input_as_output
 from dtcore.export.render import FORMATS
 
@@ -17,7 +17,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format is None:  # the suffix names the format; with --format any name will do
         check_out(args.out)
     refuse_input_as_output(args.out, [args.model])
-    est = load_model(args.model)
+    est = read_model(args)
     sample = None
     if args.sample is not None:
         if args.format != "html" and not str(args.out).lower().endswith(".html"):
@@ -52,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "pan/zoom tree, collapse, search and a sample's path (needs Graphviz; no network).",
     )
     p.add_argument("model")
+    add_tree_arg(p)
     p.add_argument("--out", required=True)
     p.add_argument(
         "--format",

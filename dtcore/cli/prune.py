@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dtcore.cli.common import add_limits_arg, read_limits
+from dtcore.cli.common import add_limits_arg, add_tree_arg, read_limits, read_model
 from dtcore.cli.common import print_json as _print_json
 from dtcore.data.limits import NO_LIMITS, SizeLimits
 from dtcore.pruning.alpha_selection import estimator_grower
@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         "prune", help="post-prune a saved model (REP, PEP, C4.5 EBP, CART CCP); prints the report as JSON"
     )
     p.add_argument("model", help="model JSON written by train")
+    add_tree_arg(p)
     p.add_argument("data", nargs="?", help="the training data (CSV/TSV/ARFF with the model's columns)")
     p.add_argument(
         "--method",
@@ -124,10 +125,10 @@ def encoded_rows(
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
-    from dtcore.export import impurity_name, load_model, save_model
+    from dtcore.export import impurity_name, save_model
     from dtcore.export.files import refuse_input_as_output
 
-    est = load_model(args.model)
+    est = read_model(args)
     if args.path:
         _print_json(cost_complexity_path(est.tree_).to_dict())
         return 0

@@ -1,13 +1,12 @@
-"""``train``, ``predict`` and ``show``: the flags that describe a training run, the table → roles →
-estimator steps they share (``ui.report`` reuses them), and the three commands (``export`` is in
-``dtcore.cli.export``)."""
+"""``train`` and ``predict`` (``show`` is in ``dtcore.cli.show``, ``export`` in
+``dtcore.cli.export``): the flags that describe a training run, the table → roles → estimator
+steps they share (``ui.report`` reuses them), and the two commands."""
 
 from __future__ import annotations
 
 import argparse
 import csv
 import io
-import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,13 +14,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dtcore.cli import show
 from dtcore.cli.common import (
     add_limits_arg,
+    add_tree_arg,
     check_out,
     int_or_float,
     parse_option,
     positive_int,
     read_limits,
+    read_model,
     stdout,
     warn,
 )
@@ -29,7 +31,7 @@ from dtcore.cli.engines import TrainRun, add_engine_args, dispatch
 from dtcore.data import roles as R
 from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
-from dtcore.export import load_model, to_text, tree_summary, write_tree_file
+from dtcore.export import tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output, write_atomic
 from dtcore.numbers import fmt_num
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
@@ -306,7 +308,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_predict(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.out, [args.model, args.data])
-    est = load_model(args.model)
+    est = read_model(args)
     table = read_table(args.data, limits=read_limits(args))
     names = est.schema_.names
     missing = lacking_columns(table.names, names)
@@ -342,38 +344,6 @@ def cmd_predict(args: argparse.Namespace) -> int:
         stdout(text)
     else:
         write_atomic(args.out, text)
-    return 0
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    est = load_model(args.model)
-    if args.format == "text":
-        stdout(to_text(est, precision=args.precision))
-        return 0
-    if args.format == "j48":
-        if est.algorithm != "c45":
-            raise ValueError(
-                f"--format j48 is Weka's J48 print-out of C4.5 trees; this model is "
-                f"{est.algorithm}: use --format text"
-            )
-        from dtcore.export.j48 import to_j48_text
-
-        stdout(to_j48_text(est))
-        return 0
-    s = est.schema_
-    summary = tree_summary(est.tree_)
-    info = {
-        "algorithm": est.algorithm,
-        "task": est._task,
-        "target": s.target,
-        "nodes": summary["n_nodes"],
-        "leaves": summary["n_leaves"],
-        "depth": summary["depth"],
-        "features": [f.to_dict() for f in s.features],
-        "classes": None if s.classes is None else list(s.classes),
-        "params": est.get_params(),
-    }
-    stdout(json.dumps(info, ensure_ascii=False, indent=1) + "\n")
     return 0
 
 
@@ -440,7 +410,7 @@ def add_picture_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``train``, ``predict`` and ``show`` on the CLI's subparsers."""
+    """Register ``train``, ``predict`` and ``show`` (``dtcore.cli.show``) on the CLI's subparsers."""
     p = sub.add_parser(
         "train",
         help="fit a tree and write it (.json .dot .txt .svg .png .pdf)",
@@ -461,20 +431,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     p = sub.add_parser("predict", help="predict with a saved model")
     p.add_argument("model", help="model JSON written by train")
+    add_tree_arg(p)
     p.add_argument("data", help="data file with the model's feature columns (matched by name)")
     p.add_argument("--proba", action="store_true", help="add one probability column per class")
     p.add_argument("--out", help="output CSV (default: stdout)")
     add_limits_arg(p)
     p.set_defaults(func=cmd_predict)
 
-    p = sub.add_parser("show", help="print a saved model")
-    p.add_argument("model", help="model JSON written by train")
-    p.add_argument(
-        "--format",
-        choices=("text", "json", "j48"),
-        default="text",
-        help="text rules, a JSON summary (nodes, leaves, depth, features, classes), or "
-        "Weka's J48 print-out (C4.5 models)",
-    )
-    p.add_argument("--precision", type=positive_int, default=4, help="significant digits printed")
-    p.set_defaults(func=cmd_show)
+    show.add_parser(sub)

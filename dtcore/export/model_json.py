@@ -19,6 +19,7 @@ from dtcore.export.labels import (
     unassigned_categories,
     unwrap_model,
 )
+from dtcore.export.origin import ModelOrigin
 from dtcore.export.tree_check import check_tree, read_neighbours
 from dtcore.schema import KINDS, Schema
 from dtcore.tree import TREE_ARRAYS, Tree
@@ -179,7 +180,14 @@ def model_to_dict(estimator: BaseTreeEstimator) -> dict:
         "tree": _tree_json(tree),
         "nodes": describe_nodes(tree, schema),
         **_growth_entry(estimator),
+        **_origin_entry(estimator),
     }
+
+
+def _origin_entry(estimator: BaseTreeEstimator) -> dict:
+    """``{"origin": …}`` for a tree imported from another library (``dtcore.export.origin``)."""
+    origin = getattr(estimator, "origin_", None)
+    return {} if origin is None else {"origin": origin.to_dict()}
 
 
 def _growth_entry(estimator: BaseTreeEstimator) -> dict:
@@ -231,6 +239,8 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
         from dtcore.export.growth_json import growth_from_dict
 
         growth_from_dict(est, d["growth"], lambda g: _checked_tree(g, schema))
+    if d.get("origin") is not None:  # optional: only imported trees have it
+        est.origin_ = ModelOrigin.from_dict(d["origin"])
     return est
 
 

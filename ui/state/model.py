@@ -175,6 +175,9 @@ def url_extras() -> dict[str, str]:
     src = large_data.source()
     if src is not None:  # the files on the server: a link opens the same pattern
         out["large"] = src.pattern
+    om = st.session_state.get("opened_model")
+    if om is not None:  # an opened model file: the receiver is told which file to open again
+        out["model"] = om.name
     return out
 
 

@@ -220,7 +220,8 @@ def url_params(session) -> dict[str, str]:
 #: URL keys beyond the widget settings, written from the session's model and data
 #: (``ui.state.model.url_extras``): the splits forced on the tree, and the name of an uploaded
 #: file (which cannot travel: the receiver is told so)
-EXTRA_KEYS = ("forced", "upload", "large")  # large: a large-data pattern (ui/state/large_data.py)
+#: large: a large-data pattern (ui/state/large_data.py); model: the name of an opened model file
+EXTRA_KEYS = ("forced", "upload", "large", "model")
 
 
 def pending(key: str) -> str | None:

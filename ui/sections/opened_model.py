@@ -1,0 +1,107 @@
+"""The "Open a model" box of the Data page and the Train page's view of an opened model: the
+file's tree drawn as the app draws a trained one, what its leaves hold (a boosted tree's raw
+score is said to be one), its rules and a dtcore JSON download."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from dtcore import export
+from ui.sections import navigation
+from ui.services.opened import MODEL_TYPES, OpenedModel
+from ui.state import opened as opened_state
+from ui.state import state, url
+from ui.state.state import t
+from ui.views import tree as treeview
+from ui.views.text import md_escape, sentence
+
+
+def open_box() -> None:
+    """Data page: the model upload, the member index, the open model and its Close button."""
+    om = opened_state.opened()
+    with st.expander(t("opened.box"), expanded=om is not None or opened_state.open_error() is not None):
+        c1, c2 = st.columns([3, 1])
+        uploaded = c1.file_uploader(
+            t("opened.upload"),
+            type=list(MODEL_TYPES),
+            help=t("opened.upload_help"),
+            key=opened_state.upload_key(),
+        )
+        tree = c2.number_input(
+            t("opened.tree"), 0, 100_000, 0, step=1, key="opened_tree", help=t("opened.tree_help")
+        )
+        opened_state.take_model_upload(uploaded, int(tree))
+        err = opened_state.open_error()
+        if err:
+            name, key, params = err
+            st.error(
+                t("opened.failed_title", name=md_escape(name), message=md_escape(sentence(t(key, **params))))
+            )
+        om = opened_state.opened()
+        if om is not None:
+            st.markdown(current_line(om))
+            st.button(t("opened.close"), on_click=opened_state.close, key="opened_close")
+            st.page_link("pages/train.py", label=t("nav.train"), icon=":material/arrow_forward:")
+
+
+def reopen_notice() -> None:
+    """A link made while a model file was open says which file to open again (files are not in links)."""
+    name = url.pending("model")
+    if name is not None and opened_state.opened() is None:
+        st.info(t("opened.reopen", name=md_escape(name)), icon=":material/link:")
+
+
+def source_text(om: OpenedModel) -> str:
+    origin = om.estimator.origin_
+    if origin is None:
+        return t("algo." + om.estimator.algorithm)
+    text = origin.source
+    if origin.member is not None and origin.n_members is not None:
+        text += ", " + t("opened.member", member=origin.member, n=origin.n_members)
+    return text
+
+
+def current_line(om: OpenedModel) -> str:
+    return t("opened.current", name=md_escape(om.name), source=md_escape(source_text(om)))
+
+
+def train_view(om: OpenedModel) -> None:
+    """Train page, a model open: what it is, what its leaves hold, the tree, its rules."""
+    est = om.estimator
+    tree = est.tree_
+    st.subheader(t("opened.title"))
+    st.markdown(current_line(om))
+    origin = est.origin_
+    if origin is not None and origin.is_raw_score:
+        words = t("opened.raw_score")
+        if origin.output is not None:
+            words += " " + t("opened.output", output=md_escape(origin.output))
+        st.info(words, icon=":material/info:")
+    if origin is not None and origin.note:
+        st.caption(t("opened.note", note=md_escape(origin.note)))
+    used = sorted({est.schema_.names[j] for j in tree.feature[tree.feature >= 0].tolist()})
+    st.caption(
+        t(
+            "opened.summary",
+            nodes=tree.node_count,
+            leaves=tree.get_n_leaves(),
+            depth=tree.get_depth(),
+            features=md_escape(", ".join(used) or "—"),
+        )
+    )
+    depth = treeview.auto_depth(tree)
+    dot = treeview.tree_dot(est, depth, rankdir=treeview.auto_rankdir(tree, depth), lang=state.lang())
+    navigation.draw_tree(dot, tree, depth, key="opened_frame")
+    with st.expander(t("opened.rules")):
+        st.code(export.to_text(est), language=None)
+    st.download_button(
+        t("opened.download"),
+        export.dumps_model(est),
+        file_name=f"{Path(om.name).stem}-tree{om.tree}.json",
+        mime="application/json",
+        key="opened_download",
+    )
+    st.caption(t("opened.no_data_views"))
+    st.button(t("opened.close"), on_click=opened_state.close, key="opened_close_train")
