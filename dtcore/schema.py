@@ -303,13 +303,24 @@ def _per_cell(col: np.ndarray, fn: Callable[[object], object]) -> np.ndarray:
     once per distinct string, so the Python work grows with the labels, not the rows."""
     cells = col.tolist()
     if len(cells) > 64 and all(type(v) is str for v in cells):
-        uniq, inv = np.unique(col.astype(str), return_inverse=True)
-        mapped = np.empty(uniq.size, dtype=object)
-        mapped[:] = [fn(u) for u in uniq.tolist()]
-        return mapped[inv.ravel()]
+        uniq, inv = distinct_strings(cells)
+        mapped = np.empty(len(uniq), dtype=object)
+        mapped[:] = [fn(u) for u in uniq]
+        return mapped[inv]
     out = np.empty(len(cells), dtype=object)
     out[:] = [fn(v) for v in cells]
     return out
+
+
+def distinct_strings(cells: list[str]) -> tuple[list[str], np.ndarray]:
+    """(the distinct strings in order of first appearance, each cell's index into them).
+
+    Hashing, not ``np.unique(col.astype(str))``: a fixed-width copy is as wide as the longest
+    string in every cell, so one 40 KB label repeated on 40 000 rows (a few bytes in a
+    dictionary-encoded Parquet file) would need 6.4 GB; here the cells share the string objects."""
+    index: dict[str, int] = {}
+    inv = np.fromiter((index.setdefault(v, len(index)) for v in cells), dtype=np.intp, count=len(cells))
+    return list(index), inv
 
 
 def encode_classes(
@@ -369,21 +380,18 @@ def _encode_string_classes(
     col: np.ndarray, classes: Iterable[str] | None, tokens: Sequence[str], target: str
 ) -> tuple[np.ndarray, tuple[str, ...]]:
     """``encode_classes`` for a column of str: the per-label work runs once per distinct
-    string (a C-speed ``np.unique``), with the same classes, codes and errors as the loop."""
-    uniq, first, inv, cnt = np.unique(
-        col.astype(str), return_index=True, return_inverse=True, return_counts=True
-    )
-    ulist = uniq.tolist()
+    string (``distinct_strings``), with the same classes, codes and errors as the loop."""
+    ulist, inv = distinct_strings(col.tolist())
     miss = np.array([is_missing(v, tokens) for v in ulist], dtype=bool)
     if miss.any():
+        first_missing = int(np.flatnonzero(miss[inv])[0])
         raise DataError(
-            f"target {target!r} is missing in {int(cnt[miss].sum())} row(s) (first: "
-            f"row {int(first[miss].min()) + 1}); drop those rows or fill in the target"
+            f"target {target!r} is missing in {int(miss[inv].sum())} row(s) (first: "
+            f"row {first_missing + 1}); drop those rows or fill in the target"
         )
-    labels = [label_of(v) for v in ulist]
-    by_first_row = [labels[k] for k in np.argsort(first, kind="stable").tolist()]
-    classes = class_order(by_first_row, classes)
-    return _class_codes(labels, classes, target)[inv.ravel()], classes
+    labels = [label_of(v) for v in ulist]  # in order of first appearance
+    classes = class_order(labels, classes)
+    return _class_codes(labels, classes, target)[inv], classes
 
 
 def encode_regression_target(

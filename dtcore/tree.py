@@ -20,7 +20,7 @@ created them in: ``TreeAssembler.build`` renumbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -294,10 +294,11 @@ class Tree:
         return imp / total if total > 0 else imp
 
     # -- serialisation -------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self, skip: Iterable[str] = ()) -> dict:
         """Plain lists (exact: floats round-trip through JSON's repr); a model file's tree is
-        read back, checked, by ``dtcore.export.model_json.tree_from_dict``."""
-        d = {name: getattr(self, name).tolist() for name in TREE_ARRAYS}
+        read back, checked, by ``dtcore.export.model_json.tree_from_dict``. ``skip``: arrays
+        left out (the caller writes them in another form)."""
+        d = {name: getattr(self, name).tolist() for name in TREE_ARRAYS if name not in skip}
         d["n_classes"] = self.n_classes
         if self.saw_missing is not None:
             d["saw_missing"] = self.saw_missing.tolist()

@@ -43,6 +43,17 @@ def plan_roles(run: TrainRun, profiles: dict[str, R.ColumnProfile]) -> tuple[dic
     return roles, run.task or R.infer_task(profiles[run.target])
 
 
+def check_value_limits(run: TrainRun, profiles: dict[str, R.ColumnProfile]) -> None:
+    """The limits on one value (``name_chars`` for a column name, ``cell_chars`` for a label) on
+    the Dask path, before any partition is encoded: a short file can hold a huge label many
+    times over (a dictionary-encoded Parquet column). The limits on rows, cells and bytes are the
+    in-memory engine's (the table in one process); Dask exists to go past them."""
+    source = run.sources[0] if len(run.sources) == 1 else f"{len(run.sources)} files"
+    for name, profile in profiles.items():
+        run.limits.check("name_chars", len(name), source)
+        run.limits.check("cell_chars", profile.longest_label, f"{source}, column {name!r}")
+
+
 def cmd_train(run: TrainRun) -> int:
     """Train on Dask as ``run`` says; the exit code (errors raise ``DataError``)."""
     refuse_input_as_output(run.out, list(run.sources))
@@ -56,7 +67,9 @@ def cmd_train(run: TrainRun) -> int:
         print(f"level {depth} done", file=sys.stderr, flush=True)
 
     with connect(run.scheduler) as client:
-        roles, task = plan_roles(run, profile_frame(ddf, [str(c) for c in ddf.columns], client))
+        profiles = profile_frame(ddf, [str(c) for c in ddf.columns], client)
+        check_value_limits(run, profiles)
+        roles, task = plan_roles(run, profiles)
         features = R.features_of(roles)
         est = fit_dask(
             ddf,

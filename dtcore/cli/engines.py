@@ -18,6 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from dtcore.data.limits import NO_LIMITS, SizeLimits
 from dtcore.schema import DataError
 
 ENGINES = ("memory", "dask")
@@ -46,6 +47,7 @@ class TrainRun:
     params: dict[str, Any] = field(default_factory=dict)  # the estimator's (``params_from_args``)
     picture: dict[str, Any] = field(default_factory=dict)  # ``write_tree_file``'s (``dot_options``)
     scheduler: str | None = None  # an engine's cluster address (``--scheduler``)
+    limits: SizeLimits = NO_LIMITS  # the size limits the data is read with (``--no-limits``: none)
 
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:

@@ -266,9 +266,7 @@ def fit_prepared(
 
 def dot_options(args: argparse.Namespace) -> dict:
     opts = {"precision": args.precision, "rankdir": args.rankdir}
-    if args.show_depth is not None:
-        opts["max_depth"] = args.show_depth
-    return opts
+    return opts if args.show_depth is None else {**opts, "max_depth": args.show_depth}
 
 
 def train_run(args: argparse.Namespace) -> TrainRun:
@@ -287,6 +285,7 @@ def train_run(args: argparse.Namespace) -> TrainRun:
         params=params_from_args(args),
         picture=dot_options(args),
         scheduler=getattr(args, "scheduler", None),
+        limits=read_limits(args),
     )
 
 

@@ -61,6 +61,7 @@ class ColumnProfile:
     example: str  # the first known value as a label ("" when none)
     decimal_comma: bool = False  # labels that are all numbers written with a decimal comma
     split_marks: bool = False  # every label names a row set (train / valid / test: a split column)
+    longest_label: int = 0  # characters in the longest cell given as text (the cell_chars limit)
 
     @property
     def constant(self) -> bool:
@@ -126,6 +127,7 @@ class ColumnPart:
     labels: tuple[str, ...] | None  # not numeric: the distinct known labels (None: more than kept)
     example: str  # the first known value as a label ("" when none)
     decimal_comma: bool  # known cells, all numbers written with a decimal comma ("1,5")
+    longest_label: int = 0  # characters in this block's longest cell given as text (0: none)
 
 
 def column_part(
@@ -162,6 +164,7 @@ def column_part(
     else:
         n_known = sum(counts[(type(v), v)] for v in known_cells)
     example = label_of(known_cells[0]) if known_cells else ""
+    longest = max((len(v) for v in cells if isinstance(v, str)), default=0)  # text as written
     numbers: list[float] | None = None
     if known_cells and not any(isinstance(v, (bool, np.bool_)) for v in known_cells):
         nums = [to_float(v) for v in known_cells]
@@ -171,7 +174,9 @@ def column_part(
         integer = all(float(x).is_integer() for x in numbers)
         u = np.unique(np.asarray(numbers, dtype=np.float64))
         kept = u if keep is None or u.size <= keep else None
-        return ColumnPart(str(name), n, n_known, int(u.size), True, integer, kept, None, example, False)
+        return ColumnPart(
+            str(name), n, n_known, int(u.size), True, integer, kept, None, example, False, longest
+        )
     labels = tuple(dict.fromkeys(label_of(v) for v in known_cells))
     comma = bool(known_cells)
     comma = comma and all(isinstance(v, str) and DECIMAL_COMMA.match(v.strip()) for v in known_cells)
@@ -186,6 +191,7 @@ def column_part(
         labels if keep is None or len(labels) <= keep else None,
         example,
         comma,
+        longest,
     )
 
 
@@ -228,8 +234,9 @@ def profile_of_parts(
         could_be_id = n_known == n_rows and (not numeric or (integer and id_name(name)))
         if count_distinct is not None and could_be_id:
             n_distinct = int(count_distinct(name))
+    longest = max((p.longest_label for p in parts), default=0)
     return ColumnProfile(
-        name, numeric, bool(integer), n_distinct, n_rows - n_known, n_rows, example, comma, marks
+        name, numeric, bool(integer), n_distinct, n_rows - n_known, n_rows, example, comma, marks, longest
     )
 
 

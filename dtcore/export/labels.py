@@ -149,8 +149,8 @@ def unassigned_categories(tree: Tree, schema: Schema, node: int) -> tuple[str, .
     if not tree.is_categorical_test(node):
         return ()
     cats = schema.features[int(tree.feature[node])].categories
-    cb = tree.cat_branch_of(node)
-    return tuple(cats[c] for c in np.nonzero(cb < 0)[0] if c < len(cats))
+    cb = tree.cat_branch_of(node)[: len(cats)]
+    return tuple(map(cats.__getitem__, np.flatnonzero(cb < 0).tolist()))  # C speed: 10⁵ labels
 
 
 def node_prediction_index(tree: Tree, node: int) -> int:

@@ -31,6 +31,10 @@ FORMAT = "dtcore-model"
 VERSION = 1
 
 
+#: the categories with no branch named in a node's readable record; past it, also their count
+NO_BRANCH_LISTED = 100
+
+
 def tree_summary(tree: Tree) -> dict:
     return {"n_nodes": tree.node_count, "n_leaves": tree.get_n_leaves(), "depth": tree.get_depth()}
 
@@ -53,11 +57,17 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
             rec["feature_index"] = j
             bs = branches(tree, schema, i)
             if tree.is_categorical_test(i):
-                rec["test"] = {
+                # the missing branch carries them already (CART); C4.5's shared-out tests do not
+                orphans = next((b.also for b in bs if b.missing), None)
+                orphans = unassigned_categories(tree, schema, i) if orphans is None else orphans
+                test: dict[str, object] = {
                     "kind": "categorical",
                     "branches": [list(b.values) for b in bs],
-                    "no_branch": list(unassigned_categories(tree, schema, i)),
+                    "no_branch": list(orphans[:NO_BRANCH_LISTED]),
                 }
+                if len(orphans) > NO_BRANCH_LISTED:  # the rest are counted, not named
+                    test["no_branch_count"] = len(orphans)
+                rec["test"] = test
             else:
                 rec["test"] = {
                     "kind": "continuous",
@@ -124,15 +134,54 @@ def _from_finite_json(values: object) -> object:
     return values
 
 
+#: a category table longer than this is written as runs (``{"values", "lengths"}``): a CART
+#: test on a feature of 10⁵ labels holds a branch for every label, most of them -1 (not seen at
+#: that node), so a thousand such tests would otherwise write 10⁸ numbers
+RUNS_FROM = 4096
+#: the longest table a file's runs may decode to per node, when the schema does not say
+MAX_TABLE = 1 << 16
+
+
 def _tree_json(tree: Tree) -> dict:
-    return {k: _finite_json(v) for k, v in tree.to_dict().items()}
+    if tree.cat_branch.size <= RUNS_FROM:
+        return {k: _finite_json(v) for k, v in tree.to_dict().items()}
+    d = {k: _finite_json(v) for k, v in tree.to_dict(skip=("cat_branch",)).items()}
+    cb = tree.cat_branch
+    starts = np.flatnonzero(np.r_[True, cb[1:] != cb[:-1]])
+    lengths = np.diff(np.r_[starts, cb.size])
+    d["cat_branch"] = {"values": cb[starts].tolist(), "lengths": lengths.tolist()}
+    return d
 
 
-def tree_from_dict(d: object) -> Tree:
+def _runs_decoded(runs: dict, d: dict, max_table: int | None) -> np.ndarray:
+    """``cat_branch`` written as runs, decoded; refused before anything is allocated when the
+    runs are malformed or would decode to more entries than the nodes' tables hold."""
+    values, lengths = runs.get("values"), runs.get("lengths")
+    if not (
+        isinstance(values, list)
+        and isinstance(lengths, list)
+        and len(values) == len(lengths)
+        and all(type(v) is int for v in values)
+        and all(type(n) is int and n > 0 for n in lengths)
+    ):
+        raise ValueError("model tree.cat_branch: runs must be lists of whole numbers (values, lengths > 0)")
+    total = sum(lengths)
+    ptr, feature = d.get("cat_ptr"), d.get("feature")
+    n_nodes = len(feature) if isinstance(feature, list) else 0
+    if not (isinstance(ptr, list) and ptr and ptr[-1] == total) or total > n_nodes * (max_table or MAX_TABLE):
+        raise ValueError("model tree.cat_branch: runs do not decode to the category tables of tree.cat_ptr")
+    return np.repeat(np.asarray(values, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
+
+
+def tree_from_dict(d: object, max_table: int | None = None) -> Tree:
     """The tree of ``Tree.to_dict`` output, checked (``tree_check.check_tree``): a damaged or
-    crafted model file is refused with a ValueError naming the field, before anything walks it."""
+    crafted model file is refused with a ValueError naming the field, before anything walks it.
+    ``cat_branch`` may be written as runs (``_tree_json``); ``max_table``: the most categories
+    of any feature (bounds what runs may decode to)."""
     if not isinstance(d, dict):
         raise ValueError("model tree: expected an object of arrays")
+    if isinstance(d.get("cat_branch"), dict):
+        d = {**d, "cat_branch": _runs_decoded(d["cat_branch"], d, max_table)}
     kw = {}
     for name, dtype in TREE_ARRAYS.items():
         if name not in d:
@@ -231,7 +280,7 @@ def model_from_dict(d: dict, estimator_class: type[BaseTreeEstimator] | None = N
     schema = _schema_from_dict(d["schema"], d["task"])
     if not isinstance(d["tree"], dict):
         raise ValueError("model file: tree must be an object of arrays")
-    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()})
+    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d["tree"].items()}, _max_table(schema))
     _check_tree_fits_schema(tree, schema)
     est._set_schema(schema)
     est.tree_ = tree
@@ -248,9 +297,13 @@ def _checked_tree(d: object, schema: Schema) -> Tree:
     """A tree entry (the grown tree of ``growth``) read and checked against the schema."""
     if not isinstance(d, dict):
         raise ValueError("model file: growth.grown_tree must be an object of arrays")
-    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d.items()})
+    tree = tree_from_dict({k: _from_finite_json(v) for k, v in d.items()}, _max_table(schema))
     _check_tree_fits_schema(tree, schema)
     return tree
+
+
+def _max_table(schema: Schema) -> int:
+    return max([1, *(len(f.categories or ()) for f in schema.features)])
 
 
 def _schema_from_dict(d: object, task: str) -> Schema:
