@@ -203,7 +203,7 @@ def alpha_section(res, alpha):
         b1 = b2 = None
         note = st.container()
     else:
-        b1, b2, note = st.columns([1, 1, 3], vertical_alignment="center")
+        b1, b2, note = st.columns([1.3, 1.3, 2.4], vertical_alignment="center")  # labels not cut
     if curves.cv is not None:
         c = curves.cv
         i = c.index

@@ -78,8 +78,8 @@ def test_find_panel_keeps_its_query_across_the_switch(page, app_url):
     """The Find panel's query is kept as its id: 'purest leaves' stays picked, in either language."""
     open_page(page, app_url, "", lang="en", **CASES["big"])
     settle(page, "")
-    box = page.locator(".st-key-find_query")
-    box.click()
+    script_done(page, timeout=120_000)
+    page.locator(".st-key-find_query input").first.click()
     page.get_by_role("option", name=i18n.translate("nav.query.purest", "en")).click()
     script_done(page, timeout=120_000)
     for name, lang in (("中文", "zh"), ("English", "en")):
@@ -88,3 +88,37 @@ def test_find_panel_keeps_its_query_across_the_switch(page, app_url):
         assert problems(page) == [], problems(page)
         shown = page.locator(".st-key-find_query input").first.input_value()
         assert shown == i18n.translate("nav.query.purest", lang)
+
+
+#: every button label on the page whose text is wider than the button shows it (an ellipsis)
+CUT_LABELS = """() => [...document.querySelectorAll('[data-testid="stMain"] button .stMarkdownEllipsis')]
+  .map(d => {
+    const shown = d.getBoundingClientRect().width, css = d.style.cssText;
+    d.style.width = 'max-content'; d.style.maxWidth = 'none'; d.style.flex = 'none';
+    const full = d.getBoundingClientRect().width;
+    d.style.cssText = css;
+    return [d.innerText, Math.round(full), Math.round(shown)];
+  }).filter(([, full, shown]) => shown > 0 && full > shown + 1)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("", CASES["watermelon"]),  # the what-if's "Fill in this row" (填入这一…)
+        ("", CASES["big"]),  # the focused view's "Back to the root" (Back to th…)
+        ("prune", {"sample": "watermelon_3.0", "algo": "cart", "prune_method": "ccp", "valid": 20}),
+    ],
+    ids=["train", "big-train", "prune-ccp"],
+)
+def test_no_button_label_is_cut(page, app_url, path, params):
+    """Issue 27: buttons read "填入这一…", "Back to th…", "Use the validation …" at 1400 px."""
+    open_page(page, app_url, path, lang="en", **params)
+    settle(page, path)
+    page.locator('[data-testid="stMain"] button').first.wait_for(state="visible", timeout=60_000)
+    assert page.evaluate(CUT_LABELS) == []
+    for name in ("中文", "English"):
+        switch_language(page, name)
+        settle(page, path)
+        page.wait_for_timeout(500)
+        assert page.evaluate(CUT_LABELS) == [], name

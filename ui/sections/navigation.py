@@ -247,7 +247,10 @@ def big_tree_section(res) -> str:
         find_panel(res)
     overview_panel(res, node)
     report = report_mode.active()
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom") if not report else [st] * 5
+    # the buttons' columns fit their labels ("Back to the root" was cut to "Back to th…")
+    c1, c2, c3, c4, c5 = (
+        st.columns([2, 2, 1.6, 1.4, 1.6], vertical_alignment="bottom") if not report else [st] * 5
+    )
     show = report_mode.control(
         c1.segmented_control,
         t("nav.show"),

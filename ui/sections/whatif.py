@@ -41,7 +41,7 @@ def _editor(est, res) -> list:
     if st.session_state.get("_whatif_sig") != sig or "_whatif_values" not in st.session_state:
         st.session_state["_whatif_sig"] = sig
         _fill(est, res.features, int(res.rows["train"][0]))
-    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
+    a, b, c = st.columns([2, 1.5, 1.5], vertical_alignment="bottom")  # room for the button's label
     split = a.selectbox(
         t("whatif.split"),
         names,
