@@ -10,7 +10,7 @@ from ui.figures.compare import cv_figure
 from ui.sections import compare as S
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.state import report_mode, state
+from ui.state import boundary, report_mode, state
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import compare as V
@@ -103,7 +103,7 @@ def page():
         t("compare.algorithms"),
         list(options),
         key=S.KEY,
-        format_func=lambda k: V.label(k, t, algorithm),
+        format_func=state.fixed_labels(list(options), lambda k: V.label(k, t, algorithm), key=S.KEY),
     )
     keys = [k for k in options if k in (keys or [])]
     if not keys:
@@ -119,10 +119,10 @@ def page():
         st.error(t("compare.failed", message=md_escape(str(exc))))
         return
     notes = c.notes()
-    trees_section(c)
-    first_section(c, notes)
-    scores_section(c)
-    agreement_section(c)
+    boundary.section("trees", trees_section, c)
+    boundary.section("first", first_section, c, notes)
+    boundary.section("scores", scores_section, c)
+    boundary.section("agreement", agreement_section, c)
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

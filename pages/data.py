@@ -10,7 +10,7 @@ from ui.sections import large_data, opened_model
 from ui.services import roles as R
 from ui.services.loading import UPLOAD_TYPES, sample_catalogue
 from ui.services.split import split_columns, split_counts
-from ui.state import report_mode, state, url
+from ui.state import boundary, report_mode, state, url
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views.tables import role_edits, role_grid_height, role_table
@@ -98,7 +98,7 @@ def roles_section(data):
             index=tasks.index(state.task()),
             key=key,
             horizontal=True,
-            format_func=state.fixed_labels(tasks, lambda v: t("task." + v)),
+            format_func=state.fixed_labels(tasks, lambda v: t("task." + v), key=key),
             help=t("data.task_help"),
             on_change=state.on_task_change,
             args=(key,),
@@ -187,19 +187,19 @@ def split_section(data):
 def page():
     st.title(t("data.title"))
     if not report_mode.active():
-        source_section()
-        large_data.source_section()  # Parquet on the server, when the operator allows it
-        opened_model.reopen_notice()
-        opened_model.open_box()  # a model trained elsewhere (no pickles)
+        boundary.section("source", source_section)
+        boundary.section("large_source", large_data.source_section)  # Parquet on the server, if allowed
+        boundary.section("reopen_notice", opened_model.reopen_notice)
+        boundary.section("open_model", opened_model.open_box)  # a model trained elsewhere (no pickles)
     data = state.data()
     if data is None:
         st.info(t("side.no_data"))
         return
-    preview_section(data)
+    boundary.section("preview", preview_section, data)
     large_data.sample_notice()
-    ok = roles_section(data)
+    ok = boundary.section("roles", roles_section, data, fallback=False)
     if not large_data.split_note():  # large data: every row trains
-        split_section(data)
+        boundary.section("split", split_section, data)
     if ok and not report_mode.active():
         st.page_link(
             "pages/train.py", label=t("data.next", page=t("nav.train")), icon=":material/arrow_forward:"

@@ -6,7 +6,7 @@ import streamlit as st
 from ui.sections import growth as S
 from ui.services import growth as G
 from ui.services.training import TrainingError
-from ui.state import model, report_mode, state
+from ui.state import boundary, model, report_mode, state
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import growth as V
@@ -61,6 +61,11 @@ def stepper(res):
     st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), width="stretch")
 
 
+def guarded_stepper(res):
+    """The stepper in its error boundary (the fragment reruns this alone while playing)."""
+    boundary.section("steps", stepper, res)
+
+
 def page():
     st.title(t("growth.title"))
     try:
@@ -81,7 +86,7 @@ def page():
     st.caption(t("growth.intro", rule=t("growth.rule." + res.estimator.build_rule_)))
     splits, prunes = G.n_steps(res.estimator)
     S.prepare_step(res, splits + prunes)
-    st.fragment(stepper, run_every=1.0 if S.playing() else None)(res)
+    st.fragment(guarded_stepper, run_every=1.0 if S.playing() else None)(res)
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

@@ -17,7 +17,7 @@ from ui.sections.pruning import (
 from ui.services import pruning as pv
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.state import model, report_mode, state, url
+from ui.state import boundary, model, report_mode, state, url
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import prune_table
@@ -203,7 +203,7 @@ def alpha_section(res, alpha):
         b1 = b2 = None
         note = st.container()
     else:
-        b1, b2, note = st.columns([1, 1, 3], vertical_alignment="center")
+        b1, b2, note = st.columns([1.3, 1.3, 2.4], vertical_alignment="center")  # labels not cut
     if curves.cv is not None:
         c = curves.cv
         i = c.index
@@ -286,7 +286,10 @@ def page():
             st.page_link("pages/train.py", label=t("nav.train"), icon=":material/account_tree:")
         return
     st.caption(t("prune.intro"))
-    method, alpha, cf = method_panel(res)
+    settings = boundary.section("method", method_panel, res)
+    if settings is None:
+        return
+    method, alpha, cf = settings
     if method == "rep" and res.rows["valid"].size == 0:
         st.warning(t("prune.needs_valid"))
         if not report_mode.active():
@@ -301,14 +304,14 @@ def page():
     except (ValueError, NotImplementedError) as exc:
         st.error(t("prune.failed", message=md_escape(str(exc))))
         return
-    trees_section(res, method, outcome)
-    metrics_section(outcome)
+    boundary.section("trees", trees_section, res, method, outcome)
+    boundary.section("metrics", metrics_section, outcome)
     if method == "ccp":
         st.subheader(t("prune.charts_title"))
-        alpha_section(res, alpha)
+        boundary.section("curves", alpha_section, res, alpha)
     elif method == "ebp":
         st.subheader(t("prune.charts_title"))
-        cf_section(res, cf)
+        boundary.section("curves", cf_section, res, cf)
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

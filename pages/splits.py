@@ -10,7 +10,7 @@ from ui.sections import navigation
 from ui.sections import splits as explorer
 from ui.services import roles as R
 from ui.services.training import TrainingError
-from ui.state import model, report_mode, state, url
+from ui.state import boundary, model, report_mode, state, url
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import focus
@@ -279,16 +279,25 @@ def page():
     st.caption(t("splits.model", algorithm=t("algo." + res.algorithm), nodes=res.estimator.node_count))
     top_left, top_right = st.columns([3, 2], gap="large")
     with top_left:
-        node = tree_panel(res)
+        node = boundary.section("tree", tree_panel, res, fallback=0)
     nd, rep = explorer.report_for(res, X, y, node)
     with top_right:
-        node_summary(res, rep, nd, node)
-    st.subheader(t("splits.ranking"))
-    wide = {t("splits.col.test"): st.column_config.TextColumn(width="large")}  # "≤ 0.36 (midpoint 0.3815)"
-    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True, column_config=wide)
+        boundary.section("summary", node_summary, res, rep, nd, node)
+    boundary.section("ranking", ranking_section, rep, nd)
     if not rep.features:
         st.info(t("splits.no_rows"))
         return
+    boundary.section("candidates", candidates_section, res, rep, nd, node)
+
+
+def ranking_section(rep, nd):
+    st.subheader(t("splits.ranking"))
+    wide = {t("splits.col.test"): st.column_config.TextColumn(width="large")}  # "≤ 0.36 (midpoint 0.3815)"
+    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True, column_config=wide)
+
+
+def candidates_section(res, rep, nd, node):
+    """Every candidate of one feature, the chosen one's preview and arithmetic, the forcing."""
     st.subheader(t("splits.candidates"))
     j = feature_picker(rep, node)
     feature_chart(rep, nd, j)

@@ -18,7 +18,7 @@ from ui.sections import downloads, large_data, navigation, opened_model, whatif
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
-from ui.state import model, opened, report_mode, state, url
+from ui.state import boundary, model, opened, report_mode, state, url
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import focus
@@ -43,7 +43,7 @@ def param_widget(algo, p, lang):
             label,
             p.options,
             key=key,
-            format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang)),
+            format_func=state.fixed_labels(p.options, lambda v: option_label(p.name, v, lang), key=key),
             help=hint,
             **url.KEEP,
         )
@@ -89,7 +89,7 @@ def settings_panel(task):
                 crits,
                 key=ckey,
                 **url.KEEP,
-                format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang)),
+                format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang), key=ckey),
             )
         values = {}
         for p in params:
@@ -162,7 +162,9 @@ def tree_section(res):
             key="fold_pick",
             placeholder=t("tree.fold_placeholder"),
             format_func=state.fixed_labels(
-                inner, lambda i: ("▸ " if i in collapsed else "") + treeview.node_label(est, i, root)
+                inner,
+                lambda i: ("▸ " if i in collapsed else "") + treeview.node_label(est, i, root),
+                key="fold_pick",
             ),
             on_change=navigation.on_fold_pick,
         )
@@ -244,7 +246,7 @@ def scores_section(res):
                 horizontal=True,
                 key="cm_split",
                 fallback=names[-1],
-                format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
+                format_func=state.fixed_labels(names, lambda s: t("metrics." + s), key="cm_split"),
                 index=len(names) - 1,
             )
             sc = res.scores[which]
@@ -282,7 +284,7 @@ def regression_section(res):
         horizontal=True,
         key="regfit_split",
         fallback=names[0],
-        format_func=state.fixed_labels(names, lambda s: t("metrics." + s)),
+        format_func=state.fixed_labels(names, lambda s: t("metrics." + s), key="regfit_split"),
     )
     pts = model.regression_points_for(res, which)
     texts = {k: t("regfit." + k) for k in ("actual", "predicted", "residual", "leaf", "leaf_value")}
@@ -325,8 +327,7 @@ def page():
         st.page_link("pages/data.py", label=t("nav.data"), icon=":material/table_view:")
         return
     notice = st.container()
-    algo, criterion, values, submitted = settings_panel(task)
-    res = ensure_model(algo, criterion, values, submitted)
+    res = boundary.section("settings", lambda: ensure_model(*settings_panel(task)))
     if res is None:
         return
     with notice:
@@ -356,13 +357,13 @@ def page():
         and res.estimator.get_params().get("max_depth") == depth
     ):
         st.caption(t("defaults.depth_limited", depth=depth, rows=LIMIT_DEPTH_ABOVE_ROWS))
-    tree_section(res)
-    scores_section(res)
+    boundary.section("tree", tree_section, res)
+    boundary.section("scores", scores_section, res)
     if res.task == R.REGRESSION:
-        regression_section(res)
+        boundary.section("regression", regression_section, res)
     if not report_mode.active():
-        whatif.whatif_section(res)
-        downloads_section(res)
+        boundary.section("whatif", whatif.whatif_section, res)
+        boundary.section("downloads", downloads_section, res)
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

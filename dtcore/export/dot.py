@@ -22,6 +22,7 @@ from dtcore.export.labels import (
 )
 from dtcore.export.thresholds import midpoint_text
 from dtcore.numbers import fmt_num, fmt_weight
+from dtcore.routing import DISTRIBUTE
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
@@ -399,9 +400,14 @@ def _node_fill(tree: Tree, i: int, s: _DotStyle, classes: Sequence[str] | None) 
 
 
 def _node_test(tree: Tree, schema: Schema, i: int, precision: int) -> str:
-    """The question a node asks: ``密度 ≤ 0.381`` for a binary test, the feature name otherwise."""
+    """The question a node asks: ``密度 ≤ 0.381`` for a binary test, the feature name otherwise.
+    A categorical test that spreads missing values down every branch is ID3's or C4.5's multiway
+    test (one branch per value): titled by its feature like any multiway test, also on a
+    two-valued feature (``触感``, not ``触感 = 硬滑``); CART's subset tests send missing values
+    one way (``missing_branch`` ≥ 0)."""
     name = schema.features[int(tree.feature[i])].name
     bs = branches(tree, schema, i, precision)
-    if len(bs) == 2 and bs[0].op in ("le", "eq", "in"):
+    multiway = tree.is_categorical_test(i) and int(tree.missing_branch[i]) == DISTRIBUTE
+    if len(bs) == 2 and bs[0].op in ("le", "eq", "in") and not multiway:
         return f"{name} {condition_text(bs[0])}"
     return name

@@ -82,3 +82,15 @@ def test_explore_button_opens_the_splits_page_at_that_node():
     est = at.session_state["result"].estimator
     node = int(gs.step_tree(est, 2).node)
     assert at.session_state["node"] == node  # CART: the grown tree is the fitted tree
+
+
+def test_play_shows_every_step_from_the_first():
+    """Issue 27: Play from the end went 0 → 1 → 2 before any picture was drawn (the click's run
+    and its full rerun both advanced): step 0 is drawn first, then 1, 2, … one per timed run."""
+    at = start(GROWTH, algo="id3", sample="watermelon_2.0")
+    at.button(key="growth_play").click().run()
+    no_exception(at)
+    assert at.slider(key="growth_step").value == 0 and drawn_tests(dot(at)) == 0
+    for k in (1, 2):
+        at.run()
+        assert at.slider(key="growth_step").value == k and drawn_tests(dot(at)) == k

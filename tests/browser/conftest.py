@@ -40,7 +40,8 @@ def _free_port() -> int:
 def app_url(tmp_path_factory):
     port = _free_port()
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # DTREE_TEST_FAULTS: ?fail=<section> forces a section's error boundary (ui/state/boundary.py)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), DTREE_TEST_FAULTS="1")
     with open(log, "wb") as fh:
         proc = subprocess.Popen(
             [
@@ -84,6 +85,12 @@ def app_url(tmp_path_factory):
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture(scope="session")
+def app_log(app_url, tmp_path_factory) -> Path:
+    """The test server's log (its stdout and stderr)."""
+    return next(tmp_path_factory.getbasetemp().glob("streamlit*/server.log"))
 
 
 @pytest.fixture(scope="session")

@@ -637,3 +637,27 @@ def test_model_files_with_the_old_threshold_name_load_as_r8():
     d = json.loads((Path(__file__).parents[1] / "snapshots/dtcore/watermelon3-c45/model.json").read_text())
     d["params"]["threshold"] = "c45"
     assert model_from_dict(d).get_params()["threshold"] == "r8"
+
+
+def test_a_two_valued_multiway_test_is_titled_by_its_feature():
+    """Issue 27: ID3's multiway test on 触感 (two values) was titled "触感 = 硬滑" like a binary
+    test; a multiway test names its feature, its branches carry the values. CART's subset test on
+    a two-valued feature stays a binary question."""
+    from tests.dtcore.test_explain import fit
+
+    for algo, multiway in (("id3", True), ("cart", False)):
+        est, _, _ = fit("watermelon_2.0_missing", algo)
+        tree, schema = est.tree_, est.schema_
+        dot = to_dot(est)
+        nodes = [
+            i
+            for i in range(tree.node_count)
+            if tree.feature[i] >= 0
+            and tree.is_categorical_test(i)
+            and len(schema.features[int(tree.feature[i])].categories) == 2
+        ]
+        assert nodes, algo
+        for i in nodes:
+            name = schema.features[int(tree.feature[i])].name
+            header = re.search(rf'id="dtnode{i}".*?<B>(.*?)</B>', dot).group(1)
+            assert (header == name) is multiway, (algo, i, header)

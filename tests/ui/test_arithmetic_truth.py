@@ -127,3 +127,32 @@ def test_a_regression_impurity_line_is_captioned_by_its_own_criterion(criterion,
     from ui.i18n import translate
 
     assert "median" in translate("splits.ar.ae", "en") and "中位数" in translate("splits.ar.ae", "zh")
+
+
+def test_a_continuous_cut_keeps_the_textbook_decimals():
+    """Issue 27: C4.5's gain of 密度 ≤ 0.36 on watermelon 3.0 was printed with six decimals
+    (0.997503 − … = 0.262439), wider than its column; at three it holds within the operands'
+    rounding, which ≈ says."""
+    est, X, y = fit("watermelon_3.0", "c45", prune=False)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    density = rep.features[est.schema_.index("密度")]
+    lines = arithmetic_latex(explain.arithmetic(nd, density.test, rep), tr)
+    gain = next(f for c, f in lines if c == "splits.ar.gain")
+    assert r"&= 0.998 - \big(\tfrac{4}{17}\cdot 0.000 + \tfrac{13}{17}\cdot 0.961\big)" in gain
+    assert gain.endswith(r"&\approx 0.262\end{aligned}")
+
+
+@pytest.mark.parametrize(("name", "algo", "params"), CASES, ids=lambda v: str(v))
+def test_no_line_needs_more_than_one_extra_decimal_at_the_root(name, algo, params):
+    """Extra decimals are for a small difference of nearly equal numbers; elsewhere a line is
+    exact with one more decimal at most, or shown with ≈ at the base."""
+    from ui.views.arithmetic import decimals_for
+
+    est, X, y = fit(name, algo, **params)
+    nd = explain.explainer_data(est, X, y, None, 0)
+    rep = explain.report_for(nd)
+    for rec in rep.features:
+        if rec.usable and rec.test is not None:
+            ds = decimals_for(explain.arithmetic(nd, rec.test, rep))
+            assert max(v for k, v in ds.items() if not k.endswith("~")) <= ds["base"] + 1, (rec.name, ds)

@@ -54,3 +54,20 @@ def test_assembling_refuses_a_key_of_two_modules():
     assert catalogue.assembled((first,)) == {"x.a": ("a", "甲")}
     with pytest.raises(ValueError, match="'x.a' is defined twice \\(second\\)"):
         catalogue.assembled((first, second))
+
+
+def test_one_word_for_node_in_chinese():
+    """Issue 27: 节点 and 结点 were both used; the catalogue says 节点 (as its first pages did)."""
+    zh = [z for _, z in catalogue.CATALOGUE.values()]
+    assert sum("节点" in z for z in zh) > 50
+    assert [z for z in zh if "结点" in z] == []
+
+
+def test_the_splits_page_has_one_chinese_name():
+    """Issue 27: the Splits page was 划分 in the menu, 划分探索 as its title, 分裂解释器 in Growth."""
+    name = i18n.translate("splits.title", "zh")
+    assert i18n.translate("nav.splits", "zh") == name == "划分探索"
+    assert name in i18n.translate("growth.explore", "zh")
+    assert f"“{name}”页" in i18n.translate("splits.forced_on_train", "zh")
+    zh = [z for _, z in catalogue.CATALOGUE.values()]
+    assert [z for z in zh if "分裂解释" in z or "“划分”" in z] == []

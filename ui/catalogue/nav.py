@@ -4,7 +4,7 @@ view, search, the node budget."""
 WORDS: dict[str, tuple[str, str]] = {
     "nav.data": ("Data", "数据"),
     "nav.train": ("Train & tree", "训练与决策树"),
-    "nav.splits": ("Splits", "划分"),
+    "nav.splits": ("Splits", "划分探索"),
     "nav.prune": ("Pruning", "剪枝"),
     "nav.compare": ("Compare", "算法比较"),
     "nav.growth": ("Growth", "生长过程"),

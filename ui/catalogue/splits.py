@@ -128,7 +128,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "splits.forced_on_train": (
         "This tree has forced splits at {nodes} (bold outline); undo them on the Splits page.",
-        "这棵树在 {nodes} 处有强制划分（粗框）；可在“划分”页撤销。",
+        "这棵树在 {nodes} 处有强制划分（粗框）；可在“划分探索”页撤销。",
     ),
     "splits.ar.ent_D": ("Entropy of the node", "节点的信息熵"),
     "splits.ar.rho": ("Share of the weight whose value is known", "取值已知的样本权重占比"),

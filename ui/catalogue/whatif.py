@@ -6,7 +6,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "Pick a row or type values; the tree (as trained: nothing is retrained) shows the path, "
         "the leaf and, per feature, what keeps or flips the prediction. Leave a value empty (or "
         "choose “missing”) to see how the model treats a missing value.",
-        "选择一行数据或直接输入取值；决策树（不会重新训练）给出样本经过的路径、到达的叶结点，"
+        "选择一行数据或直接输入取值；决策树（不会重新训练）给出样本经过的路径、到达的叶节点，"
         "以及每个特征在什么范围内预测不变、怎样改动会改变预测。把某个取值留空（或选“缺失”）"
         "可以查看模型如何处理缺失值。",
     ),
@@ -33,9 +33,9 @@ WORDS: dict[str, tuple[str, str]] = {
         "粗线：样本经过的路径及其取值；在 C4.5 的测试上取值缺失时，样本按各分支训练权重的比例"
         "进入每个分支（比例写在边上）。CART 按该划分学到的缺失值方向走。路径以外的子树已折叠。",
     ),
-    "whatif.mixing": ("How the leaves are mixed", "叶结点分布如何混合"),
+    "whatif.mixing": ("How the leaves are mixed", "叶节点分布如何混合"),
     "whatif.arithmetic": ("Arithmetic", "计算过程"),
-    "whatif.leaves": ("Leaves reached", "到达的叶结点"),
+    "whatif.leaves": ("Leaves reached", "到达的叶节点"),
     "whatif.counterfactuals": ("Change one value, see the flip", "改一个值，看预测是否改变"),
     "whatif.counterfactuals_caption": (
         "One feature at a time, the others as in the sample: the values that keep the prediction "
@@ -46,14 +46,14 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "whatif.no_path_features": (
         "The tree is a single leaf: no feature changes it.",
-        "决策树只有一个叶结点：任何特征都不会改变预测。",
+        "决策树只有一个叶节点：任何特征都不会改变预测。",
     ),
     "whatif.word.missing": ("missing", "缺失"),
     "whatif.word.or": ("or", "或"),
     "whatif.word.any": ("any", "任意"),
     "whatif.word.known": ("known", "已知"),
     "whatif.never": ("no single change", "单独改动无法改变"),
-    "whatif.col.leaf": ("Leaf", "叶结点"),
+    "whatif.col.leaf": ("Leaf", "叶节点"),
     "whatif.col.weight": ("Share of the sample", "样本份额"),
     "whatif.col.value": ("Value", "取值"),
     "whatif.col.feature": ("Feature", "特征"),

@@ -11,6 +11,10 @@ from ui.state.state import current_data
 
 STEP_KEY = "growth_step"
 PLAY_KEY = "growth_playing"
+#: set when Play is pressed, cleared once a step has been drawn: the runs between (the click's,
+#: interrupted by its full rerun, and that rerun) show the step Play started at instead of
+#: advancing twice before any picture (Play skipped step 1, issue 27)
+HOLD_KEY = "_growth_hold"
 
 
 def model_for_steps(res):
@@ -45,7 +49,10 @@ def playing() -> bool:
 
 
 def advance(total: int) -> None:
-    """One step further while playing; the end stops the play (a full rerun drops the timer)."""
+    """One step further while playing; the end stops the play (a full rerun drops the timer).
+    Not before the step Play started at has been drawn (``HOLD_KEY``)."""
+    if st.session_state.get(HOLD_KEY):
+        return
     k = int(st.session_state.get(STEP_KEY, 0))
     if k >= total:
         st.session_state[PLAY_KEY] = False
@@ -62,11 +69,13 @@ def toggle_play(total: int) -> None:
     elif not now and "_growth_drawn" in st.session_state:
         st.session_state[STEP_KEY] = st.session_state["_growth_drawn"]
     st.session_state[PLAY_KEY] = now
+    st.session_state[HOLD_KEY] = now
 
 
 def drawn(k: int) -> None:
-    """Remember the step this run drew (see :func:`toggle_play`)."""
+    """Remember the step this run drew (see :func:`toggle_play`); playing may go on from it."""
     st.session_state["_growth_drawn"] = int(k)
+    st.session_state.pop(HOLD_KEY, None)
 
 
 def arrays(res):

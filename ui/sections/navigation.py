@@ -158,7 +158,7 @@ def find_panel(res) -> None:
         t("nav.find"),
         queries,
         key="find_query",
-        format_func=state.fixed_labels(queries, lambda q: t("nav.query." + q)),
+        format_func=state.fixed_labels(queries, lambda q: t("nav.query." + q), key="find_query"),
     )
     hits: list[int] = []
     if query == "feature":
@@ -167,7 +167,7 @@ def find_panel(res) -> None:
             t("nav.feature"),
             names,
             key="find_feature",
-            format_func=state.fixed_labels(names, lambda i: schema.features[i].name),
+            format_func=state.fixed_labels(names, lambda i: schema.features[i].name, key="find_feature"),
         )
         hits = find.by_feature(tree, j)
     elif query == "class":
@@ -176,7 +176,7 @@ def find_panel(res) -> None:
             t("nav.class"),
             ks,
             key="find_class",
-            format_func=state.fixed_labels(ks, lambda i: str(schema.classes[i])),
+            format_func=state.fixed_labels(ks, lambda i: str(schema.classes[i]), key="find_class"),
         )
         hits = find.by_class(tree, k)
     elif query == "value":
@@ -247,7 +247,10 @@ def big_tree_section(res) -> str:
         find_panel(res)
     overview_panel(res, node)
     report = report_mode.active()
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 1, 1], vertical_alignment="bottom") if not report else [st] * 5
+    # the buttons' columns fit their labels ("Back to the root" was cut to "Back to th…")
+    c1, c2, c3, c4, c5 = (
+        st.columns([2, 2, 1.6, 1.4, 1.6], vertical_alignment="bottom") if not report else [st] * 5
+    )
     show = report_mode.control(
         c1.segmented_control,
         t("nav.show"),
@@ -255,7 +258,7 @@ def big_tree_section(res) -> str:
         default="focus",
         key="focus_show",
         fallback="focus",
-        format_func=state.fixed_labels(SHOW, lambda v: t("nav.show." + v)),
+        format_func=state.fixed_labels(SHOW, lambda v: t("nav.show." + v), key="focus_show"),
     )
     st.session_state.setdefault("focus_levels", focus.DEFAULT_WINDOW)
     levels = report_mode.control(c2.selectbox, t("nav.window"), WINDOWS, key="focus_levels")
@@ -266,7 +269,7 @@ def big_tree_section(res) -> str:
         t("tree.layout"),
         layouts,
         key="layout",
-        format_func=state.fixed_labels(layouts, lambda v: t("tree.layout." + v)),
+        format_func=state.fixed_labels(layouts, lambda v: t("tree.layout." + v), key="layout"),
         **url.KEEP,
     )
     if not report:

@@ -41,9 +41,13 @@ def _editor(est, res) -> list:
     if st.session_state.get("_whatif_sig") != sig or "_whatif_values" not in st.session_state:
         st.session_state["_whatif_sig"] = sig
         _fill(est, res.features, int(res.rows["train"][0]))
-    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
-    labels = fixed_labels(names, lambda s: t("metrics." + s))  # computed in this run's language
-    split = a.selectbox(t("whatif.split"), names, key="whatif_split", format_func=labels)
+    a, b, c = st.columns([2, 1.5, 1.5], vertical_alignment="bottom")  # room for the button's label
+    split = a.selectbox(
+        t("whatif.split"),
+        names,
+        key="whatif_split",
+        format_func=fixed_labels(names, lambda s: t("metrics." + s), key="whatif_split"),
+    )
     rows = res.rows[split]
     if st.session_state.get("whatif_row", 0) > rows.size - 1:  # another split may be shorter
         st.session_state["whatif_row"] = int(rows.size) - 1
@@ -78,7 +82,7 @@ def _editor(est, res) -> list:
                     opts,
                     index=opts.index(v) if v in opts else 0,
                     key=key,
-                    format_func=lambda o: missing if o is None else str(o),
+                    format_func=fixed_labels(opts, lambda o: missing if o is None else str(o), key=key),
                 )
             else:
                 values[f.index] = st.number_input(
@@ -141,7 +145,7 @@ def node_data_section(res, path_tests) -> None:
         t("nodedata.node"),
         inner,
         key="nodedata_node",
-        format_func=lambda i: treeview.node_label(est, i, root),
+        format_func=fixed_labels(inner, lambda i: treeview.node_label(est, i, root), key="nodedata_node"),
     )
     X, y = arrays_for(res)
     nd = explain.explainer_data(est, X, y, None, int(node))

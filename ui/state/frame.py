@@ -17,6 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from . import large_data
+from .boundary import section
 from .model import url_extras
 from .url import write_url
 
@@ -61,5 +62,5 @@ def run_page(page: Callable[[], None]) -> None:
     reruns only the page), and the address bar should match what the page has just drawn."""
     require_frame(page_path(page))
     if large_data.page_gate(page_path(page)):  # large data: the page says it uses the sample
-        page()
+        section("page", page)  # the last boundary: whatever a section's own did not catch
     write_url(url_extras())

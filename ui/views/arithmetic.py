@@ -3,15 +3,20 @@
 Each formula shows its definition, the numbers filled in and the result. The numbers of one
 test are printed with one number of decimals ``d``: at least ``DECIMALS`` of its kind (the
 textbook's three for ID3/C4.5, whose worked examples print Gain(D, age) = 0.247; the ranking
-table's four for CART, so its Δ reads as the table's), and more where fewer would
-make a line false as printed (``0.661 − 0.661 = 0.001`` becomes ``0.6614 − 0.6607 = 0.0007``):
-``decimals_for`` recomputes every line from its printed operands and accepts ``d`` when each
-printed result is that value correctly rounded. Long sums break onto further lines.
+table's four for CART, so its Δ reads as the table's), and more only where fewer would make a
+line false or meaningless as printed (``0.661 − 0.661 = 0.001`` becomes ``0.6614 − 0.6607 =
+0.0007``): ``decimals_for`` recomputes every line from its printed operands and accepts ``d`` when
+the printed result is that value correctly rounded (shown with =), or, when it still has two
+significant digits, within the rounding of the operands (shown with ≈: ``0.998 − (4/17·0.000 +
+13/17·0.961) ≈ 0.262``, not ``0.997503 − … = 0.262439``, which no student copies and which
+overflowed its column). Long sums break onto further lines.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,8 +34,12 @@ DECIMALS = {"entropy": 3, "gini": 4, "entropy_cart": 4, "mse": 4}
 MAX_DECIMALS = 6
 
 
-#: the page's style for formulas: one wider than its column scrolls instead of being cut off
-FORMULA_CSS = "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding-bottom:2px}</style>"
+#: the page's style for formulas: one wider than its column scrolls instead of being cut off; the
+#: scroll box clips vertically too, so it leaves room above and below for superscripts such as
+#: Ent(D^{≤ 0.3815}) (CJK fallback glyphs stand taller than KaTeX's own)
+FORMULA_CSS = (
+    "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding:0.4em 0 0.25em;margin:0.6em 0}</style>"
+)
 
 BREAK = "\u23ce"  # where a long sum may continue on the next line (see _aligned)
 
@@ -119,13 +128,39 @@ def arithmetic_latex(ar: Arithmetic, t: Translate) -> list[tuple[str, str]]:
 
 
 Rounding = Callable[[float | None], float]
-#: a line's check: does it hold when its numbers are printed with ``r`` (``d`` decimals)?
-Check = Callable[[Rounding, int], bool]
 
 
-def _holds(value: float, printed_result: float, d: int) -> bool:
-    """``printed_result`` is ``value`` (computed from printed operands) rounded to ``d`` decimals."""
-    return abs(value - printed_result) <= 0.5 * 10.0**-d * (1 + 1e-9) + 1e-15
+@dataclass(frozen=True)
+class Check:
+    """A computed line: its value from the printed operands, and the result it prints."""
+
+    value: Callable[[Rounding], float]
+    result: float | None
+
+    def exact(self, d: int) -> bool:
+        r = _rounding(d)
+        return _holds(self.value(r), r(self.result), d)
+
+    def approximate(self, d: int) -> bool:
+        """Within the operands' rounding, and still two significant digits (shown with ≈)."""
+        r = _rounding(d)
+        return _significant(r(self.result), d) and _holds(self.value(r), r(self.result), d, APPROX_UNITS)
+
+
+#: how far (in units of the last printed decimal) a result shown with ≈ may be from the value of
+#: its printed operands: the operands' own rounding (tests/ui/test_arithmetic_truth.py holds it)
+APPROX_UNITS = 1.5
+
+
+def _holds(value: float, printed_result: float, d: int, units: float = 0.5) -> bool:
+    """``printed_result`` is ``value`` (computed from printed operands) rounded to ``d`` decimals
+    (``units``: 0.5, exactly; ``APPROX_UNITS``: within the operands' rounding, for ≈)."""
+    return abs(value - printed_result) <= units * 10.0**-d * (1 + 1e-9) + 1e-15
+
+
+def _significant(printed_result: float, d: int) -> bool:
+    """The result printed with ``d`` decimals keeps two significant digits (0.262, not 0.004)."""
+    return abs(printed_result) >= 10.0 ** (1 - d)
 
 
 def _weighted_sum(fracs: Sequence[float], values: Sequence[float], r: Rounding) -> float:
@@ -141,27 +176,29 @@ def _checks(ar: Arithmetic) -> dict[str, Check]:
         live = [(float(w) / K, float(e)) for w, e in zip(ar.branch_weights, ar.branch_entropy) if w > 0]
         fr, ents = [f for f, _ in live], [e for _, e in live]
         if ar.missing:
-            checks["gain"] = lambda r, d: _holds(
-                r(ar.rho) * (r(ar.ent_known) - _weighted_sum(fr, ents, r)), r(ar.gain), d
+            checks["gain"] = Check(
+                lambda r: r(ar.rho) * (r(ar.ent_known) - _weighted_sum(fr, ents, r)), ar.gain
             )
         else:
-            checks["gain"] = lambda r, d: _holds(r(ar.ent_D) - _weighted_sum(fr, ents, r), r(ar.gain), d)
+            checks["gain"] = Check(lambda r: r(ar.ent_D) - _weighted_sum(fr, ents, r), ar.gain)
         if ar.algorithm == "c45" and (ar.mdl_penalty or 0.0) > 0:
-            checks["mdl"] = lambda r, d: _holds(r(ar.gain) - r(ar.mdl_penalty), r(ar.gain_after_penalty), d)
+            checks["mdl"] = Check(lambda r: r(ar.gain) - r(ar.mdl_penalty), ar.gain_after_penalty)
         shown = _shown_gain(ar)
         denom = _denominator(ar)[1]
         if denom and ar.gain_ratio is not None and np.isfinite(ar.gain_ratio):
-            checks["ratio"] = lambda r, d: r(denom) != 0 and _holds(r(shown) / r(denom), r(ar.gain_ratio), d)
+            checks["ratio"] = Check(
+                lambda r: r(shown) / r(denom) if r(denom) != 0 else math.nan, ar.gain_ratio
+            )
         return checks
     assert ar.branch_weights is not None and ar.branch_impurity is not None
     fr = [float(w) / float(ar.N) for w in ar.branch_weights]
     imps = [float(g) for g in ar.branch_impurity]
-    checks["weighted"] = lambda r, d: _holds(_weighted_sum(fr, imps, r), r(ar.weighted), d)
-    checks["decrease"] = lambda r, d: _holds(r(ar.impurity) - r(ar.weighted), r(ar.decrease), d)
+    checks["weighted"] = Check(lambda r: _weighted_sum(fr, imps, r), ar.weighted)
+    checks["decrease"] = Check(lambda r: r(ar.impurity) - r(ar.weighted), ar.decrease)
     if ar.kind in ("gini", "entropy_cart"):
         assert ar.W_root is not None  # a CART classification test always has its root weight
         share = float(ar.N) / float(ar.W_root)
-        checks["weighted_decrease"] = lambda r, d: _holds(share * r(ar.decrease), r(ar.weighted_decrease), d)
+        checks["weighted_decrease"] = Check(lambda r: share * r(ar.decrease), ar.weighted_decrease)
     return checks
 
 
@@ -174,14 +211,21 @@ def _rounding(d: int) -> Rounding:
 
 def decimals_for(ar: Arithmetic) -> dict[str, int]:
     """Decimals per line: ``"base"`` (``DECIMALS`` of the kind) for the lines that hold whatever
-    the rounding, and for each computed line the fewest (≥ base) at which it holds as printed;
-    a line that holds at none gets the base and ``"<name>~": 1`` (shown with ≈)."""
+    the rounding; for each computed line, in this order: exact at the base or one decimal more,
+    else approximately at the base (``"<name>~": 1``, shown with ≈) when the result keeps two
+    significant digits there, else the fewest decimals up to ``MAX_DECIMALS`` at which it holds
+    (a small difference of nearly equal numbers); a line that holds at none gets the base and ≈."""
     base = DECIMALS.get(ar.kind, 4)
     out = {"base": base}
     for name, check in _checks(ar).items():
-        d = next((d for d in range(base, MAX_DECIMALS + 1) if check(_rounding(d), d)), None)
-        out[name] = base if d is None else d
-        if d is None:
+        tries = [(base, "="), (base + 1, "="), (base, "≈")]
+        tries += [(d, sign) for d in range(base + 1, MAX_DECIMALS + 1) for sign in "=≈"][1:]
+        d, sign = next(
+            ((d, sign) for d, sign in tries if (check.exact(d) if sign == "=" else check.approximate(d))),
+            (base, "≈"),
+        )
+        out[name] = d
+        if sign == "≈":
             out[name + "~"] = 1
     return out
 
