@@ -14,7 +14,7 @@ from ui.figures.regression import (
 )
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
-from ui.sections import downloads, large_data, navigation, whatif
+from ui.sections import downloads, large_data, navigation, splits, whatif
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
@@ -191,6 +191,8 @@ def tree_section(res):
     if forced:
         st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
+    if (tie := splits.root_tie_note(res)) is not None:  # the root's test won a tie by column order
+        st.caption(tie)
     if selected is not None:
         path = treeview.node_path(est, selected)
         st.markdown(
