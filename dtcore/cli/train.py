@@ -30,8 +30,9 @@ from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
 from dtcore.export import load_model, to_text, tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output, write_atomic
+from dtcore.export.node_charts import node_charts
 from dtcore.numbers import fmt_num
-from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, encode_target, lacking_columns
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -293,8 +294,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     refuse_input_as_output(args.out, [args.data])
-    est = fit_from_args(args)
-    write_tree_file(est, args.out, **dot_options(args))
+    prepared, weight = read_training(args)
+    est = fit_prepared(args, prepared, weight)
+    options = dot_options(args)
+    if args.node_charts:  # histograms of the training rows inside the nodes (.dot/.svg/.png/.pdf)
+        X, y = prepared[0], prepared[1]
+        options["charts"] = node_charts(est, est.encode(X), encode_target(est.schema_, y), weight)
+    write_tree_file(est, args.out, **options)
     s = tree_summary(est.tree_)
     warn(
         f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
@@ -464,6 +470,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_engine_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
+    p.add_argument(
+        "--node-charts",
+        action="store_true",
+        help="draw the split feature's histogram of the training rows inside each test and each "
+        "leaf's bar sized by its samples (.dot/.svg/.png/.pdf; see dtcore/export/node_charts.py)",
+    )
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("predict", help="predict with a saved model")
