@@ -151,6 +151,10 @@ def tree_section(res):
         **url.KEEP,
     )
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
+    url.default("node_charts")
+    charts_on = report_mode.control(
+        c0.toggle, t("tree.node_charts"), key="node_charts", help=t("tree.node_charts_help"), **url.KEEP
+    )
     node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root), key="node")
     collapsed = list(st.session_state.get("collapse") or [])
     if not report_mode.active():  # one node per pick: it folds, or unfolds when folded (no loose
@@ -184,8 +188,12 @@ def tree_section(res):
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = model.forced_nodes()
-    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
-    navigation.draw_tree(dot, tree, shown)  # past the browser's node budget: drawn by the server
+    charts = splits.tree_charts(res) if charts_on else None
+    dot = treeview.tree_dot(
+        est, shown, collapsed, selected, rankdir, state.lang(), forced=forced, charts=charts
+    )
+    # past the browser's node budget (or with node charts): drawn by the server
+    navigation.draw_tree(dot, tree, shown, server=charts_on)
     if treeview.ROUTED_MARK in dot:  # a second line "missing, 清脆 →" under some edge labels
         st.caption(t("tree.routed_legend", missing=treeview.dot_words(state.lang())["missing"]))
     if forced:

@@ -224,9 +224,11 @@ def _cell(width: int, height: int, color: str | None = None) -> str:
 _TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">'
 
 
-def _label_row(chart: SplitChart, precision: int) -> str:
+def _label_row(chart: SplitChart, precision: int, gaps: bool) -> str:
     """The categories under their bars when they fit (about 6 points a character), or the
     axis's two ends; "" when neither fits."""
+    n = len(chart.widths)
+    after = [k in chart.marks or (gaps and k < n - 1) for k in range(n)]  # a cell between columns
     if chart.labels:
         if any(len(lab) * 6 > wd for lab, wd in zip(chart.labels, chart.widths)):
             return ""
@@ -235,10 +237,10 @@ def _label_row(chart: SplitChart, precision: int) -> str:
             cells.append(
                 f'<TD WIDTH="{wd}" FIXEDSIZE="FALSE"><FONT POINT-SIZE="7">{html_escape(lab)}</FONT></TD>'
             )
-            if k in chart.marks:
+            if after[k]:
                 cells.append("<TD></TD>")
         return "<TR>" + "".join(cells) + "</TR>"
-    span = len(chart.widths) + len(chart.marks)
+    span = n + sum(after)
     return (
         f'<TR><TD COLSPAN="{span}">{_TABLE}<TR>'
         f'<TD ALIGN="LEFT"><FONT POINT-SIZE="7">{fmt_num(chart.low, precision)}</FONT></TD>'
@@ -252,6 +254,14 @@ def _mark_cell(chart: SplitChart, height: int) -> str:
     return _cell(width, height, color)
 
 
+def _between(chart: SplitChart, k: int, height: int) -> str:
+    """What follows column k of a histogram: its line, a 1-point gap between bars, or nothing
+    after the last."""
+    if k in chart.marks:
+        return _mark_cell(chart, height)
+    return _cell(1, height) if k < len(chart.widths) - 1 else ""
+
+
 def split_chart_html(chart: SplitChart, colors: Sequence[str], precision: int) -> str:
     """A test's chart as an HTML-like table: class-stacked columns (classification, ``colors``
     by class) or a grid of cells shaded by weight (regression)."""
@@ -259,7 +269,7 @@ def split_chart_html(chart: SplitChart, colors: Sequence[str], precision: int) -
         body = "<TR>" + "".join(_stack(chart, k, colors) for k in range(len(chart.widths))) + "</TR>"
     else:
         body = _grid(chart)
-    label = _label_row(chart, precision)
+    label = _label_row(chart, precision, gaps=bool(colors))
     return f"{_TABLE}{body}{label}</TABLE>"
 
 
@@ -274,9 +284,7 @@ def _stack(chart: SplitChart, k: int, colors: Sequence[str]) -> str:
     rows += [(h, colors[cls]) for cls, h in reversed(parts)]
     inner = "".join(f"<TR>{_cell(width, h, col)}</TR>" for h, col in rows)
     out = f'<TD VALIGN="BOTTOM">{_TABLE}{inner}</TABLE></TD>'
-    if k in chart.marks:
-        out += _mark_cell(chart, CHART_HEIGHT)
-    return out
+    return out + _between(chart, k, CHART_HEIGHT)
 
 
 def _grid(chart: SplitChart) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
+from dtcore.export.node_charts import node_charts
 from ui.services.forcing import training_arrays
 from ui.state.model import forced_ops
 from ui.state.state import current_data, t
@@ -23,6 +24,16 @@ def arrays_for(base):
     cached = st.session_state.get("_split_arrays")
     if cached is None or cached[0] != base.key:
         cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, current_data().df))
+    return cached[1]
+
+
+def tree_charts(res):
+    """The node charts of the current tree from its training rows (cached per tree)."""
+    sig = (res.key, repr(forced_ops()))
+    cached = st.session_state.get("_tree_charts")
+    if cached is None or cached[0] != sig:
+        X, y = arrays_for(res)
+        cached = st.session_state["_tree_charts"] = (sig, node_charts(res.estimator, X, y))
     return cached[1]
 
 
