@@ -25,14 +25,14 @@ from dtcore.cli.common import (
     warn,
 )
 from dtcore.cli.engines import TrainRun, add_engine_args, dispatch
+from dtcore.cli.pictures import add_node_charts_arg, add_picture_args, chart_options, dot_options
 from dtcore.data import roles as R
 from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
 from dtcore.export import load_model, to_text, tree_summary, write_tree_file
 from dtcore.export.files import refuse_input_as_output, write_atomic
-from dtcore.export.node_charts import node_charts
 from dtcore.numbers import fmt_num
-from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, encode_target, lacking_columns
+from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, check_columns, lacking_columns
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -262,13 +262,6 @@ def fit_prepared(
     return est
 
 
-def dot_options(args: argparse.Namespace) -> dict:
-    opts = {"precision": args.precision, "rankdir": args.rankdir}
-    if args.show_depth is not None:
-        opts["max_depth"] = args.show_depth
-    return opts
-
-
 def train_run(args: argparse.Namespace) -> TrainRun:
     """The ``train`` flags as a ``TrainRun``."""
     return TrainRun(
@@ -296,11 +289,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     refuse_input_as_output(args.out, [args.data])
     prepared, weight = read_training(args)
     est = fit_prepared(args, prepared, weight)
-    options = dot_options(args)
-    if args.node_charts:  # histograms of the training rows inside the nodes (.dot/.svg/.png/.pdf)
-        X, y = prepared[0], prepared[1]
-        options["charts"] = node_charts(est, est.encode(X), encode_target(est.schema_, y), weight)
-    write_tree_file(est, args.out, **options)
+    write_tree_file(est, args.out, **dot_options(args), **chart_options(args, est, *prepared[:2], weight))
     s = tree_summary(est.tree_)
     warn(
         f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
@@ -444,14 +433,6 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
     add_limits_arg(p)
 
 
-def add_picture_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--precision", type=positive_int, default=3, help="significant digits in pictures")
-    p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"))
-    p.add_argument(
-        "--show-depth", type=int, metavar="N", help="draw N levels; deeper subtrees become summary boxes"
-    )
-
-
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``train``, ``predict``, ``show`` and ``export`` on the CLI's subparsers."""
     p = sub.add_parser(
@@ -470,12 +451,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_engine_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
-    p.add_argument(
-        "--node-charts",
-        action="store_true",
-        help="draw the split feature's histogram of the training rows inside each test and each "
-        "leaf's bar sized by its samples (.dot/.svg/.png/.pdf; see dtcore/export/node_charts.py)",
-    )
+    add_node_charts_arg(p)
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("predict", help="predict with a saved model")

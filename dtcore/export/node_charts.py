@@ -22,7 +22,6 @@ counts are the rows' weights there (C4.5's shares of a missing value included).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -101,9 +100,10 @@ def bar_widths(counts: ArrayLike, total_width: int) -> list[tuple[int, int]]:
     return [(k, int(x)) for k, x in zip(pos, w)]
 
 
-def sturges_bins(n: int) -> int:
-    """Sturges' rule, ⌈log₂ n⌉ + 1 bins for n values, within 1 … ``MAX_BINS``."""
-    return 1 if n <= 1 else min(MAX_BINS, math.ceil(math.log2(n)) + 1)
+def sturges_bins(count: int) -> int:
+    """Sturges' rule, ⌈log₂ count⌉ + 1 bins for ``count`` values, within 1 … ``MAX_BINS``
+    (⌈log₂ c⌉ as the bit length of c − 1: exact, no floating point)."""
+    return 1 if count <= 1 else min(MAX_BINS, (count - 1).bit_length() + 1)
 
 
 def node_charts(

@@ -215,3 +215,10 @@ def test_cli_train_node_charts_flag(tmp_path):
     est, Xe, ye = fitted(C45Classifier, X, y)
     assert plain.read_text(encoding="utf-8") == to_dot(est)
     assert out.read_text(encoding="utf-8") == to_dot(est, charts=node_charts(est, Xe, ye))
+
+
+def test_sturges_rule():
+    import math
+
+    assert [sturges_bins(n) for n in (0, 1, 2, 3, 4, 5, 8, 9, 17, 150)] == [1, 1, 2, 3, 3, 4, 4, 5, 6, 9]
+    assert all(sturges_bins(n) == min(12, math.ceil(math.log2(n)) + 1) for n in range(2, 5000))
