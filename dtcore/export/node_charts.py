@@ -154,9 +154,8 @@ def _bin_of(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 
 def _counts(col: np.ndarray, tgt: np.ndarray, rw: np.ndarray, n_cols: int, n_tgt: int) -> np.ndarray:
-    out = np.zeros((n_cols, n_tgt))
-    np.add.at(out, (col, tgt), rw)
-    return out
+    flat = np.bincount(col * n_tgt + tgt, weights=rw, minlength=n_cols * n_tgt)
+    return flat[: n_cols * n_tgt].reshape(n_cols, n_tgt)
 
 
 def _continuous_chart(
@@ -195,10 +194,12 @@ def _categorical_chart(
     order = [c for b in range(int(tree.n_branches[node])) for c in range(len(cats)) if branch_of_cat[c] == b]
     known = np.isfinite(x)
     x, tgt, rw = x[known].astype(np.int64), tgt[known], rw[known]
-    where = {c: k for k, c in enumerate(order)}
-    keep = np.array([int(v) in where for v in x], dtype=bool)
-    col = np.array([where[int(v)] for v in x[keep]], dtype=np.int64)
-    counts = _counts(col, tgt[keep], rw[keep], len(order), n_tgt)
+    column = np.full(len(cats), -1, dtype=np.int64)  # category code → its column (-1: no branch)
+    column[np.array(order, dtype=np.int64)] = np.arange(len(order))
+    inside = (x >= 0) & (x < len(cats))
+    col = np.where(inside, column[np.clip(x, 0, max(len(cats) - 1, 0))], -1)
+    keep = col >= 0
+    counts = _counts(col[keep], tgt[keep], rw[keep], len(order), n_tgt)
     width = max(8, min(30, CHART_WIDTH // max(len(order), 1)))
     marks = tuple(k for k in range(len(order) - 1) if branch_of_cat[order[k]] != branch_of_cat[order[k + 1]])
     return SplitChart(counts, (width,) * len(order), marks, tuple(cats[c] for c in order))
@@ -266,19 +267,22 @@ def split_chart_html(chart: SplitChart, colors: Sequence[str], precision: int) -
     """A test's chart as an HTML-like table: class-stacked columns (classification, ``colors``
     by class) or a grid of cells shaded by weight (regression)."""
     if colors:
-        body = "<TR>" + "".join(_stack(chart, k, colors) for k in range(len(chart.widths))) + "</TR>"
+        totals = chart.counts.sum(axis=1).tolist()
+        top = max(totals, default=0.0)
+        body = (
+            "<TR>" + "".join(_stack(chart, k, totals[k], top, colors) for k in range(len(totals))) + "</TR>"
+        )
     else:
         body = _grid(chart)
     label = _label_row(chart, precision, gaps=bool(colors))
     return f"{_TABLE}{body}{label}</TABLE>"
 
 
-def _stack(chart: SplitChart, k: int, colors: Sequence[str]) -> str:
-    """Column k of a histogram (class 0 at the bottom) and the line after it, if any."""
-    totals = chart.counts.sum(axis=1)
-    top = float(totals.max()) if totals.size else 0.0
+def _stack(chart: SplitChart, k: int, total: float, top: float, colors: Sequence[str]) -> str:
+    """Column k of a histogram (class 0 at the bottom; ``total`` its weight, ``top`` the
+    tallest column's) and the line after it, if any."""
     width = chart.widths[k]
-    height = 0 if top <= 0 or totals[k] <= 0 else max(1, round(CHART_HEIGHT * float(totals[k]) / top))
+    height = 0 if top <= 0 or total <= 0 else max(1, round(CHART_HEIGHT * total / top))
     parts = [(cls, h) for cls, h in bar_widths(chart.counts[k], height) if h > 0] if height else []
     rows: list[tuple[int, str | None]] = [(CHART_HEIGHT - height, None)] if height < CHART_HEIGHT else []
     rows += [(h, colors[cls]) for cls, h in reversed(parts)]
@@ -328,9 +332,7 @@ def leaf_histogram_html(bins: np.ndarray) -> str:
 
 def _target_bins(ys: np.ndarray, rw: np.ndarray, y_range: tuple[float, float], n_bins: int) -> np.ndarray:
     lo, hi = y_range
-    out = np.zeros(n_bins)
     if ys.size == 0:
-        return out
+        return np.zeros(n_bins)
     col = np.zeros(ys.size, dtype=np.int64) if hi <= lo else _bin_of(ys, np.linspace(lo, hi, n_bins + 1))
-    np.add.at(out, col, rw)
-    return out
+    return np.bincount(col, weights=rw, minlength=n_bins)[:n_bins]
