@@ -3,6 +3,7 @@
 * :func:`walk_tests`: the training rows at each test, walked once from the root (the routing
   rules' own homes: ``Tree.branch_of`` → ``branch_index``, CART's learned ``missing_branch``,
   C4.5's shares by ``routing.distribute_rows``), as ``Tree.reach`` applies them for one node;
+  :func:`walk_nodes` also the leaves and each row's weight (the node charts of pictures);
 * :func:`missing_seen`: which tests met a missing value in training;
 * :func:`cut_neighbours`: the training values on either side of each cut.
 
@@ -45,15 +46,29 @@ def walk_tests(
     row indices of ``X`` there (a row whose value is missing may reach several), ``branch``
     each row's branch before the missing-value rule (-1: no branch for its value).
     Depth-first, one vectorised step per node."""
+    for node, rows, _, branch in walk_nodes(tree, X, w):
+        if branch is not None:
+            yield node, rows, branch
+
+
+def walk_nodes(
+    tree: Tree, X: np.ndarray, w: np.ndarray | None = None
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
+    """(node, rows, weights, branch) for every node (test or leaf) that a row of positive
+    weight reaches: ``weights`` each row's weight there (C4.5's shares of a missing value),
+    ``branch`` as :func:`walk_tests` gives it, None at a leaf. Depth-first."""
     weights = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     start = np.flatnonzero(weights > 0)
     stack = [(0, start, weights[start])] if tree.node_count else []
     while stack:
         node, rows, rw = stack.pop()
-        if tree.feature[node] < 0 or rows.size == 0:
+        if rows.size == 0:
+            continue
+        if tree.feature[node] < 0:
+            yield node, rows, rw, None
             continue
         branch = tree.branch_of(node, X[rows, tree.feature[node]])
-        yield node, rows, branch.copy()
+        yield node, rows, rw, branch.copy()
         mb = int(tree.missing_branch[node])
         if mb >= 0:
             branch[branch < 0] = mb

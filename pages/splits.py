@@ -27,6 +27,7 @@ from ui.views.splits import (
     num,
     one_vs_rest_rows,
     ranking_rows,
+    tie_note,
 )
 from ui.views.text import md_escape, training_error
 
@@ -92,6 +93,9 @@ def node_summary(res, rep, nd, node):
                 score=num(feature_score(ru, rep.score_name), 4),
             )
         st.markdown(msg)
+        tie = tie_note(rep, t)
+        if tie is not None:  # the column order decided: say so where the choice is shown
+            st.caption(tie)
     if rep.leaf_reason is not None:
         st.caption(t("splits.leaf_reason", reason=t("splits.leaf." + rep.leaf_reason)))
     if rep.selection.average_gain is not None:

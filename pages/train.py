@@ -14,7 +14,7 @@ from ui.figures.regression import (
 )
 from ui.figures.scores import confusion_figure, importances_figure
 from ui.i18n import option_label
-from ui.sections import downloads, large_data, navigation, opened_model, whatif
+from ui.sections import downloads, large_data, navigation, opened_model, splits, whatif
 from ui.services import roles as R
 from ui.services.split import LIMIT_DEPTH_ABOVE_ROWS, UNPRUNED_BY_DEFAULT
 from ui.services.training import TrainingError, algorithms_for, criteria, supported_params
@@ -151,6 +151,10 @@ def tree_section(res):
         **url.KEEP,
     )
     rankdir = treeview.auto_rankdir(tree, shown) if layout == "auto" else layout
+    url.default("node_charts")
+    charts_on = report_mode.control(
+        c0.toggle, t("tree.node_charts"), key="node_charts", help=t("tree.node_charts_help"), **url.KEEP
+    )
     node_labels = state.fixed_labels(nodes, lambda i: treeview.node_label(est, i, root), key="node")
     collapsed = list(st.session_state.get("collapse") or [])
     if not report_mode.active():  # one node per pick: it folds, or unfolds when folded (no loose
@@ -186,13 +190,19 @@ def tree_section(res):
     if levels == "auto" and auto is not None:
         st.info(t("tree.large", nodes=tree.node_count, depth=auto))
     forced = model.forced_nodes()
-    dot = treeview.tree_dot(est, shown, collapsed, selected, rankdir, state.lang(), forced=forced)
-    navigation.draw_tree(dot, tree, shown)  # past the browser's node budget: drawn by the server
+    charts = splits.tree_charts(res) if charts_on else None
+    dot = treeview.tree_dot(
+        est, shown, collapsed, selected, rankdir, state.lang(), forced=forced, charts=charts
+    )
+    # past the browser's node budget (or with node charts): drawn by the server
+    navigation.draw_tree(dot, tree, shown, server=charts_on)
     if treeview.ROUTED_MARK in dot:  # a second line "missing, 清脆 →" under some edge labels
         st.caption(t("tree.routed_legend", missing=treeview.dot_words(state.lang())["missing"]))
     if forced:
         st.caption(t("splits.forced_on_train", nodes=", ".join(f"#{i}" for i in forced)))
     st.caption(t("tree.legend" if res.task == R.CLASSIFICATION else "tree.legend_reg"))
+    if (tie := splits.root_tie_note(res)) is not None:  # the root's test won a tie by column order
+        st.caption(tie)
     if selected is not None:
         path = treeview.node_path(est, selected)
         st.markdown(

@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from dtcore import __version__
 from dtcore.cli import compare, explain, export, prune, splits, train
 from dtcore.cli.common import EXIT_USER_ERROR, OUTPUT_SUFFIXES, warn
+from dtcore.cli.pictures import add_picture_args, dot_options
 from dtcore.cli.train import (
     RolePlan,
-    add_picture_args,
     add_training_args,
-    dot_options,
     fit_from_args,
     fit_prepared,
     params_from_args,

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from dtcore.cli.common import add_tree_arg, check_out, read_model
-from dtcore.cli.train import add_picture_args, dot_options
+from dtcore.cli.pictures import add_picture_args, dot_options
 from dtcore.export import write_tree_file
 from dtcore.export.files import refuse_input_as_output
 from dtcore.export.render import FORMATS

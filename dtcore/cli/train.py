@@ -21,13 +21,13 @@ from dtcore.cli.common import (
     check_out,
     int_or_float,
     parse_option,
-    positive_int,
     read_limits,
     read_model,
     stdout,
     warn,
 )
 from dtcore.cli.engines import TrainRun, add_engine_args, dispatch
+from dtcore.cli.pictures import add_node_charts_arg, add_picture_args, chart_options, dot_options
 from dtcore.data import roles as R
 from dtcore.data.readers import Table, read_table
 from dtcore.estimators import ALGORITHMS, estimator_class
@@ -264,11 +264,6 @@ def fit_prepared(
     return est
 
 
-def dot_options(args: argparse.Namespace) -> dict:
-    opts = {"precision": args.precision, "rankdir": args.rankdir}
-    return opts if args.show_depth is None else {**opts, "max_depth": args.show_depth}
-
-
 def train_run(args: argparse.Namespace) -> TrainRun:
     """The ``train`` flags as a ``TrainRun``."""
     return TrainRun(
@@ -295,8 +290,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     refuse_input_as_output(args.out, [args.data])
-    est = fit_from_args(args)
-    write_tree_file(est, args.out, **dot_options(args))
+    prepared, weight = read_training(args)
+    est = fit_prepared(args, prepared, weight)
+    write_tree_file(est, args.out, **dot_options(args), **chart_options(args, est, *prepared[:2], weight))
     s = tree_summary(est.tree_)
     warn(
         f"trained {est.algorithm} ({est._task}): {s['n_nodes']} nodes, {s['n_leaves']} leaves, "
@@ -400,14 +396,6 @@ def add_training_args(p: argparse.ArgumentParser) -> None:
     add_limits_arg(p)
 
 
-def add_picture_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--precision", type=positive_int, default=3, help="significant digits in pictures")
-    p.add_argument("--rankdir", default="TB", choices=("TB", "LR", "BT", "RL"), help="Graphviz's rankdir")
-    p.add_argument(
-        "--show-depth", type=int, metavar="N", help="draw N levels; deeper subtrees become summary boxes"
-    )
-
-
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``train``, ``predict`` and ``show`` (``dtcore.cli.show``) on the CLI's subparsers."""
     p = sub.add_parser(
@@ -426,6 +414,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     add_engine_args(p)
     p.add_argument("--out", required=True, help="output file; its suffix picks the format")
     add_picture_args(p)
+    add_node_charts_arg(p)
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("predict", help="predict with a saved model")

@@ -20,6 +20,14 @@ from dtcore.export.labels import (
     node_prediction_index,
     unwrap_model,
 )
+from dtcore.export.node_charts import (
+    NodeCharts,
+    bar_widths,
+    leaf_bar_html,
+    leaf_histogram_html,
+    mix_white,
+    split_chart_html,
+)
 from dtcore.export.thresholds import midpoint_text
 from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.routing import DISTRIBUTE
@@ -67,37 +75,6 @@ def class_palette(classes: Iterable[str], class_colors: dict | None = None) -> l
     return out
 
 
-def _mix_white(color: str, strength: float) -> str:
-    """``color`` blended with white (strength 0 = white, 1 = color); needs #rrggbb."""
-    if not color.startswith("#"):
-        return color
-    rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
-    mixed = [round(255 + (c - 255) * strength) for c in rgb]
-    return "#" + "".join(f"{c:02x}" for c in mixed)
-
-
-def _bar_widths(counts: np.ndarray, total_width: int) -> list[tuple[int, int]]:
-    """(class index, width) for the proportional colour bar; widths sum to total_width exactly."""
-    pos = [k for k in range(len(counts)) if counts[k] > 0]
-    if not pos:
-        return []
-    share = np.array([counts[k] for k in pos], dtype=float)
-    exact = share / share.sum() * total_width
-    w = np.maximum(np.floor(exact).astype(int), 1)
-    extra = total_width - int(w.sum())
-    order = sorted(range(len(pos)), key=lambda i: (-(exact[i] - np.floor(exact[i])), i))
-    i = 0
-    while extra > 0:
-        w[order[i % len(order)]] += 1
-        extra -= 1
-        i += 1
-    while extra < 0:  # minimum widths overshot: take from the widest
-        j = int(np.argmax(w))
-        w[j] -= 1
-        extra += 1
-    return [(k, int(x)) for k, x in zip(pos, w)]
-
-
 #: The words inside a DOT picture; pass ``words=`` to ``to_dot`` to draw it in another language
 #: (every key is needed; ``{n}`` and ``{leaves}`` are filled in for "more").
 DOT_WORDS = {
@@ -129,6 +106,7 @@ class _DotStyle:
     value_range: tuple[float, float]
     words: dict
     c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
+    charts: NodeCharts | None = None  # node charts (``node_charts``) instead of the plain bar
 
 
 def to_dot(
@@ -152,6 +130,7 @@ def to_dot(
     root: int = 0,
     fold_detail: bool = False,
     tooltips: bool = False,
+    charts: NodeCharts | None = None,
 ) -> str:
     """Graphviz DOT of a fitted tree with HTML-like labels.
 
@@ -176,6 +155,11 @@ def to_dot(
     ``path`` draws a sample's way through the tree (``explain.prediction``'s ``edge_notes``):
     its edges (parent, child) bold with the note (the sample's value, a C4.5 share such as
     "missing · 7/15") under the condition, every other node and edge faded.
+
+    ``charts`` (``dtcore.export.node_charts.node_charts`` of the training rows) draws the
+    split feature's histogram inside each test and each leaf's bar sized by its samples
+    (regression: its target's histogram); None (the default) draws the plain boxes, byte for
+    byte as without the option.
     """
     tree, schema, est = unwrap_model(model, schema)
     if rankdir not in ("TB", "LR", "BT", "RL"):
@@ -196,6 +180,7 @@ def to_dot(
         value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
         words=_dot_words(words),
         c45=tooltips and getattr(est, "algorithm", None) == "c45",
+        charts=charts,
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [
@@ -340,15 +325,22 @@ def _dot_node(
                 rows.append(" · ".join(f"{html_escape(c)} {fmt_weight(v)}" for c, v in zip(classes, counts)))
             else:
                 rows.append("value = &#91;" + ", ".join(fmt_weight(v) for v in counts) + "&#93;")
-            bar = "".join(
-                f'<TD WIDTH="{w}" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="{s.colors[k]}"></TD>'
-                for k, w in _bar_widths(counts, 100)
-            )
-            rows.append(
-                f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
-                f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
-                f"<TR>{bar}</TR></TABLE>"
-            )
+            if s.charts is None:
+                bar = "".join(
+                    f'<TD WIDTH="{w}" HEIGHT="6" FIXEDSIZE="TRUE" BGCOLOR="{s.colors[k]}"></TD>'
+                    for k, w in bar_widths(counts, 100)
+                )
+                rows.append(
+                    f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
+                    f'FIXEDSIZE="TRUE" WIDTH="100" HEIGHT="6">'
+                    f"<TR>{bar}</TR></TABLE>"
+                )
+            elif leaf:
+                rows.append(leaf_bar_html(counts, float(tree.weighted_n[i]), s.charts.largest_leaf, s.colors))
+        if s.charts is not None and not leaf and i in s.charts.tests:
+            rows.append(split_chart_html(s.charts.tests[i], s.colors, s.precision))
+        elif s.charts is not None and leaf and i in s.charts.leaves:
+            rows.append(leaf_histogram_html(s.charts.leaves[i]))
         name = s.words.get(s.impurity, html_escape(s.impurity))  # words are escaped already
         rows.append(f"{name} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
@@ -361,7 +353,7 @@ def _dot_node(
     # a ghost (removed by pruning) keeps its outline but loses its class colour
     fill = "#f7f7f7" if ghosted else _node_fill(tree, i, s, classes)
     if faded:  # off a sample's path
-        fill = _mix_white(fill, 0.3)
+        fill = mix_white(fill, 0.3)
     attrs = [f'id="dtnode{i}"', f'fillcolor="{fill}"']
     if faded and not ghosted:
         attrs += ['color="#d5d5d5"', 'fontcolor="#a0a0a0"']
@@ -389,14 +381,14 @@ def _node_fill(tree: Tree, i: int, s: _DotStyle, classes: Sequence[str] | None) 
     if classes is None:
         lo, hi = s.value_range
         t = 0.5 if hi <= lo else (float(tree.value[i, 0]) - lo) / (hi - lo)
-        return _mix_white(REGRESSION_COLOR, 0.08 + 0.6 * t)
+        return mix_white(REGRESSION_COLOR, 0.08 + 0.6 * t)
     counts = tree.value[i]
     tot = counts.sum()
     k = node_prediction_index(tree, i)
     n = len(classes)
     p = counts[k] / tot if tot > 0 else 1.0 / n
     purity = 1.0 if n <= 1 else max(0.0, (p - 1.0 / n) / (1.0 - 1.0 / n))
-    return _mix_white(s.colors[k], 0.1 + 0.55 * purity)
+    return mix_white(s.colors[k], 0.1 + 0.55 * purity)
 
 
 def _node_test(tree: Tree, schema: Schema, i: int, precision: int) -> str:

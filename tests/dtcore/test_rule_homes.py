@@ -121,6 +121,7 @@ SEARCHSORTED_LEFT_ELSEWHERE = {
     "dtcore/cart/hist/binning.py": "the histogram bin of a value",
     "dtcore/criteria.py": "the weighted median",
     "dtcore/entropy/discretize.py": "k-means labels while choosing ID3's bins",
+    "dtcore/export/node_charts.py": "the histogram bin of a value in a node chart",
 }
 
 

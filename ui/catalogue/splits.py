@@ -29,6 +29,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "算法在这些样本上的选择：**{test}**（{quantity} {score}）。",
     ),
     "splits.runner_up": ("Runner-up: {test} ({quantity} {score}).", "次优：{test}（{quantity} {score}）。"),
+    "splits.tie": (
+        "{names} tie at {quantity} {score}; the first column wins ({chosen}).",
+        "{names}的{quantity}相同（{score}），取排在最前的列（{chosen}）。",
+    ),
+    "splits.tie_join": (", ", "、"),
+    "splits.tie_and": (" and ", "与"),
     "splits.leaf_reason": ("The builder stops here: {reason}", "构建算法在此停止：{reason}"),
     "splits.leaf.empty": ("no training rows reach this node.", "没有训练样本到达该节点。"),
     "splits.leaf.min_cases": ("fewer than 2 × min_cases rows.", "样本数少于 2 × min_cases。"),

@@ -11,6 +11,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "更深的子树折叠为一个方框，并注明包含的节点数。",
     ),
     "tree.layout": ("Layout", "布局"),
+    "tree.node_charts": ("Node charts", "节点图表"),
+    "tree.node_charts_help": (
+        "Inside each test: the split feature's histogram of the node's training rows, stacked by class, with the split line in red (categories: one bar each, a line between the branches; regression: the target against the feature, darker = more rows). Leaves: a class bar as wide as its samples (regression: the target's histogram). Bins: Sturges' rule, ⌈log₂ n⌉ + 1 equal-width bins (at most 12).",
+        "每个测试节点内：到达该节点的训练样本在划分特征上的直方图，按类别堆叠，红线为划分位置（类别特征：每个类别一根柱，分支之间有分隔线；回归：目标值对特征的分布，越深样本越多）。叶节点：按类别着色的条，宽度与样本数成比例（回归：目标值的直方图）。分箱：Sturges 规则，⌈log₂ n⌉ + 1 个等宽箱（最多 12 个）。",
+    ),
     "tree.layout.auto": ("auto", "自动"),
     "tree.layout.TB": ("top-down", "自上而下"),
     "tree.layout.LR": ("left-right", "从左到右"),

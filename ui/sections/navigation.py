@@ -106,15 +106,18 @@ def on_small_frame_event(value) -> None:
         st.session_state["collapse"] = [i for i in st.session_state.get("collapse", []) if i != node]
 
 
-def draw_tree(dot: str, tree, depth: int | None, key: str = "small_frame", on_event=None) -> None:
+def draw_tree(
+    dot: str, tree, depth: int | None, key: str = "small_frame", on_event=None, server: bool = False
+) -> None:
     """A picture of levels up to ``depth`` (the Train page's; the Pruning page's before and
     after, with their own ``key`` and no click action): in the browser within the node budget,
     drawn by the server in the pan/zoom frame above it, refused past the server's limit
-    (``ui.views.focus.whole_tree_mode``)."""
+    (``ui.views.focus.whole_tree_mode``). ``server``: by the server within the budget too (the
+    node charts: one deterministic SVG by the server's Graphviz, zoomable in the frame)."""
     mode = focus.whole_tree_mode(tree, depth)
-    if mode == "browser":
+    if mode == "browser" and not server:
         st.graphviz_chart(dot, width="content")
-    elif mode == "server":
+    elif mode in ("browser", "server"):
         st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
         tree_frame(dot, key=key, on_event=on_small_frame_event if on_event is None else on_event)
     else:

@@ -6,11 +6,17 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
+from dtcore.export.node_charts import node_charts
 from ui.services.forcing import training_arrays
 from ui.state.model import forced_ops
-from ui.state.state import current_data
+from ui.state.state import current_data, t
 from ui.state.url import FEATURE_KEY, default
 from ui.views.focus import frame_click
+from ui.views.splits import tie_note
+
+#: Above this many training rows the tree's caption does not score the root's tests again for
+#: a tie (the Splits page still says it): the caption must not slow a big model's page.
+TIE_NOTE_ROWS = 20_000
 
 
 def arrays_for(base):
@@ -18,6 +24,16 @@ def arrays_for(base):
     cached = st.session_state.get("_split_arrays")
     if cached is None or cached[0] != base.key:
         cached = st.session_state["_split_arrays"] = (base.key, training_arrays(base, current_data().df))
+    return cached[1]
+
+
+def tree_charts(res):
+    """The node charts of the current tree from its training rows (cached per tree)."""
+    sig = (res.key, repr(forced_ops()))
+    cached = st.session_state.get("_tree_charts")
+    if cached is None or cached[0] != sig:
+        X, y = arrays_for(res)
+        cached = st.session_state["_tree_charts"] = (sig, node_charts(res.estimator, X, y))
     return cached[1]
 
 
@@ -29,6 +45,17 @@ def report_for(res, X, y, node):
         nd = explain.explainer_data(res.estimator, X, y, None, node)
         cached = st.session_state["_split_report"] = (sig, nd, explain.report_for(nd))
     return cached[1], cached[2]
+
+
+def root_tie_note(res) -> str | None:
+    """The tree's caption when the root's test tied with another ("色泽 and 脐部 tie at
+    information gain 0.2755; the first column wins (色泽)."), else None; the Splits page's
+    cached report of the root, so the Splits page opens on it for free."""
+    if res.rows["train"].size > TIE_NOTE_ROWS or res.estimator.tree_.node_count < 2:
+        return None
+    X, y = arrays_for(res)
+    _, rep = report_for(res, X, y, 0)
+    return tie_note(rep, t)
 
 
 def forget_report() -> None:

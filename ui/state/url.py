@@ -63,6 +63,7 @@ def url_defaults() -> dict:
         "layout": "auto",
         "collapse": [],
         "node": None,
+        "node_charts": False,  # Train & tree: histograms inside the tree's boxes
     }
     # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, the trees' layout
     d.update(

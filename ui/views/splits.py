@@ -21,7 +21,7 @@ from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for 
 from dtcore.routing import SplitTest
 from dtcore.schema import Schema
 
-from .text import Translate
+from .text import Translate, md_escape
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -211,3 +211,40 @@ def children_table(kids: Sequence[ChildSummary], classes: Sequence[str] | None, 
     if classes is None:
         table[t("splits.col.mean")] = [k.mean for k in kids]
     return table
+
+
+def tied_features(report: SplitReport) -> list[int]:
+    """The usable features whose score equals the chosen test's, the chosen one first: where
+    they tie the builder's column order decided (every builder keeps the first of equal tests),
+    which a reader cannot see from the printed scores alone. [] when nothing ties. C4.5 on gain
+    ratio counts only the tests its average-gain rule admits."""
+    if report.chosen is None:
+        return []
+    best = feature_score(report.features[report.chosen], report.score_name)
+    if best is None:
+        return []
+    tied = [report.chosen]
+    for j in report.ranking:
+        rec = report.features[j]
+        score = feature_score(rec, report.score_name)
+        if j == report.chosen or score is None or rec.above_average is False:
+            continue
+        if abs(score - best) <= 1e-12 * max(1.0, abs(best)):  # the builders' own tie tolerances
+            tied.append(j)
+    return tied if len(tied) > 1 else []
+
+
+def tie_note(report: SplitReport, t: Translate) -> str | None:
+    """Markdown: "色泽 and 脐部 tie at information gain 0.2755; the first column wins (色泽).",
+    or None without a tie (names escaped)."""
+    tied = tied_features(report)
+    if not tied:
+        return None
+    names = [md_escape(report.features[j].name) for j in sorted(tied)]
+    return t(
+        "splits.tie",
+        names=t("splits.tie_join").join(names[:-1]) + t("splits.tie_and") + names[-1],
+        quantity=t("splits.score." + report.score_name),
+        score=num(feature_score(report.features[tied[0]], report.score_name), 4),
+        chosen=md_escape(report.features[tied[0]].name),
+    )

@@ -12,6 +12,7 @@ import numpy as np
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
+from dtcore.export.node_charts import NodeCharts
 from dtcore.tree import Tree
 from ui import i18n
 
@@ -126,9 +127,11 @@ def tree_dot(
     rankdir: str = "TB",
     lang: str = i18n.DEFAULT_LANG,
     forced: Iterable[int] = (),
+    charts: NodeCharts | None = None,
 ) -> str:
     """The DOT the page shows: levels up to ``depth``, ``collapsed`` folded, ``selected`` and
-    ``forced`` (nodes whose test the user forced on the Splits page) bold."""
+    ``forced`` (nodes whose test the user forced on the Splits page) bold, ``charts``
+    (``dtcore.export.node_charts`` of the training rows) drawn inside the boxes."""
     n = est.tree_.node_count
     collapsed = [int(i) for i in collapsed if 0 <= int(i) < n]
     highlight = [int(selected)] if selected is not None and 0 <= int(selected) < n else []
@@ -145,6 +148,7 @@ def tree_dot(
         rankdir=rankdir,
         words=dot_words(lang),
         tooltips=True,
+        charts=charts,
     )
 
 
