@@ -34,6 +34,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from dtcore.progress import checkpoint
 from dtcore.routing import distribute_rows
 from dtcore.tree import Tree
 
@@ -49,6 +50,7 @@ def walk_tests(
     start = np.flatnonzero(weights > 0)
     stack = [(0, start, weights[start])] if tree.node_count else []
     while stack:
+        checkpoint()
         node, rows, rw = stack.pop()
         if tree.feature[node] < 0 or rows.size == 0:
             continue
