@@ -19,8 +19,12 @@ def subtree_end(tree: Tree) -> np.ndarray:
     """end[i]: one past the last descendant of node i (pre-order ⇒ descendants are i+1..end-1)."""
     n = tree.node_count
     size = np.ones(n, dtype=np.int64)
-    for i in range(n - 1, 0, -1):  # children have larger ids than their parent
-        size[tree.parent[i]] += size[i]
+    depth = np.asarray(tree.depth, dtype=np.int64)
+    # one vectorised step per level, deepest first (a Growth replay of a 10⁵-node tree calls this
+    # on every step): a level's sizes are complete once every deeper level has been added
+    for d in range(int(depth.max()) if n else 0, 0, -1):
+        at = np.flatnonzero(depth == d)
+        np.add.at(size, tree.parent[at], size[at])
     return np.arange(n) + size
 
 

@@ -145,6 +145,16 @@ def heavy_job(
         queue.leave(ticket)
 
 
+@contextlib.contextmanager
+def stoppable() -> Iterator[None]:
+    """Work that takes no place in the queue (under a second even on big trees: a Growth
+    replay, whose play reruns every second and must not wait behind another session's job) but
+    ends at dtcore's next stop point when its session has gone or asked for another run."""
+    _, _, run_check = _owner()
+    with reporting(None, run_check):
+        yield
+
+
 def job_progress(fraction: float) -> None:
     """The running job's share done, for the waiters' estimates (no-op outside a job)."""
     current = _CURRENT.get()
