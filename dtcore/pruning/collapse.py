@@ -22,8 +22,10 @@ def subtree_end(tree: Tree) -> np.ndarray:
     depth = np.asarray(tree.depth, dtype=np.int64)
     # one vectorised step per level, deepest first (a Growth replay of a 10⁵-node tree calls this
     # on every step): a level's sizes are complete once every deeper level has been added
-    for d in range(int(depth.max()) if n else 0, 0, -1):
-        at = np.flatnonzero(depth == d)
+    by_depth = np.argsort(depth, kind="stable")
+    starts = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2 if n else 0))
+    for d in range(starts.size - 2, 0, -1):
+        at = by_depth[starts[d] : starts[d + 1]]
         np.add.at(size, tree.parent[at], size[at])
     return np.arange(n) + size
 
