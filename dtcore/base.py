@@ -31,6 +31,7 @@ from dtcore.conventions import (
     typed_classes,
 )
 from dtcore.node_rows import missing_seen, record_neighbours
+from dtcore.progress import checkpoint
 from dtcore.schema import (
     CATEGORICAL,
     DataError,
@@ -174,6 +175,7 @@ class BaseTreeEstimator:
         self._set_schema(schema)
         self._n_samples_fit = X.shape[0] if n_samples is None else int(n_samples)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)
+        checkpoint()  # what the tree learns of its rows below: stop points too (dtcore.progress)
         self.tree_.saw_missing = missing_seen(self.tree_, X, w)
         for tree in {
             id(t): t for t in (self.tree_, getattr(self, "grown_tree_", None)) if t is not None

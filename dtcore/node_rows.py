@@ -35,6 +35,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from dtcore.progress import checkpoint
 from dtcore.routing import distribute_rows
 from dtcore.tree import Tree
 
@@ -61,6 +62,7 @@ def walk_nodes(
     start = np.flatnonzero(weights > 0)
     stack = [(0, start, weights[start])] if tree.node_count else []
     while stack:
+        checkpoint()
         node, rows, rw = stack.pop()
         if rows.size == 0:
             continue

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dtcore.progress import checkpoint
+
 CONTINUOUS = "continuous"
 CATEGORICAL = "categorical"
 KINDS = (CONTINUOUS, CATEGORICAL)
@@ -215,6 +217,7 @@ def infer_schema(
     categories = categories or {}
     feats = []
     for j, name in enumerate(names):
+        checkpoint()
         col = arr[:, j]
         kind = kinds[j] or infer_kind(col, tokens)
         if kind == CATEGORICAL:
@@ -251,6 +254,7 @@ def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
     out = np.empty(arr.shape, dtype=np.float64)
     tokens = schema.missing_tokens
     for j, feat in enumerate(schema.features):
+        checkpoint()  # a column at a time: a stop point in long work (dtcore.progress)
         col = arr[:, j]
         if feat.is_categorical:
             code = {c: float(i) for i, c in enumerate(feat.categories)}

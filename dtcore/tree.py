@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dtcore.progress import checkpoint
 from dtcore.routing import DISTRIBUTE, SplitTest, branch_index
 
 LEAF = -1
@@ -135,6 +136,7 @@ class Tree:
         out_r, out_n, out_w = [], [], []
         max_cuts = int(np.diff(self.cut_ptr).max()) if self.node_count else 0
         while rows.size:
+            checkpoint()  # one step down for every row: where long work can be stopped
             feat = self.feature[nodes]
             leaf = feat < 0
             if leaf.any():
@@ -419,27 +421,32 @@ class TreeAssembler:
         self.new_ids = new_id
         recs = [self._nodes[i] for i in order]
         n = len(recs)
+        checkpoint()
 
         def ptr(lengths: Sequence[int]) -> np.ndarray:
             p = np.zeros(n + 1, dtype=np.int64)
             p[1:] = np.cumsum(lengths)
             return p
 
+        def column(values: Callable[[], list], dtype: type) -> np.ndarray:
+            checkpoint()  # a field of every node at a time: stop points in a big tree's build
+            return np.array(values(), dtype=dtype)
+
         tree = Tree(
-            feature=np.array([r["feature"] for r in recs], dtype=np.int32),
-            parent=np.array([new_id.get(r["parent"], -1) for r in recs], dtype=np.int32),
-            depth=np.array([r["depth"] for r in recs], dtype=np.int32),
-            missing_branch=np.array([r["missing_branch"] for r in recs], dtype=np.int32),
-            value=np.array([r["value"] for r in recs], dtype=np.float64).reshape(n, self.n_outputs),
-            weighted_n=np.array([r["weighted_n"] for r in recs], dtype=np.float64),
-            n_samples=np.array([r["n_samples"] for r in recs], dtype=np.int64),
-            impurity=np.array([r["impurity"] for r in recs], dtype=np.float64),
+            feature=column(lambda: [r["feature"] for r in recs], np.int32),
+            parent=column(lambda: [new_id.get(r["parent"], -1) for r in recs], np.int32),
+            depth=column(lambda: [r["depth"] for r in recs], np.int32),
+            missing_branch=column(lambda: [r["missing_branch"] for r in recs], np.int32),
+            value=column(lambda: [r["value"] for r in recs], np.float64).reshape(n, self.n_outputs),
+            weighted_n=column(lambda: [r["weighted_n"] for r in recs], np.float64),
+            n_samples=column(lambda: [r["n_samples"] for r in recs], np.int64),
+            impurity=column(lambda: [r["impurity"] for r in recs], np.float64),
             child_ptr=ptr([len(r["children"]) for r in recs]),
-            children=np.array([new_id[c] for r in recs for c in r["children"]], dtype=np.int32),
+            children=column(lambda: [new_id[c] for r in recs for c in r["children"]], np.int32),
             cut_ptr=ptr([len(r["cuts"]) for r in recs]),
-            cuts=np.array([c for r in recs for c in r["cuts"]], dtype=np.float64),
+            cuts=column(lambda: [c for r in recs for c in r["cuts"]], np.float64),
             cat_ptr=ptr([len(r["cat_branch"]) for r in recs]),
-            cat_branch=np.array([b for r in recs for b in r["cat_branch"]], dtype=np.int32),
+            cat_branch=column(lambda: [b for r in recs for b in r["cat_branch"]], np.int32),
             n_classes=self.n_classes,
         )
         return tree

@@ -56,7 +56,7 @@ def stepper(res):
                 st.rerun()
     S.drawn(k)
     st.caption(t("growth.phase", splits=splits, prunes=prunes))
-    st_tree = G.step(est, k)
+    st_tree = S.step(est, k)
     caption(res, est, st_tree, k, splits, prunes)
     st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), width="stretch")
 

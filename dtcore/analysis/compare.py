@@ -36,6 +36,7 @@ from dtcore.analysis.compare_records import Disagreement, Entry, Note
 from dtcore.analysis.disagreement import first_disagreement, notes
 from dtcore.base import BaseTreeEstimator
 from dtcore.estimators import make_estimator, tasks_of
+from dtcore.progress import checkpoint, report
 from dtcore.pruning.alpha_selection import fold_ids
 from dtcore.schema import label_of
 
@@ -185,9 +186,15 @@ def _cv(
     y: np.ndarray,
     fit_kw: dict[str, Any],
     folds: np.ndarray,
+    progress: tuple[str, int, int] = ("", 0, 0),
 ) -> list[float]:
+    """The held-out score of each fold; ``progress``: (contender key, the first fold's unit,
+    the comparison's units), reported per fold (dtcore.progress, stage "compare")."""
+    key, first, units = progress
     out = []
     for f in range(int(folds.max()) + 1 if folds.size else 0):
+        if units:
+            report("compare", first + f, units, label=f"{key}/{f}")
         held = folds == f
         try:
             est, _ = _fit(spec, task, X[~held], y[~held], fit_kw)
@@ -235,8 +242,13 @@ def compare(
             strata if strata is not None else np.zeros(tr.size), k, seed, stratify=strata is not None
         )
     entries = []
-    for key in keys:
+    n_folds = int(folds.max()) + 1 if folds.size else 0
+    fits = len(keys) * (1 + n_folds)  # progress: one unit per fit (dtcore.progress, "compare")
+    for i, key in enumerate(keys):
+        start = i * (1 + n_folds)
+        report("compare", start, fits, label=key)
         est, seconds = _fit(table[key], task, X[tr], y[tr], fit_kw)
+        checkpoint()
         preds = {s: est.predict(X[r]) if r.size else np.empty(0, dtype=object) for s, r in rows.items()}
         scores = {s: _score(task, y[r], preds[s]) for s, r in rows.items() if r.size}
         t = est.tree_
@@ -253,10 +265,13 @@ def compare(
                 t.node_count,
                 t.get_n_leaves(),
                 t.get_depth(),
-                _cv(table[key], task, X[tr], y[tr], fit_kw, folds) if folds.size else [],
+                _cv(table[key], task, X[tr], y[tr], fit_kw, folds, (key, start + 1, fits))
+                if folds.size
+                else [],
                 preds,
             )
         )
+    report("compare", fits, fits)
     on = "test" if rows["test"].size else "valid" if rows["valid"].size else "train"
     agreement, differ = _agreement(task, [e.predictions[on] for e in entries])
     first = first_disagreement(entries, X[tr], y[tr])

@@ -41,6 +41,7 @@ from dtcore.c45.rules import AVERAGE_EPS
 from dtcore.explain.node_data import NodeData
 from dtcore.explain.records import SplitReport
 from dtcore.history import FittedTree
+from dtcore.progress import checkpoint
 from dtcore.routing import SplitTest
 from dtcore.tree import Tree
 
@@ -62,6 +63,7 @@ def first_disagreement(entries: list[Entry], X_train: np.ndarray, y_train: np.nd
     schema = entries[0].estimator.schema_
     queue: list[tuple[list[int], list[tuple[str, str]]]] = [([0] * len(entries), [])]
     while queue:
+        checkpoint()  # a node pair at a time: a stop point (dtcore.progress)
         nodes, path = queue.pop(0)
         tests = [explain.tree_test(t, n) for t, n in zip(trees, nodes)]
         if all(t is None for t in tests):

@@ -19,8 +19,14 @@ def subtree_end(tree: Tree) -> np.ndarray:
     """end[i]: one past the last descendant of node i (pre-order ⇒ descendants are i+1..end-1)."""
     n = tree.node_count
     size = np.ones(n, dtype=np.int64)
-    for i in range(n - 1, 0, -1):  # children have larger ids than their parent
-        size[tree.parent[i]] += size[i]
+    depth = np.asarray(tree.depth, dtype=np.int64)
+    # one vectorised step per level, deepest first (a Growth replay of a 10⁵-node tree calls this
+    # on every step): a level's sizes are complete once every deeper level has been added
+    by_depth = np.argsort(depth, kind="stable")
+    starts = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2 if n else 0))
+    for d in range(starts.size - 2, 0, -1):
+        at = by_depth[starts[d] : starts[d + 1]]
+        np.add.at(size, tree.parent[at], size[at])
     return np.arange(n) + size
 
 

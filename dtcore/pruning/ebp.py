@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from dtcore.criteria import SMALL, entropy, gini
 from dtcore.history import PruneStep
 from dtcore.node_rows import missing_seen, record_neighbours
+from dtcore.progress import checkpoint
 from dtcore.pruning.ebp_nodes import (
     PNode,
     rebuild_from_leaves,
@@ -239,6 +240,7 @@ def ebp_prune(
     refits: dict[int, list] = {}
 
     def prune(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+        checkpoint()  # a node at a time: a stop point in long work (dtcore.progress)
         if node.is_leaf:
             node.counts = counts_of(idx, wl)
             node.nrows = int(np.count_nonzero(wl > 0))

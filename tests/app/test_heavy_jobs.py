@@ -3,6 +3,8 @@ gives a clear message after the timeout; once the slot is free the same session 
 
 from __future__ import annotations
 
+import time
+
 from ui.sections.pruning import _alpha_curves
 from ui.state import jobs
 from ui.state.model import _train_cached
@@ -14,24 +16,37 @@ def _texts(els) -> str:
     return "\n".join(str(e.value) for e in els)
 
 
+def _hold_slot():
+    """Another session's job holding the server's one slot (its ticket, to leave later)."""
+    ticket = jobs.QUEUE.enqueue("train", "another session")
+    deadline = time.monotonic() + 30
+    while not jobs.QUEUE.try_admit(ticket):
+        assert time.monotonic() < deadline, "another test held the slot"
+        time.sleep(0.05)
+    return ticket
+
+
+def _slot_free() -> bool:
+    return jobs.QUEUE.snapshot() == (0, 0)
+
+
 def test_busy_slot_waits_then_times_out_then_trains(monkeypatch):
     monkeypatch.setattr(jobs, "TIMEOUT", 1.2)
     _train_cached.clear()
     _alpha_curves.clear()
-    assert jobs._SLOTS.acquire(timeout=30), "another test held the slot"
+    holder = _hold_slot()
     try:
         at = start("pages/train.py")
         errors = _texts(at.error)
         assert "other sessions kept the server busy" in errors, errors
-        assert "Waiting for another session" not in _texts(at.info), "the notice goes once done"
+        assert "The server is busy" not in _texts(at.info), "the notice goes once done"
     finally:
-        jobs._SLOTS.release()
+        jobs.QUEUE.leave(holder)
     at.run()
     assert not at.error, _texts(at.error)
     assert not at.exception
     # the slot was given back by the run that trained: it is free again
-    assert jobs._SLOTS.acquire(blocking=False)
-    jobs._SLOTS.release()
+    assert _slot_free()
 
 
 def test_waiting_notice_is_shown_while_queued(monkeypatch):
@@ -41,17 +56,17 @@ def test_waiting_notice_is_shown_while_queued(monkeypatch):
     monkeypatch.setattr(jobs, "TIMEOUT", 0.6)
     orig = jobs.WaitNotice.__call__
 
-    def record(self, waited):
-        seen.append(waited)
-        orig(self, waited)
+    def record(self, place):
+        seen.append(place.waited)
+        orig(self, place)
 
     monkeypatch.setattr(jobs.WaitNotice, "__call__", record)
     _train_cached.clear()
-    assert jobs._SLOTS.acquire(timeout=30)
+    holder = _hold_slot()
     try:
         start("pages/train.py")
     finally:
-        jobs._SLOTS.release()
+        jobs.QUEUE.leave(holder)
     assert seen and seen[0] < 0.2 and seen[-1] >= 0.6
 
 
@@ -66,17 +81,16 @@ def test_pruning_runs_and_cf_curves_take_a_slot_too(monkeypatch):
     monkeypatch.setattr(jobs, "TIMEOUT", 0.6)
     _prune.clear()
     _cf_curves.clear()
-    assert jobs._SLOTS.acquire(timeout=30), "another test held the slot"
+    holder = _hold_slot()
     try:
         at.run()
         assert "other sessions kept the server busy" in _texts(at.error), _texts(at.error)
         assert not at.exception
     finally:
-        jobs._SLOTS.release()
+        jobs.QUEUE.leave(holder)
     at.run()
     assert not at.error and not at.exception
-    assert jobs._SLOTS.acquire(blocking=False)
-    jobs._SLOTS.release()
+    assert _slot_free()
 
 
 def test_training_shows_progress_and_a_stopped_run_gives_the_slot_back(monkeypatch):
@@ -118,8 +132,7 @@ def test_training_shows_progress_and_a_stopped_run_gives_the_slot_back(monkeypat
         pass
     else:
         raise AssertionError("the fit did not stop at the progress call")
-    assert jobs._SLOTS.acquire(blocking=False), "the stopped fit kept its slot"
-    jobs._SLOTS.release()
+    assert _slot_free(), "the stopped fit kept its slot"
 
 
 def test_cross_validation_shows_which_fold_is_growing(monkeypatch):

@@ -1,5 +1,6 @@
-"""ui/state/jobs: at most N heavy jobs at once, the others wait (with a notice) or time out,
-and the slot is released however the guarded block ends (a stopped session included)."""
+"""ui/state/jobs: at most N heavy jobs at once (the queue, ui/services/job_queue.py), the others
+wait (with a notice) or time out, and the slot is released however the guarded block ends (a
+stopped session included)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 
+from ui.services.job_queue import JobQueue
 from ui.state import jobs
 
 
@@ -22,7 +24,7 @@ def _hold(sem, started, release, errors):
 
 
 def test_second_job_waits_for_the_first():
-    sem = threading.BoundedSemaphore(1)
+    sem = JobQueue(1)
     started, release, errors = threading.Event(), threading.Event(), []
     first = threading.Thread(target=_hold, args=(sem, started, release, errors))
     first.start()
@@ -38,56 +40,59 @@ def test_second_job_waits_for_the_first():
     t2.start()
     time.sleep(0.8)
     assert not entered.is_set(), "the second job ran while the only slot was held"
-    assert waits and waits[0] == pytest.approx(0, abs=0.2), "the waiting notice is shown at once"
+    assert waits and waits[0].waited == pytest.approx(0, abs=0.2), "the waiting notice is shown at once"
     release.set()
     assert entered.wait(5)
     first.join(5)
     t2.join(5)
     assert not errors
-    assert sem.acquire(blocking=False), "both slots' holders released"
+    assert sem.snapshot() == (0, 0), "both slots' holders released"
 
 
 def test_two_slots_run_two_jobs_at_once():
-    sem = threading.BoundedSemaphore(2)
+    sem = JobQueue(2)
     with jobs.heavy_job(slots=sem), jobs.heavy_job(on_wait=lambda s: pytest.fail("waited"), slots=sem):
         pass
 
 
 def test_timeout_raises_a_training_error_and_takes_no_slot():
-    sem = threading.BoundedSemaphore(1)
-    sem.acquire()
-    waits: list[float] = []
+    sem = JobQueue(1)
+    holder = sem.enqueue("train", "other")
+    assert sem.try_admit(holder)
+    waits = []
     with pytest.raises(jobs.JobTimeout) as info, jobs.heavy_job(on_wait=waits.append, timeout=0.3, slots=sem):
         pytest.fail("ran without a slot")
     assert info.value.key == "train.err.busy"
-    assert waits[-1] >= 0.3
-    sem.release()  # the holder's release: a BoundedSemaphore would raise if the waiter had released too
+    assert waits[-1].waited >= 0.3
+    assert sem.snapshot() == (1, 0), "the waiter left the queue; the holder still runs"
+    sem.leave(holder)
 
 
 @pytest.mark.parametrize(
     "exc", [RuntimeError("fit failed"), MemoryError(), StopException(), RerunException(None)]
 )
 def test_slot_released_however_the_block_ends(exc):
-    sem = threading.BoundedSemaphore(1)
+    sem = JobQueue(1)
     with pytest.raises(type(exc)), jobs.heavy_job(slots=sem):
         raise exc
-    assert sem.acquire(blocking=False)
+    assert sem.snapshot() == (0, 0)
 
 
 def test_stopped_waiter_leaves_the_queue_and_keeps_the_slot_free():
     """A session stopped while queued: Streamlit raises StopException at its next Streamlit call,
     here the notice refresh; it leaves without taking (or releasing) the slot."""
-    sem = threading.BoundedSemaphore(1)
-    sem.acquire()
+    sem = JobQueue(1)
+    holder = sem.enqueue("train", "other")
+    assert sem.try_admit(holder)
 
-    def stopped(waited):
-        if waited > 0.2:
+    def stopped(place):
+        if place.waited > 0.2:
             raise StopException()
 
     with pytest.raises(StopException), jobs.heavy_job(on_wait=stopped, timeout=10, slots=sem):
         pytest.fail("ran without a slot")
-    sem.release()
-    assert sem.acquire(blocking=False)
+    sem.leave(holder)
+    assert sem.snapshot() == (0, 0)
 
 
 def test_a_stopped_session_in_another_thread_does_not_block_the_next():

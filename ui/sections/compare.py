@@ -6,11 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore.analysis.compare import Comparison
+from dtcore.progress import Progress, reporting
 from ui.services import compare as service
 from ui.services.training import Split
-from ui.state.jobs import heavy_job
-from ui.state.model import wait_notice
-from ui.state.state import current_data, data, roles, split, task
+from ui.state.jobs import ProgressBar, heavy_job
+from ui.state.model import fit_text, wait_notice
+from ui.state.state import current_data, data, roles, split, t, task
+from ui.views.compare import label
 
 KEY = "compare_algos"
 
@@ -25,11 +27,14 @@ def _cached(
     model_key: tuple,
     _df,
     _on_wait=None,
+    _progress=None,
 ):
     extra = None
     if model_key:
         extra = {service.MODEL: (model_key[0], model_key[1], dict(model_key[2]))}
-    with heavy_job(_on_wait):
+    # a heavy job on a cache miss only; its bars' reports and dtcore's checkpoints are where an
+    # abandoned or superseded comparison stops (ui/state/jobs.py)
+    with heavy_job(_on_wait, kind="compare"), reporting(_progress):
         return service.run(_df, dict(roles_key), task, list(keys), Split(*split_key), extra)
 
 
@@ -59,7 +64,8 @@ def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
 def comparison(keys: list[str], settings: tuple | None = None) -> Comparison:
     """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
     d, sp = current_data(), split()
-    notice = wait_notice()
+    notice = wait_notice("compare")
+    bar = progress_bar(keys, settings)
     try:
         return _cached(
             d.digest,
@@ -70,9 +76,32 @@ def comparison(keys: list[str], settings: tuple | None = None) -> Comparison:
             settings if settings and service.MODEL in keys else (),
             _df=d.df,
             _on_wait=notice,
+            _progress=bar,
         )
     finally:
         notice.clear()
+        bar.clear()
+
+
+def progress_bar(keys: list[str], settings: tuple | None = None) -> ProgressBar:
+    """Two bars: the comparison's fits done (each contender on the training rows, then on each
+    fold), and the current fit's growth."""
+    algorithm = settings[1] if settings else None
+
+    def part(p: Progress) -> str:
+        key, _, fold = p.label.partition("/")
+        name = label(key, t, algorithm) if key else ""
+        if fold:
+            return t("progress.compare_fold", algo=name, fold=int(fold) + 1)
+        return t("progress.compare_fit", algo=name) if name else t("progress.compare_end")
+
+    def job(p: Progress) -> str:
+        return t("progress.compare", done=int(p.done), total=int(p.total), part=part(p))
+
+    def detail(outer: Progress, inner: Progress | None) -> str:
+        return fit_text(inner) if inner is not None else part(outer)
+
+    return ProgressBar(job, stages=("compare",), detail=detail)
 
 
 def focus(c: Comparison, key: str, node: int) -> dict[str, int | None]:

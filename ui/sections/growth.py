@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui.services import growth as G
 from ui.services.forcing import training_arrays
+from ui.state.jobs import stoppable
 from ui.state.state import current_data
 
 STEP_KEY = "growth_step"
@@ -42,6 +43,13 @@ def prepare_step(res, total: int) -> None:
             st.session_state[STEP_KEY] = total
     value = int(st.session_state.get(STEP_KEY, total))
     st.session_state[STEP_KEY] = total if value < 0 else max(0, min(value, total))
+
+
+def step(est, k: int):
+    """The tree after step ``k`` (``G.step``); a replay superseded by the next step or page ends
+    at dtcore's next stop point (``stoppable``: no place in the queue, the play reruns each second)."""
+    with stoppable():
+        return G.step(est, k)
 
 
 def playing() -> bool:

@@ -8,20 +8,20 @@ import streamlit as st
 from dtcore.progress import Progress, reporting
 from ui.services import pruning as pv
 from ui.state.jobs import ProgressBar, heavy_job
-from ui.state.model import forced_ops, wait_notice
+from ui.state.model import fit_text, forced_ops, wait_notice
 from ui.state.state import t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _prune(key, method, alpha, cf, _res, _df, _on_wait=None):
     # EBP's subtree raising and REP on a big tree take seconds: a heavy job on a cache miss only
-    with heavy_job(_on_wait):
+    with heavy_job(_on_wait, kind="prune"):
         return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
 
 
 def cached_prune(key, method, alpha, cf, res, df):
     """The pruning run (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    return _with_wait_notice(_prune, key, method, alpha, cf, res, df)
+    return _with_wait_notice("prune", _prune, key, method, alpha, cf, res, df)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -33,7 +33,7 @@ def cached_alpha_values(key, _res):
 def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None, _progress=None):
     # the cross-validation regrows the tree per fold: a heavy job (slot taken on a cache miss only);
     # a bar says which fold is growing, and its redraws are where an abandoned run stops
-    with heavy_job(_on_wait), reporting(_progress or _quiet):
+    with heavy_job(_on_wait, kind="cv"), reporting(_progress or _quiet):
         return pv.alpha_curves(
             _res, pv.encoded_sets(_res, _df), cv_folds=cv, one_se=one_se, forced=bool(key[1])
         )
@@ -41,9 +41,13 @@ def _alpha_curves(key, cv, one_se, _res, _df, _on_wait=None, _progress=None):
 
 def cached_alpha_curves(key, cv, one_se, res, df):
     """The α curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    bar = ProgressBar(lambda p: t("progress.fold", fold=int(p.done) + 1, folds=int(p.total)), stages=("cv",))
+    bar = ProgressBar(
+        lambda p: t("progress.fold", fold=int(p.done) + 1, folds=int(p.total)),
+        stages=("cv",),
+        detail=lambda outer, inner: fit_text(inner) if inner is not None else "",
+    )
     try:
-        return _with_wait_notice(_alpha_curves, key, cv, one_se, res, df, _progress=bar)
+        return _with_wait_notice("cv", _alpha_curves, key, cv, one_se, res, df, _progress=bar)
     finally:
         bar.clear()
 
@@ -53,20 +57,24 @@ def _quiet(_progress: Progress) -> None:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _cf_curves(key, _res, _df, _on_wait=None):
-    # one EBP run per CF on the grid: a heavy job on a cache miss only
-    with heavy_job(_on_wait):
+def _cf_curves(key, _res, _df, _on_wait=None, _progress=None):
+    # one EBP run per CF on the grid: a heavy job on a cache miss only, a bar per CF
+    with heavy_job(_on_wait, kind="cf"), reporting(_progress or _quiet):
         return pv.cf_curves(_res, pv.encoded_sets(_res, _df), forced=bool(key[1]))
 
 
 def cached_cf_curves(key, res, df):
     """The CF curves (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    return _with_wait_notice(_cf_curves, key, res, df)
+    bar = ProgressBar(lambda p: t("progress.cf", cf=p.label, done=int(p.done) + 1, total=int(p.total)))
+    try:
+        return _with_wait_notice("cf", _cf_curves, key, res, df, _progress=bar)
+    finally:
+        bar.clear()
 
 
-def _with_wait_notice(cached, *args, **kwargs):
+def _with_wait_notice(kind, cached, *args, **kwargs):
     """Call a cached heavy function with the waiting notice, removed once it returns."""
-    notice = wait_notice()
+    notice = wait_notice(kind)
     try:
         return cached(*args, _on_wait=notice, **kwargs)
     finally:

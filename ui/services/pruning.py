@@ -18,6 +18,7 @@ import pandas as pd
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.export import impurity_name
+from dtcore.progress import report
 
 # the methods, their tasks and native algorithms: dtcore's registry, which the CLI reads too
 from dtcore.pruning import METHODS as METHODS
@@ -241,7 +242,8 @@ def cf_curves(
         raise ValueError("error-based pruning needs the training rows")
     opts = ebp_options(res.estimator)
     nodes, leaves, est_err = [], [], []
-    for cf in grid:
+    for i, cf in enumerate(grid):
+        report("cf", i, len(grid), label=f"{float(cf):g}")  # the bar, and a stop point
         pruned, info = ebp_prune(tree, X, y, cf=float(cf), **opts)
         nodes.append(int(pruned.node_count))
         leaves.append(int(pruned.get_n_leaves()))

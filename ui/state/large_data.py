@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtcore.progress import Progress
+from dtcore.progress import report, reporting
 from ui.services import large_data as L
 from ui.services.loading import LoadError
 from ui.services.training import TrainingError, TrainingKey, TrainResult
 from ui.views.text import md_escape, sentence
 
 from . import url
-from .jobs import ProgressBar, WaitNotice, heavy_job
+from .jobs import ProgressBar, heavy_job, wait_notice
 from .state import current_data, data, set_data, t
 from .url import param_key
 
@@ -158,11 +158,10 @@ def _fit_cached(
     values = dict(values_key)
     depth = int(values.get("max_depth") or 0)
 
-    def on_level(done: int) -> None:
-        if _progress is not None:
-            _progress(Progress("grow", done, depth or done + 1, depth=done))
+    def on_level(done: int) -> None:  # a stop point too (ui/state/jobs.py)
+        report("grow", done, depth or done + 1, depth=done)
 
-    with heavy_job(_on_wait):
+    with heavy_job(_on_wait, kind="large"), reporting(_progress):
         if _progress is not None:
             _progress.start()
         client = dask_client() if algorithm == "cart" else None
@@ -191,7 +190,7 @@ def train(key: TrainingKey) -> TrainResult:
     """Fit (or fetch from the cache) the model of ``key`` (``model.training_key``) on Dask."""
     src = source()
     values = dict(key[5])
-    notice = WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
+    notice = wait_notice("large")
     bar = LevelBar(int(values.get("max_depth") or 0), src)
     try:
         return _fit_cached(*key, _src=src, _df=current_data().df, _on_wait=notice, _progress=bar)

@@ -24,7 +24,7 @@ from ui.services.training import (
     train,
 )
 
-from . import large_data, url
+from . import jobs, large_data, url
 from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import current_data, data, roles, split, t, task
 from .url import criterion_key, param_key, setting
@@ -110,22 +110,23 @@ def _ignore(_progress: Progress) -> None:
     pass
 
 
+def fit_text(p: Progress) -> str:
+    """A fit's bar: how many training rows have reached a leaf, nodes, depth."""
+    if p.total == p.done or p.stage != "grow":
+        return t("progress.finishing", nodes=f"{p.nodes:,}")
+    if p.depth:
+        return t("progress.grow_rows", share=f"{p.fraction:.0%}", nodes=f"{p.nodes:,}", depth=p.depth)
+    return t("progress.grow", nodes=f"{p.nodes:,}")
+
+
 def progress_bar() -> ProgressBar:
-    """The bar a long fit shows: how many training rows have reached a leaf, nodes, depth."""
-
-    def text(p: Progress) -> str:
-        if p.total == p.done or p.stage != "grow":
-            return t("progress.finishing", nodes=f"{p.nodes:,}")
-        if p.depth:
-            return t("progress.grow_rows", share=f"{p.fraction:.0%}", nodes=f"{p.nodes:,}", depth=p.depth)
-        return t("progress.grow", nodes=f"{p.nodes:,}")
-
-    return ProgressBar(text)
+    """The bar a long fit shows (``fit_text``)."""
+    return ProgressBar(fit_text)
 
 
-def wait_notice() -> WaitNotice:
-    """The notice a session shows while another session's heavy job holds the slot."""
-    return WaitNotice(lambda waited: t("jobs.waiting", seconds=int(waited)))
+def wait_notice(kind: str = "train") -> WaitNotice:
+    """The notice a session shows while other sessions' heavy jobs hold the slots."""
+    return jobs.wait_notice(kind)
 
 
 def training_key(algorithm: str, criterion: str, values: dict) -> TrainingKey:

@@ -1,0 +1,192 @@
+"""An abandoned heavy job no longer blocks everyone (issue 27 item 5), in the real browser on a
+server of its own (its CPU time is read from /proc).
+
+A user uploads a table large enough that Compare (ID3, C4.5 and CART, 5-fold cross-validation)
+takes minutes, opens Compare and sees its progress bar; a second user opening Train & tree in
+another browser context waits and is told their place in the queue and an estimate. The first
+user closes the tab: within a few seconds the second user's training has run (not after the
+300 s timeout), and the comparison's thread falls idle, so it stopped. A user who moves on
+to another page while Compare runs stops it too."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import numpy as np
+import pytest
+
+from tests.browser.conftest import ROOT, VIEWPORT
+from tests.browser.test_screenshots import script_done
+
+ROWS = 3000  # Compare takes over half a minute on these: far longer than the test waits
+BUSY = "The server is busy"
+BAR = "Comparing: fit"
+TRAINING = "Growing the tree…"
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(ROWS, 6)).round(2)
+    y = np.where(X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=ROWS) > 0.3, "a", "b")
+    path = tmp_path_factory.mktemp("big") / "big_table.csv"
+    lines = ["f0,f1,f2,f3,f4,f5,label"] + [
+        ",".join(f"{v:g}" for v in row) + f",{label}" for row, label in zip(X, y)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """(url, pid) of a server of this module's own, so its CPU time is this test's only."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path_factory.mktemp("jobs-server") / "server.log"
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the app did not start; log:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.3)
+    yield url, proc.pid
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def thread_cpu(pid: int) -> dict[int, float]:
+    """User + system CPU seconds of each thread of the process so far (a session's script runs
+    in a thread of its own, so the job's thread is told apart from the others' work)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        out[int(tid)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def busiest_thread(pid: int, seconds: float = 1.5) -> tuple[int, float]:
+    """(thread id, share of one core) of the thread that worked most over the next ``seconds``."""
+    before = thread_cpu(pid)
+    time.sleep(seconds)
+    after = thread_cpu(pid)
+    tid = max(after, key=lambda t: after[t] - before.get(t, 0.0))
+    return tid, (after[tid] - before.get(tid, 0.0)) / seconds
+
+
+def thread_share(pid: int, tid: int, seconds: float = 1.5) -> float:
+    """The share of one core thread ``tid`` used over the next ``seconds`` (0 once it ended)."""
+    before = thread_cpu(pid).get(tid)
+    time.sleep(seconds)
+    after = thread_cpu(pid).get(tid)
+    return 0.0 if before is None or after is None else (after - before) / seconds
+
+
+def new_page(browser):
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-US", timezone_id="UTC", reduced_motion="reduce")
+    return ctx, ctx.new_page()
+
+
+def start_compare(page, url: str, csv) -> None:
+    """Upload the big table on the Data page, open Compare, wait for its progress bar."""
+    page.goto(f"{url}/data?lang=en", wait_until="domcontentloaded")
+    script_done(page)
+    page.locator("input[type=file]").set_input_files(str(csv))
+    page.get_by_text(csv.stem, exact=False).first.wait_for(state="visible", timeout=30_000)
+    page.wait_for_timeout(300)
+    script_done(page)
+    page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Compare").click()
+    page.get_by_text(BAR).first.wait_for(state="visible", timeout=20_000)
+
+
+def test_closing_the_tab_stops_the_job_and_the_next_user_trains_at_once(browser, server, big_csv):
+    url, pid = server
+    ctx_a, a = new_page(browser)
+    ctx_b, b = new_page(browser)
+    try:
+        start_compare(a, url, big_csv)
+        job, share = busiest_thread(pid)
+        assert share > 0.08, "the comparison is running"
+        b.goto(f"{url}/?lang=en", wait_until="domcontentloaded")
+        notice = b.get_by_text(BUSY).first
+        notice.wait_for(state="visible", timeout=15_000)
+        # the waiting user's place and, once the comparison has reported progress, an estimate
+        deadline = time.monotonic() + 10
+        while "starts in" not in notice.inner_text() and time.monotonic() < deadline:
+            b.wait_for_timeout(500)
+        text = notice.inner_text()
+        assert "next in the queue" in text and "comparison (" in text and "starts in" in text, text
+
+        ctx_a.close()  # the first user walks away
+        closed = time.monotonic()
+        notice.wait_for(state="detached", timeout=10_000)  # its training ran: the notice goes
+        b.get_by_text(TRAINING).first.wait_for(state="detached", timeout=10_000)
+        waited = time.monotonic() - closed
+        assert waited < 4, f"the second user's training ran {waited:.1f} s after the tab closed"
+        assert b.get_by_text("kept the server busy").count() == 0
+        share = thread_share(pid, job)
+        assert share < 0.05, f"the comparison's thread still used {share:.0%} of a core"
+    finally:
+        ctx_b.close()
+        if ctx_a.pages:
+            ctx_a.close()
+
+
+def test_moving_to_another_page_stops_the_job(browser, server, big_csv):
+    url, pid = server
+    ctx, page = new_page(browser)
+    try:
+        start_compare(page, url, big_csv)
+        job, share = busiest_thread(pid)
+        assert share > 0.08, "the comparison is running"
+        page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Data").click()
+        moved = time.monotonic()
+        script_done(page, timeout=10_000)
+        assert time.monotonic() - moved < 5, "the page switch waited for the comparison"
+        share = thread_share(pid, job)
+        assert share < 0.05, f"the comparison's thread still used {share:.0%} of a core"
+    finally:
+        ctx.close()
