@@ -325,7 +325,7 @@ def goto_page(page, stem: str) -> None:
 
 def pick_option(page, key: str, index: int | None = None, text: str | None = None) -> None:
     """Open the selectbox of ``key`` and pick an option by position or text."""
-    page.locator(f".st-key-{key} [data-baseweb=select]").first.click()
+    page.locator(f'.st-key-{key} [role="combobox"]').first.click()
     options = page.locator('[role="option"]')
     options.first.wait_for(state="visible", timeout=10_000)
     (options.filter(has_text=text).first if text else options.nth(index or 0)).click()
@@ -462,7 +462,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
     s.step(label + "Pruning page", lambda: goto_page(page, "prune"), wall=3.0, picture=True, timeout=300)
     s.step(
         label + "Pruning method change (→ REP)",
-        lambda: page.locator(".st-key-prune_method").get_by_text("REP", exact=False).first.click(),
+        lambda: pick_option(page, "prune_method", text="(REP)"),
         wall=3.0,
         picture=True,
         timeout=300,
@@ -506,7 +506,8 @@ def write_doc(sessions: list[tuple[str, list[Step]]], args: argparse.Namespace) 
             text += f" [{target / scale:.{digits}f}]" + ("" if value <= target else " ✗")
         return text
 
-    for _, steps in sessions:
+    for name, steps in sessions:
+        lines.append(f"| **{name}** | | | | |")
         for st in steps:
             label = st.label.replace("|", "\\|") + (f" ({st.note})" if st.note else "")
             lines.append(
@@ -557,6 +558,8 @@ def main() -> None:
                 finally:
                     s.close()
                 results.append((tree.name, s.steps))
+                if args.write_doc:  # after each tree: a long run that is stopped keeps its table
+                    write_doc(results, args)
             browser.close()
     finally:
         proc.terminate()
@@ -570,8 +573,6 @@ def main() -> None:
         f"\n{len(steps) - len(missed)} of {len(steps)} steps within target"
         + (f"; missed: {missed}" if missed else "")
     )
-    if args.write_doc:
-        write_doc(results, args)
 
 
 if __name__ == "__main__":
