@@ -357,9 +357,10 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
             picture=True,
         )
     else:
+        t0 = time.perf_counter()
         page.goto(s.url + "/", wait_until="commit")
         tree_drawn(page)
-        s.settle(time.perf_counter(), 120)
+        s.settle(t0, 120)
     s.step(label + "switch to the Data page", lambda: goto_page(page, "data"), browser=None)
     floor = s.steps[-1]
     s.floor = floor.browser_cpu if floor.wall != float("inf") else None
@@ -398,8 +399,9 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
 
         def retrain() -> None:
             if tree.algorithm != "c45":
+                t0 = time.perf_counter()
                 pick_option(page, "algo", text="CART")
-                s.settle(time.perf_counter(), 300)
+                s.settle(t0, 300)
             if tree.max_depth is not None:
                 box = page.locator(f".st-key-{tree.algorithm}_max_depth input").first
                 box.fill(str(tree.max_depth))
@@ -476,8 +478,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
         slider.press("ArrowRight")
 
     s.step(label + "a Growth step", growth_step, picture=True)
-    goto_page(page, "train")
-    s.settle(time.perf_counter(), 300)
+    s.step(label + "back to Train & tree", lambda: (goto_page(page, "train"), tree_drawn(page)), picture=True)
 
 
 def write_doc(sessions: list[tuple[str, list[Step]]], args: argparse.Namespace) -> None:
