@@ -327,7 +327,7 @@ def pick_option(page, key: str, index: int | None = None, text: str | None = Non
     """Open the selectbox of ``key`` and pick an option by position or text."""
     page.locator(f'.st-key-{key} [role="combobox"]').first.click()
     options = page.locator('[role="option"]')
-    options.first.wait_for(state="visible", timeout=10_000)
+    options.first.wait_for(state="visible", timeout=30_000)
     (options.filter(has_text=text).first if text else options.nth(index or 0)).click()
 
 
@@ -473,7 +473,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
     s.step(label + "Growth page", lambda: goto_page(page, "growth"), wall=3.0, picture=True, timeout=300)
 
     def growth_step() -> None:
-        slider = page.locator('[data-testid="stSlider"] [role="slider"]').first
+        slider = page.locator('.st-key-growth_step [role="slider"]').first
         slider.focus()
         slider.press("ArrowRight")
 
