@@ -495,6 +495,8 @@ def write_doc(sessions: list[tuple[str, list[Step]]], args: argparse.Namespace) 
         "in brackets; ✗ marks a miss. The browser target of a rerun is 1.5× the switch to the Data",
         "page in the same session. Server-side figures: `python -m bench.bench_app`.",
         "",
+        f"Load average when written: {' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1 / 5 / 15 min).",
+        "",
         "| step | wall (s) | server CPU (s) | browser CPU (s) | bytes in (KB) |",
         "| --- | --- | --- | --- | --- |",
     ]
@@ -511,6 +513,9 @@ def write_doc(sessions: list[tuple[str, list[Step]]], args: argparse.Namespace) 
         lines.append(f"| **{name}** | | | | |")
         for st in steps:
             label = st.label.replace("|", "\\|") + (f" ({st.note})" if st.note else "")
+            if st.wall == float("inf"):  # failed or never settled: nothing measured
+                lines.append(f"| {label} | — | — | — | — |")
+                continue
             lines.append(
                 f"| {label} | {cell(st.wall, st.wall_target)} | {cell(st.server_cpu, None)} | "
                 f"{cell(st.browser_cpu, st.browser_target)} | {cell(st.ws_bytes, st.bytes_target, 1000, 0)} |"
