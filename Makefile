@@ -65,6 +65,8 @@ bench: $(VENV)/.test
 	$(PY) -m bench.bench_c45
 	$(PY) -m bench.bench_hist
 	$(PY) -m bench.bench_app
+	@scripts/apt-ensure graphviz chromium
+	$(PY) -m bench.bench_browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

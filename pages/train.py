@@ -279,8 +279,11 @@ def downloads_section(res):
     no_dot = downloads.graphviz_missing()
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))
-    with st.expander(t("rules.title")):
-        st.code(export.to_text(est), language=None)
+    # written and sent only while open: a 30 000-node tree's rules are megabytes (issue 26)
+    rules = st.expander(t("rules.title"), key="rules_open", on_change="rerun")
+    if rules.open:
+        with rules:
+            st.code(export.to_text(est), language=None)
 
 
 def regression_section(res):

@@ -2,10 +2,10 @@
 node selectors, the overview map focuses the view, boxes fold and unfold, and the whole-tree
 picture obeys the node budget; small trees keep their selectors."""
 
-import json
 import re
 
 from tests.app.apptest import start
+from tests.app.frame_pictures import frame_data
 from ui.sections import navigation
 from ui.views import focus
 
@@ -27,7 +27,7 @@ def tree_frames(at) -> list:
 def frame_svg(at) -> str:
     """The SVG the pan/zoom frame was given this run (drawn by the server's ``dot``)."""
     (el,) = tree_frames(at)
-    return json.loads(el.proto.json)["svg"]
+    return frame_data(el)["svg"]
 
 
 def big_app():

@@ -2,14 +2,13 @@
 choose each method and its parameter; the before/after DOT and the metrics table are checked
 against a pruning run made here with ``dtcore`` alone on the model the app trained."""
 
-import json
-
 import numpy as np
 
 from dtcore import export
 from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
 from tests.app.apptest import start
+from tests.app.frame_pictures import frame_data
 
 PRUNE = "pages/prune.py"
 DATA = "pages/data.py"
@@ -21,7 +20,7 @@ def no_exception(at):
 
 def frames(at) -> list:
     """The pan frames of the before and after pictures (``ui/sections/tree_frame.py``)."""
-    return [json.loads(f.proto.json) for f in at.get("bidi_component")]
+    return [frame_data(f) for f in at.get("bidi_component")]
 
 
 def dots(at):

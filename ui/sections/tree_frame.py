@@ -11,6 +11,7 @@ kept (an allow-list) before it is shown, and its text is user text escaped by
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import streamlit as st
@@ -35,10 +36,46 @@ _FRAME = st.components.v2.component(
 )
 
 
+#: session state: digests of the SVGs this session's page holds (oldest first, at most
+#: :data:`HELD_PICTURES`); the frame's script keeps as many in the page (``frame.js``)
+SENT_KEY = "_tree_frame_sent"
+HELD_PICTURES = 24
+
+
 @st.cache_data(max_entries=16, show_spinner=False)  # a 2 000-node picture is ~5 MB
 def svg_of(dot: str) -> str:
     """The SVG of a DOT picture through ``dot -Tsvg`` (cached by the DOT text)."""
     return export.render(dot, "svg").decode("utf-8")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def svg_digest(svg: str) -> str:
+    """The picture's name in the page's cache: the SVG's SHA-256, shortened."""
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32]
+
+
+def picture_payload(svg: str) -> dict[str, str | None]:
+    """What the frame is sent for ``svg``: its digest, and the SVG itself only when this session's
+    page has not been sent it yet. A rerun that shows the same picture (a page switch and back,
+    a language switch back, a click elsewhere) then costs a few bytes instead of the picture,
+    and the page draws it from its own cache without parsing it again (issue 26)."""
+    digest = svg_digest(svg)
+    sent: list[str] = st.session_state.setdefault(SENT_KEY, [])
+    if digest in sent:
+        sent.remove(digest)
+        sent.append(digest)
+        return {"digest": digest, "svg": None}
+    sent.append(digest)
+    del sent[:-HELD_PICTURES]
+    return {"digest": digest, "svg": svg}
+
+
+def forget_picture(digest: object) -> None:
+    """The page reports a picture it was told it holds but does not (its cache was emptied, a
+    reload kept the session): the next run sends it whole."""
+    sent = st.session_state.get(SENT_KEY) or []
+    if digest in sent:
+        sent.remove(digest)
 
 
 def tree_frame(
@@ -58,6 +95,15 @@ def tree_frame(
         )
         on_event(clicked)
 
+    def missing() -> None:
+        value = st.session_state.get(key)
+        digest = (
+            value.get("missing")
+            if value is not None and hasattr(value, "get")
+            else getattr(value, "missing", None)
+        )
+        forget_picture(digest)
+
     try:
         svg = svg_of(dot)
     except export.GraphvizMissing as exc:
@@ -70,11 +116,12 @@ def tree_frame(
     _FRAME(
         key=key,
         data={
-            "svg": svg,
+            **picture_payload(svg),
             "fit": t("nav.fit"),
             "height": int(height),
             "hint": hint,
             "scale": None if scale is None else round(float(scale), 6),
         },
         on_clicked_change=changed,
+        on_missing_change=missing,
     )

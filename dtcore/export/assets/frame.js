@@ -78,6 +78,30 @@ function target(el) {
   return null;
 }
 
+// The pictures this page holds, by digest (ui/sections/tree_frame.py sends an SVG once per
+// session, then only its digest): the cleaned SVG element, cloned for each frame that shows it.
+// On the window, so that it outlives the frames (a page switch unmounts them); as many as the
+// server counts (HELD_PICTURES), the least recently shown dropped first.
+const HELD_PICTURES = 24;
+const held = (window.__dtTreePictures = window.__dtTreePictures || new Map());
+
+function heldPicture(digest, text) {
+  if (text) {
+    const svg = cleanSvg(text);
+    if (!svg) return null;
+    held.delete(digest);
+    held.set(digest, svg);
+    while (held.size > HELD_PICTURES) held.delete(held.keys().next().value);
+    return svg;
+  }
+  const svg = held.get(digest);
+  if (svg) {
+    held.delete(digest);
+    held.set(digest, svg);
+  }
+  return svg || null;
+}
+
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   const frame = parentElement.querySelector(".dt-frame");
@@ -93,14 +117,20 @@ export default function (component) {
   frame.classList.toggle("dt-fixed", Boolean(fixed));
   frame._dtFixed = fixed;
   let view = frame._dtView;
-  if (frame._dtSvgText !== data.svg || frame._dtScale !== fixed) {
-    const svg = cleanSvg(data.svg || "");
+  if (frame._dtDigest !== data.digest || frame._dtScale !== fixed) {
+    const svg = heldPicture(data.digest, data.svg);
     stage.replaceChildren();
-    if (!svg) return;
-    svg.removeAttribute("width");
-    svg.removeAttribute("height");
-    stage.appendChild(document.importNode(svg, true));
-    frame._dtSvgText = data.svg;
+    frame._dtDigest = null;
+    if (!svg) {
+      // told it holds a picture it does not (its cache was emptied): ask for the picture itself
+      if (!data.svg && data.digest) setTriggerValue("missing", data.digest);
+      return;
+    }
+    const shown = document.importNode(svg, true);
+    shown.removeAttribute("width");
+    shown.removeAttribute("height");
+    stage.appendChild(shown);
+    frame._dtDigest = data.digest;
     frame._dtScale = fixed;
     const box = stage.firstChild.viewBox.baseVal;
     view = frame._dtView = { x: box.x, y: box.y, w: box.width, h: box.height, full: [box.x, box.y, box.width, box.height] };

@@ -1,0 +1,99 @@
+"""A rerun that does not retrain sends no tree picture again (issue 26): the server-drawn SVG of a
+big tree (diabetes with CART: 615 nodes, the focused view in the pan/zoom frame) reaches the page
+once per session; back on Train & tree after a few runs elsewhere, the page draws it from its own
+cache and the websocket carries only the picture's digest. Counted on the page's websocket frames
+(CDP ``Network.webSocketFrameReceived``)."""
+
+from __future__ import annotations
+
+import base64
+import time
+
+from tests.browser.test_screenshots import open_page, script_done
+
+FRAME = ".dt-frame"
+
+
+class Frames:
+    """Every websocket frame the page receives, decoded, with its arrival time."""
+
+    def __init__(self, page) -> None:
+        self.got: list[tuple[float, bytes]] = []
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.on("Network.webSocketFrameReceived", self._frame)
+
+    def _frame(self, event) -> None:
+        r = event["response"]
+        data = r.get("payloadData", "")
+        raw = base64.b64decode(data) if r.get("opcode") == 2 else data.encode()
+        self.got.append((time.monotonic(), raw))
+
+    def since(self, mark: int) -> list[bytes]:
+        return [raw for _, raw in self.got[mark:]]
+
+
+def settle(page, frames: Frames, quiet: float = 0.5, timeout: float = 60.0) -> None:
+    """The script has finished and the websocket has been quiet for ``quiet`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        script_done(page)
+        page.wait_for_timeout(100)
+        last = frames.got[-1][0] if frames.got else 0.0
+        if time.monotonic() - last >= quiet:
+            return
+        assert time.monotonic() < deadline, "the page kept receiving"
+
+
+def nav(page, stem: str) -> None:
+    links = page.locator(f'[data-testid="stSidebarNav"] a[href$="/{stem}"]:visible')
+    if stem == "train" and not links.count():  # the default page links to "/"
+        links = page.locator('[data-testid="stSidebarNav"] a[href$="/"]:visible')
+    links.first.click()
+
+
+def pictures_in(blobs: list[bytes]) -> list[int]:
+    """Sizes of the frames that carry a drawn tree (an SVG with the app's node ids)."""
+    return [len(b) for b in blobs if b"<svg" in b and b'id="dtnode' in b]
+
+
+def test_back_on_train_the_tree_picture_is_not_sent_again(page, app_url):
+    frames = Frames(page)
+    open_page(page, app_url, "", lang="en", sample="diabetes", algo="cart")
+    page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
+    settle(page, frames)
+    assert pictures_in(frames.since(0)), "the first visit sends the picture"
+    # away to Data, a few reruns there (the language there and back), then back to the tree
+    nav(page, "data")
+    settle(page, frames)
+    for lang in ("中文", "English"):
+        page.locator(".st-key-lang label").filter(has_text=lang).first.click()
+        settle(page, frames)
+    mark = len(frames.got)
+    nav(page, "train")
+    page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
+    settle(page, frames)
+    back = frames.since(mark)
+    assert back, "the return to Train & tree reran the script"
+    assert not pictures_in(back), f"the tree picture was sent again: frames of {pictures_in(back)} bytes"
+    # and the picture shown is the whole focused view, clickable
+    assert page.locator(f"{FRAME} svg g[id^=dtnode]").count() > 3
+    page.locator(f"{FRAME} g#dtnode2").click()
+    page.get_by_text("Focused on node #2:").first.wait_for(state="visible", timeout=30_000)
+    page.locator(f"{FRAME} svg g#dtnode2").wait_for(state="attached", timeout=30_000)
+
+
+def test_a_page_that_lost_its_pictures_asks_for_them(page, app_url):
+    """The page's cache emptied behind the server's back: the frame asks, the picture comes."""
+    frames = Frames(page)
+    open_page(page, app_url, "", lang="en", sample="diabetes", algo="cart")
+    page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
+    settle(page, frames)
+    nav(page, "data")
+    settle(page, frames)
+    assert page.evaluate("() => window.__dtTreePictures.size") >= 1
+    page.evaluate("() => window.__dtTreePictures.clear()")
+    nav(page, "train")
+    page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
+    settle(page, frames)
+    assert page.locator(f"{FRAME} svg g[id^=dtnode]").count() > 3
