@@ -8,6 +8,7 @@ from dtcore.analysis.compare import Comparison
 from dtcore.analysis.compare_records import Note
 from ui.figures.compare import cv_figure
 from ui.sections import compare as S
+from ui.sections.tree_frame import fitted_chart
 from ui.services import roles as R
 from ui.services.training import TrainingError
 from ui.state import boundary, report_mode, state
@@ -39,13 +40,14 @@ def trees_section(c: Comparison) -> None:
     focus = None
     if picked is not None:
         focus = S.focus(c, lead.key, int(picked))
-    cols = st.columns(len(c.entries))
-    for col, e, dot in zip(cols, c.entries, V.tree_dots(c, state.lang(), focus)):
-        with col:
+    # one above the other, each as wide as the page: side by side in thirds of it, a 14-node
+    # tree's text was 4 px (issue 27)
+    for e, dot in zip(c.entries, V.tree_dots(c, state.lang(), focus)):
+        with st.container(border=True):
             st.markdown(f"**{V.label(e.key, t, e.algorithm)}**")
             if focus is not None and focus.get(e.key) is None:
                 st.caption(t("compare.focus_missing"))
-            st.graphviz_chart(dot, width="stretch")
+            fitted_chart(dot, f"compare_{e.key}")
 
 
 def first_section(c: Comparison, notes: list[Note]) -> None:

@@ -4,12 +4,14 @@ each pruning step; a step slider and a play button (a fragment that reruns itsel
 import streamlit as st
 
 from ui.sections import growth as S
+from ui.sections.tree_frame import fitted_chart
 from ui.services import growth as G
 from ui.services.training import TrainingError
 from ui.state import boundary, model, report_mode, state
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import growth as V
+from ui.views.picture_scale import STEADY
 
 
 def caption(res, est, st_tree, k, splits, prunes):
@@ -58,7 +60,8 @@ def stepper(res):
     st.caption(t("growth.phase", splits=splits, prunes=prunes))
     st_tree = S.step(est, k)
     caption(res, est, st_tree, k, splits, prunes)
-    st.graphviz_chart(V.step_dot(est, st_tree, state.lang()), width="stretch")
+    # one scale for every step (the lone root is not drawn at 40 px, the last tree at 4 px)
+    fitted_chart(V.step_dot(est, st_tree, state.lang()), "growth_step", STEADY)
 
 
 def guarded_stepper(res):

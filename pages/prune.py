@@ -108,11 +108,11 @@ def trees_section(res, method, outcome):
     depth = before.get_depth()
     options = ["auto", "all"] + list(range(1, max(depth, 1) + 1))
     url.keep_valid("prune_levels", options, "auto")
-    auto = treeview.auto_depth(before, budget=63, row=12)
+    auto = treeview.auto_depth(before)
     report = report_mode.active()
     c1, c0, c2 = st.columns([3, 3, 5], vertical_alignment="bottom") if not report else (st, st, st)
-    arrangements = ("side", "stacked")
-    url.keep_valid("prune_arrange", arrangements, "side")
+    arrangements = ("auto", "side", "stacked")
+    url.keep_valid("prune_arrange", arrangements, "auto")
     arrange = report_mode.control(
         c0.radio,
         t("prune.arrange"),

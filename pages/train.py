@@ -1,5 +1,5 @@
-"""Train page: algorithm and settings (a form, so a slider tick does not retrain), the tree,
-scores, importances and downloads."""
+"""Train page: the tree first, its algorithm and settings in the sidebar (a form, so a slider
+tick does not retrain), then scores, importances and downloads."""
 
 import streamlit as st
 
@@ -30,7 +30,6 @@ CHART = {"displayModeBar": False}
 #: the scores' order in the headline: held-out rows first (training accuracy flatters a big tree)
 HEADLINE_ORDER = ("test", "valid", "train")
 LAYOUTS = ("auto", "TB", "LR")
-GRID = 3  # settings per row: wide enough that labels and options are not cut off
 
 
 def param_widget(algo, p, lang):
@@ -65,25 +64,24 @@ def settings_panel(task):
         algo = url.setting("algo")
         values = {p.name: url.setting(url.param_key(algo, p.name)) for p in supported_params(algo, task)}
         return algo, url.setting(url.criterion_key(algo, task)), values, False
-    # the algorithm sits outside the form: changing it must redraw the parameters it has
-    left, right = st.columns([1, 3], vertical_alignment="bottom")
-    algo = left.selectbox(
-        t("train.algorithm"),
-        algos,
-        key="algo",
-        format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
-        help=t("train.algorithm_help"),
-        **url.KEEP,
-    )
-    right.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
-    params = supported_params(algo, task)
-    n_rows = -(-(len(params) + 2) // GRID)  # criterion + parameters + the Train button
-    with st.form("train_form", border=True):
-        cells = iter([c for _ in range(n_rows) for c in st.columns(GRID, vertical_alignment="bottom")])
-        crits = criteria(algo, task)
-        ckey = url.criterion_key(algo, task)
-        url.default(ckey)
-        with next(cells):
+    # in the sidebar, so that the tree is the first thing on the page (issue 27)
+    with st.sidebar:
+        st.subheader(t("train.settings"))
+        # the algorithm sits outside the form: changing it must redraw the parameters it has
+        algo = st.selectbox(
+            t("train.algorithm"),
+            algos,
+            key="algo",
+            format_func=state.fixed_labels(algos, lambda a: t("algo." + a)),
+            help=t("train.algorithm_help"),
+            **url.KEEP,
+        )
+        st.caption(t("train.form_hint") if task == R.CLASSIFICATION else t("train.regression_only_cart"))
+        params = supported_params(algo, task)
+        with st.form("train_form", border=True):
+            crits = criteria(algo, task)
+            ckey = url.criterion_key(algo, task)
+            url.default(ckey)
             criterion = st.selectbox(
                 t("train.criterion"),
                 crits,
@@ -91,11 +89,7 @@ def settings_panel(task):
                 **url.KEEP,
                 format_func=state.fixed_labels(crits, lambda c: option_label("criterion", c, lang), key=ckey),
             )
-        values = {}
-        for p in params:
-            with next(cells):
-                values[p.name] = param_widget(algo, p, lang)
-        with next(cells):
+            values = {p.name: param_widget(algo, p, lang) for p in params}
             submitted = st.form_submit_button(
                 t("train.button"), type="primary", width="stretch", icon=":material/park:"
             )

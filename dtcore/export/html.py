@@ -42,7 +42,7 @@ FRAME_HEIGHT = 560
 
 
 def asset_text(name: str) -> str:
-    """One of the frame's files (``frame.js``, ``frame.css``, ``page.js``, ``page.css``)."""
+    """One of the frame's files (``frame.js``, ``scale.js``, ``frame.css``, ``page.js``, ``page.css``)."""
     return (ASSETS / name).read_text(encoding="utf-8")
 
 
@@ -156,7 +156,13 @@ def to_html(
     )
     data = page_data(model, sample)
     data["svg"] = svg
-    script = frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1) + "\n" + asset_text("page.js")
+    # scale.js: the frame's opening scale (readable text, fitted), which frame.js calls
+    script = (
+        asset_text("scale.js")
+        + frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1)
+        + "\n"
+        + asset_text("page.js")
+    )
     style = asset_text("frame.css") + "\n" + asset_text("page.css")
     return (
         "<!DOCTYPE html>\n"

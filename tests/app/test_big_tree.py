@@ -20,8 +20,8 @@ def tree_charts(at) -> list:
 
 
 def tree_frames(at) -> list:
-    """The pan/zoom frames of the tree."""
-    return list(at.get("bidi_component"))
+    """The pan/zoom frames of the tree (not the script that fits a browser-drawn picture)."""
+    return [c for c in at.get("bidi_component") if not str(c.key or "").startswith("dtfitjs_")]
 
 
 def frame_svg(at) -> str:

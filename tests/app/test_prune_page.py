@@ -9,6 +9,7 @@ from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
 from tests.app.apptest import start
 from tests.app.frame_pictures import frame_data
+from ui.views.prune_pair import svg_size
 
 PRUNE = "pages/prune.py"
 DATA = "pages/data.py"
@@ -250,21 +251,27 @@ def test_ebp_keeps_a_cart_trees_gini():
 
 
 def test_before_and_after_share_one_readable_scale_and_scroll():
-    """Issue 16.6: both pictures come from the server's dot at one common scale (node text 12 px:
-    11 pt drawn at 12/11 px per pt), not each fitted to half a column; side by side both frames
-    are as tall, one above the other each is as tall as its own picture (up to the cap)."""
-    at = start(sample="breast_cancer", algo="cart", prune_method="rep")
+    """Issues 16.6 and 27: both pictures come from the server's dot, not each fitted to half a
+    column: both frames fit one scale to one basis (the larger picture's size) with the node
+    text between 10 and 12 px, at a fixed scale (they scroll); side by side both frames are as
+    tall, one above the other each is as tall as its own picture (up to the cap). The 33-node
+    tree does not fit half the page at 10 px: "auto" puts the pair one above the other."""
+    at = start(sample="breast_cancer", algo="cart", prune_method="rep", prune_arrange="side")
     at.switch_page(PRUNE).run()
     no_exception(at)
     before, after = frames(at)
-    assert before["scale"] == after["scale"] == round(12 / 11, 6)
-    assert before["height"] == after["height"] <= 560
+    widths = [svg_size(f["svg"])[0] for f in (before, after)]
+    heights = [svg_size(f["svg"])[1] for f in (before, after)]
+    assert before["basis"] == after["basis"] == [max(widths), max(heights)]
+    assert before["bounds"] == after["bounds"] == {"low": 10.0, "high": 12.0, "max_height": 560}
+    assert before["fixed"] and after["fixed"] and before["same_height"] and after["same_height"]
     assert not at.get("graphviz_chart")  # no picture fitted to its column by the browser
-    at.radio(key="prune_arrange").set_value("stacked").run()
-    no_exception(at)
-    b, a = frames(at)
-    assert b["scale"] == a["scale"] == before["scale"]
-    assert b["svg"] == before["svg"] and a["svg"] == after["svg"]
+    for arrange in ("stacked", "auto"):
+        at.radio(key="prune_arrange").set_value(arrange).run()
+        no_exception(at)
+        b, a = frames(at)
+        assert b["basis"] == a["basis"] == before["basis"] and not b["same_height"] and not a["same_height"]
+        assert b["svg"] == before["svg"] and a["svg"] == after["svg"]
 
 
 def test_removed_subtrees_table():

@@ -68,6 +68,8 @@ def test_drag_pans_and_does_not_click(page, app_url):
     svg = page.locator(f"{FRAME} svg").first
     page.locator(FRAME).first.scroll_into_view_if_needed()
     before = svg.get_attribute("viewBox")
+    # the whole picture, in its own units (the frame opens on a readable part of it: issue 27)
+    whole = svg.evaluate("(s) => { const b = s.querySelector('g').getBBox(); return [b.width, b.height]; }")
     box = page.locator(f"{FRAME} g#dtnode1").bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] + 5)
     page.mouse.down()
@@ -81,7 +83,9 @@ def test_drag_pans_and_does_not_click(page, app_url):
     script_done(page)
     assert page.get_by_text("Focused on node #0:").count() == 1  # a drag is not a click
     page.locator(f"{FRAME} .dt-fit").click()
-    assert svg.get_attribute("viewBox") == before  # "fit" shows the whole picture again
+    fitted = [float(v) for v in svg.get_attribute("viewBox").split()]
+    assert fitted[2] >= whole[0] - 1 and fitted[3] >= whole[1] - 1  # "fit" shows the whole picture
+    assert before is not None
 
 
 def test_clicking_the_overview_focuses(page, app_url):
@@ -108,7 +112,9 @@ def test_whole_big_tree_is_drawn_by_the_server_without_freezing(page, app_url):
     assert page.locator(f"{FRAME} svg g.node").count() >= 615
     assert time.monotonic() - t1 < 1.0
     assert time.monotonic() - t0 < 30
-    # a click on a node of the whole picture focuses it and returns to the focused view
+    # a click on a node of the whole picture focuses it and returns to the focused view (the
+    # picture opens readable around the root, issue 27: "fit" first shows node 3 too)
+    page.locator(f"{FRAME} .dt-fit").click()
     page.locator(f"{FRAME} g#dtnode3").click()
     focused_on(page, 3)
     frame_ready(page, 3)

@@ -153,13 +153,15 @@ def test_prune_before_after_chinese(page, app_url):
 
 
 def test_compare_trees_and_cv_english(page, app_url):
-    """The Compare page on watermelon 2.0: ID3, C4.5 and CART side by side (the root, their first
-    disagreement, in bold) and the cross-validation chart."""
+    """The Compare page on watermelon 2.0: ID3, C4.5 and CART one above the other, each fitted to
+    the page's width (issue 27; the root, their first disagreement, in bold), and the
+    cross-validation chart."""
     open_page(page, app_url, "compare", report=1, lang="en", sample="watermelon_2.0")
-    row = page.locator('[data-testid="stHorizontalBlock"]').filter(has=page.locator(GRAPHVIZ)).first
-    row.locator(GRAPHVIZ).nth(2).locator("svg .node").first.wait_for(state="visible", timeout=60_000)
-    png = settled_png(page, row, inner=f"{GRAPHVIZ} svg .node")
-    assert_image_snapshot(LAYER, "compare-trees-watermelon2-en.png", png)
+    page.locator(f"{GRAPHVIZ} svg .node").nth(0).wait_for(state="visible", timeout=60_000)
+    trees = [".st-key-dtfit_compare_id3", ".st-key-dtfit_compare_c45", ".st-key-dtfit_compare_cart"]
+    for name, key in zip(("id3", "c45", "cart"), trees):
+        png = settled_png(page, page.locator(key).first, inner="svg .node")
+        assert_image_snapshot(LAYER, f"compare-tree-{name}-watermelon2-en.png", png)
     chart = page.locator(".st-key-compare_cv")
     assert_image_snapshot(LAYER, "compare-cv-watermelon2-en.png", settled_png(page, chart, inner=".main-svg"))
 

@@ -199,7 +199,7 @@ def test_the_svg_holds_the_charts_as_elements_the_frame_keeps():
     assert render(to_dot(est, charts=node_charts(est, Xe, ye)), "svg").decode() == svg
     assert f'fill="{SPLIT_COLOR}"' in svg
     assert f'fill="{PALETTE[0]}"' in svg
-    frame = (ROOT / "ui/sections/tree_frame_assets/frame.js").read_text()
+    frame = (ROOT / "dtcore/export/assets/frame.js").read_text()
     allowed = set(re.findall(r'"(\w+)"', frame[frame.index("const ELEMENTS") : frame.index("]);")]))
     used = set(re.findall(r"<(\w+)[\s>]", svg)) - {"title", "svg"}
     assert used <= allowed, used - allowed

@@ -1,4 +1,4 @@
-"""Issue 16.6 and the Pruning page's numbers: the before/after pictures' common scale, the table
+"""Issues 16.6 and 27 and the Pruning page's numbers: the before/after pictures' common scale, the table
 of removed subtrees on real prunes (each method's own figures), changes true as printed and
 round tick steps on the count axes."""
 
@@ -9,7 +9,8 @@ from dtcore import export
 from ui.figures.style import integer_axis
 from ui.services import pruning as pv
 from ui.views import prune_table
-from ui.views.prune_pair import MAX_HEIGHT, common_scale, pair_frames, svg_size
+from ui.views.picture_scale import MIN_TEXT_PX
+from ui.views.prune_pair import HALF_FRAME_PX, NODE_FONT_PT, PAIR_BOUNDS, arrangement, pair_basis, svg_size
 from ui.views.pruning import fmt_change, fmt_error
 
 from .test_pruning_views import fit_sample
@@ -39,15 +40,22 @@ def test_count_axes_step_by_round_numbers():
 
 
 def test_one_scale_for_both_pictures():
+    """Issue 27: both frames fit their scale to one basis (the widest and the tallest picture),
+    with the text between 10 and 12 px; "auto" puts the pair one above the other when the wider
+    picture would not fit half the page at 10 px."""
     small = '<svg width="100pt" height="80pt" viewBox="0.00 0.00 100.00 80.00">'
     big = '<svg width="2000pt" height="900pt" viewBox="0.00 0.00 2000.00 900.00">'
     assert svg_size(big) == (2000.0, 900.0)
-    scale, heights = pair_frames([svg_size(small), svg_size(big)], same_height=True)
-    assert scale == common_scale() == pytest.approx(12 / 11)  # 11 pt node text drawn 12 px tall
-    assert heights == [MAX_HEIGHT, MAX_HEIGHT]  # the big one scrolls; side by side, one height
-    scale2, stacked = pair_frames([svg_size(small), svg_size(big)], same_height=False)
-    assert scale2 == scale and stacked[0] < stacked[1] == MAX_HEIGHT
-    assert stacked[0] >= 80 * scale  # the small picture whole
+    assert pair_basis([svg_size(small), svg_size(big)]) == (2000.0, 900.0)
+    assert pair_basis([svg_size(small), None]) == (100.0, 80.0)
+    assert pair_basis([None, None]) is None
+    assert (PAIR_BOUNDS.low, PAIR_BOUNDS.high) == (10.0, 12.0)
+    assert arrangement("auto", [svg_size(small), svg_size(small)]) == "side"
+    assert arrangement("auto", [svg_size(small), svg_size(big)]) == "stacked"
+    assert arrangement("side", [svg_size(small), svg_size(big)]) == "side"  # the user's choice
+    wide_enough = HALF_FRAME_PX * NODE_FONT_PT / MIN_TEXT_PX
+    assert arrangement("auto", [(wide_enough, 10.0), None]) == "side"
+    assert arrangement("auto", [(wide_enough + 1, 10.0), None]) == "stacked"
     with pytest.raises(ValueError):
         svg_size("<svg>")
 

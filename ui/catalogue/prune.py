@@ -117,6 +117,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "prune.levels": ("Show levels", "显示层数"),
     "prune.arrange": ("Arrange", "排列"),
+    "prune.arrange.auto": ("auto", "自动"),
     "prune.arrange.side": ("side by side", "左右并排"),
     "prune.arrange.stacked": ("one above the other", "上下排列"),
     "prune.levels_folded": (
@@ -190,7 +191,8 @@ WORDS: dict[str, tuple[str, str]] = {
         "这些层共有 {nodes} 个框，超过一次能绘制的上限（{limit}）：请减少显示层数。",
     ),
     "prune.scale_note": (
-        "Both trees at one scale (text 12 px): drag or scroll inside a frame to see more.",
-        "两棵树使用同一比例（文字 12 像素）：在框内拖动或滚动可查看其余部分。",
+        "Both trees at one scale, fitted to their frames (text 10–12 px): a larger pair scrolls, "
+        "drag or scroll inside a frame to see more.",
+        "两棵树使用同一比例并适配框宽（文字 10–12 像素）：更大的树可在框内拖动或滚动查看其余部分。",
     ),
 }

@@ -3,8 +3,8 @@
 WORDS: dict[str, tuple[str, str]] = {
     "train.title": ("Train & tree", "训练与决策树"),
     "train.welcome": (
-        "This is a C4.5 tree grown on the watermelon 3.0 data. Try next: switch the algorithm to CART, change a setting and press **Train**, or pick another data set on the **Data** page.",
-        "这是在西瓜数据集 3.0 上用 C4.5 生成的决策树。接下来可以：把算法换成 CART、修改参数后点击 **训练**，或到 **数据** 页选择其他数据集。",
+        "This is a C4.5 tree grown on the watermelon 3.0 data. Try next: in the sidebar's **Settings**, switch the algorithm to CART, change a setting and press **Train**, or pick another data set on the **Data** page.",
+        "这是在西瓜数据集 3.0 上用 C4.5 生成的决策树。接下来可以：在侧边栏的 **参数** 中把算法换成 CART、修改参数后点击 **训练**，或到 **数据** 页选择其他数据集。",
     ),
     "train.no_data": ("Load a data set on the **Data** page first.", "请先在 **数据** 页加载数据集。"),
     "train.fix_roles": (

@@ -18,9 +18,12 @@ from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import md_escape
 
-from .tree_frame import tree_frame
+from .tree_frame import fitted_chart, tree_frame
 
 WINDOWS = (1, 2, 3, 4, 5, 6)
+#: the overview map's height: low enough that the focused view starts above the fold of a
+#: 1000 px high window (issue 27)
+OVERVIEW_HEIGHT = 260
 SHOW = ("focus", "whole")
 
 
@@ -115,8 +118,8 @@ def draw_tree(
     (``ui.views.focus.whole_tree_mode``). ``server``: by the server within the budget too (the
     node charts: one deterministic SVG by the server's Graphviz, zoomable in the frame)."""
     mode = focus.whole_tree_mode(tree, depth)
-    if mode == "browser" and not server:
-        st.graphviz_chart(dot, width="content")
+    if mode == "browser" and not server:  # fitted to the column, readable, scrolling beyond (issue 27)
+        fitted_chart(dot, key)
     elif mode in ("browser", "server"):
         st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
         tree_frame(dot, key=key, on_event=on_small_frame_event if on_event is None else on_event)
@@ -225,7 +228,7 @@ def overview_panel(res, node: int) -> None:
     with st.expander(t("nav.overview"), expanded=True):
         st.caption(t("nav.overview_help"))
         st.plotly_chart(
-            overview_figure(res.estimator, selected=node, texts=texts),
+            overview_figure(res.estimator, selected=node, texts=texts, height=OVERVIEW_HEIGHT),
             key=overview_key(node),
             on_select="rerun",
             selection_mode="points",

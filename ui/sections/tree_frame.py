@@ -19,6 +19,7 @@ import streamlit as st
 from dtcore import export
 from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
+from ui.views.picture_scale import FITTED, TextBounds
 from ui.views.text import md_escape
 
 ASSETS = Path(export.__file__).with_name("assets")
@@ -28,12 +29,28 @@ HTML = (
 )
 HEIGHT = 560
 
+#: the opening scale's helpers, shared by both scripts (prepended to each)
+_SCALE_JS = (ASSETS / "scale.js").read_text(encoding="utf-8")
+
 _FRAME = st.components.v2.component(
     "dt_tree_frame",
     html=HTML,
     css=(ASSETS / "frame.css").read_text(encoding="utf-8"),
-    js=(ASSETS / "frame.js").read_text(encoding="utf-8"),
+    js=_SCALE_JS + (ASSETS / "frame.js").read_text(encoding="utf-8"),
 )
+#: fits the browser-drawn picture (``st.graphviz_chart``) in the same keyed container
+_FIT = st.components.v2.component(
+    "dt_tree_fit", html="<span></span>", js=_SCALE_JS + (ASSETS / "fit.js").read_text(encoding="utf-8")
+)
+
+
+def fitted_chart(dot: str, key: str, bounds: TextBounds = FITTED) -> None:
+    """``st.graphviz_chart`` of ``dot`` (the browser lays it out) opened fitted to the column's
+    width with its node text within ``bounds`` (``ui.views.picture_scale``); past them it keeps
+    the bound and scrolls inside its box."""
+    with st.container(key=f"dtfit_{key}"):
+        st.graphviz_chart(dot, width="content")
+        _FIT(key=f"dtfitjs_{key}", data=bounds.as_data())
 
 
 #: session state: digests of the SVGs this session's page holds (oldest first, at most
@@ -79,12 +96,25 @@ def forget_picture(digest: object) -> None:
 
 
 def tree_frame(
-    dot: str, *, key: str, on_event, height: int = HEIGHT, hint: str = "", scale: float | None = None
+    dot: str,
+    *,
+    key: str,
+    on_event,
+    height: int = HEIGHT,
+    hint: str = "",
+    bounds: TextBounds = FITTED,
+    fixed: bool = False,
+    basis: tuple[float, float] | None = None,
+    same_height: bool = False,
 ) -> None:
     """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click. ``hint``:
-    a line of text in the frame's top left corner (set as text, never as markup). ``scale``:
-    pixels per SVG unit, fixed (the picture scrolls and drags inside the frame, no wheel zoom
-    and no "fit"), so that pictures in several frames share one scale; None: fitted, pan/zoom."""
+    a line of text in the frame's top left corner (set as text, never as markup). The picture
+    opens fitted to the frame's width with its node text within ``bounds``, the frame as tall
+    as the picture up to ``bounds.max_height`` (``height`` when no dot is drawn); ``basis``: the
+    size in SVG units to fit instead of the picture's own (several frames at one scale), and
+    ``same_height``: the frame as tall as that basis, not as its own picture (side by side).
+    ``fixed``: the picture keeps that scale and scrolls and drags inside the frame (no wheel
+    zoom, no "fit"); else pan/zoom."""
 
     def changed():
         value = st.session_state.get(key)
@@ -109,7 +139,7 @@ def tree_frame(
     except export.GraphvizMissing as exc:
         # no ``dot`` on this server: the browser draws the picture if it is small enough
         if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
-            st.graphviz_chart(dot, width="content")
+            fitted_chart(dot, key, bounds)
         else:
             st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
         return
@@ -120,7 +150,10 @@ def tree_frame(
             "fit": t("nav.fit"),
             "height": int(height),
             "hint": hint,
-            "scale": None if scale is None else round(float(scale), 6),
+            "bounds": bounds.as_data(),
+            "fixed": bool(fixed),
+            "basis": None if basis is None else [round(float(v), 3) for v in basis],
+            "same_height": bool(same_height),
         },
         on_clicked_change=changed,
         on_missing_change=missing,

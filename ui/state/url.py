@@ -73,7 +73,7 @@ def url_defaults() -> dict:
             "prune_cv": 10,
             "prune_one_se": True,
             "prune_cf": 0.25,
-            "prune_arrange": "side",
+            "prune_arrange": "auto",
             "prune_levels": "auto",
         }
     )

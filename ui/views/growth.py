@@ -14,14 +14,11 @@ from ui.services.growth import SplitInfo
 from .text import Translate, md_escape
 from .tree import auto_depth, dot_words, node_path
 
-#: a step tree is drawn whole up to this many nodes, else folded like the Train page's
-WHOLE_TREE = 63
-
 
 def step_dot(est: Any, st: StepTree, lang: str) -> str:
     """DOT of the tree after the step (node ids hidden: they are not the fitted tree's)."""
     tree = st.tree
-    depth = None if tree.node_count <= WHOLE_TREE else auto_depth(tree)
+    depth = auto_depth(tree)  # folded by the Train page's rule (ui/views/tree.py)
     if depth is not None and st.shown >= 0:
         depth = max(depth, int(tree.depth[st.shown]) + 1)
     highlight = [st.shown] if st.shown >= 0 else []

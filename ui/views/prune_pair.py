@@ -1,33 +1,33 @@
 """The before/after pictures of the Pruning page at one common scale.
 
 Both trees are drawn by the server's ``dot`` (SVG, 1 unit = 1 pt) and shown at the same number
-of pixels per unit, chosen so that the node text (11 pt in ``dtcore.export.to_dot``) is
-``READABLE_PX`` tall: a tree wider or taller than its frame scrolls inside it, and neither is
-shrunk to fit on its own (each fitted to half a column, a 33-node tree's text was 2-3 px and the
-two halves were at different scales). Each frame is as tall as its picture, up to
-``MAX_HEIGHT``; side by side both frames take the taller one's height.
+of pixels per unit (issue 16.6: each fitted to half a column on its own, a 33-node tree's text
+was 2-3 px and the two halves were at different scales). The scale fits the wider picture to
+its frame, with the node text between ``MIN_TEXT_PX`` and ``READABLE_PX`` (issue 27: a fixed
+12 px cut 6- to 16-node trees at the frame's edge); a pair too wide for that scrolls inside its
+frames. The browser picks the scale (only it knows the frames' width) from the size both frames are
+told to fit, their *basis*: the larger width and the larger height of the two; side by side
+both frames are as tall as the taller picture.
 """
 
 from __future__ import annotations
 
-import math
 import re
 
+from .picture_scale import MIN_TEXT_PX, TextBounds
+
+#: the largest node text of the pair, in CSS pixels
+READABLE_PX = 12.0
+#: the tallest a frame grows before its picture scrolls
+MAX_HEIGHT = 560
+#: the node text bounds of both pictures
+PAIR_BOUNDS = TextBounds(MIN_TEXT_PX, READABLE_PX, MAX_HEIGHT)
 #: node text size in the DOT (``dtcore.export.dot``: ``node [fontsize=11]``), in SVG units (pt)
 NODE_FONT_PT = 11.0
-#: how tall that text is drawn, in CSS pixels
-READABLE_PX = 12.0
-#: the most and fewest pixels a frame is tall; a frame's room beyond its picture
-MAX_HEIGHT = 560
-MIN_HEIGHT = 120
-PAD = 24
+#: the inner width of a half-page frame on a 1400 px wide window (the sidebar open), in CSS px
+HALF_FRAME_PX = 540.0
 
 _VIEWBOX = re.compile(r'viewBox="\s*([-\d.eE]+)[\s,]+([-\d.eE]+)[\s,]+([-\d.eE]+)[\s,]+([-\d.eE]+)\s*"')
-
-
-def common_scale() -> float:
-    """Pixels per SVG unit of both pictures."""
-    return READABLE_PX / NODE_FONT_PT
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -38,17 +38,21 @@ def svg_size(svg: str) -> tuple[float, float]:
     return float(m.group(3)), float(m.group(4))
 
 
-def frame_height(size: tuple[float, float] | None, scale: float) -> int:
-    """A frame's height for a picture of ``size`` units at ``scale`` px per unit."""
-    if size is None:
-        return MIN_HEIGHT
-    return int(min(MAX_HEIGHT, max(MIN_HEIGHT, math.ceil(size[1] * scale) + PAD)))
+def arrangement(choice: str, sizes: list[tuple[float, float] | None]) -> str:
+    """``"side"`` or ``"stacked"``: the user's choice, or for ``"auto"`` side by side when the wider
+    picture fits a half-page frame with its text at ``MIN_TEXT_PX`` (else it would be cut at the
+    frame's edge: one above the other, each as wide as the page)."""
+    if choice != "auto":
+        return choice
+    widths = [s[0] for s in sizes if s is not None]
+    fits = not widths or max(widths) * MIN_TEXT_PX / NODE_FONT_PT <= HALF_FRAME_PX
+    return "side" if fits else "stacked"
 
 
-def pair_frames(sizes: list[tuple[float, float] | None], same_height: bool) -> tuple[float, list[int]]:
-    """The common scale and each frame's height (``same_height``: side by side, both the taller)."""
-    scale = common_scale()
-    heights = [frame_height(s, scale) for s in sizes]
-    if same_height and heights:
-        heights = [max(heights)] * len(heights)
-    return scale, heights
+def pair_basis(sizes: list[tuple[float, float] | None]) -> tuple[float, float] | None:
+    """The size both frames fit their scale to: the widest and the tallest picture's (one scale
+    in frames of one width); None when no picture has a size (no ``dot``, or refused)."""
+    known = [s for s in sizes if s is not None]
+    if not known:
+        return None
+    return max(w for w, _ in known), max(h for _, h in known)

@@ -18,9 +18,14 @@ from ui import i18n
 
 from .text import Translate
 
-#: a tree opens folded when it has more boxes than this in all, or in one row
-COMFORTABLE_NODES = 31
-COMFORTABLE_ROW = 8
+#: The fold rule (its one home: Train, Pruning, Compare, Growth and Splits all fold by it): a tree
+#: opens whole unless it has more boxes than this in all, or in one row. Pictures open fitted to
+#: their frame's width with node text at least ``ui.views.picture_scale.MIN_TEXT_PX`` and scroll
+#: beyond (issue 27): 63 boxes (a full binary tree of depth 5; breast cancer's 35-node CART tree
+#: of depth 5) stay readable at 1400 px, 16 side by side fold (drawn left to right they are a
+#: column of 16 boxes, about 1 200 px at 10 px text).
+COMFORTABLE_NODES = 63
+COMFORTABLE_ROW = 16
 
 
 def auto_depth(tree: Tree, budget: int = COMFORTABLE_NODES, row: int = COMFORTABLE_ROW) -> int | None:

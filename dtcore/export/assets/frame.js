@@ -1,13 +1,17 @@
 // The pan/zoom/click frame around a server-drawn Graphviz SVG (ui/sections/tree_frame.py).
-// Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture. With a fixed
-// scale (data.scale, pixels per SVG unit: pictures in several frames at one scale) the picture
-// has that size and scrolls inside the frame (wheel, scroll bars or dragging), opening on the
-// root node; there is no zoom and no "fit". A click on a
+// It opens at a readable scale (scale.js, ui/views/picture_scale.py): the frame's width fitted
+// with the node text within data.bounds, the frame as tall as the picture up to a limit.
+// Wheel zooms around the pointer, dragging pans, "fit" shows the whole picture. With
+// data.fixed (pictures in several frames at one scale) the picture keeps its opening size and
+// scrolls inside the frame (wheel, scroll bars or dragging), opening on the root node; there
+// is no zoom and no "fit". A click on a
 // node (<g id="dtnodeN">), a breadcrumb (dtcrumbN) or a summary box (dtmoreN) sends
 // "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and only what Graphviz
 // draws a tree with is kept (an allow-list of elements and attributes, see cleanSvg) before it is
 // shown; nothing is loaded from the network.
 const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"]];
+const MIN_HEIGHT = 120; // the fewest pixels a frame is tall
+const PAD = 16; // a frame's room beyond its picture
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
@@ -102,6 +106,60 @@ function heldPicture(digest, text) {
   return svg || null;
 }
 
+// The opening view of a new picture (or of one the user has not moved yet, when its frame
+// changes width): the scale (ui/views/picture_scale.py) fitting the whole picture in the frame
+// with the node text within data.bounds, the frame as tall as the picture up to a limit.
+// data.basis, a size in picture units, is what is fitted instead of the picture's own when
+// several frames share one scale (Pruning's pair: the larger of both).
+function openView(frame, stage, data) {
+  const el = stage.firstChild;
+  const fixed = frame._dtFixed;
+  const view = frame._dtView;
+  [view.x, view.y, view.w, view.h] = view.full;
+  const box = { x: view.x, y: view.y, width: view.w, height: view.h }; // the whole picture
+  const bounds = data.bounds || { low: 10, high: 14, max_height: data.height || 560 };
+  const basis = data.basis || [box.width, box.height];
+  const width = stage.clientWidth;
+  const extra = frame.offsetHeight - stage.clientHeight; // the hint's row and the borders
+  const room = [width, bounds.max_height - PAD - extra];
+  const s = openingScale(room, basis, nodeFont(el), bounds.low, bounds.high);
+  const tall = data.same_height ? basis[1] : box.height;
+  const height = Math.round(Math.min(bounds.max_height, Math.max(MIN_HEIGHT, tall * s + PAD + extra)));
+  frame._dtHeight = height;
+  frame.style.height = `${height}px`;
+  const shown = [stage.clientWidth, stage.clientHeight]; // after the new height
+  const rootBox = () => {
+    const r = stage.querySelector('g[id="dtnode0"]');
+    return r ? r.getBBox() : null;
+  };
+  if (fixed) {
+    el.style.width = `${box.width * s}px`;
+    el.style.height = `${box.height * s}px`;
+    // open on the root: centred where the picture is larger than the frame (clamped at 0)
+    const root = stage.querySelector('g[id="dtnode0"]');
+    if (root) {
+      const r = root.getBoundingClientRect();
+      const s0 = el.getBoundingClientRect();
+      stage.scrollLeft = r.left - s0.left + r.width / 2 - stage.clientWidth / 2;
+      stage.scrollTop = r.top - s0.top + r.height / 2 - stage.clientHeight / 2;
+    }
+  } else if (width > 0) {
+    // a window of the frame's size at that scale: the whole picture centred where it fits,
+    // else around the root, kept inside the picture
+    const rb = rootBox();
+    const place = (lo, size, win, centre) => {
+      if (size <= win) return lo - (win - size) / 2;
+      return Math.min(lo + size - win, Math.max(lo, centre - win / 2));
+    };
+    view.w = shown[0] / s;
+    view.h = shown[1] / s;
+    view.x = place(box.x, box.width, view.w, rb ? rb.x + rb.width / 2 : box.x);
+    view.y = place(box.y, box.height, view.h, rb ? rb.y + rb.height / 2 : box.y);
+  }
+  frame._dtOpenedWidth = width;
+  if (!fixed) el.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+}
+
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   const frame = parentElement.querySelector(".dt-frame");
@@ -112,12 +170,12 @@ export default function (component) {
   hint.textContent = data.hint || "";
   hint.style.display = data.hint ? "block" : "none";
   frame.classList.toggle("dt-has-hint", Boolean(data.hint));
-  frame.style.height = `${data.height || 560}px`;
-  const fixed = Number(data.scale) > 0 ? Number(data.scale) : 0;
-  frame.classList.toggle("dt-fixed", Boolean(fixed));
+  const fixed = Boolean(data.fixed);
+  frame.classList.toggle("dt-fixed", fixed);
   frame._dtFixed = fixed;
+  frame.style.height = `${frame._dtHeight || data.height || 560}px`;
   let view = frame._dtView;
-  if (frame._dtDigest !== data.digest || frame._dtScale !== fixed) {
+  if (frame._dtDigest !== data.digest || frame._dtMode !== fixed) {
     const svg = heldPicture(data.digest, data.svg);
     stage.replaceChildren();
     frame._dtDigest = null;
@@ -131,22 +189,11 @@ export default function (component) {
     shown.removeAttribute("height");
     stage.appendChild(shown);
     frame._dtDigest = data.digest;
-    frame._dtScale = fixed;
-    const box = stage.firstChild.viewBox.baseVal;
+    frame._dtMode = fixed;
+    const box = shown.viewBox.baseVal;
     view = frame._dtView = { x: box.x, y: box.y, w: box.width, h: box.height, full: [box.x, box.y, box.width, box.height] };
-    frame._dtFocus = data.focus;
-    if (fixed) {
-      stage.firstChild.style.width = `${box.width * fixed}px`;
-      stage.firstChild.style.height = `${box.height * fixed}px`;
-      // open on the root: centred where the picture is larger than the frame (clamped at 0)
-      const root = stage.querySelector('g[id="dtnode0"]');
-      if (root) {
-        const r = root.getBoundingClientRect();
-        const s0 = stage.firstChild.getBoundingClientRect();
-        stage.scrollLeft = r.left - s0.left + r.width / 2 - stage.clientWidth / 2;
-        stage.scrollTop = r.top - s0.top + r.height / 2 - stage.clientHeight / 2;
-      }
-    }
+    frame._dtTouched = false;
+    openView(frame, stage, data);
   }
   const svg = stage.firstChild;
   if (!svg || !view) return;
@@ -161,11 +208,21 @@ export default function (component) {
     const r = frame.getBoundingClientRect();
     return Math.max(view.w / r.width, view.h / r.height);
   };
+  frame._dtData = data;
   if (!frame._dtWired) {
     frame._dtWired = true;
+    // the frame can open before the page has its final width (columns, the sidebar): reopen a
+    // picture nobody has moved yet when the width changes
+    new ResizeObserver(() => {
+      if (frame._dtTouched || !frame._dtView || !stage.firstChild) return;
+      if (stage.clientWidth > 0 && stage.clientWidth !== frame._dtOpenedWidth) {
+        openView(frame, stage, frame._dtData);
+      }
+    }).observe(frame);
     frame.addEventListener("wheel", (e) => {
       if (frame._dtFixed) return; // the stage scrolls natively
       e.preventDefault();
+      frame._dtTouched = true;
       const v = frame._dtView;
       const r = frame.getBoundingClientRect();
       const s = Math.max(v.w / r.width, v.h / r.height);
@@ -192,6 +249,7 @@ export default function (component) {
       const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
       if (!drag.moved) return;
+      frame._dtTouched = true;
       frame.classList.add("dt-dragging");
       if (frame._dtFixed) {
         stage.scrollLeft = drag.sl - dx;
@@ -218,7 +276,10 @@ export default function (component) {
     };
     frame.addEventListener("pointerup", end);
     frame.addEventListener("pointerleave", () => { drag = null; frame.classList.remove("dt-dragging"); });
-    fitButton.addEventListener("click", () => frame._dtFit());
+    fitButton.addEventListener("click", () => {
+      frame._dtTouched = true;
+      frame._dtFit();
+    });
   }
   frame._dtSend = (hit) => setTriggerValue("clicked", hit);
   frame._dtFit = fit;
