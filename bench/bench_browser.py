@@ -366,7 +366,9 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
     s.floor = floor.browser_cpu if floor.wall != float("inf") else None
     up = s.step(
         label + "upload → roles",
-        lambda: page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv)),
+        lambda: page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]').set_input_files(
+            str(csv)
+        ),
         wall=1.5,
         browser=None,
         picture=True,

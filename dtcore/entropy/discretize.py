@@ -42,7 +42,7 @@ def interval_edges_by_column(X: ArrayLike) -> dict[int, list[float]]:
 
 def equal_width_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
     """n_bins intervals of equal width between min and max."""
-    _check_bins(n_bins)
+    check_bins(n_bins)
     v = _known(x)
     if v.size == 0:
         return np.empty(0)
@@ -54,7 +54,7 @@ def equal_width_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
 
 def equal_frequency_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
     """Quantile edges (about the same number of rows per interval); tied quantiles merge."""
-    _check_bins(n_bins)
+    check_bins(n_bins)
     v = _known(x)
     if v.size == 0:
         return np.empty(0)
@@ -65,7 +65,7 @@ def equal_frequency_edges(x: ArrayLike, n_bins: int) -> np.ndarray:
 def kmeans_edges(x: ArrayLike, n_bins: int, random_state: int = 0, max_iter: int = 100) -> np.ndarray:
     """1-D k-means (Lloyd's algorithm, seeded k-means++ start); edges are midpoints between
     adjacent sorted centres."""
-    _check_bins(n_bins)
+    check_bins(n_bins)
     v = _known(x)
     if v.size == 0:
         return np.empty(0)
@@ -119,6 +119,7 @@ def inner_edges(edges: ArrayLike) -> np.ndarray:
     return e[1:-1] if e.size > 2 else np.empty(0)
 
 
-def _check_bins(n_bins: float) -> None:
+def check_bins(n_bins: float) -> None:
+    """The one rule for a bin count (the binning functions and ID3's parameters check it)."""
     if int(n_bins) != n_bins or n_bins < 2:
         raise ValueError(f"n_bins must be an integer ≥ 2, not {n_bins!r}")

@@ -33,6 +33,7 @@ from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import METHODS as BIN_METHODS
+from dtcore.entropy.discretize import check_bins
 from dtcore.entropy.multiway import branch_class_counts, score_multiway
 from dtcore.id3.rules import (
     better,
@@ -159,6 +160,7 @@ class ID3Classifier(BaseTreeEstimator):
             raise ValueError(f"criterion must be 'gain' or 'gain_ratio', not {self.criterion!r}")
         if self.continuous not in CONTINUOUS_MODES:
             raise ValueError(f"continuous must be one of {CONTINUOUS_MODES}, not {self.continuous!r}")
+        check_bins(self.n_bins)  # also when no feature is binned: the parameter is wrong either way
         if self.max_depth is not None and (int(self.max_depth) != self.max_depth or self.max_depth < 0):
             raise ValueError("max_depth must be None or an integer ≥ 0")
         if self.min_samples_split < 2:

@@ -134,7 +134,7 @@ def start_compare(page, url: str, csv) -> None:
     """Upload the big table on the Data page, open Compare, wait for its progress bar."""
     page.goto(f"{url}/data?lang=en", wait_until="domcontentloaded")
     script_done(page)
-    page.locator("input[type=file]").set_input_files(str(csv))
+    page.locator('input[type=file][accept*=".csv"]').set_input_files(str(csv))
     page.get_by_text(csv.stem, exact=False).first.wait_for(state="visible", timeout=30_000)
     page.wait_for_timeout(300)
     script_done(page)

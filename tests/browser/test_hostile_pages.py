@@ -112,7 +112,7 @@ def test_payload_names_on_every_page_stay_text(page, app_url):
     found: list[str] = []
     page.goto(f"{app_url}/data?lang=en", wait_until="domcontentloaded")
     settle(page)
-    page.locator("input[type=file]").set_input_files(str(PAYLOAD))
+    page.locator('input[type=file][accept*=".csv"]').set_input_files(str(PAYLOAD))
     page.get_by_text("payload_names", exact=False).first.wait_for(state="visible", timeout=30_000)
     settle(page)
     open_expanders(page)

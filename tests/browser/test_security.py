@@ -170,7 +170,7 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
     watch = Watch(page)
     page.goto(f"{app_url}/data", wait_until="domcontentloaded")
     script_done(page)
-    page.locator("input[type=file]").set_input_files(
+    page.locator('input[type=file][accept*=".csv"]').set_input_files(
         files=[{"name": "markup.csv", "mimeType": "text/csv", "buffer": markup_csv()}]
     )
     page.get_by_text("markup", exact=False).first.wait_for(state="visible", timeout=30_000)

@@ -293,3 +293,12 @@ def test_min_samples_leaf_counts_rows_for_cuts():
     w = [0.6, 0.6, 0.6, 0.6]  # 1.2 of weight a side, 2 rows a side
     est = ID3Classifier(continuous="threshold", min_samples_leaf=2).fit(X, y, sample_weight=w)
     assert est.tree_.cuts_of(0).tolist() == [2.5]
+
+
+def test_a_bad_bin_count_is_refused_even_when_no_feature_is_binned():
+    """Found by the property test: ``n_bins=0`` passed when every feature was categorical (the
+    binning, which checked it, never ran)."""
+    X = [["a"], ["b"], ["a"], ["b"]]
+    for bad in (0, 1, 2.5):
+        with pytest.raises(ValueError, match="n_bins must be an integer ≥ 2"):
+            ID3Classifier(n_bins=bad).fit(X, ["p", "q", "p", "q"], feature_kinds=["categorical"])
