@@ -104,3 +104,28 @@ def test_a_boosted_member_on_data_gets_row_counts_and_keeps_its_raw_scores():
     np.testing.assert_array_equal(od.estimator.tree_.value, opened.tree_.value)  # raw scores kept
     assert any("Rows per node counted from the 150 rows" in c.value for c in at.caption)
     assert not at.get("metric")
+
+
+def test_the_splits_page_explores_the_opened_tree_and_growth_says_it_has_no_history():
+    data, sk = iris_model(max_depth=2)
+    at = open_file(start(sample="iris", valid="0", test="0"), "iris-tree.json", data)
+    at.switch_page("pages/splits.py").run()
+    no_exception(at)
+    assert not at.error
+    assert any(
+        f"{sk.tree_.node_count} nodes" in c.value for c in at.caption
+    )  # the opened tree, not a trained one
+    at.switch_page("pages/growth.py").run()
+    no_exception(at)
+    assert not at.error and at.info  # an imported tree has no growth history to step through
+
+
+def test_in_chinese_the_opened_model_says_where_its_statistics_come_from():
+    data, _ = iris_model(max_depth=2)
+    at = open_file(start(sample="iris", valid="0", test="0", lang="zh"), "iris-tree.json", data)
+    at.switch_page(TRAIN).run()
+    no_exception(at)
+    assert any("由数据中的 150 个训练行重新计算" in c.value for c in at.caption)
+    at = open_file(start(lang="zh"), "iris-tree.json", data)
+    at.switch_page(TRAIN).run()
+    assert any("缺少模型的列" in i.value for i in at.info)
