@@ -46,10 +46,15 @@ WORDS: dict[str, tuple[str, str]] = {
         "training rows of the data; the held-out rows score it below.",
         "节点统计（行数、类别计数或均值、不纯度）已由数据中的 {rows} 个训练行重新计算；下面用留出行为它打分。",
     ),
+    "opened.restated_all": (
+        "Node statistics (rows, class counts or means, impurities) recomputed from the {rows} rows "
+        "of the data; no rows are held out, so the scores below are on the same rows.",
+        "节点统计（行数、类别计数或均值、不纯度）已由数据中的 {rows} 行重新计算；没有留出行，因此下面的得分也基于这些行。",
+    ),
     "opened.changed": (
-        "{count} leaves now predict differently from the file: these rows are not the rows the "
-        "model was trained on.",
-        "有 {count} 个叶子的预测与文件中不同：这些行不是训练该模型所用的行。",
+        "Leaves that now predict differently from the file: {count}. These rows are not the rows "
+        "the model was trained on.",
+        "预测与文件中不同的叶子：{count} 个。这些行不是训练该模型所用的行。",
     ),
     "opened.own_statistics": (
         "A dtcore model file keeps its own training statistics; the data score it below.",

@@ -79,7 +79,7 @@ def train_view(om: OpenedModel) -> TrainResult | None:
     est = od.estimator
     tree = est.tree_
     st.subheader(t("opened.title"))
-    c1, c2 = st.columns([3, 1], vertical_alignment="center")
+    c1, c2 = st.columns([3, 2], vertical_alignment="center")
     c1.markdown(current_line(om))
     c2.button(t("opened.close"), on_click=opened_state.close, key="opened_close_train")
     origin = est.origin_
@@ -135,8 +135,9 @@ def data_notes(od: OnData) -> None:
     elif od.rows and od.result is None:  # a raw-score tree: its rows counted, its scores kept
         st.caption(t("opened.raw_counted", rows=f"{od.rows:,}"))
     elif od.result is not None:
+        held_out = any(od.result.rows[s].size for s in ("valid", "test"))
         if od.rows:
-            st.caption(t("opened.restated", rows=f"{od.rows:,}"))
+            st.caption(t("opened.restated" if held_out else "opened.restated_all", rows=f"{od.rows:,}"))
         else:
             st.caption(t("opened.own_statistics"))
         if od.changed:
