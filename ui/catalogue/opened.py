@@ -41,6 +41,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "and pruning need them. The tree is shown as the file holds it.",
         "数据页上的数据缺少模型的列 {columns}：得分、节点数据、假设分析和剪枝需要这些列。下面按文件内容显示这棵树。",
     ),
+    "opened.data_hint": (
+        "Optional: data loaded on this page with the model's feature columns and its target give "
+        "the opened model scores on held-out rows, node data, what-if and pruning.",
+        "可选：在本页加载含有模型特征列和目标列的数据后，打开的模型即可显示留出行上的得分、节点数据、假设分析和剪枝。",
+    ),
     "opened.restated": (
         "Node statistics (rows, class counts or means, impurities) recomputed from the {rows} "
         "training rows of the data; the held-out rows score it below.",

@@ -43,6 +43,7 @@ def open_box() -> None:
                 t("opened.failed_title", name=md_escape(name), message=md_escape(sentence(t(key, **params))))
             )
         om = opened_state.opened()
+        st.caption(t("opened.data_hint"))
         if om is not None:
             st.markdown(current_line(om))
             st.button(t("opened.close"), on_click=opened_state.close, key="opened_close")

@@ -75,7 +75,7 @@ def forced_nodes() -> list[int]:
 
 def push_forced(node: int, test: dict) -> None:
     res = st.session_state.get("result")
-    if res is None:  # no model to force a split on
+    if res is None or opened.opened() is not None:  # no trained model to force a split on
         return
     st.session_state["forced"] = {"key": res.key, "ops": forced_ops(res) + [(int(node), test)]}
 
