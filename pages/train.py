@@ -318,7 +318,8 @@ def regression_section(res):
 def page():
     st.title(t("train.title"))
     if (om := opened.opened()) is not None:  # a model file opened on the Data page: shown, not trained
-        opened_model.train_view(om)
+        if (res := opened_model.train_view(om)) is not None:  # with data: the trained tree's sections
+            result_sections(res)
         return
     data = state.data()
     if data is None:
@@ -364,6 +365,11 @@ def page():
         and res.estimator.get_params().get("max_depth") == depth
     ):
         st.caption(t("defaults.depth_limited", depth=depth, rows=LIMIT_DEPTH_ABOVE_ROWS))
+    result_sections(res)
+
+
+def result_sections(res):
+    """The tree, scores, what-if and downloads of a model (trained, or opened with data)."""
     boundary.section("tree", tree_section, res)
     boundary.section("scores", scores_section, res)
     if res.task == R.REGRESSION:

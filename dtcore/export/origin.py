@@ -21,7 +21,9 @@ class ModelOrigin:
     GradientBoostingClassifier"``, ``"XGBoost JSON model"``); ``member``/``n_members``: which tree
     of how many (None for a single tree); ``output``: the class or output a boosted member scores;
     ``leaf_values``: :data:`CLASS_COUNTS`, :data:`MEAN_TARGET` or :data:`RAW_SCORE`; ``note``:
-    how the source combines this tree with the others, and what the file did not hold."""
+    how the source combines this tree with the others, and what the file did not hold;
+    ``statistics_rows``: the node statistics were recomputed from this many labelled rows
+    (``dtcore.importers.restate``; None: as the source holds them), ``statistics_note`` which."""
 
     source: str
     leaf_values: str
@@ -29,13 +31,19 @@ class ModelOrigin:
     n_members: int | None = None
     output: str | None = None
     note: str = ""
+    statistics_rows: int | None = None
+    statistics_note: str = ""
 
     @property
     def is_raw_score(self) -> bool:
         return self.leaf_values == RAW_SCORE
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Every field; the statistics fields only once restated (older files stay as they were)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.statistics_rows is None:
+            del d["statistics_rows"], d["statistics_note"]
+        return d
 
     @classmethod
     def from_dict(cls, d: object) -> ModelOrigin:
@@ -45,11 +53,11 @@ class ModelOrigin:
         for name in ("source", "leaf_values"):
             if not isinstance(d.get(name), str):
                 raise ValueError(f"model file: origin.{name} must be text")
-        for name in ("member", "n_members"):
+        for name in ("member", "n_members", "statistics_rows"):
             v = d.get(name)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
                 raise ValueError(f"model file: origin.{name} must be a whole number ≥ 0 or null")
-        for name in ("output", "note"):
+        for name in ("output", "note", "statistics_note"):
             v = d.get(name)
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"model file: origin.{name} must be text")
@@ -60,4 +68,6 @@ class ModelOrigin:
             n_members=d.get("n_members"),
             output=d.get("output"),
             note=d.get("note") or "",
+            statistics_rows=d.get("statistics_rows"),
+            statistics_note=d.get("statistics_note") or "",
         )

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from dtcore.base import BaseTreeEstimator
+from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, RAW_SCORE, ModelOrigin
 from dtcore.importers.assemble import (
     SourceNode,
@@ -176,6 +177,9 @@ def _single(
         tuple(label_of(c) for c in classes) if is_clf else None,
     )
     est = imported_estimator(build_tree(nodes, n_classes), schema, origin)
+    crit = getattr(model, "criterion", None)  # how its impurities were measured (restate keeps it)
+    if not origin.is_raw_score and crit in (CLASSIFICATION_CRITERIA if is_clf else REGRESSION_CRITERIA):
+        est.set_params(criterion=crit)
     if is_clf:
         _keep_class_values(est, classes)
     return est

@@ -33,3 +33,32 @@ def test_an_opened_xgboost_tree_is_drawn_on_the_train_page(page, app_url, tmp_pa
     assert page.get_by_text("not a probability").count() >= 1
     assert page.get_by_text("It scores class 0").count() >= 1
     page.screenshot(path=str(tmp_path / "open-model.png"), full_page=True)
+
+
+def test_a_scikit_learn_tree_opened_with_its_data_gets_scores_and_node_counts(page, app_url, tmp_path):
+    """Issue 24 item 3: the iris sample loaded, a scikit-learn tree fitted on it opened: the page
+    says the statistics come from the data's 150 training rows, shows the accuracy and the
+    link to the Pruning page."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    import dtcore
+    from ui.services.loading import load_sample
+
+    df = load_sample("iris").df
+    sk = DecisionTreeClassifier(max_depth=3, random_state=0).fit(df.drop(columns="class"), df["class"])
+    model_file = tmp_path / "iris-tree.json"
+    dtcore.from_sklearn(sk, target="class").save(model_file)
+    open_page(page, app_url, "data", lang="en", sample="iris", valid="0", test="0")
+    script_done(page, timeout=60_000)
+    page.get_by_text("Open a model").first.click()
+    page.locator(".st-key-open_model_0 input[type=file]").set_input_files(str(model_file))
+    page.get_by_text("scikit-learn DecisionTreeClassifier").first.wait_for(timeout=60_000)
+    script_done(page, timeout=60_000)
+    page.locator("[data-testid=stMain]").get_by_role("link", name="Train & tree").first.click()
+    page.get_by_text("recomputed from the 150 rows").first.wait_for(timeout=60_000)
+    script_done(page, timeout=60_000)
+    page.screenshot(path=str(tmp_path / "open-model-data.png"), full_page=True)
+    metrics = page.locator('[data-testid="stMetric"]')
+    metrics.filter(has_text="Accuracy · training").first.wait_for(timeout=60_000)
+    assert metrics.filter(has_text="Accuracy · training").count() == 1
+    assert page.get_by_text("Prune this tree").count() == 1

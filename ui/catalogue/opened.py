@@ -30,11 +30,55 @@ WORDS: dict[str, tuple[str, str]] = {
         "{nodes} nodes, {leaves} leaves, depth {depth}; features: {features}.",
         "{nodes} 个节点，{leaves} 个叶子，深度 {depth}；特征：{features}。",
     ),
-    "opened.no_data_views": (
-        "This page shows the opened model as the file holds it; scores, what-if and node data "
-        "need training data and are shown for trained models only.",
-        "本页按文件内容显示打开的模型；得分、假设分析和节点数据需要训练数据，只对训练得到的模型显示。",
+    "opened.needs_data": (
+        "Shown as the file holds it. Scores on held-out rows, node data, what-if and pruning need "
+        "labelled rows: load a table with the columns {columns} on the Data page.",
+        "按文件内容显示。留出行上的得分、节点数据、假设分析和剪枝需要带标签的数据：请在数据页加载含有 "
+        "{columns} 这些列的表格。",
     ),
+    "opened.lacking": (
+        "The data on the Data page lack the model's columns {columns}: scores, node data, what-if "
+        "and pruning need them. The tree is shown as the file holds it.",
+        "数据页上的数据缺少模型的列 {columns}：得分、节点数据、假设分析和剪枝需要这些列。下面按文件内容显示这棵树。",
+    ),
+    "opened.data_hint": (
+        "Optional: data loaded on this page with the model's feature columns and its target give "
+        "the opened model scores on held-out rows, node data, what-if and pruning.",
+        "可选：在本页加载含有模型特征列和目标列的数据后，打开的模型即可显示留出行上的得分、节点数据、假设分析和剪枝。",
+    ),
+    "opened.restated": (
+        "Node statistics (rows, class counts or means, impurities) recomputed from the {rows} "
+        "training rows of the data; the held-out rows score it below.",
+        "节点统计（行数、类别计数或均值、不纯度）已由数据中的 {rows} 个训练行重新计算；下面用留出行为它打分。",
+    ),
+    "opened.restated_all": (
+        "Node statistics (rows, class counts or means, impurities) recomputed from the {rows} rows "
+        "of the data; no rows are held out, so the scores below are on the same rows.",
+        "节点统计（行数、类别计数或均值、不纯度）已由数据中的 {rows} 行重新计算；没有留出行，因此下面的得分也基于这些行。",
+    ),
+    "opened.changed": (
+        "Leaves that now predict differently from the file: {count}. These rows are not the rows "
+        "the model was trained on.",
+        "预测与文件中不同的叶子：{count} 个。这些行不是训练该模型所用的行。",
+    ),
+    "opened.own_statistics": (
+        "A dtcore model file keeps its own training statistics; the data score it below.",
+        "dtcore 模型文件保存着它自己的训练统计；下面用这些数据为它打分。",
+    ),
+    "opened.raw_counted": (
+        "Rows per node counted from the {rows} rows of the data. The leaves keep their raw scores, "
+        "so scores, what-if and pruning do not apply to this tree.",
+        "每个节点的行数已由数据中的 {rows} 行统计。叶子保留其原始分数，因此得分、假设分析和剪枝不适用于这棵树。",
+    ),
+    "opened.data_failed": (
+        "The data do not fit the model: {detail}",
+        "数据与模型不符：{detail}",
+    ),
+    "opened.data_no_rows": (
+        "The row split leaves no training rows to recompute the statistics from.",
+        "行划分后没有训练行可用于重新计算统计。",
+    ),
+    "opened.prune_link": ("Prune this tree", "剪枝这棵树"),
     "opened.rules": ("The tree as rules", "树的规则形式"),
     "opened.download": ("Download as a dtcore model (JSON)", "下载为 dtcore 模型（JSON）"),
     "opened.failed": ("{detail}", "{detail}"),

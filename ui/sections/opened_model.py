@@ -1,6 +1,8 @@
-"""The "Open a model" box of the Data page and the Train page's view of an opened model: the
-file's tree drawn as the app draws a trained one, what its leaves hold (a boosted tree's raw
-score is said to be one), its rules and a dtcore JSON download."""
+"""The "Open a model" box of the Data page and the Train page's view of an opened model: what
+its leaves hold (a boosted tree's raw score is said to be one); with data holding its columns,
+the model restated on them for the trained tree's own sections (scores, node data, what-if,
+downloads, the Pruning page), else the file's tree, its rules, a dtcore JSON download and which
+views need data."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ import streamlit as st
 
 from dtcore import export
 from ui.sections import navigation
-from ui.services.opened import MODEL_TYPES, OpenedModel
+from ui.services.opened import MODEL_TYPES, OnData, OpenedModel, needed_columns
+from ui.services.training import TrainResult
 from ui.state import opened as opened_state
-from ui.state import state, url
+from ui.state import report_mode, state, url
 from ui.state.state import t
 from ui.views import tree as treeview
 from ui.views.text import md_escape, sentence
@@ -40,6 +43,7 @@ def open_box() -> None:
                 t("opened.failed_title", name=md_escape(name), message=md_escape(sentence(t(key, **params))))
             )
         om = opened_state.opened()
+        st.caption(t("opened.data_hint"))
         if om is not None:
             st.markdown(current_line(om))
             st.button(t("opened.close"), on_click=opened_state.close, key="opened_close")
@@ -67,12 +71,18 @@ def current_line(om: OpenedModel) -> str:
     return t("opened.current", name=md_escape(om.name), source=md_escape(source_text(om)))
 
 
-def train_view(om: OpenedModel) -> None:
-    """Train page, a model open: what it is, what its leaves hold, the tree, its rules."""
-    est = om.estimator
+def train_view(om: OpenedModel) -> TrainResult | None:
+    """Train page, a model open: what it is and what its leaves hold. With data holding its
+    columns, the model restated on their training rows is returned (the page draws the trained
+    tree's sections with it); else its tree as the file holds it, its rules and a download, and
+    which views need data."""
+    od = opened_state.with_data() or OnData(om.estimator)
+    est = od.estimator
     tree = est.tree_
     st.subheader(t("opened.title"))
-    st.markdown(current_line(om))
+    c1, c2 = st.columns([3, 2], vertical_alignment="center")
+    c1.markdown(current_line(om))
+    c2.button(t("opened.close"), on_click=opened_state.close, key="opened_close_train")
     origin = est.origin_
     if origin is not None and origin.is_raw_score:
         words = t("opened.raw_score")
@@ -91,6 +101,11 @@ def train_view(om: OpenedModel) -> None:
             features=md_escape(", ".join(used) or "—"),
         )
     )
+    data_notes(od)
+    if od.result is not None:
+        if not report_mode.active():
+            st.page_link("pages/prune.py", label=t("opened.prune_link"), icon=":material/content_cut:")
+        return od.result
     depth = treeview.auto_depth(tree)
     dot = treeview.tree_dot(est, depth, rankdir=treeview.auto_rankdir(tree, depth), lang=state.lang())
     navigation.draw_tree(dot, tree, depth, key="opened_frame")
@@ -103,5 +118,31 @@ def train_view(om: OpenedModel) -> None:
         mime="application/json",
         key="opened_download",
     )
-    st.caption(t("opened.no_data_views"))
-    st.button(t("opened.close"), on_click=opened_state.close, key="opened_close_train")
+    return None
+
+
+def data_notes(od: OnData) -> None:
+    """Where the statistics shown come from, and what the data lack for the other views."""
+    columns = ", ".join(md_escape(c) for c in needed_columns(od.estimator))
+    if od.error is not None:
+        key, params = od.error
+        st.warning(
+            t(key, **{k: md_escape(sentence(str(v))) for k, v in params.items()}), icon=":material/warning:"
+        )
+    elif od.lacking:
+        st.info(
+            t("opened.lacking", columns=", ".join(md_escape(c) for c in od.lacking)), icon=":material/info:"
+        )
+    elif od.rows and od.result is None:  # a raw-score tree: its rows counted, its scores kept
+        st.caption(t("opened.raw_counted", rows=f"{od.rows:,}"))
+    elif od.result is not None:
+        held_out = any(od.result.rows[s].size for s in ("valid", "test"))
+        if od.rows:
+            st.caption(t("opened.restated" if held_out else "opened.restated_all", rows=f"{od.rows:,}"))
+        else:
+            st.caption(t("opened.own_statistics"))
+        if od.changed:
+            st.warning(t("opened.changed", count=od.changed), icon=":material/warning:")
+        return
+    if state.data() is None:
+        st.info(t("opened.needs_data", columns=columns), icon=":material/info:")

@@ -53,6 +53,8 @@ def root_tie_note(res) -> str | None:
     cached report of the root, so the Splits page opens on it for free."""
     if res.rows["train"].size > TIE_NOTE_ROWS or res.estimator.tree_.node_count < 2:
         return None
+    if getattr(res.estimator, "origin_", None) is not None:  # imported: another library broke its ties
+        return None
     X, y = arrays_for(res)
     _, rep = report_for(res, X, y, 0)
     return tie_note(rep, t)

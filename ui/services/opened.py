@@ -1,13 +1,22 @@
 """A model file opened in the app (no pickles: dtcore JSON, XGBoost/LightGBM JSON or LightGBM
-text, PMML), read through ``dtcore.importers.model_from_text``; errors become catalogue keys."""
+text, PMML), read through ``dtcore.importers.model_from_text``; errors become catalogue keys.
+With data holding its columns (``on_data``), its statistics are recomputed from the training
+rows (``dtcore.importers.restate``) and it is scored as a trained model is."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
 
+import numpy as np
+import pandas as pd
+
 from dtcore.base import BaseTreeEstimator
-from dtcore.importers import model_from_text
+from dtcore.importers import model_from_text, restate
+from dtcore.schema import DataError
+from ui.services.loading import is_missing_cell, raw_rows
+from ui.services.metrics import split_scores
+from ui.services.training import Split, TrainingError, TrainResult, split_rows
 
 #: the file types the "Open a model" box takes
 MODEL_TYPES = ("json", "txt", "pmml", "xml")
@@ -50,3 +59,91 @@ def open_model(name: str, data: bytes, tree: int = 0) -> OpenedModel:
         detail = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise OpenError("opened.failed", detail=detail) from None
     return OpenedModel(name, hashlib.sha256(data).hexdigest(), tree, est)
+
+
+# ---------------------------------------------------------------------------------------------
+# the opened model on the Data page's data
+
+
+@dataclass(frozen=True)
+class OnData:
+    """What the data loaded on the Data page give an opened model. ``estimator``: the model to
+    draw (its statistics recomputed from the training rows when the data fit, else as the file
+    holds them); ``result``: the model as the Train page's sections take a trained one (scores
+    on every row split), None without data, when they lack columns, or for a raw-score tree
+    (its leaves are no prediction of the target); ``lacking``: the model's columns the data do
+    not have; ``rows``: how many rows the statistics come from (0: the file's own);
+    ``changed``: leaves whose prediction the recomputed statistics changed (the data are not
+    the model's training rows); ``error``: (catalogue key, parameters) when the data do not
+    fit the model's classes or categories."""
+
+    estimator: BaseTreeEstimator
+    result: TrainResult | None = None
+    lacking: tuple[str, ...] = ()
+    rows: int = 0
+    changed: int = 0
+    error: tuple[str, dict] | None = None
+
+
+def needed_columns(est: BaseTreeEstimator) -> list[str]:
+    """The columns an opened model reads: its features, and its target unless it is a raw score."""
+    origin = est.origin_
+    raw = origin is not None and origin.is_raw_score
+    return list(est.schema_.names) + ([] if raw else [est.schema_.target])
+
+
+def changed_leaves(before: BaseTreeEstimator, after: BaseTreeEstimator) -> int:
+    """Leaves that predict another class (or value) once their statistics come from the rows."""
+    a, b = before.tree_, after.tree_
+    leaves = np.flatnonzero(a.is_leaf)
+    if a.n_classes:
+        return int(np.count_nonzero(a.value[leaves].argmax(axis=1) != b.value[leaves].argmax(axis=1)))
+    return int(np.count_nonzero(~np.isclose(a.value[leaves, 0], b.value[leaves, 0], rtol=1e-9, atol=0)))
+
+
+def on_data(om: OpenedModel, df: pd.DataFrame | None, split: Split, data_digest: str = "") -> OnData:
+    """The opened model on ``df``: restated on the split's training rows, scored on every split."""
+    est = om.estimator
+    if df is None:
+        return OnData(est)
+    lacking = tuple(c for c in needed_columns(est) if c not in df.columns)
+    if lacking:
+        return OnData(est, lacking=lacking)
+    schema = est.schema_
+    features = list(schema.names)
+    origin = est.origin_
+    raw = origin is not None and origin.is_raw_score
+    X = raw_rows(df, features)
+    try:
+        if raw:  # the rows reaching each node, counted; its leaves keep their raw scores
+            restated = restate(est, X, None)
+            return OnData(restated, rows=int(restated.tree_.n_samples[0]))
+        y = df[schema.target].to_numpy(dtype=object)
+        keep = np.flatnonzero([not is_missing_cell(v) for v in y])
+        clf = schema.is_classifier
+        rows = split_rows(keep, split, y[keep] if clf else None, df)
+        tr = rows["train"]
+        if tr.size == 0:
+            return OnData(est, error=("opened.data_no_rows", {}))
+        # a dtcore model file (no origin) holds its own training statistics: used as it is
+        model = est if origin is None else restate(est, X[tr], y[tr])
+        scores = split_scores(model, X, y, rows, clf)
+    except (DataError, TrainingError, ValueError) as exc:
+        return OnData(est, error=("opened.data_failed", {"detail": str(exc)}))
+    kinds = [f.kind for f in schema.features]
+    res = TrainResult(
+        model,
+        "cart",
+        "classification" if clf else "regression",
+        model.get_params(),
+        split,
+        schema.target,
+        features,
+        kinds,
+        rows,
+        scores,
+        dropped=int(len(y) - keep.size),
+        key=("opened", om.digest, om.tree, data_digest, (split.valid, split.test, split.seed, split.column)),
+    )
+    n = 0 if origin is None else int(tr.size)
+    return OnData(model, res, rows=n, changed=0 if origin is None else changed_leaves(est, model))

@@ -24,7 +24,7 @@ from ui.services.training import (
     train,
 )
 
-from . import jobs, large_data, url
+from . import jobs, large_data, opened, url
 from .jobs import ProgressBar, WaitNotice, heavy_job
 from .state import current_data, data, roles, split, t, task
 from .url import criterion_key, param_key, setting
@@ -45,7 +45,9 @@ def result() -> TrainResult | None:
 
 
 def base_result() -> TrainResult | None:
-    """The trained model without forced splits."""
+    """The trained model without forced splits (an opened model file while one is open)."""
+    if opened.opened() is not None:
+        return opened.result()
     return st.session_state.get("result")
 
 
@@ -56,6 +58,8 @@ def base_result() -> TrainResult | None:
 def forced_ops(res=None) -> list:
     res = st.session_state.get("result") if res is None else res
     forced = st.session_state.get("forced")
+    if opened.opened() is not None:  # an opened model file: the trained model's forced splits are not on it
+        return []
     if res is None or not forced or forced.get("key") != res.key:
         return []
     return list(forced["ops"])
@@ -71,7 +75,7 @@ def forced_nodes() -> list[int]:
 
 def push_forced(node: int, test: dict) -> None:
     res = st.session_state.get("result")
-    if res is None:  # no model to force a split on
+    if res is None or opened.opened() is not None:  # no trained model to force a split on
         return
     st.session_state["forced"] = {"key": res.key, "ops": forced_ops(res) + [(int(node), test)]}
 
@@ -222,9 +226,12 @@ def settled_model(algorithm: str, criterion: str, values: dict, submitted: bool 
 
 
 def current_model() -> TrainResult | None:
-    """The current model; a link opened straight on a page that needs one (the Train page not
-    visited) trains it from the URL's settings. None without data or with role errors;
+    """The current model (an opened model file while one is open, on the data when they fit);
+    a link opened straight on a page that needs one (the Train page not visited) trains it
+    from the URL's settings. None without data or with role errors;
     TrainingError propagates."""
+    if opened.opened() is not None:  # a model file opened on the Data page: it, on the data
+        return opened.result()
     res = result()
     d = data()
     if res is not None or d is None or R.errors(d.df, roles(), task()):
