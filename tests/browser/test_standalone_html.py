@@ -97,8 +97,8 @@ def test_page_from_disk_pans_folds_searches_and_traces_offline(offline, tmp_path
     whole = offline.locator("#dt-tree .dt-stage svg").evaluate(
         "(s) => { const b = s.querySelector('g').getBBox(); return [b.width, b.height]; }"
     )
-    fitted = view_box(offline)
-    assert fitted[2] >= whole[0] - 1 and fitted[3] >= whole[1] - 1
+    shown = view_box(offline)
+    assert shown[2] >= whole[0] - 1 and shown[3] >= whole[1] - 1
 
     # the sample's path is dtcore's
     want = sample_path(est, sample)
