@@ -33,7 +33,7 @@ from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import METHODS as BIN_METHODS
-from dtcore.entropy.multiway import branch_class_counts, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, score_multiway, score_multiway_many
 from dtcore.id3.rules import (
     better,
     branch_rows,
@@ -255,8 +255,17 @@ class ID3Classifier(BaseTreeEstimator):
             return None
         y_loc = y[rows]
         best: tuple[float, float, int, str, float | None] | None = None  # (score, gain, j, kind, payload)
+        scored = self._score_categorical(X, y_loc, rows, wl, used)
         for j, (kind, _arg) in self.plan_.items():
             if j in used:
+                continue
+            if j in scored:
+                if scored[j] is None:
+                    continue
+                gain, score = scored[j]
+                payload = None
+                if is_positive(gain) and better(score, None if best is None else best[0]):
+                    best = (score, gain, j, kind, payload)
                 continue
             x = X[rows, j]
             if kind == "thr":
@@ -294,6 +303,45 @@ class ID3Classifier(BaseTreeEstimator):
         if not decrease_ok(weighted, self.min_impurity_decrease):
             return None
         return best + (weighted,)
+
+    def _score_categorical(
+        self, X: np.ndarray, y_loc: np.ndarray, rows: np.ndarray, wl: np.ndarray, used: frozenset[int]
+    ) -> dict[int, tuple[float, float] | None]:
+        """(gain, score) of every unused categorical feature at a node, None where the test is
+        not usable (``branches_ok``): the features with the same category count are counted by
+        one ``bincount`` and scored by one :func:`score_multiway_many` call, which gives
+        :func:`score_multiway`'s numbers exactly (a node's fixed numpy cost paid once, not once
+        per feature)."""
+        groups: dict[int, list[int]] = {}
+        for j, (kind, arg) in self.plan_.items():
+            if kind == "cat" and j not in used:
+                groups.setdefault(int(arg), []).append(j)
+        out: dict[int, tuple[float, float] | None] = {}
+        C = self._C
+        for V, feats in groups.items():
+            F = len(feats)
+            codes = X[np.ix_(rows, feats)]  # (rows, F): rows in order for each feature
+            b = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+            known = (b >= 0) & (b < V)
+            f_of = np.broadcast_to(np.arange(F), b.shape)
+            yy = np.broadcast_to(y_loc[:, None], b.shape)
+            ww = np.broadcast_to(wl[:, None], b.shape)
+            cell = (f_of[known] * V + b[known]) * C + yy[known]
+            counts = np.bincount(cell, weights=ww[known], minlength=F * V * C).reshape(F, V, C)
+            lost = ~known
+            unknown = np.bincount(f_of[lost] * C + yy[lost], weights=ww[lost], minlength=F * C).reshape(F, C)
+            counted = known & (ww > 0)
+            n_rows = np.bincount(f_of[counted] * V + b[counted], minlength=F * V).reshape(F, V)
+            s = score_multiway_many(counts, unknown)
+            gains, ivs = s.gain.tolist(), s.iv.tolist()
+            for f, j in enumerate(feats):
+                if not branches_ok(n_rows[f], self.min_samples_leaf):
+                    out[j] = None
+                    continue
+                gain, iv = gains[f], ivs[f]
+                score = gain if self.criterion == "gain" else (gain / iv if iv > 0 else 0.0)
+                out[j] = (gain, score)
+        return out
 
     def _apply(
         self,
