@@ -38,6 +38,7 @@ from dtcore.id3.rules import (
     better,
     branch_rows,
     branches_ok,
+    branches_ok_many,
     decrease_ok,
     feature_plan,
     is_positive,
@@ -320,22 +321,24 @@ class ID3Classifier(BaseTreeEstimator):
         C = self._C
         for V, feats in groups.items():
             F = len(feats)
-            codes = X[np.ix_(rows, feats)]  # (rows, F): rows in order for each feature
+            codes = X[rows][:, feats]  # (rows, F), flattened row by row: each bin adds in row order
             b = np.where(np.isnan(codes), -1, codes).astype(np.int64)
             known = (b >= 0) & (b < V)
-            f_of = np.broadcast_to(np.arange(F), b.shape)
-            yy = np.broadcast_to(y_loc[:, None], b.shape)
-            ww = np.broadcast_to(wl[:, None], b.shape)
-            cell = (f_of[known] * V + b[known]) * C + yy[known]
-            counts = np.bincount(cell, weights=ww[known], minlength=F * V * C).reshape(F, V, C)
-            lost = ~known
-            unknown = np.bincount(f_of[lost] * C + yy[lost], weights=ww[lost], minlength=F * C).reshape(F, C)
-            counted = known & (ww > 0)
-            n_rows = np.bincount(f_of[counted] * V + b[counted], minlength=F * V).reshape(F, V)
-            s = score_multiway_many(counts, unknown)
+            slot = b + np.arange(F) * V  # (feature, branch) of each cell
+            y_col = y_loc[:, None]
+            w_cells = np.repeat(wl, F)
+            # cells that do not belong in a count go to one bin past the end, then dropped
+            cell = np.where(known, slot * C + y_col, F * V * C).ravel()
+            counts = np.bincount(cell, weights=w_cells, minlength=F * V * C + 1)[: F * V * C]
+            lost = np.where(known, F * C, np.arange(F) * C + y_col).ravel()
+            unknown = np.bincount(lost, weights=w_cells, minlength=F * C + 1)[: F * C]
+            counted = np.where(known & (wl[:, None] > 0), slot, F * V).ravel()
+            n_rows = np.bincount(counted, minlength=F * V + 1)[: F * V].reshape(F, V)
+            s = score_multiway_many(counts.reshape(F, V, C), unknown.reshape(F, C))
+            usable = branches_ok_many(n_rows, self.min_samples_leaf).tolist()
             gains, ivs = s.gain.tolist(), s.iv.tolist()
             for f, j in enumerate(feats):
-                if not branches_ok(n_rows[f], self.min_samples_leaf):
+                if not usable[f]:
                     out[j] = None
                     continue
                 gain, iv = gains[f], ivs[f]

@@ -1,5 +1,5 @@
-"""``score_multiway_many`` (ID3's per-node batch of categorical features) gives
-``score_multiway``'s numbers bit for bit, with and without unknown values and empty branches."""
+"""``score_multiway_many`` and ``branches_ok_many`` (ID3's per-node batch of categorical features) give
+the one-test functions' answers bit for bit, with and without unknown values and empty branches."""
 
 from __future__ import annotations
 
@@ -27,3 +27,13 @@ def test_many_equals_one_at_a_time(seed):
             one.gain_ratio,
             one.iv,
         )
+
+
+@pytest.mark.parametrize("min_samples_leaf", [1, 2, 5])
+def test_branches_ok_many_equals_one_at_a_time(min_samples_leaf):
+    from dtcore.id3.rules import branches_ok, branches_ok_many
+
+    rng = np.random.default_rng(min_samples_leaf)
+    n_rows = rng.integers(0, 7, size=(40, 4)) * (rng.random((40, 4)) < 0.7)
+    many = branches_ok_many(n_rows, min_samples_leaf)
+    assert many.tolist() == [branches_ok(r, min_samples_leaf) for r in n_rows]
