@@ -248,6 +248,7 @@ class Tree:
         dist = self.leaf_distribution()
         leaf, rest = self.single_path_leaves(X)
         out = dist[leaf]  # rows in ``rest`` read a placeholder leaf here and are overwritten
+        out += 0.0  # as the sum the router makes (0.0 + p): -0.0 reads 0.0 either way
         if rest.size:
             r, lf, w = self.route(X if rest.size == X.shape[0] else X[rest])
             mixed = np.zeros((rest.size, self.value.shape[1]))
@@ -270,7 +271,7 @@ class Tree:
         """Regression: the weighted mix of leaf values (a plain leaf value without missing data)."""
         X = np.asarray(X, dtype=np.float64)
         leaf, rest = self.single_path_leaves(X)
-        out = self.value[leaf, 0]
+        out = self.value[leaf, 0] + 0.0  # as the router's sum (0.0 + v): -0.0 reads 0.0
         if rest.size:
             r, lf, w = self.route(X if rest.size == X.shape[0] else X[rest])
             out[rest] = np.bincount(r, weights=self.value[lf, 0] * w, minlength=rest.size)
@@ -289,6 +290,15 @@ class Tree:
             out[rest[r[first]]] = lf[first]
         return out
 
+    def has_only_binary_tests(self) -> bool:
+        """Every test is continuous with one cut and two children (CART and C4.5 on numbers)."""
+        internal = self.feature >= 0
+        return bool(
+            (np.diff(self.cut_ptr)[internal] == 1).all()
+            and (np.diff(self.child_ptr)[internal] == 2).all()
+            and not (np.diff(self.cat_ptr)[internal] > 0).any()
+        )
+
     def single_path_leaves(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(leaf, rest): the leaf of every row whose path has only binary continuous tests and
         no missing value, found by a tight descent (:func:`descend_binary`); ``rest``, the rows
@@ -299,13 +309,7 @@ class Tree:
         every row ends where :meth:`route` sends it; it is the common case (CART and C4.5 on
         numeric data) made as fast as scikit-learn's compiled walk."""
         n = X.shape[0]
-        internal = self.feature >= 0
-        binary = (
-            (np.diff(self.cut_ptr)[internal] == 1).all()
-            and (np.diff(self.child_ptr)[internal] == 2).all()
-            and not (np.diff(self.cat_ptr)[internal] > 0).any()
-        )
-        if not binary or X.ndim != 2:
+        if not self.has_only_binary_tests() or X.ndim != 2:
             return np.zeros(n, dtype=np.intp), np.arange(n)
         leaf, missing = descend_binary(self, np.ascontiguousarray(X))
         return leaf, np.flatnonzero(missing)
@@ -368,18 +372,25 @@ DESCENT_BLOCK = 1 << 14
 
 def descend_binary(tree: Tree, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(leaf, missing) of each row of a C-contiguous X through a tree whose tests are all binary
-    continuous (one cut, two children): ``missing`` marks rows with a NaN in a feature the tree
-    tests, whose ``leaf`` is meaningless.
+    continuous (one cut, two children): ``missing`` marks rows that met a NaN at a test on their
+    path, whose ``leaf`` is meaningless.
 
     Every node gets two slots (2i: "x ≤ t", 2i+1: "x > t") holding the slot of the child
-    each branch reaches, and a leaf's slots point at the leaf itself, so a step is
-    ``slot = child_slot[slot + (x > t)]`` for every row of a block, ``depth`` steps; blocks of
+    each branch reaches, and a leaf's slots point at the leaf itself (reading its parent's
+    feature again), so a step is ``slot = child_slot[slot + (x > t)]`` for every row of a
+    block, ``depth`` steps. The values read are summed per row: NaN survives a sum, so a NaN sum
+    is a row that met one (one addition per step instead of a scan of every column). Blocks of
     :data:`DESCENT_BLOCK` rows keep the working arrays in cache; preallocated buffers and
     ``take(mode="clip")`` (indices are in range by construction) avoid allocations and checks."""
     n, p = X.shape
     nodes = tree.node_count
+    leaf = np.zeros(n, dtype=np.intp)
+    missing = np.zeros(n, dtype=bool)
+    steps = int(tree.depth.max()) if nodes else 0
+    if steps == 0 or n == 0:
+        return leaf, missing
     internal = np.flatnonzero(tree.feature >= 0)
-    feat = np.zeros(2 * nodes, dtype=np.intp)
+    feat = np.repeat(np.maximum(tree.feature[tree.parent], 0).astype(np.intp), 2)  # leaves: parent's
     feat[2 * internal] = tree.feature[internal]
     thr = np.zeros(2 * nodes)
     thr[2 * internal] = tree.cuts[tree.cut_ptr[internal]]
@@ -387,34 +398,42 @@ def descend_binary(tree: Tree, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     first = tree.child_ptr[internal]
     kid[2 * internal] = 2 * tree.children[first]
     kid[2 * internal + 1] = 2 * tree.children[first + 1]
-    used = np.unique(tree.feature[internal])
-    steps = int(tree.depth.max()) if nodes else 0
-    leaf = np.empty(n, dtype=np.intp)
-    missing = np.zeros(n, dtype=bool)
+    root_feature, root_cut = int(feat[0]), float(thr[0])
     flat = X.reshape(-1)
     m = min(DESCENT_BLOCK, n)
     offsets = np.arange(m, dtype=np.intp) * p
-    slot, pos, x, t = np.empty(m, np.intp), np.empty(m, np.intp), np.empty(m), np.empty(m)
+    slot, pos, x, t, seen = (
+        np.empty(m, np.intp),
+        np.empty(m, np.intp),
+        np.empty(m),
+        np.empty(m),
+        np.empty(m),
+    )
     right = np.empty(m, dtype=bool)
     for start in range(0, n, DESCENT_BLOCK):
         checkpoint()
         k = min(DESCENT_BLOCK, n - start)
         if k < m:
-            slot, pos, x, t, right, offsets = slot[:k], pos[:k], x[:k], t[:k], right[:k], offsets[:k]
-        block = X[start : start + k]
-        if used.size and np.isnan(block).any():
-            missing[start : start + k] = np.isnan(block[:, used]).any(axis=1)
+            slot, pos, x, t, seen, right = slot[:k], pos[:k], x[:k], t[:k], seen[:k], right[:k]
+            offsets = offsets[:k]
         base = offsets + start * p
-        slot.fill(0)
-        for _ in range(steps):
+        # the root: one feature and one cut for every row
+        np.add(base, root_feature, out=pos)
+        flat.take(pos, out=seen, mode="clip")
+        np.greater(seen, root_cut, out=right)
+        np.copyto(pos, right)
+        kid.take(pos, out=slot, mode="clip")
+        for _ in range(steps - 1):
             feat.take(slot, out=pos, mode="clip")
             pos += base
             flat.take(pos, out=x, mode="clip")
+            seen += x
             thr.take(slot, out=t, mode="clip")
             np.greater(x, t, out=right)
             np.add(slot, right, out=pos)
             kid.take(pos, out=slot, mode="clip")
         np.right_shift(slot, 1, out=leaf[start : start + k])
+        np.isnan(seen, out=missing[start : start + k])
     return leaf, missing
 
 

@@ -261,12 +261,13 @@ class ID3Classifier(BaseTreeEstimator):
             if j in used:
                 continue
             if j in scored:
-                if scored[j] is None:
-                    continue
-                gain, score = scored[j]
-                payload = None
-                if is_positive(gain) and better(score, None if best is None else best[0]):
-                    best = (score, gain, j, kind, payload)
+                found = scored[j]
+                if (
+                    found is not None
+                    and is_positive(found[0])
+                    and better(found[1], None if best is None else best[0])
+                ):
+                    best = (found[1], found[0], j, kind, None)
                 continue
             x = X[rows, j]
             if kind == "thr":

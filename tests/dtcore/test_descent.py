@@ -1,7 +1,7 @@
 """The tight binary descent (``Tree.single_path_leaves``) against the general level-wise router
 (``Tree.route``): every prediction method gives what routing every row the general way gives,
 on trees it serves (numeric CART and C4.5, NaN in some rows) and on trees it leaves to the router
-(categorical and multiway tests)."""
+(categorical and multiway tests); and the level walk behind ``cut_neighbours`` on numeric trees."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.id3.estimator import ID3Classifier
+from dtcore.node_rows import cut_neighbours, values_beside
 from dtcore.tree import DESCENT_BLOCK, Tree
 
 
@@ -30,6 +31,17 @@ def routed_apply(tree: Tree, X: np.ndarray) -> np.ndarray:
     out = np.empty(X.shape[0], dtype=np.int64)
     out[r[first]] = leaf[first]
     return out
+
+
+def meets_nan(tree: Tree, row: np.ndarray) -> bool:
+    """Whether the row, walked one node at a time, reaches a test of a missing value."""
+    node = 0
+    while tree.feature[node] >= 0:
+        v = row[tree.feature[node]]
+        if np.isnan(v):
+            return True
+        node = int(tree.children_of(node)[int(v > tree.cuts_of(node)[0])])
+    return False
 
 
 def data(n: int, p: int, seed: int, missing: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -52,10 +64,8 @@ def test_classifier_descent_equals_router(make, seed, missing):
     est = make().fit(X, y)
     tree = est.tree_
     leaf, rest = tree.single_path_leaves(X_test)
-    expected_rest = np.flatnonzero(
-        np.isnan(X_test[:, np.unique(tree.feature[tree.feature >= 0])]).any(axis=1)
-    )
-    assert np.array_equal(rest, expected_rest)
+    with_nan = np.flatnonzero(np.isnan(X_test).any(axis=1)).tolist()
+    assert np.array_equal(rest, [i for i in with_nan if meets_nan(tree, X_test[i])])
     proba = routed_proba(tree, X_test)
     assert np.array_equal(tree.predict_proba(X_test), proba)
     assert np.array_equal(tree.predict_column(X_test), np.argmax(proba, axis=1))
@@ -94,3 +104,17 @@ def test_a_single_leaf_and_no_rows():
     assert tree.node_count == 1
     assert np.array_equal(tree.apply(X), np.zeros(5, dtype=np.int64))
     assert tree.predict_proba(np.empty((0, 2))).shape == (0, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cut_neighbours_of_a_binary_tree_are_each_nodes_own_values(seed):
+    """The level walk ``cut_neighbours`` takes on numeric trees without missing values gives,
+    at every cut, the node's own training values beside it (``values_beside`` on ``reach``)."""
+    X, y, _ = data(700, 4, seed, 0.0)
+    tree = CARTClassifier(min_samples_leaf=2).fit(X, y).tree_
+    below, above = cut_neighbours(tree, X)
+    for node in np.flatnonzero(tree.feature >= 0).tolist():
+        rows, _ = tree.reach(X, node)
+        b, a = values_beside(X[rows, tree.feature[node]], tree.cuts_of(node))
+        k = int(tree.cut_ptr[node])
+        assert (below[k], above[k]) == (b[0], a[0])
