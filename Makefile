@@ -64,6 +64,7 @@ bench: $(VENV)/.test
 	$(PY) -m bench.bench_cart
 	$(PY) -m bench.bench_c45
 	$(PY) -m bench.bench_hist
+	$(PY) -m bench.bench_library
 	$(PY) -m bench.bench_app
 	@scripts/apt-ensure graphviz chromium
 	$(PY) -m bench.bench_browser

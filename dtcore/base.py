@@ -266,8 +266,8 @@ class BaseTreeEstimator:
         """The class (of y's own type) or the value of each row."""
         Xe = self.encode(X)
         if self._task == "classification":
-            proba = self.tree_.predict_proba(Xe)  # columns in the schema's order
-            return self._class_values[np.argmax(proba, axis=1)]  # ties: the class declared first
+            # argmax of the probabilities in the schema's order: ties give the class declared first
+            return self._class_values[self.tree_.predict_column(Xe)]
         return self.tree_.predict_value(Xe)
 
     def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:

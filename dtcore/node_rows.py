@@ -138,13 +138,48 @@ def cut_neighbours(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> tu
         gt = on & (b > 0)  # v > cut b − 1: a value above it
         np.minimum.at(above, start[gt] + b[gt] - 1, v[gt])
 
-    tree.route(X[weights > 0], on_continuous=visit)
+    rows = X[weights > 0]
+    tested = np.unique(tree.feature[tree.feature >= 0])
+    if tree.has_only_binary_tests() and not np.isnan(rows[:, tested]).any():
+        # the general router's visits in the same order (rows in order at every node), so even
+        # which of two equal values (0.0 and -0.0) is kept does not change
+        _binary_neighbours(tree, rows, below, above)
+    else:
+        tree.route(rows, on_continuous=visit)
     # several cuts (ID3's intervals): the largest value ≤ cut k may lie in an interval below k
     for j in np.flatnonzero(n_cuts > 1).tolist():
         seg = slice(int(tree.cut_ptr[j]), int(tree.cut_ptr[j + 1]))
         below[seg] = np.maximum.accumulate(below[seg])
         above[seg] = np.minimum.accumulate(above[seg][::-1])[::-1]
     return below, above
+
+
+def _binary_neighbours(tree: Tree, X: np.ndarray, below: np.ndarray, above: np.ndarray) -> None:
+    """:func:`cut_neighbours`' reductions for a tree of one-cut continuous tests and rows with no
+    missing value on a tested feature: rows walked level by level with a few array operations
+    per level (``Tree.route``'s general step costs several times more)."""
+    inner = np.flatnonzero(tree.feature >= 0)
+    thr = np.zeros(tree.node_count)
+    thr[inner] = tree.cuts[tree.cut_ptr[inner]]
+    left = np.zeros(tree.node_count, dtype=np.intp)
+    right = np.zeros(tree.node_count, dtype=np.intp)
+    left[inner] = tree.children[tree.child_ptr[inner]]
+    right[inner] = tree.children[tree.child_ptr[inner] + 1]
+    rows = np.arange(X.shape[0])
+    node = np.zeros(X.shape[0], dtype=np.intp)
+    while rows.size:
+        checkpoint()
+        feat = tree.feature[node]
+        at_test = feat >= 0
+        if not at_test.all():
+            rows, node, feat = rows[at_test], node[at_test], feat[at_test]
+        x = X[rows, feat]
+        goes_right = x > thr[node]
+        goes_left = ~goes_right
+        cut = tree.cut_ptr[node]
+        np.maximum.at(below, cut[goes_left], x[goes_left])
+        np.minimum.at(above, cut[goes_right], x[goes_right])
+        node = np.where(goes_right, right[node], left[node])
 
 
 def values_beside(x: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -238,7 +238,8 @@ def encode_features(X: ArrayLike, schema: Schema) -> np.ndarray:
         out = np.asarray(X, dtype=np.float64)
         if out.ndim != 2 or out.shape[1] != len(schema.features):
             raise DataError(f"X has shape {out.shape}; the model expects {len(schema.features)} columns")
-        if np.isinf(out).any():
+        # a finite sum rules out ±inf (and NaN) in one pass without a mask: the common case
+        if not np.isfinite(out.sum()) and np.isinf(out).any():
             j = int(np.nonzero(np.isinf(out).any(axis=0))[0][0])
             raise DataError(
                 f"column {schema.features[j].name!r} holds an infinite value; "

@@ -91,6 +91,51 @@ def score_multiway(counts: ArrayLike, unknown: ArrayLike) -> MultiwayScore:
     return MultiwayScore(counts, unknown, gain, split_ent / N, ratio, iv)
 
 
+@dataclass(frozen=True)
+class MultiwayScores:
+    """:func:`score_multiway`'s numbers for several tests at once, one entry per test."""
+
+    gain: np.ndarray
+    split_info: np.ndarray
+    gain_ratio: np.ndarray
+    iv: np.ndarray
+
+
+def score_multiway_many(counts: ArrayLike, unknown: ArrayLike) -> MultiwayScores:
+    """:func:`score_multiway` for F tests with the same branch count at once (ID3 scores every
+    categorical feature of a node in one call instead of F): ``counts`` (F, V, C), ``unknown``
+    (F, C).  The same operations in the same order on each test's numbers (reductions over
+    the same lengths, the branch sum left to right as Python's ``sum``), so each entry equals
+    :func:`score_multiway`'s bit for bit."""
+    counts = np.asarray(counts, dtype=np.float64)
+    unknown = np.asarray(unknown, dtype=np.float64)
+    F, V, C = counts.shape
+    K = counts.reshape(F, V * C).sum(axis=1)
+    N = K + unknown.sum(axis=1)
+    bw = counts.sum(axis=2)
+    total = counts.sum(axis=1)  # per class over the branches, row by row as numpy adds them
+    old = total.sum(axis=1) * entropy(total)
+    per_branch = bw * entropy(counts)
+    new = np.zeros(F)
+    for v in range(V):  # left to right, as ``sum`` over the branch list
+        new = new + per_branch[:, v]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        numerator = (old - new) * (1.0 - (N - K) / N)
+        gain = np.where(np.abs(numerator) < SMALL, 0.0, numerator / K)
+        split_ent = split_information(np.concatenate([bw, (N - K)[:, None]], axis=1)) * N
+        ratio = np.where(np.abs(split_ent) < SMALL, 0.0, gain / (split_ent / N))
+        info = split_ent / N
+    iv = split_information(bw)
+    empty = (K <= 0) | (N <= 0)
+    zero = np.zeros(F)
+    return MultiwayScores(
+        np.where(empty, zero, gain),
+        np.where(empty, zero, info),
+        np.where(empty, zero, ratio),
+        np.where(empty, zero, iv),
+    )
+
+
 def reasonable_branches(branch_weights: ArrayLike, min_cases: float) -> int:
     """Branches holding at least ``min_cases`` weight (C4.5 needs two of them)."""
     return int(np.sum(np.asarray(branch_weights) >= min_cases - SMALL))

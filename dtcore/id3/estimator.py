@@ -34,11 +34,12 @@ from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import score_textbook_cuts
 from dtcore.entropy.discretize import METHODS as BIN_METHODS
 from dtcore.entropy.discretize import check_bins
-from dtcore.entropy.multiway import branch_class_counts, score_multiway
+from dtcore.entropy.multiway import branch_class_counts, score_multiway, score_multiway_many
 from dtcore.id3.rules import (
     better,
     branch_rows,
     branches_ok,
+    branches_ok_many,
     decrease_ok,
     feature_plan,
     is_positive,
@@ -257,8 +258,18 @@ class ID3Classifier(BaseTreeEstimator):
             return None
         y_loc = y[rows]
         best: tuple[float, float, int, str, float | None] | None = None  # (score, gain, j, kind, payload)
+        scored = self._score_categorical(X, y_loc, rows, wl, used)
         for j, (kind, _arg) in self.plan_.items():
             if j in used:
+                continue
+            if j in scored:
+                found = scored[j]
+                if (
+                    found is not None
+                    and is_positive(found[0])
+                    and better(found[1], None if best is None else best[0])
+                ):
+                    best = (found[1], found[0], j, kind, None)
                 continue
             x = X[rows, j]
             if kind == "thr":
@@ -296,6 +307,47 @@ class ID3Classifier(BaseTreeEstimator):
         if not decrease_ok(weighted, self.min_impurity_decrease):
             return None
         return best + (weighted,)
+
+    def _score_categorical(
+        self, X: np.ndarray, y_loc: np.ndarray, rows: np.ndarray, wl: np.ndarray, used: frozenset[int]
+    ) -> dict[int, tuple[float, float] | None]:
+        """(gain, score) of every unused categorical feature at a node, None where the test is
+        not usable (``branches_ok``): the features with the same category count are counted by
+        one ``bincount`` and scored by one :func:`score_multiway_many` call, which gives
+        :func:`score_multiway`'s numbers exactly (a node's fixed numpy cost paid once, not once
+        per feature)."""
+        groups: dict[int, list[int]] = {}
+        for j, (kind, arg) in self.plan_.items():
+            if kind == "cat" and j not in used:
+                groups.setdefault(int(arg), []).append(j)
+        out: dict[int, tuple[float, float] | None] = {}
+        C = self._C
+        for V, feats in groups.items():
+            F = len(feats)
+            codes = X[rows][:, feats]  # (rows, F), flattened row by row: each bin adds in row order
+            b = np.where(np.isnan(codes), -1, codes).astype(np.int64)
+            known = (b >= 0) & (b < V)
+            slot = b + np.arange(F) * V  # (feature, branch) of each cell
+            y_col = y_loc[:, None]
+            w_cells = np.repeat(wl, F)
+            # cells that do not belong in a count go to one bin past the end, then dropped
+            cell = np.where(known, slot * C + y_col, F * V * C).ravel()
+            counts = np.bincount(cell, weights=w_cells, minlength=F * V * C + 1)[: F * V * C]
+            lost = np.where(known, F * C, np.arange(F) * C + y_col).ravel()
+            unknown = np.bincount(lost, weights=w_cells, minlength=F * C + 1)[: F * C]
+            counted = np.where(known & (wl[:, None] > 0), slot, F * V).ravel()
+            n_rows = np.bincount(counted, minlength=F * V + 1)[: F * V].reshape(F, V)
+            s = score_multiway_many(counts.reshape(F, V, C), unknown.reshape(F, C))
+            usable = branches_ok_many(n_rows, self.min_samples_leaf).tolist()
+            gains, ivs = s.gain.tolist(), s.iv.tolist()
+            for f, j in enumerate(feats):
+                if not usable[f]:
+                    out[j] = None
+                    continue
+                gain, iv = gains[f], ivs[f]
+                score = gain if self.criterion == "gain" else (gain / iv if iv > 0 else 0.0)
+                out[j] = (gain, score)
+        return out
 
     def _apply(
         self,

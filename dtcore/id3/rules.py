@@ -86,6 +86,14 @@ def branches_ok(n_rows: np.ndarray, min_samples_leaf: float) -> bool:
     return nonempty.size >= 2 and nonempty.min() >= min_samples_leaf - POSITIVE_GAIN
 
 
+def branches_ok_many(n_rows: np.ndarray, min_samples_leaf: float) -> np.ndarray:
+    """:func:`branches_ok` for several tests at once: ``n_rows`` (tests, branches)."""
+    n_rows = np.asarray(n_rows)
+    nonempty = n_rows > 0
+    smallest = np.where(nonempty, n_rows, np.inf).min(axis=1, initial=np.inf)
+    return (nonempty.sum(axis=1) >= 2) & (smallest >= min_samples_leaf - POSITIVE_GAIN)
+
+
 def is_positive(gain: float) -> bool:
     """A gain that counts (exceeds float rounding)."""
     return gain > POSITIVE_GAIN
