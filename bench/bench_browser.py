@@ -27,12 +27,9 @@ import argparse
 import base64
 import io
 import os
-import socket
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,17 +37,9 @@ from pathlib import Path
 import numpy as np
 import psutil
 
+from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, AppDidNotStart, free_port, start_app
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
 DOC = ROOT / "docs" / "speed-browser.md"
 #: the websocket may stay quiet this long before a step counts as settled
@@ -117,50 +106,11 @@ def make_csv(n: int, flip: float, seed: int = 0) -> bytes:
     return out.getvalue().encode()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-            "--server.maxUploadSize",
-            "400",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-    )
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise SystemExit("the app did not start")
-        time.sleep(0.3)
+    try:
+        return start_app(port, extra_args=("--server.maxUploadSize", "400"), seconds=90)
+    except AppDidNotStart as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def cpu_of(proc: psutil.Process) -> float:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from scripts.app_server import CHROMIUM, AppDidNotStart, free_port, start_app, stop_app
+from scripts.app_server import CHROMIUM_ARGS as BASE_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+#: the screenshots' fixed rendering on top of the common flags
 CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    *BASE_ARGS,
     "--font-render-hinting=none",
     "--force-color-profile=srgb",
     "--hide-scrollbars",
@@ -30,61 +21,17 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1400, "height": 1000}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory):
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
     # DTREE_TEST_FAULTS: ?fail=<section> forces a section's error boundary (ui/state/boundary.py)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), DTREE_TEST_FAULTS="1")
-    with open(log, "wb") as fh:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(ROOT / "app.py"),
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ],
-            cwd=ROOT,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"the app did not start; log:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        proc = start_app(port, log, env={"DTREE_TEST_FAULTS": "1"})
+    except AppDidNotStart as exc:
+        pytest.fail(str(exc))
+    yield f"http://127.0.0.1:{port}"
+    stop_app(proc)
 
 
 @pytest.fixture(scope="session")

@@ -11,16 +11,13 @@ to another page while Compare runs stops it too."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 
 import numpy as np
 import pytest
 
-from tests.browser.conftest import ROOT, VIEWPORT
+from scripts.app_server import AppDidNotStart, free_port, start_app, stop_app
+from tests.browser.conftest import VIEWPORT
 from tests.browser.test_screenshots import script_done
 
 ROWS = 3000  # Compare takes over half a minute on these: far longer than the test waits
@@ -45,53 +42,14 @@ def big_csv(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """(url, pid) of a server of this module's own, so its CPU time is this test's only."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     log = tmp_path_factory.mktemp("jobs-server") / "server.log"
-    with open(log, "wb") as fh:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(ROOT / "app.py"),
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ],
-            cwd=ROOT,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"the app did not start; log:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    yield url, proc.pid
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        proc = start_app(port, log)
+    except AppDidNotStart as exc:
+        pytest.fail(str(exc))
+    yield f"http://127.0.0.1:{port}", proc.pid
+    stop_app(proc)
 
 
 def thread_cpu(pid: int) -> dict[int, float]:
