@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.progress import checkpoint
-from dtcore.routing import DISTRIBUTE, SplitTest, branch_index
+from dtcore.routing import DISTRIBUTE, SplitTest, branch_index, descend_binary
 
 LEAF = -1
 
@@ -364,77 +364,6 @@ class Tree:
             cut_above=None if self.cut_above is None else self.cut_above.copy(),
             **{name: getattr(self, name).copy() for name in TREE_ARRAYS},
         )
-
-
-#: rows descended together by ``descend_binary``: their working arrays stay in the CPU's cache
-DESCENT_BLOCK = 1 << 14
-
-
-def descend_binary(tree: Tree, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(leaf, missing) of each row of a C-contiguous X through a tree whose tests are all binary
-    continuous (one cut, two children): ``missing`` marks rows that met a NaN at a test on their
-    path, whose ``leaf`` is meaningless.
-
-    Every node gets two slots (2i: "x ≤ t", 2i+1: "x > t") holding the slot of the child
-    each branch reaches, and a leaf's slots point at the leaf itself (reading its parent's
-    feature again), so a step is ``slot = child_slot[slot + (x > t)]`` for every row of a
-    block, ``depth`` steps. The values read are summed per row: NaN survives a sum, so a NaN sum
-    is a row that met one (one addition per step instead of a scan of every column). Blocks of
-    :data:`DESCENT_BLOCK` rows keep the working arrays in cache; preallocated buffers and
-    ``take(mode="clip")`` (indices are in range by construction) avoid allocations and checks."""
-    n, p = X.shape
-    nodes = tree.node_count
-    leaf = np.zeros(n, dtype=np.intp)
-    missing = np.zeros(n, dtype=bool)
-    steps = int(tree.depth.max()) if nodes else 0
-    if steps == 0 or n == 0:
-        return leaf, missing
-    internal = np.flatnonzero(tree.feature >= 0)
-    feat = np.repeat(np.maximum(tree.feature[tree.parent], 0).astype(np.intp), 2)  # leaves: parent's
-    feat[2 * internal] = tree.feature[internal]
-    thr = np.zeros(2 * nodes)
-    thr[2 * internal] = tree.cuts[tree.cut_ptr[internal]]
-    kid = np.repeat(2 * np.arange(nodes, dtype=np.intp), 2)  # leaves: both slots to themselves
-    first = tree.child_ptr[internal]
-    kid[2 * internal] = 2 * tree.children[first]
-    kid[2 * internal + 1] = 2 * tree.children[first + 1]
-    root_feature, root_cut = int(feat[0]), float(thr[0])
-    flat = X.reshape(-1)
-    m = min(DESCENT_BLOCK, n)
-    offsets = np.arange(m, dtype=np.intp) * p
-    slot, pos, x, t, seen = (
-        np.empty(m, np.intp),
-        np.empty(m, np.intp),
-        np.empty(m),
-        np.empty(m),
-        np.empty(m),
-    )
-    right = np.empty(m, dtype=bool)
-    for start in range(0, n, DESCENT_BLOCK):
-        checkpoint()
-        k = min(DESCENT_BLOCK, n - start)
-        if k < m:
-            slot, pos, x, t, seen, right = slot[:k], pos[:k], x[:k], t[:k], seen[:k], right[:k]
-            offsets = offsets[:k]
-        base = offsets + start * p
-        # the root: one feature and one cut for every row
-        np.add(base, root_feature, out=pos)
-        flat.take(pos, out=seen, mode="clip")
-        np.greater(seen, root_cut, out=right)
-        np.copyto(pos, right)
-        kid.take(pos, out=slot, mode="clip")
-        for _ in range(steps - 1):
-            feat.take(slot, out=pos, mode="clip")
-            pos += base
-            flat.take(pos, out=x, mode="clip")
-            seen += x
-            thr.take(slot, out=t, mode="clip")
-            np.greater(x, t, out=right)
-            np.add(slot, right, out=pos)
-            kid.take(pos, out=slot, mode="clip")
-        np.right_shift(slot, 1, out=leaf[start : start + k])
-        np.isnan(seen, out=missing[start : start + k])
-    return leaf, missing
 
 
 #: the per-node and packed arrays of a Tree and their dtypes (``to_dict``'s keys, in order)

@@ -4,13 +4,27 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.frame_pictures import remember_pictures
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+class PageTest(AppTest):
+    """AppTest that, after every run (``at.run()`` and a widget's ``.run()`` alike), notes the
+    tree pictures the run sent whole, as the page's own picture store does (``frame.js``): a
+    later run that sends only a picture's digest is then read back as that picture
+    (``frame_pictures.frame_data``), whichever runs a test looked at."""
+
+    def _run(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        out = super()._run(*args, **kwargs)
+        remember_pictures(out)
+        return out
 
 
 def start(page: str | None = None, *, direct: bool = False, **query) -> AppTest:
     """Run the app with ``query`` in the URL. ``page`` is then opened by switching to it, or,
     with ``direct``, is the first page the app runs (a link straight to that page)."""
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = PageTest(APP, default_timeout=60)  # (from_file makes a plain AppTest)
     for k, v in query.items():
         at.query_params[k] = v
     if page and direct:

@@ -5,7 +5,7 @@ picture obeys the node budget; small trees keep their selectors."""
 import re
 
 from tests.app.apptest import start
-from tests.app.frame_pictures import frame_data
+from tests.app.frame_pictures import frame_data, tree_frames
 from ui.sections import navigation
 from ui.views import focus
 
@@ -17,11 +17,6 @@ def focused(at) -> str:
 def tree_charts(at) -> list:
     """The tree pictures the browser draws (the what-if section's own small picture aside)."""
     return [g for g in at.get("graphviz_chart") if not g.proto.spec.startswith("digraph whatif")]
-
-
-def tree_frames(at) -> list:
-    """The pan/zoom frames of the tree (not the script that fits a browser-drawn picture)."""
-    return [c for c in at.get("bidi_component") if not str(c.key or "").startswith("dtfitjs_")]
 
 
 def frame_svg(at) -> str:

@@ -3,15 +3,14 @@ histograms, by the server's Graphviz in the pan/zoom frame; off, the picture is 
 
 from __future__ import annotations
 
-import json
-
 from dtcore.export.node_charts import SPLIT_COLOR, node_charts
 from tests.app.apptest import start
+from tests.app.frame_pictures import frame_data, tree_frames
 from ui.services.forcing import training_arrays
 
 
 def frame_svgs(at) -> list[str]:
-    return [json.loads(f.proto.json)["svg"] for f in at.get("bidi_component")]
+    return [frame_data(f)["svg"] for f in tree_frames(at)]
 
 
 def test_the_toggle_draws_the_charts_and_keeps_them_in_the_url():

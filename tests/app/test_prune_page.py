@@ -8,7 +8,7 @@ from dtcore import export
 from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
 from tests.app.apptest import start
-from tests.app.frame_pictures import frame_data
+from tests.app.frame_pictures import frame_data, tree_frames
 from ui.views.prune_pair import svg_size
 
 PRUNE = "pages/prune.py"
@@ -21,7 +21,7 @@ def no_exception(at):
 
 def frames(at) -> list:
     """The pan frames of the before and after pictures (``ui/sections/tree_frame.py``)."""
-    return [frame_data(f) for f in at.get("bidi_component")]
+    return [frame_data(f) for f in tree_frames(at)]
 
 
 def dots(at):

@@ -12,7 +12,8 @@ from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.id3.estimator import ID3Classifier
 from dtcore.node_rows import cut_neighbours, values_beside
-from dtcore.tree import DESCENT_BLOCK, Tree
+from dtcore.routing import DESCENT_BLOCK
+from dtcore.tree import Tree
 
 
 def routed_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
