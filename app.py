@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import i18n
-from ui.state import frame, model, report_mode, state, url
+from ui.state import frame, model, opened, report_mode, state, url
 from ui.state.state import t
 from ui.views.text import md_escape
 
@@ -78,7 +78,20 @@ with summary:
             st.markdown(t("side.target", target=md_escape(target), task=t("task." + state.task())))
     st.subheader(t("side.model"))
     res = model.result()
-    if res is None:
+    om = opened.opened()
+    if om is not None:  # a model file opened on the Data page is what the pages show
+        est = om.estimator
+        st.markdown(
+            t(
+                "side.opened_summary",
+                name=md_escape(om.name),
+                tree=om.tree,
+                nodes=est.node_count,
+                depth=est.get_depth(),
+                leaves=est.get_n_leaves(),
+            )
+        )
+    elif res is None:
         st.caption(t("side.no_model"))
     else:
         est = res.estimator

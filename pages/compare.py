@@ -112,8 +112,7 @@ def page():
         st.info(t("compare.pick_two"))
         return
     try:
-        with st.spinner(t("compare.running"), show_time=True):
-            c = S.comparison(keys, model_settings)
+        c = S.comparison(keys, model_settings)  # its progress bars say how far it is
     except TrainingError as exc:
         st.error(training_error(exc, t))
         return

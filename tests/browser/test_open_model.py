@@ -32,6 +32,10 @@ def test_an_opened_xgboost_tree_is_drawn_on_the_train_page(page, app_url, tmp_pa
     assert "petal_length" in drawn or "petal_width" in drawn
     assert page.get_by_text("not a probability").count() >= 1
     assert page.get_by_text("It scores class 0").count() >= 1
+    # the sidebar names the opened file (it said "Not trained yet.")
+    side = page.locator('[data-testid="stSidebar"]')
+    assert side.get_by_text("iris-xgb.json").count() >= 1
+    assert side.get_by_text("Not trained yet.").count() == 0
     page.screenshot(path=str(tmp_path / "open-model.png"), full_page=True)
 
 

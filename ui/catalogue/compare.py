@@ -9,7 +9,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "compare.algorithms": ("Algorithms", "算法"),
     "compare.pick_two": ("Choose at least one algorithm.", "请至少选择一个算法。"),
     "compare.no_data": ("Load data first (Data page).", "请先加载数据（数据页）。"),
-    "compare.running": ("Training and cross-validating…", "正在训练并交叉验证……"),
     "compare.failed": ("The comparison failed: {message}", "比较失败：{message}"),
     "compare.trees": ("Trees", "决策树"),
     "compare.focus": ("Focus on a node of {algo}", "聚焦 {algo} 的一个节点"),

@@ -12,6 +12,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "{algorithm} · {nodes} nodes · depth {depth} · {leaves} leaves",
         "{algorithm} · {nodes} 个节点 · 深度 {depth} · {leaves} 个叶子",
     ),
+    "side.opened_summary": (
+        "Opened **{name}** (tree {tree}) · {nodes} nodes · depth {depth} · {leaves} leaves",
+        "已打开 **{name}**（第 {tree} 棵树）· {nodes} 个节点 · 深度 {depth} · {leaves} 个叶子",
+    ),
     "side.url_note": (
         "The address bar holds this view (sample, algorithm, settings, selected node): copy it to share.",
         "地址栏记录了当前视图（样例、算法、参数、选中的节点），复制即可分享。",
