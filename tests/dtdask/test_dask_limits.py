@@ -41,6 +41,12 @@ def parquet_dictionary_bomb(n_rows: int = 40_000, label_chars: int = LABEL_CHARS
     return buf.getvalue()
 
 
+def dask_train(path, scheduler: str, *flags):
+    """``dtcore train PATH --target y --engine dask`` on the module's cluster, in process."""
+    args = ("train", path, "--target", "y", "--engine", "dask", "--scheduler", scheduler, *flags)
+    return run_cli(*args, hang_seconds=120)
+
+
 def test_the_bomb_is_small_on_disk():
     assert len(parquet_dictionary_bomb()) < 20_000
 
@@ -48,21 +54,7 @@ def test_the_bomb_is_small_on_disk():
 def test_the_dask_engine_refuses_a_label_over_the_cell_limit_in_one_line(tmp_path, scheduler):
     path = tmp_path / "bomb.parquet"
     path.write_bytes(parquet_dictionary_bomb())
-    args = (
-        "train",
-        path,
-        "--target",
-        "y",
-        "--engine",
-        "dask",
-        "--scheduler",
-        scheduler,
-        "--categorical",
-        "s",
-        "--keep",
-        "s",
-    )
-    run = run_cli(*args, "--out", tmp_path / "m.json", hang_seconds=120)
+    run = dask_train(path, scheduler, "--categorical", "s", "--keep", "s", "--out", tmp_path / "m.json")
     assert run.returncode == 2, run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("dtcore: error:"), run.stderr
@@ -73,18 +65,7 @@ def test_the_dask_engine_refuses_a_label_over_the_cell_limit_in_one_line(tmp_pat
 def test_the_dask_engine_refuses_a_column_name_over_the_name_limit(tmp_path, scheduler):
     long_name = "n" * 1_500
     pd.DataFrame({long_name: np.arange(200) % 5, "y": ["a", "b"] * 100}).to_parquet(tmp_path / "d.parquet")
-    run = run_cli(
-        "train",
-        tmp_path / "d.parquet",
-        "--target",
-        "y",
-        "--engine",
-        "dask",
-        "--scheduler",
-        scheduler,
-        "--out",
-        tmp_path / "m.json",
-    )
+    run = dask_train(tmp_path / "d.parquet", scheduler, "--out", tmp_path / "m.json")
     assert run.returncode == 2 and "1500 name_chars is over the limit of 1000" in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
 
@@ -92,21 +73,19 @@ def test_the_dask_engine_refuses_a_column_name_over_the_name_limit(tmp_path, sch
 def test_without_limits_the_dask_engine_trains_on_it(tmp_path, scheduler):
     path = tmp_path / "bomb.parquet"
     path.write_bytes(parquet_dictionary_bomb(n_rows=8_000))
-    args = (
-        "train",
+    run = dask_train(
         path,
-        "--target",
-        "y",
-        "--engine",
-        "dask",
-        "--scheduler",
         scheduler,
         "--categorical",
         "s",
         "--keep",
         "s",
+        "--no-limits",
+        "--max-depth",
+        "3",
+        "--out",
+        tmp_path / "m.json",
     )
-    run = run_cli(*args, "--no-limits", "--max-depth", "3", "--out", tmp_path / "m.json", hang_seconds=120)
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "m.json").stat().st_size < 400_000  # the two labels, once each, not per row
 
