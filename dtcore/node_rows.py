@@ -91,7 +91,7 @@ def _may_miss(tree: Tree, X: np.ndarray) -> bool:
     if np.isnan(X[:, cols]).any():
         return True
     codes: dict[int, np.ndarray] = {}
-    for i in inner[np.diff(tree.cat_ptr)[inner] > 0].tolist():  # categorical tests
+    for i in inner[tree.cat_size[inner] > 0].tolist():  # categorical tests
         j = int(tree.feature[i])
         if j not in codes:
             codes[j] = np.unique(X[:, j]).astype(np.int64)

@@ -6,10 +6,13 @@ One representation serves every algorithm:
   sends x to branch ``searchsorted(cuts, x, side="left")``: one cut t is the binary test
   ``x ≤ t`` (branch 0, "yes") versus ``x > t`` (branch 1); several cuts are intervals (ID3
   discretisation), branch k holding ``cuts[k-1] < x ≤ cuts[k]``;
-* a **categorical test** maps each category code c of the feature to a branch,
-  ``cat_branch[cat_ptr[i] + c]``: a multiway split (ID3/C4.5) gives every category its own
-  branch, a CART subset split maps categories to 0 (left) or 1 (right); -1 means the category
-  has no branch here and is treated like a missing value;
+* a **categorical test** maps each category code c < ``cat_size[i]`` of the feature to a branch:
+  a multiway split (ID3/C4.5) gives every category its own branch, a CART subset split maps
+  categories to 0 (left) or 1 (right). The table is stored sparse: the codes that have a branch,
+  ascending, in ``cat_code[cat_ptr[i]:cat_ptr[i+1]]`` and their branches in ``cat_branch`` at
+  the same places; a code not listed has no branch here and is treated like a missing value
+  (-1 in the dense table of ``cat_branch_of``). Dense, a CART test deep in a tree over 10⁵
+  labels held 10⁵ entries for the handful of labels its rows carry: nodes × labels;
 * **missing values** (NaN) go to ``missing_branch[i]`` when it is ≥ 0 (CART's learned direction),
   or, when it is -1, down every branch weighted by the branch's share of the node's training
   weight (C4.5, SPEC §6/§9), the leaves' distributions then being mixed.
@@ -48,8 +51,10 @@ class Tree:
     children: np.ndarray  # int32, children of node i: children[child_ptr[i]:child_ptr[i+1]]
     cut_ptr: np.ndarray  # int64 (n_nodes+1)
     cuts: np.ndarray  # float64, sorted cut points of continuous tests
+    cat_size: np.ndarray  # int64, categories in node i's table (0: no categorical test)
     cat_ptr: np.ndarray  # int64 (n_nodes+1)
-    cat_branch: np.ndarray  # int32, branch of each category code at categorical tests
+    cat_code: np.ndarray  # int32, category codes with a branch, ascending within a node
+    cat_branch: np.ndarray  # int32, the branch (≥ 0) of each code in cat_code
     n_classes: int = 0  # 0 for regression
     #: bool per node: a training row reached the test with its value missing (``missing_seen``);
     #: None = not known (a model saved before this was recorded): pictures assume it did
@@ -85,10 +90,43 @@ class Tree:
         return self.cuts[self.cut_ptr[node] : self.cut_ptr[node + 1]]
 
     def cat_branch_of(self, node: int) -> np.ndarray:
-        return self.cat_branch[self.cat_ptr[node] : self.cat_ptr[node + 1]]
+        """The node's dense table: the branch of every category code, -1 where it has none."""
+        a, b = self.cat_ptr[node], self.cat_ptr[node + 1]
+        table = np.full(int(self.cat_size[node]), -1, dtype=np.int32)
+        table[self.cat_code[a:b]] = self.cat_branch[a:b]
+        return table
 
     def is_categorical_test(self, node: int) -> bool:
-        return self.cat_ptr[node + 1] > self.cat_ptr[node]
+        return bool(self.cat_size[node] > 0)
+
+    def cat_branch_at(self, nodes: np.ndarray, code: np.ndarray) -> np.ndarray:
+        """The branch of category ``code[k]`` at categorical test ``nodes[k]`` (-1: none), for
+        many rows at once: one search in the codes ordered by (node, code)."""
+        key = self._cat_keys()
+        want = nodes.astype(np.int64) * self._cat_stride() + code
+        pos = np.minimum(np.searchsorted(key, want), max(key.size - 1, 0))
+        out = np.full(want.shape, -1, dtype=np.int64)
+        if key.size:
+            hit = key[pos] == want
+            out[hit] = self.cat_branch[pos[hit]]
+        return out
+
+    def _cat_stride(self) -> int:
+        return int(self.cat_size.max()) + 1 if self.cat_size.size else 1
+
+    def _cat_keys(self) -> np.ndarray:
+        owner = np.repeat(np.arange(self.node_count, dtype=np.int64), np.diff(self.cat_ptr))
+        return owner * self._cat_stride() + self.cat_code
+
+    def dense_cat_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, branches): every test's whole table, packed (a model file's layout):
+        ``branches[offsets[i] + c]`` is code c's branch at node i, -1 where it has none."""
+        offsets = np.zeros(self.node_count + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum(self.cat_size)
+        dense = np.full(int(offsets[-1]), -1, dtype=np.int32)
+        owner = np.repeat(np.arange(self.node_count), np.diff(self.cat_ptr))
+        dense[offsets[owner] + self.cat_code] = self.cat_branch
+        return offsets, dense
 
     def split_test(self, node: int) -> SplitTest | None:
         """The test stored at ``node`` (None at a leaf)."""
@@ -151,14 +189,14 @@ class Tree:
             branch = np.full(rows.shape, -1, dtype=np.int64)
             known = ~np.isnan(x)
             # categorical tests
-            ncat = self.cat_ptr[nodes + 1] - self.cat_ptr[nodes]
+            ncat = self.cat_size[nodes]
             is_cat = ncat > 0
             sel = is_cat & known
             if sel.any():
                 code = x[sel].astype(np.int64)
                 ok = (code >= 0) & (code < ncat[sel])
                 b = np.full(code.shape, -1, dtype=np.int64)
-                b[ok] = self.cat_branch[self.cat_ptr[nodes[sel][ok]] + code[ok]]
+                b[ok] = self.cat_branch_at(nodes[sel][ok], code[ok])
                 branch[sel] = b
             # continuous tests: branch = number of cuts strictly below x
             sel = ~is_cat & known
@@ -296,7 +334,7 @@ class Tree:
         return bool(
             (np.diff(self.cut_ptr)[internal] == 1).all()
             and (np.diff(self.child_ptr)[internal] == 2).all()
-            and not (np.diff(self.cat_ptr)[internal] > 0).any()
+            and not (self.cat_size[internal] > 0).any()
         )
 
     def single_path_leaves(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -343,10 +381,22 @@ class Tree:
 
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self, skip: Iterable[str] = ()) -> dict:
-        """Plain lists (exact: floats round-trip through JSON's repr); a model file's tree is
-        read back, checked, by ``dtcore.export.model_json.tree_from_dict``. ``skip``: arrays
-        left out (the caller writes them in another form)."""
-        d = {name: getattr(self, name).tolist() for name in TREE_ARRAYS if name not in skip}
+        """Plain lists (exact: floats round-trip through JSON's repr) in a model file's layout,
+        category tables dense (``dense_cat_tables``); read back, checked, by
+        ``dtcore.export.model_json.tree_from_dict``. ``skip``: arrays left out (the caller
+        writes them in another form)."""
+        skip = set(skip)
+        packed: dict[str, np.ndarray] = {}
+        if "cat_branch" in skip:
+            packed["cat_ptr"] = np.zeros(self.node_count + 1, dtype=np.int64)
+            packed["cat_ptr"][1:] = np.cumsum(self.cat_size)
+        else:
+            packed["cat_ptr"], packed["cat_branch"] = self.dense_cat_tables()
+        d = {
+            name: packed.get(name, getattr(self, name)).tolist()
+            for name in MODEL_TREE_ARRAYS
+            if name not in skip
+        }
         d["n_classes"] = self.n_classes
         if self.saw_missing is not None:
             d["saw_missing"] = self.saw_missing.tolist()
@@ -366,7 +416,7 @@ class Tree:
         )
 
 
-#: the per-node and packed arrays of a Tree and their dtypes (``to_dict``'s keys, in order)
+#: the per-node and packed arrays of a Tree and their dtypes
 TREE_ARRAYS = {
     "feature": np.int32,
     "parent": np.int32,
@@ -380,9 +430,38 @@ TREE_ARRAYS = {
     "children": np.int32,
     "cut_ptr": np.int64,
     "cuts": np.float64,
+    "cat_size": np.int64,
     "cat_ptr": np.int64,
+    "cat_code": np.int32,
     "cat_branch": np.int32,
 }
+
+#: the arrays of a model file's tree (``to_dict``'s keys, in order): category tables dense,
+#: ``cat_ptr`` then offsets into ``cat_branch``'s whole tables
+MODEL_TREE_ARRAYS = {
+    name: dtype for name, dtype in TREE_ARRAYS.items() if name not in ("cat_size", "cat_code")
+}
+
+
+def sparse_cat_tables(offsets: np.ndarray, pos: np.ndarray, branch: np.ndarray) -> dict[str, np.ndarray]:
+    """A Tree's sparse category arrays (``cat_size``, ``cat_ptr``, ``cat_code``, ``cat_branch``)
+    from dense tables packed by ``offsets`` (a model file's layout), given as the positions
+    (ascending) and branches of their entries that are not -1."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    owner = np.searchsorted(offsets, pos, side="right") - 1
+    ptr = np.zeros(offsets.size, dtype=np.int64)
+    ptr[1:] = np.cumsum(np.bincount(owner, minlength=offsets.size - 1))
+    return dict(
+        cat_size=np.diff(offsets),
+        cat_ptr=ptr,
+        cat_code=(pos - offsets[owner]).astype(np.int32),
+        cat_branch=np.asarray(branch).astype(np.int32),
+    )
+
+
+#: the category table of a node that has none (read-only: shared by every such node)
+NO_TABLE = np.zeros(0, dtype=np.int32)
+NO_TABLE.flags.writeable = False
 
 
 class TreeAssembler:
@@ -413,7 +492,9 @@ class TreeAssembler:
                 feature=LEAF,
                 children=[],
                 cuts=(),
-                cat_branch=(),
+                cat_size=0,
+                cat_code=NO_TABLE,
+                cat_branch=NO_TABLE,
                 missing_branch=DISTRIBUTE,
             )
         )
@@ -436,7 +517,15 @@ class TreeAssembler:
         rec = self._nodes[node]
         rec["feature"] = int(feature)
         rec["cuts"] = () if cuts is None else tuple(float(c) for c in np.atleast_1d(cuts))
-        rec["cat_branch"] = () if cat_branch is None else tuple(int(b) for b in cat_branch)
+        # kept sparse (``sparse_cat_tables``' layout per node): a dense table per test over 10⁵
+        # labels would hold nodes × labels entries until ``build``
+        if cat_branch is None:
+            rec["cat_size"], rec["cat_code"], rec["cat_branch"] = 0, NO_TABLE, NO_TABLE
+        else:
+            table = np.asarray(cat_branch, dtype=np.int64)
+            codes = np.flatnonzero(table >= 0)
+            rec["cat_size"], rec["cat_code"] = table.size, codes.astype(np.int32)
+            rec["cat_branch"] = table[codes].astype(np.int32)
         rec["missing_branch"] = int(missing_branch)
         self._split_log.append(node)
 
@@ -451,7 +540,15 @@ class TreeAssembler:
     def make_leaf(self, node: int) -> None:
         """Undo a split (C4.5 collapse); the detached children are dropped by ``build``."""
         rec = self._nodes[node]
-        rec.update(feature=LEAF, children=[], cuts=(), cat_branch=(), missing_branch=DISTRIBUTE)
+        rec.update(
+            feature=LEAF,
+            children=[],
+            cuts=(),
+            cat_size=0,
+            cat_code=NO_TABLE,
+            cat_branch=NO_TABLE,
+            missing_branch=DISTRIBUTE,
+        )
 
     def node(self, i: int) -> dict:
         return self._nodes[i]
@@ -491,8 +588,10 @@ class TreeAssembler:
             children=column(lambda: [new_id[c] for r in recs for c in r["children"]], np.int32),
             cut_ptr=ptr([len(r["cuts"]) for r in recs]),
             cuts=column(lambda: [c for r in recs for c in r["cuts"]], np.float64),
-            cat_ptr=ptr([len(r["cat_branch"]) for r in recs]),
-            cat_branch=column(lambda: [b for r in recs for b in r["cat_branch"]], np.int32),
+            cat_size=column(lambda: [r["cat_size"] for r in recs], np.int64),
+            cat_ptr=ptr([len(r["cat_code"]) for r in recs]),
+            cat_code=np.concatenate([NO_TABLE, *(r["cat_code"] for r in recs)]),
+            cat_branch=np.concatenate([NO_TABLE, *(r["cat_branch"] for r in recs)]),
             n_classes=self.n_classes,
         )
         return tree

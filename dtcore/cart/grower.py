@@ -60,7 +60,9 @@ class _Nodes:
         self.blocks: list[dict[str, np.ndarray]] = []
         # (node ids, feature, threshold, missing_left, left ids, right ids)
         self.splits: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        self.cat_branch: dict[int, np.ndarray] = {}  # node id → cat_branch array
+        # node id → (categories of the feature, codes seen at the node ascending, their branches):
+        # the Tree's sparse table, never a dense one per test (nodes × labels on 10⁵ labels)
+        self.cat_branch: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
         self.count = 0
 
     def add(
@@ -431,9 +433,9 @@ class Grower:
             if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
                 nc = self.ncat[f[i]]
                 a, b = np.searchsorted(ch.cat_key, [s * M, s * M + nc])  # real categories of s
-                branch = np.full(nc, -1, np.int32)
-                branch[ch.cat_key[a:b] - s * M] = np.where(ch.cat_left[a:b], 0, 1)
-                self.nodes.cat_branch[int(nodes[i])] = branch
+                codes = (ch.cat_key[a:b] - s * M).astype(np.int32)
+                branch = np.where(ch.cat_left[a:b], 0, 1).astype(np.int32)
+                self.nodes.cat_branch[int(nodes[i])] = (int(nc), codes, branch)
 
     def grow_levelwise(self) -> Tree:
         ids, st = self._root()
@@ -582,11 +584,14 @@ class Grower:
         cut_ptr[1:] = np.cumsum(ncut)
         cuts = thr[inv][ncut.astype(bool)]
         cat_len = np.zeros(N, np.int64)
-        cat_parts = []
+        cat_size = np.zeros(N, np.int64)
+        code_parts, cat_parts = [np.zeros(0, np.int32)], [np.zeros(0, np.int32)]
         for new in np.flatnonzero(is_cat_split):
-            arr = nodes.cat_branch[int(inv[new])]
-            cat_len[new] = arr.size
-            cat_parts.append(arr)
+            n_cats, codes, branch = nodes.cat_branch[int(inv[new])]
+            cat_size[new] = n_cats
+            cat_len[new] = codes.size
+            code_parts.append(codes)
+            cat_parts.append(branch)
         cat_ptr = np.zeros(N + 1, np.int64)
         cat_ptr[1:] = np.cumsum(cat_len)
         par_new = np.where(parent[inv] >= 0, pre[np.maximum(parent[inv], 0)], -1)
@@ -606,8 +611,10 @@ class Grower:
             children=children,
             cut_ptr=cut_ptr,
             cuts=cuts.astype(np.float64),
+            cat_size=cat_size,
             cat_ptr=cat_ptr,
-            cat_branch=np.concatenate(cat_parts).astype(np.int32) if cat_parts else np.zeros(0, np.int32),
+            cat_code=np.concatenate(code_parts),
+            cat_branch=np.concatenate(cat_parts),
             n_classes=self.p.n_classes if self.is_clf else 0,
         )
 

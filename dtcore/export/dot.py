@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dtcore.export.labels import (
+    Branch,
     branches,
     condition_text,
     dot_string,
@@ -86,6 +87,7 @@ DOT_WORDS = {
     "parents_value": "(parent's)",
     "more": "{n} more nodes<BR/>({leaves} leaves)",
     "missing": "missing",
+    "more_labels": "… {n} more",  # after the labels an edge names, when it has more
     "midpoint": "midpoint",  # C4.5's tooltip: "密度 ≤ 0.36 (midpoint 0.3815)"
     # the impurity a node shows, by the name ``impurity_name`` gives it
     "gini": "gini",
@@ -227,10 +229,10 @@ def to_dot(
             lines.append(f'node{i} -> node{i}_more [id="dtedge{i}_more", style=dashed];')
             continue
         for b in branches(tree, schema, i, style.precision):
-            label = [html_escape(condition_text(b))]
+            label = [_edge_condition(b, style.words)]
             # "missing →" only where training met a missing value (unknown for old models)
             saw = tree.saw_missing is None or bool(tree.saw_missing[i])
-            routed = ([style.words["missing"]] if saw else []) + [html_escape(c) for c in b.also]
+            routed = ([style.words["missing"]] if saw else []) + _shown_labels(b.also, style.words)
             if b.missing and b.op != "missing" and routed:
                 label.append(f'<FONT POINT-SIZE="9"><I>{", ".join(routed)} →</I></FONT>')
             faded = ', style=dashed, color="#9e9e9e", fontcolor="#757575"' if b.child in ghost else ""
@@ -245,6 +247,29 @@ def to_dot(
         stack.extend(reversed(tree.children_of(i).tolist()))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+#: the most category labels an edge names; a longer list names its first ``EDGE_LABELS_CUT`` and
+#: counts the rest ("… 2 494 more"): a CART test over 10⁵ labels wrote every label of its
+#: subset on the edge (the rules and the model file keep them all)
+EDGE_LABELS_SHOWN = 12
+EDGE_LABELS_CUT = 10
+
+
+def _shown_labels(labels: tuple, words: dict) -> list[str]:
+    """The labels, escaped; past ``EDGE_LABELS_SHOWN``, the first ``EDGE_LABELS_CUT`` and a
+    count of the others."""
+    if len(labels) <= EDGE_LABELS_SHOWN:
+        return [html_escape(str(c)) for c in labels]
+    shown = [html_escape(str(c)) for c in labels[:EDGE_LABELS_CUT]]
+    return [*shown, words["more_labels"].format(n=len(labels) - EDGE_LABELS_CUT)]
+
+
+def _edge_condition(b: Branch, words: dict) -> str:
+    """The branch's test as the edge writes it: a long category subset cut to its first labels."""
+    if b.op != "in" or len(b.values) <= EDGE_LABELS_SHOWN:
+        return html_escape(condition_text(b))
+    return f"∈ {{{', '.join(_shown_labels(b.values, words))}}}"
 
 
 def _edge_label(lines: list[str]) -> str:

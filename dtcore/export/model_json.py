@@ -22,7 +22,7 @@ from dtcore.export.labels import (
 from dtcore.export.origin import ModelOrigin
 from dtcore.export.tree_check import check_tree, read_neighbours
 from dtcore.schema import KINDS, Schema
-from dtcore.tree import TREE_ARRAYS, Tree
+from dtcore.tree import MODEL_TREE_ARRAYS, Tree, sparse_cat_tables
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -143,19 +143,37 @@ MAX_TABLE = 1 << 16
 
 
 def _tree_json(tree: Tree) -> dict:
-    if tree.cat_branch.size <= RUNS_FROM:
+    if int(tree.cat_size.sum()) <= RUNS_FROM:
         return {k: _finite_json(v) for k, v in tree.to_dict().items()}
     d = {k: _finite_json(v) for k, v in tree.to_dict(skip=("cat_branch",)).items()}
-    cb = tree.cat_branch
-    starts = np.flatnonzero(np.r_[True, cb[1:] != cb[:-1]])
-    lengths = np.diff(np.r_[starts, cb.size])
-    d["cat_branch"] = {"values": cb[starts].tolist(), "lengths": lengths.tolist()}
+    d["cat_branch"] = _dense_runs(tree)
     return d
 
 
-def _runs_decoded(runs: dict, d: dict, max_table: int | None) -> np.ndarray:
-    """``cat_branch`` written as runs, decoded; refused before anything is allocated when the
-    runs are malformed or would decode to more entries than the nodes' tables hold."""
+def _dense_runs(tree: Tree) -> dict:
+    """The runs of equal entries in the dense tables (``Tree.dense_cat_tables``), found from
+    the sparse ones without laying the dense tables out: between two listed codes the dense
+    table holds -1."""
+    offsets = np.zeros(tree.node_count + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(tree.cat_size)
+    owner = np.repeat(np.arange(tree.node_count), np.diff(tree.cat_ptr))
+    pos = offsets[owner] + tree.cat_code
+    gaps = np.diff(np.r_[-1, pos]) - 1  # the -1 entries before each listed one
+    vals = np.empty(2 * pos.size + 1, dtype=np.int64)
+    lens = np.empty(2 * pos.size + 1, dtype=np.int64)
+    vals[0:-1:2], lens[0:-1:2] = -1, gaps
+    vals[1::2], lens[1::2] = tree.cat_branch, 1
+    vals[-1], lens[-1] = -1, offsets[-1] - (pos[-1] + 1 if pos.size else 0)
+    keep = lens > 0
+    vals, lens = vals[keep], lens[keep]
+    starts = np.flatnonzero(np.r_[True, vals[1:] != vals[:-1]])
+    return {"values": vals[starts].tolist(), "lengths": np.add.reduceat(lens, starts).tolist()}
+
+
+def _runs_listed(runs: dict, d: dict, max_table: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``cat_branch`` written as runs: (position in the dense tables, branch) of every entry
+    that is not -1, never the dense tables themselves; refused before anything is allocated
+    when the runs are malformed or would decode to more entries than the nodes' tables hold."""
     values, lengths = runs.get("values"), runs.get("lengths")
     if not (
         isinstance(values, list)
@@ -170,7 +188,54 @@ def _runs_decoded(runs: dict, d: dict, max_table: int | None) -> np.ndarray:
     n_nodes = len(feature) if isinstance(feature, list) else 0
     if not (isinstance(ptr, list) and ptr and ptr[-1] == total) or total > n_nodes * (max_table or MAX_TABLE):
         raise ValueError("model tree.cat_branch: runs do not decode to the category tables of tree.cat_ptr")
-    return np.repeat(np.asarray(values, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
+    v, n = np.asarray(values, dtype=np.int64), np.asarray(lengths, dtype=np.int64)
+    if np.any(v < -1) or np.any(v > np.iinfo(np.int32).max):
+        raise ValueError(
+            "model tree.cat_branch: a category's branch must be -1 or one of the node's branches"
+        )
+    start = np.cumsum(n) - n
+    listed = v >= 0
+    v, n, start = v[listed], n[listed], start[listed]
+    pos = np.repeat(start - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    return pos, np.repeat(v, n)
+
+
+def _sparse_tables(d: dict, max_table: int | None) -> dict[str, np.ndarray]:
+    """A model file's dense category tables (a list or runs, packed by ``cat_ptr``) as the
+    Tree's sparse arrays, the offsets checked first (the names ``check_tree`` would give)."""
+    n = len(d["feature"]) if isinstance(d.get("feature"), list) else -1
+    try:
+        offsets = np.asarray(d["cat_ptr"], dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("model tree.cat_ptr: not a list of numbers") from None
+    cb = d["cat_branch"]
+    if isinstance(cb, dict):
+        pos, branch = _runs_listed(cb, d, max_table)
+        total = int(offsets[-1]) if offsets.ndim == 1 and offsets.size else -1
+    else:
+        try:
+            dense = np.asarray(cb, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("model tree.cat_branch: not a list of numbers") from None
+        if dense.ndim != 1:
+            raise ValueError("model tree.cat_branch: not a flat list of numbers")
+        if np.any(dense < -1) or np.any(dense > np.iinfo(np.int32).max):
+            raise ValueError(
+                "model tree.cat_branch: a category's branch must be -1 or one of the node's branches"
+            )
+        pos = np.flatnonzero(dense >= 0)
+        branch, total = dense[pos], dense.size
+    if (
+        offsets.ndim != 1
+        or offsets.size != n + 1
+        or offsets[0] != 0
+        or offsets[-1] != total
+        or np.any(np.diff(offsets) < 0)
+    ):
+        raise ValueError(
+            f"model tree.cat_ptr: not {n + 1} non-decreasing offsets from 0 to the length of cat_branch"
+        )
+    return sparse_cat_tables(offsets, pos, branch)
 
 
 def tree_from_dict(d: object, max_table: int | None = None) -> Tree:
@@ -180,12 +245,12 @@ def tree_from_dict(d: object, max_table: int | None = None) -> Tree:
     of any feature (bounds what runs may decode to)."""
     if not isinstance(d, dict):
         raise ValueError("model tree: expected an object of arrays")
-    if isinstance(d.get("cat_branch"), dict):
-        d = {**d, "cat_branch": _runs_decoded(d["cat_branch"], d, max_table)}
     kw = {}
-    for name, dtype in TREE_ARRAYS.items():
+    for name, dtype in MODEL_TREE_ARRAYS.items():
         if name not in d:
             raise ValueError(f"model tree lacks {name!r}")
+        if name in ("cat_ptr", "cat_branch"):
+            continue
         try:
             arr = np.asarray(d[name], dtype=dtype)
         except (TypeError, ValueError, OverflowError):
@@ -198,6 +263,7 @@ def tree_from_dict(d: object, max_table: int | None = None) -> Tree:
         elif arr.ndim != 1:
             raise ValueError(f"model tree.{name}: not a flat list of numbers")
         kw[name] = arr
+    kw.update(_sparse_tables(d, max_table))
     n_classes = d.get("n_classes", 0)
     if not isinstance(n_classes, int) or isinstance(n_classes, bool) or n_classes < 0:
         raise ValueError("model tree.n_classes: not a whole number ≥ 0")
@@ -340,7 +406,7 @@ def _check_tree_fits_schema(tree: Tree, schema: Schema) -> None:
     feats = tree.feature[inner]
     is_cat = np.array([f.is_categorical for f in schema.features], dtype=bool)[feats]
     n_cats = np.array([len(f.categories or ()) for f in schema.features])[feats]
-    table = np.diff(tree.cat_ptr)[inner]  # category-table length of each test
+    table = tree.cat_size[inner]  # category-table length of each test
     if np.any((table > 0) != is_cat) or np.any(table > np.maximum(n_cats, 1)):
         raise ValueError(
             "model file is inconsistent: tree.cat_ptr does not match the features' kinds and categories"

@@ -43,7 +43,7 @@ def check_tree(tree: Tree) -> None:
     n = tree.feature.size
     if n == 0:
         raise bad("feature", "no nodes")
-    for name in ("parent", "depth", "missing_branch", "weighted_n", "n_samples", "impurity"):
+    for name in ("parent", "depth", "missing_branch", "weighted_n", "n_samples", "impurity", "cat_size"):
         if getattr(tree, name).size != n:
             raise bad(name, f"{getattr(tree, name).size} entries for {n} nodes")
     if tree.value.shape[0] != n:
@@ -70,7 +70,9 @@ def check_tree(tree: Tree) -> None:
     mb = tree.missing_branch
     if np.any((mb < -1) | (mb >= np.maximum(n_kids, 1))):
         raise bad("missing_branch", "must be -1 (share out) or one of the node's branches")
-    n_cuts, n_cats = np.diff(tree.cut_ptr), np.diff(tree.cat_ptr)
+    if tree.cat_code.size != tree.cat_branch.size:
+        raise bad("cat_code", "not one category code per listed branch")
+    n_cuts, n_cats = np.diff(tree.cut_ptr), tree.cat_size
     continuous = inner & (n_cats == 0)
     if np.any(n_cuts[~inner] | n_cats[~inner]) or np.any((n_cuts > 0) & (n_cats > 0)):
         raise bad("cut_ptr", "a node has cuts or a category table only when it tests a feature")
@@ -91,9 +93,19 @@ def check_tree(tree: Tree) -> None:
             raise bad(
                 "cut_below", "a cut's neighbours must be numbers with below ≤ cut < above (±Infinity: none)"
             )
-    cat_owner = np.repeat(ids, n_cats)
-    if np.any(tree.cat_branch < -1) or np.any(tree.cat_branch >= n_kids[cat_owner]):
+    if np.any(n_cats < 0):
+        raise bad("cat_size", "a category table's length below 0")
+    cat_owner = np.repeat(ids, np.diff(tree.cat_ptr))
+    if np.any(tree.cat_branch < 0) or np.any(tree.cat_branch >= n_kids[cat_owner]):
         raise bad("cat_branch", "a category's branch must be -1 or one of the node's branches")
+    code = tree.cat_code.astype(np.int64)
+    ascending = code[1:] > code[:-1]
+    if (
+        np.any(code < 0)
+        or np.any(code >= n_cats[cat_owner])
+        or not np.all(ascending | (np.diff(cat_owner) != 0))
+    ):
+        raise bad("cat_code", "category codes must lie in the node's table, ascending within a node")
     for name in ("value", "weighted_n", "impurity"):
         if not np.all(np.isfinite(getattr(tree, name))):
             raise bad(name, "holds a value that is not a finite number")

@@ -77,6 +77,7 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
         None if a is None else csr(tree.cut_ptr, a, np.float64)[1] for a in (tree.cut_below, tree.cut_above)
     ]
     cat_ptr, cat_branch = csr(tree.cat_ptr, tree.cat_branch, np.int32)
+    cat_code = csr(tree.cat_ptr, tree.cat_code, np.int32)[1]
     parent = tree.parent[kept].astype(np.int64)
     parent = np.where(parent >= 0, new_id[np.maximum(parent, 0)], -1).astype(np.int32)
     pruned = Tree(
@@ -92,7 +93,9 @@ def collapse(tree: Tree, nodes: ArrayLike) -> tuple[Tree, np.ndarray]:
         children=children,
         cut_ptr=cut_ptr,
         cuts=cuts,
+        cat_size=np.where(leaf_now, 0, tree.cat_size[kept]).astype(np.int64),
         cat_ptr=cat_ptr,
+        cat_code=cat_code,
         cat_branch=cat_branch,
         n_classes=tree.n_classes,
         saw_missing=None if tree.saw_missing is None else tree.saw_missing[kept] & ~leaf_now,
