@@ -107,6 +107,7 @@ class Grower:
         self.Xc = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
         self.w = np.asarray(w, dtype=np.float64)
         self.w_total = float(self.w.sum())
+        self.all_positive = bool(np.all(self.w > 0))
         self.cont = [j for j in range(nf) if self.ncat[j] == 0]
         self.has_nan = [bool(np.isnan(self.Xc[j]).any()) for j in range(nf)]
         self.max_cat = max([c for c in self.ncat if c > 0], default=0)
@@ -144,7 +145,10 @@ class Grower:
         w = self.w[rows]
         wn = np.bincount(key, weights=w, minlength=n_groups)
         nrows = np.bincount(key, minlength=n_groups)
-        npos = np.bincount(key, weights=(w > 0).astype(np.float64), minlength=n_groups).astype(np.int64)
+        if self.all_positive:  # the usual case (grow() drops zero-weight rows unless all are)
+            npos = nrows
+        else:
+            npos = np.bincount(key, weights=(w > 0).astype(np.float64), minlength=n_groups).astype(np.int64)
         if self.is_clf:
             K = self.p.n_classes
             counts = np.bincount(key * K + self.y[rows], weights=w, minlength=n_groups * K)
