@@ -153,9 +153,9 @@ def test_bench_first_ties_in_numbers():
 
     First test that sends different rows: node 26 (depth 7), 28 rows; dtcore x3 ≤ 0.14697…,
     scikit-learn x5 ≤ 0.11058…; the children hold {2 of class 2} and {21 of class 1, 5 of class
-    2} under both (other rows: the first class-2 rows differ), so the proxies are
-    −8.076923076923078 (Σc²/n = 259/13) and the decreases 0.0024230769230769223, equal bit for
-    bit.  From here the subtrees differ in shape."""
+    2} under both (different rows: 563 and 985 go left under one, 30 and 42 under the other),
+    so the proxies are −8.076923076923078 (Σc²/n = 259/13) and the decreases
+    0.0024230769230769223, equal bit for bit.  From here the subtrees differ in shape."""
     X, y, ours, sk, forced, ties = forced_bench_trees(None)
     t, s = ours.tree_, sk.tree_
     first = ties[0]
