@@ -294,13 +294,20 @@ def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np
     where = np.full(n_seg, -1, dtype=np.int64)
     if seg.size == 0:
         return best, where
-    start = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
-    gmax = np.maximum.reduceat(proxy, start)
-    lens = np.diff(np.r_[start, seg.size])
-    pos = np.arange(seg.size)
-    first = np.minimum.reduceat(np.where(proxy == np.repeat(gmax, lens), pos, seg.size), start)
-    gseg = seg[start]  # one group per segment: a block is ordered by segment
-    best[gseg], where[gseg] = gmax, first
+    change = np.empty(seg.size, bool)
+    change[0] = True
+    np.not_equal(seg[1:], seg[:-1], out=change[1:])
+    start = np.flatnonzero(change)
+    gseg = seg.take(start)  # one group per segment: a block is ordered by segment
+    best[gseg] = np.maximum.reduceat(proxy, start)
+    # the first candidate of each group that reaches its group's best (hits come in array order)
+    hit = np.flatnonzero(proxy == best.take(seg))
+    if hit.size:  # (none only if a group's best is NaN)
+        hseg = seg.take(hit)
+        first = np.empty(hit.size, bool)
+        first[0] = True
+        np.not_equal(hseg[1:], hseg[:-1], out=first[1:])
+        where[hseg[first]] = hit[first]
     return best, where
 
 

@@ -109,6 +109,7 @@ class Grower:
         self.Xc = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
         self.w = np.asarray(w, dtype=np.float64)
         self.w_total = float(self.w.sum())
+        self.all_positive = bool(np.all(self.w > 0))
         self.cont = [j for j in range(nf) if self.ncat[j] == 0]
         self.has_nan = [bool(np.isnan(self.Xc[j]).any()) for j in range(nf)]
         self.max_cat = max([c for c in self.ncat if c > 0], default=0)
@@ -146,7 +147,10 @@ class Grower:
         w = self.w[rows]
         wn = np.bincount(key, weights=w, minlength=n_groups)
         nrows = np.bincount(key, minlength=n_groups)
-        npos = np.bincount(key, weights=(w > 0).astype(np.float64), minlength=n_groups).astype(np.int64)
+        if self.all_positive:  # the usual case (grow() drops zero-weight rows unless all are)
+            npos = nrows
+        else:
+            npos = np.bincount(key, weights=(w > 0).astype(np.float64), minlength=n_groups).astype(np.int64)
         if self.is_clf:
             K = self.p.n_classes
             counts = np.bincount(key * K + self.y[rows], weights=w, minlength=n_groups * K)
@@ -213,15 +217,16 @@ class Grower:
             nF = F.size
             pj = perm[c0 : c0 + nF]
             flat = pj.ravel()
-            xs = (
-                np.concatenate([self.Xc[f][pj[i]] for i, f in enumerate(F)])
-                if nF > 1
-                else self.Xc[F[0]][pj[0]]
-            )
-            offs = np.arange(nF)
-            starts = (offs[:, None] * m + seg_start[None, :]).ravel()
-            lens = np.tile(seg_len, nF)
-            sid = (offs[:, None] * n_seg + seg_id[None, :]).ravel() if nF > 1 else seg_id
+            # every feature's values in its own order: one gather from the flat (feature, row) array
+            if nF > 1:
+                at = pj + (F * self.n)[:, None]
+                xs = self.Xc.take(at.ravel())
+                offs = np.arange(nF)[:, None]
+                starts = (offs * m + seg_start).ravel()
+                lens = np.broadcast_to(seg_len, (nF, n_seg)).ravel()
+                sid = (offs * n_seg + seg_id).ravel()
+            else:
+                xs, starts, lens, sid = self.Xc[F[0]].take(pj[0]), seg_start, seg_len, seg_id
             if self.unit:
                 G, cum = None, self._unit_cumulative(flat)
             elif self.unit_reg:
@@ -400,18 +405,22 @@ class Grower:
         start[order] = np.cumsum(size[order]) - size[order]
         base_l = np.cumsum(n_left) - n_left  # left rows in earlier segments
         pos = np.arange(m, dtype=np.int64)
-        PL = (start[0::2] - base_l)[seg_id]
-        PR = (start[1::2] - seg_start + base_l)[seg_id] + pos
+        PL = (start[0::2] - base_l).take(seg_id)
+        PR = (start[1::2] - seg_start + base_l).take(seg_id)
+        PR += pos
         left_row = np.zeros(self.n, dtype=bool)
         left_row[perm[-1]] = left_el
         out = np.empty_like(perm)
         step = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
         for r in range(0, perm.shape[0], step):  # several permutations per vectorised pass
             p = perm[r : r + step]
-            lft = left_row[p]
-            excl = np.cumsum(lft, axis=1, dtype=np.int64)
+            lft = left_row.take(p)
+            excl = np.cumsum(lft, axis=1, dtype=np.intp)  # left rows before each position
             excl -= lft
-            np.put_along_axis(out[r : r + step], np.where(lft, PL + excl, PR - excl), p, axis=1)
+            dest = PR - excl  # a right row goes after the right rows before it, a left one
+            np.add(PL, excl, out=dest, where=lft)  # after the left rows before it
+            dest += (np.arange(p.shape[0], dtype=np.intp) * m)[:, None]  # flat, row by row
+            np.put(out[r : r + step], dest, p)
         m_keep = int(size[keep].sum())
         return out[:, :m_keep], start[keep], size[keep], keep
 
