@@ -110,9 +110,10 @@ def partial_histograms(
         if K:
             c = np.bincount(key, weights=w, minlength=size).reshape(K, n_build, width)[:, :, :s]
             H[:, o : o + s, 1:] = c.transpose(1, 2, 0)
-            H[:, o : o + s, 0] = c.sum(axis=0) if K > 1 else c[0]
+            total = c.sum(axis=0) if K > 1 else c[0]  # without weights: whole counts
+            H[:, o : o + s, 0] = total
             if w is None:
-                N[:, o : o + s] = H[:, o : o + s, 0]
+                N[:, o : o + s] = total
             else:
                 n_c = np.bincount(key, minlength=size).reshape(K, n_build, width)[:, :, :s]
                 N[:, o : o + s] = n_c.sum(axis=0)
