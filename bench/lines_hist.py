@@ -14,12 +14,13 @@ against scikit-learn's exact ``DecisionTreeClassifier``.
   max_depth=10)`` (goal 0.3×).
 
 Both peers run on one thread (HGB's OpenMP pool limited by ``threadpoolctl``): on a shared
-2-core machine the CPU time of a multi-threaded fit counts its threads' spinning while they wait
-(HGB on 2 threads read 6–36 s CPU here for 0.6–3.5 s of work).  The peers bin their own features inside ``fit`` as dtcore does, so every time is the whole fit
-from a float matrix.  The fits run in rotation (ours, then each peer, round after round) and the
-best round is kept; 10⁶-row lines run at most 2 rounds (each fit is seconds).  Not the same
-models: the peers fit gradients (and, by default, keep 20 rows per leaf), so only the time is
-compared; the note gives the node counts.
+2-core machine the CPU time of a multi-threaded fit counts its threads' spinning while they
+wait (HGB on 2 threads read 6–36 s CPU here for 0.6–3.5 s of work).  The peers bin their own
+features inside ``fit`` as dtcore does, so every time is the whole fit from a float matrix.
+The fits run in rotation (ours, then each peer, round after round) and the best round is kept;
+10⁶-row lines run at most 2 rounds (each fit is seconds).  Not the same models: the peers fit
+gradients (and, by default, keep 20 rows per leaf), so only the time is compared; the note
+gives the node counts.
 """
 
 from __future__ import annotations
