@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.bench_cart import make_data
+from bench.lines_hist import hist_lines
 from dtcore.cart.estimator import CARTClassifier
 from dtcore.data.arff import write_arff
 from dtcore.id3.estimator import ID3Classifier
@@ -274,16 +275,18 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="rounds per line (the best is kept)")
     ap.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC.relative_to(ROOT)}")
-    ap.add_argument("--only", choices=("predict", "id3", "cart"), nargs="*", help="only these lines")
+    ap.add_argument("--only", choices=("predict", "id3", "cart", "hist"), nargs="*", help="only these lines")
     args = ap.parse_args(argv)
-    todo = args.only or ["predict", "id3", "cart"]
+    todo = args.only or ["predict", "id3", "cart", "hist"]
     lines: list[Line] = []
     rows = table([])
     print("\n".join(rows), flush=True)
     for key in todo:
-        new = {"predict": lambda: [predict_line(args.repeat)], "id3": lambda: [id3_line(args.repeat)]}.get(
-            key, lambda: cart_small_lines(args.repeat)
-        )()
+        new = {
+            "predict": lambda: [predict_line(args.repeat)],
+            "id3": lambda: [id3_line(args.repeat)],
+            "hist": lambda: hist_lines(args.repeat),
+        }.get(key, lambda: cart_small_lines(args.repeat))()
         lines += new
         for row in table(new)[2:]:
             print(row, flush=True)

@@ -71,7 +71,7 @@ class FeatureBins:
         if self.kind == "categorical":
             code = np.where(nan, self.n_bins, np.nan_to_num(x, nan=0.0)).astype(np.int64)
             return np.where((code < 0) | (code > self.n_bins), self.n_bins, code)
-        out = np.searchsorted(self.edges, x, side="left").astype(np.int64, copy=False)
+        out = edge_codes(self.edges, x)
         out[nan] = self.n_bins
         return out
 
@@ -112,9 +112,149 @@ class Bins:
         X = np.asarray(X, dtype=np.float64)
         top = int(self.n_bins.max()) if self.features else 0
         out = np.empty((len(self.features), X.shape[0]), dtype=code_dtype(top))
+        fast = [
+            j
+            for j, fb in enumerate(self.features)
+            if fb.kind != "categorical" and edge_table(fb.edges) is not None
+        ]
+        if fast:
+            table_codes(X, fast, [self.features[j].edges for j in fast], out)
         for j, fb in enumerate(self.features):  # a loop over features
-            out[j] = fb.codes(X[:, j])
+            if j not in fast:
+                out[j] = fb.codes(X[:, j])
         return out
+
+
+#: edges below which ``edge_codes`` binary-searches (a short search costs less than its table)
+TABLE_MIN_EDGES = 16
+#: cells per edge of ``edge_codes``' table, and the most edges one cell may hold before it
+#: falls back to the binary search (skewed columns, whose edges crowd into a few cells)
+TABLE_CELLS_PER_EDGE = 8
+TABLE_MAX_PER_CELL = 3
+
+
+@dataclass(frozen=True)
+class EdgeTable:
+    """A continuous feature's codes by table instead of a binary search per value: equal cells
+    over [edges[0], edges[-1]], the count of edges below each cell, the most edges in one cell.
+
+    Exact: a value's cell, ``⌊(v − lo)·scale⌋`` clipped to [0, m − 1], is a non-decreasing
+    function of v (each float operation is), so an edge in a lower cell than x lies below x and
+    one in a higher cell above it: x's code (the edges below x, ``searchsorted(edges, x,
+    "left")``) is the count of edges in lower cells plus those of its own cell below x, at most
+    ``per_cell`` comparisons."""
+
+    lo: float
+    scale: float
+    m: int  # cells
+    below: np.ndarray  # (m,) edges in lower cells
+    per_cell: int
+
+    def cells(self, v: np.ndarray) -> np.ndarray:
+        return _cells(v, self.lo, self.scale, self.m - 1)
+
+
+def _cells(
+    v: np.ndarray, lo: float | np.ndarray, scale: float | np.ndarray, top: int | np.ndarray
+) -> np.ndarray:
+    """``EdgeTable.cells`` (broadcast over a block's columns: one feature per column)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        t = np.subtract(v, lo)
+        t *= scale
+    np.fmax(t, 0.0, out=t)  # NaN → 0 (fmax drops NaN); its code is set apart
+    np.fmin(t, top, out=t)
+    return t.astype(np.int64)
+
+
+def edge_table(edges: np.ndarray) -> EdgeTable | None:
+    """The table of increasing ``edges``; None where a binary search is the better choice: few
+    edges, or edges crowded into a few cells (a skewed column)."""
+    ne = edges.size
+    if ne < TABLE_MIN_EDGES:
+        return None
+    m = TABLE_CELLS_PER_EDGE * ne
+    lo = float(edges[0])
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        scale = m / (float(edges[-1]) - lo)
+    if not (np.isfinite(scale) and scale > 0):
+        return None
+    edge_cell = _cells(edges, lo, scale, m - 1)
+    per_cell = int(np.bincount(edge_cell, minlength=m).max())
+    if per_cell > TABLE_MAX_PER_CELL:
+        return None
+    return EdgeTable(lo, scale, m, np.searchsorted(edge_cell, np.arange(m), side="left"), per_cell)
+
+
+def edge_codes(edges: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(edges, x, "left")`` (int64) for increasing ``edges`` and values that
+    are not NaN (a NaN's code is the caller's to set): by :class:`EdgeTable` where it pays, a
+    few passes without branches, several times faster than the binary search on 10⁶ values."""
+    table = edge_table(edges)
+    if table is None:
+        return np.searchsorted(edges, x, side="left").astype(np.int64, copy=False)
+    padded = np.r_[edges, np.full(table.per_cell, np.inf)]
+    at = table.below.take(table.cells(x))
+    out = at.copy()
+    for i in range(table.per_cell):  # at most TABLE_MAX_PER_CELL passes over the values
+        if i:
+            at += 1
+        out += padded.take(at) < x
+    return out
+
+
+#: rows per block of ``table_codes`` (a block's columns are read in place, its temporaries
+#: stay in cache)
+BLOCK_ROWS = 1 << 14
+
+
+def table_codes(X: np.ndarray, cols: list[int], edges: list[np.ndarray], out: np.ndarray) -> bool:
+    """``out[cols[i]] = `` the codes of ``X[:, cols[i]]`` under ``edges[i]`` (NaN →
+    ``edges[i].size + 1``, the missing bin), every column of a block of rows at once on the
+    row-major block, by :class:`EdgeTable`s (no strided pass per column).  False, and nothing
+    written, when a column's edges have no table.
+
+    The features' padded edges and cell counts sit end to end, each count offset to its
+    feature's edges; a comparison past a cell's own edges meets a higher edge or the padding
+    (+inf), which is never below x."""
+    tables = [edge_table(e) for e in edges]
+    if any(t is None for t in tables):
+        return False
+    tabs = [t for t in tables if t is not None]
+    k = max(t.per_cell for t in tabs)
+    padded = [np.r_[e, np.full(k, np.inf)] for e in edges]
+    pad_at = np.cumsum([0] + [p.size for p in padded])[:-1]
+    below = np.concatenate([t.below + o for t, o in zip(tabs, pad_at, strict=True)])
+    cell_at = np.cumsum([0] + [t.m for t in tabs])[:-1]
+    flat = np.concatenate(padded)
+    lo, scale, top, missing, pad_at, cell_at = (
+        np.array(v)[:, None]
+        for v in (
+            [t.lo for t in tabs],
+            [t.scale for t in tabs],
+            [t.m - 1 for t in tabs],
+            [e.size + 1 for e in edges],
+            pad_at,
+            cell_at,
+        )
+    )
+    sub = np.asarray(cols)
+    whole = sub.size == X.shape[1] and bool(np.all(sub == np.arange(X.shape[1])))
+    for a in range(0, X.shape[0], BLOCK_ROWS):  # a loop over blocks of rows
+        rows = X[a : a + BLOCK_ROWS] if whole else X[a : a + BLOCK_ROWS, sub]
+        block = np.ascontiguousarray(rows.T)  # (features, rows): long inner loops
+        at = _cells(block, lo, scale, top)
+        at += cell_at
+        at = below.take(at)
+        code = at - pad_at
+        for i in range(k):  # at most TABLE_MAX_PER_CELL passes
+            if i:
+                at += 1
+            code += flat.take(at) < block
+        nan = np.isnan(block)
+        if nan.any():
+            code = np.where(nan, missing, code)
+        out[sub, a : a + BLOCK_ROWS] = code
+    return True
 
 
 def code_dtype(top: int) -> type[np.unsignedinteger]:
@@ -257,6 +397,9 @@ def fit_bins(
     w = percentile_weights(sample_weight, n)
     rows = subsample_rows(n, sample_rows, w)
     seen = None if w is None else w != 0  # the rows whose values count
+    # the subsample's rows gathered once, by whole rows (a gather per column reads a cache line
+    # of X per value), then one contiguous column per feature
+    sampled = None if rows is None else np.ascontiguousarray(X[rows].T)
     out = []
     for j, nc in enumerate(n_categories):  # a loop over features
         if nc > 0:
@@ -266,10 +409,13 @@ def fit_bins(
         if rows is None:
             known = np.sort(col[~np.isnan(col)])
             distinct = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
-            ws = None if w is None or seen is None else w[seen]
-            out.append(feature_bins(distinct, col, max_bins, ws))
+            if w is None:  # the sorted known values are the percentiles' sample (no second sort)
+                out.append(feature_bins(distinct, known, max_bins, sample_sorted=True))
+            else:
+                out.append(feature_bins(distinct, col, max_bins, w[seen]))
             continue
-        sample = X[rows, j]
+        assert sampled is not None
+        sample = sampled[j]
         known = np.sort(sample[~np.isnan(sample)])
         d_sample = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
         lo, _ = value_groups(d_sample)
@@ -299,30 +445,7 @@ def fit_transform(
     max_bins: int = DEFAULT_MAX_BINS,
     sample_weight: np.ndarray | None = None,
 ) -> tuple[Bins, np.ndarray]:
-    """``fit_bins`` and ``Bins.transform`` in one go: the same bins and codes.  Up to
-    ``SAMPLE_ROWS`` rows without (unequal) weights every column is argsorted once, which gives
-    both its distinct values and, by ``searchsorted`` on the sorted values (much faster than on
-    unsorted ones), its codes."""
-    X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    if n > SAMPLE_ROWS or percentile_weights(sample_weight, n) is not None:
-        bins = fit_bins(X, n_categories, max_bins, sample_weight=sample_weight)
-        return bins, bins.transform(X)
-    Xt = np.ascontiguousarray(X.T)
-    top = max([max_bins] + [int(c) for c in n_categories])
-    codes = np.empty(Xt.shape, dtype=code_dtype(top))
-    out = []
-    for j, nc in enumerate(n_categories):  # a loop over features
-        if nc > 0:
-            fb = categorical_bins(nc)
-            codes[j] = fb.codes(Xt[j])
-        else:
-            order = np.argsort(Xt[j])  # NaN last
-            xs = Xt[j][order]
-            known = xs[: n - int(np.isnan(xs).sum())]
-            d = known[np.r_[True, known[1:] != known[:-1]]] if known.size else known
-            fb = feature_bins(d, known, max_bins, sample_sorted=True)
-            codes[j, order] = fb.codes(xs)
-        out.append(fb)
-    bins = Bins(tuple(out))
-    return bins, codes.astype(code_dtype(int(bins.n_bins.max()) if out else 0), copy=False)
+    """``fit_bins`` and ``Bins.transform`` in one go (the codes by :class:`EdgeTable`, which
+    costs less than the argsort a search over sorted values would need)."""
+    bins = fit_bins(X, n_categories, max_bins, sample_weight=sample_weight)
+    return bins, bins.transform(X)

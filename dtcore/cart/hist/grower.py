@@ -249,8 +249,9 @@ def _next_histograms(
     Hn = np.empty((n_next,) + Hb.shape[1:])
     cn = np.empty((n_next,) + cb.shape[1:], np.int64)
     Hn[:n_built], cn[:n_built] = Hb, cb
-    # parent − sibling, written in place (np.take with ``out`` buffers a copy unless mode="clip";
-    # the indices are in range)
-    np.subtract(H.take(parent[d], axis=0, mode="clip"), Hb[sib], out=Hn[n_built:])
-    np.subtract(cnt.take(parent[d], axis=0, mode="clip"), cb[sib], out=cn[n_built:])
+    # parent − sibling, node by node into its place: no gathered copies of the (nodes × bins ×
+    # channels) blocks, the same float subtraction
+    for k, (p, b) in enumerate(zip(parent[d].tolist(), sib.tolist(), strict=True), n_built):  # nodes
+        np.subtract(H[p], Hb[b], out=Hn[k])
+        np.subtract(cnt[p], cb[b], out=cn[k])
     return Hn, cn

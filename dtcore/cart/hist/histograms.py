@@ -79,7 +79,11 @@ def partial_histograms(
     """Histograms of one block of rows: ``codes`` (n_features, m) bin codes, ``y`` class codes
     or targets, ``w`` weights (None: all 1), ``node`` each row's slot (−1: in a leaf).
 
-    One ``np.bincount`` per feature and channel over combined (node, bin[, class]) indices."""
+    One ``np.bincount`` per feature and channel over combined indices, every feature's bins
+    padded to the widest feature's so that the (node, class) part of the index is computed once
+    per block and each feature adds only its codes; classification puts the class first
+    (class, node, bin), so one count also gives the row counts.  Each bin's sums are added in
+    row order, as one bincount per feature and channel adds them."""
     slot_build = np.append(np.asarray(build, dtype=np.int64), -1)  # slot −1 → −1
     local = slot_build[node]
     rows = np.flatnonzero(local >= 0)
@@ -87,48 +91,60 @@ def partial_histograms(
         local, codes, y = local[rows], codes[:, rows], y[rows]
         w = None if w is None else w[rows]
     K, d, TB = layout.n_classes, layout.channels, layout.total
+    width = int(layout.n_bins.max()) + 1 if layout.n_bins.size else 1
     H = np.zeros((n_build, TB, d))
     N = np.zeros((n_build, TB), np.int64)
     if K:
-        ycode = np.asarray(y, dtype=np.int64)
+        base = (np.asarray(y, dtype=np.intp) * n_build + local) * width
+        size = K * n_build * width
     else:
+        base = local * width
+        size = n_build * width
         yv = np.asarray(y, dtype=np.float64)
         wy = yv if w is None else w * yv
         wyy = wy * yv
+    key = np.empty(base.size, np.intp)
     for j, (o, nb) in enumerate(zip(layout.offset, layout.n_bins, strict=True)):  # features
         s = int(nb) + 1
-        key = local * s + codes[j]
+        np.add(base, codes[j], out=key)
         if K:
-            c = np.bincount(key * K + ycode, weights=w, minlength=n_build * s * K).reshape(n_build, s, K)
-            H[:, o : o + s, 1:] = c
-            H[:, o : o + s, 0] = c.sum(axis=2) if K > 1 else c[:, :, 0]
+            c = np.bincount(key, weights=w, minlength=size).reshape(K, n_build, width)[:, :, :s]
+            H[:, o : o + s, 1:] = c.transpose(1, 2, 0)
+            total = c.sum(axis=0) if K > 1 else c[0]  # without weights: whole counts
+            H[:, o : o + s, 0] = total
             if w is None:
-                N[:, o : o + s] = H[:, o : o + s, 0]
+                N[:, o : o + s] = total
             else:
-                N[:, o : o + s] = np.bincount(key, minlength=n_build * s).reshape(n_build, s)
+                n_c = np.bincount(key, minlength=size).reshape(K, n_build, width)[:, :, :s]
+                N[:, o : o + s] = n_c.sum(axis=0)
         else:
-            cnt = np.bincount(key, minlength=n_build * s)
-            N[:, o : o + s] = cnt.reshape(n_build, s)
+            cnt = np.bincount(key, minlength=size).reshape(n_build, width)[:, :s]
+            N[:, o : o + s] = cnt
             H[:, o : o + s, 0] = (
-                cnt.reshape(n_build, s) if w is None else np.bincount(key, w, n_build * s).reshape(n_build, s)
+                cnt if w is None else np.bincount(key, w, size).reshape(n_build, width)[:, :s]
             )
-            H[:, o : o + s, 1] = np.bincount(key, wy, n_build * s).reshape(n_build, s)
-            H[:, o : o + s, 2] = np.bincount(key, wyy, n_build * s).reshape(n_build, s)
+            H[:, o : o + s, 1] = np.bincount(key, wy, size).reshape(n_build, width)[:, :s]
+            H[:, o : o + s, 2] = np.bincount(key, wyy, size).reshape(n_build, width)[:, :s]
     return H, N
 
 
 def route_rows(codes: np.ndarray, node: np.ndarray, step: RouteStep) -> np.ndarray:
-    """Each row's slot at the next level (−1: in a leaf) under a level's splits."""
-    out = np.full(node.size, -1, np.int64)
-    feat = np.append(step.feature, -1)[node]
-    rows = np.flatnonzero(feat >= 0)
-    if rows.size == 0:
-        return out
-    s = node[rows]
-    code = codes[feat[rows], rows].astype(np.int64)
-    go = step.left[s, code]
-    out[rows] = np.where(go, step.left_slot[s], step.right_slot[s])
-    return out
+    """Each row's slot at the next level (−1: in a leaf) under a level's splits: one table
+    (slot, code) → next slot, read at each row's split feature's code (rows in a leaf, or at a
+    node not split, read a row of −1)."""
+    n_slots, width = step.left.shape
+    go = np.full((n_slots + 1, width), -1, np.int64)  # the last row: slot −1 (in a leaf)
+    split = step.feature >= 0
+    go[:n_slots] = np.where(step.left, step.left_slot[:, None], step.right_slot[:, None])
+    go[:n_slots][~split] = -1
+    feat = np.append(np.where(split, step.feature, 0), 0)[node]  # slot −1 → the last entry
+    n = node.size
+    flat = feat * n
+    flat += np.arange(n)
+    code = codes.reshape(-1).take(flat) if codes.flags.c_contiguous else codes[feat, np.arange(n)]
+    at = node * width  # slot −1 → −width: the last row of ``go``
+    at += code
+    return go.reshape(-1).take(at)
 
 
 class InMemoryHistograms:
