@@ -1,0 +1,94 @@
+"""The vectorised pruning code against slow, straightforward references on random trees.
+
+``cost_complexity_path`` walks up from every leaf and rescans every candidate at every step in
+the reference (scikit-learn's ``_cost_complexity_prune`` as written); the fast one must give the
+same path bit for bit (same α, same R(T), same collapsed nodes), so that ties break alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dtcore.c45 import C45Classifier
+from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+from dtcore.pruning.ccp import CostComplexityPath, cost_complexity_path, node_costs
+from dtcore.pruning.collapse import subtree_end
+from dtcore.tree import Tree
+
+
+def reference_path(tree: Tree) -> CostComplexityPath:
+    """scikit-learn's weakest-link loop as written: leaf-by-leaf sums, a full rescan per step."""
+    n = tree.node_count
+    is_leaf = tree.is_leaf
+    r_node = node_costs(tree)
+    parent = tree.parent
+    end = subtree_end(tree)
+    r_branch = np.zeros(n)
+    n_leaves = np.zeros(n, dtype=np.int64)
+    for leaf in np.nonzero(is_leaf)[0]:
+        r_branch[leaf] = r_node[leaf]
+        i = leaf
+        while i != 0:
+            i = parent[i]
+            r_branch[i] += r_node[leaf]
+            n_leaves[i] += 1
+    candidate = ~is_leaf
+    alphas, impurities, leaves, pruned = [0.0], [r_branch[0]], [max(n_leaves[0], 1)], [-1]
+    while candidate[0]:
+        idx = np.nonzero(candidate)[0]
+        alpha = (r_node[idx] - r_branch[idx]) / np.maximum(n_leaves[idx] - 1, 1)
+        best = int(idx[np.argmin(alpha)])
+        candidate[best : end[best]] = False
+        n_pruned_leaves = n_leaves[best] - 1
+        n_leaves[best] = 0
+        r_diff = r_node[best] - r_branch[best]
+        r_branch[best] = r_node[best]
+        i = parent[best]
+        while i != -1:
+            n_leaves[i] -= n_pruned_leaves
+            r_branch[i] += r_diff
+            i = parent[i]
+        alphas.append(float(alpha.min()))
+        impurities.append(r_branch[0])
+        leaves.append(max(n_leaves[0], 1))
+        pruned.append(best)
+    return CostComplexityPath(
+        np.array(alphas), np.array(impurities), np.array(leaves, dtype=np.int64), np.array(pruned)
+    )
+
+
+def random_trees():
+    """Binary CART trees (classification, weighted, regression, rounded targets full of ties) and
+    multiway C4.5 trees, small enough to run the reference quickly."""
+    out = []
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(40, 400))
+        X = np.round(rng.normal(size=(n, 4)), 1)
+        y = rng.integers(0, 3, n)
+        w = rng.uniform(0.2, 3.0, n) if seed % 2 else None
+        out.append(CARTClassifier(criterion=("gini", "entropy")[seed % 2]).fit(X, y, sample_weight=w).tree_)
+        out.append(CARTRegressor().fit(X, np.round(X[:, 0] + rng.normal(size=n), seed % 3)).tree_)
+        cats = np.array(["a", "b", "c", "d"], dtype=object)[rng.integers(0, 4, (n, 2))]
+        Xc = np.concatenate([cats, X[:, :2].astype(object)], axis=1)
+        c45 = C45Classifier(prune=False, collapse=False).fit(
+            Xc, y, feature_kinds=["categorical", "categorical", "continuous", "continuous"]
+        )
+        out.append(c45.tree_)
+    return out
+
+
+@pytest.mark.parametrize("tree", random_trees())
+def test_path_equals_the_reference_bit_for_bit(tree):
+    fast, slow = cost_complexity_path(tree), reference_path(tree)
+    assert fast.ccp_alphas.size > 1 or tree.node_count == 1
+    for name in ("ccp_alphas", "impurities", "n_leaves", "pruned_node"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_path_of_a_single_leaf():
+    tree = CARTClassifier().fit(np.zeros((5, 1)), np.zeros(5, dtype=int)).tree_
+    path = cost_complexity_path(tree)
+    assert path.ccp_alphas.tolist() == [0.0] and path.n_leaves.tolist() == [1]
+    assert path.pruned_node.tolist() == [-1]
