@@ -71,7 +71,7 @@ def branch_costs(tree: Tree, r_node: np.ndarray) -> tuple[np.ndarray, np.ndarray
     acc = np.zeros(tests.size)
     j = 0  # leaves added so far by every test still adding
     while j < count[0]:
-        active = int(np.searchsorted(-count, -j, side="left"))  # tests with more than j leaves
+        active = int(np.searchsorted(-count, -j))  # tests with more than j leaves
         upto = min(int(count[active - 1]), j + max(1, _BLOCK // active))
         block = leaf_cost[start[:active, None] + np.arange(j, upto)]
         acc[:active] = np.cumsum(np.column_stack([acc[:active], block]), axis=1)[:, -1]
