@@ -279,9 +279,18 @@ def ebp_prune(
         elif all_clean or clean_rows[idx].all():
             child = node.children[big]
             others = [p for v, p in enumerate(parts) if v != big]
-            sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
-            sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
-            branch_err = child.err + (run(est_added, child, sib_idx, sib_w) if sib_idx.size else 0.0)
+            if len(others) == 1:  # a binary test: the other branch's rows as they are
+                sib_idx, sib_w = others[0]
+            else:
+                sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
+                sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
+            if not sib_idx.size:
+                added = 0.0
+            elif child.is_leaf:
+                added = leaf_added(child, sib_idx, sib_w)
+            else:
+                added = run(est_added, child, sib_idx, sib_w)
+            branch_err = child.err + added
         else:
             branch_err = run(est_branch, node.children[big], idx, wl)
         leaf_err = est_counts(idx, wl)
