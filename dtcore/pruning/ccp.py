@@ -43,47 +43,82 @@ def node_costs(tree: Tree) -> np.ndarray:
     return tree.weighted_n * tree.impurity / tree.weighted_n[0]
 
 
-def cost_complexity_path(tree: Tree) -> CostComplexityPath:
-    """The whole weakest-link sequence, down to the root alone."""
+#: at most this many leaf costs gathered at once by ``branch_costs`` (bounds its memory on deep trees)
+_BLOCK = 1 << 20
+
+
+def branch_costs(tree: Tree, r_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(R(T_t), leaves(T_t))`` of every node (0 leaves at a leaf, as in scikit-learn).
+
+    scikit-learn walks up from each leaf in node order adding its cost to every ancestor, so a
+    test's R(T_t) is its leaves' costs added one at a time, in node order, from 0.0.  Ids are in
+    pre-order, so a test's leaves are a contiguous run of the leaves in id order; the tests are
+    taken largest first and every test still adding adds its next leaves in one ``cumsum`` along
+    rows (an accumulation is sequential: the same float operations, so the same sums)."""
     n = tree.node_count
     is_leaf = tree.is_leaf
+    leaves = np.flatnonzero(is_leaf)
+    first = np.searchsorted(leaves, np.arange(n))  # the leaves of t: leaves[first[t]:stop[t]]
+    stop = np.searchsorted(leaves, subtree_end(tree))
+    n_leaves = np.where(is_leaf, 0, stop - first).astype(np.int64)
+    r_branch = np.where(is_leaf, r_node, 0.0)
+    tests = np.flatnonzero(~is_leaf)
+    if tests.size == 0:
+        return r_branch, n_leaves
+    tests = tests[np.argsort(-n_leaves[tests], kind="stable")]
+    count, start = n_leaves[tests], first[tests]
+    leaf_cost = r_node[leaves]
+    acc = np.zeros(tests.size)
+    j = 0  # leaves added so far by every test still adding
+    while j < count[0]:
+        active = int(np.searchsorted(-count, -j))  # tests with more than j leaves
+        upto = min(int(count[active - 1]), j + max(1, _BLOCK // active))
+        block = leaf_cost[start[:active, None] + np.arange(j, upto)]
+        acc[:active] = np.cumsum(np.column_stack([acc[:active], block]), axis=1)[:, -1]
+        j = upto
+    r_branch[tests] = acc
+    return r_branch, n_leaves
+
+
+def cost_complexity_path(tree: Tree) -> CostComplexityPath:
+    """The whole weakest-link sequence, down to the root alone.
+
+    Each step collapses the first test of smallest α; only the collapsed test's ancestors
+    change their R(T_t) and leaf count, so only their α are recomputed (in Python floats: the
+    same IEEE operations as numpy's), and the collapsed subtree's tests leave the candidates
+    (α = ∞).  One ``argmin`` per step instead of a rescan of every candidate."""
+    is_leaf = tree.is_leaf
     r_node = node_costs(tree)
-    parent = tree.parent
-    end = subtree_end(tree)
-
-    # leaf impurity and leaf count of every branch, accumulated leaf by leaf as scikit-learn does
-    r_branch = np.zeros(n)
-    n_leaves = np.zeros(n, dtype=np.int64)  # 0 at leaves, as in scikit-learn
-    for leaf in np.nonzero(is_leaf)[0]:
-        r_branch[leaf] = r_node[leaf]
-        current = r_node[leaf]
-        i = leaf
-        while i != 0:
-            i = parent[i]
-            r_branch[i] += current
-            n_leaves[i] += 1
-
-    candidate = ~is_leaf
-    alphas, impurities, leaves, pruned = [0.0], [r_branch[0]], [max(n_leaves[0], 1)], [-1]
-    while candidate[0]:
-        idx = np.nonzero(candidate)[0]
-        # a node over a single leaf (multiway trees only) costs no leaf: divide by 1 instead of 0
-        alpha = (r_node[idx] - r_branch[idx]) / np.maximum(n_leaves[idx] - 1, 1)
-        best = int(idx[np.argmin(alpha)])  # first minimum: scikit-learn's strict '<' scan
-        candidate[best : end[best]] = False
-        n_pruned_leaves = n_leaves[best] - 1
-        n_leaves[best] = 0
-        r_diff = r_node[best] - r_branch[best]
-        r_branch[best] = r_node[best]
+    r_branch, n_leaves = branch_costs(tree, r_node)
+    alphas, impurities, leaves, pruned = [0.0], [float(r_branch[0])], [max(int(n_leaves[0]), 1)], [-1]
+    tests = np.flatnonzero(~is_leaf)
+    # a node over a single leaf (multiway trees only) costs no leaf: divide by 1 instead of 0
+    alpha = (r_node[tests] - r_branch[tests]) / np.maximum(n_leaves[tests] - 1, 1)  # per test
+    place = np.full(tree.node_count, -1, dtype=np.int64)
+    place[tests] = np.arange(tests.size)
+    test_end = np.searchsorted(tests, subtree_end(tree)[tests]).tolist()  # tests[k:test_end[k]]: k's subtree
+    node_of, place_of = tests.tolist(), place.tolist()
+    parent, rn, rb, nl = tree.parent.tolist(), r_node.tolist(), r_branch.tolist(), n_leaves.tolist()
+    while tests.size:
+        k = int(np.argmin(alpha))  # first minimum: scikit-learn's strict '<' scan
+        best = node_of[k]
+        alphas.append(float(alpha[k]))
+        alpha[k : test_end[k]] = np.inf
+        n_pruned_leaves = nl[best] - 1
+        nl[best] = 0
+        r_diff = rn[best] - rb[best]
+        rb[best] = rn[best]
         i = parent[best]
         while i != -1:
-            n_leaves[i] -= n_pruned_leaves
-            r_branch[i] += r_diff
+            nl[i] -= n_pruned_leaves
+            rb[i] += r_diff
+            alpha[place_of[i]] = (rn[i] - rb[i]) / max(nl[i] - 1, 1)
             i = parent[i]
-        alphas.append(float(alpha.min()))
-        impurities.append(r_branch[0])
-        leaves.append(max(n_leaves[0], 1))
+        impurities.append(rb[0])
+        leaves.append(max(nl[0], 1))
         pruned.append(best)
+        if best == 0:
+            break
     return CostComplexityPath(
         np.array(alphas),
         np.array(impurities),

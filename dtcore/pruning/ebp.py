@@ -29,6 +29,7 @@ from dtcore.node_rows import missing_seen, record_neighbours
 from dtcore.progress import checkpoint
 from dtcore.pruning.ebp_nodes import (
     PNode,
+    feature_columns,
     rebuild_from_leaves,
     rebuild_tree,
     split_node_rows,
@@ -179,14 +180,26 @@ def ebp_prune(
     zmode = z if isinstance(z, str) else zz
 
     clean_rows = ~np.isnan(X).any(axis=1)
+    all_clean = bool(clean_rows.all())
+    columns = feature_columns(X)
 
     def counts_of(idx: np.ndarray, wl: np.ndarray) -> np.ndarray:
         return np.bincount(y[idx], weights=wl, minlength=C)
 
+    known: dict[tuple[float, ...], float] = {}
+
+    def leaf_estimate(counts: np.ndarray) -> float:
+        """estimated_errors(counts), remembered: leaves repeat the same few small counts."""
+        key = tuple(counts.tolist())
+        got = known.get(key)
+        if got is None:
+            got = known[key] = estimated_errors(key, cf, zmode)
+        return got
+
     def est_counts(idx: np.ndarray, wl: np.ndarray) -> float:
         if idx.size == 0:
             return 0.0
-        return estimated_errors(counts_of(idx, wl), cf, zmode)
+        return leaf_estimate(counts_of(idx, wl))
 
     # The walks below are generators driven by ``walk.run`` on an explicit stack: each
     # ``yield (child, rows, weights)`` is the recursive call of the textbook form and receives
@@ -197,33 +210,39 @@ def ebp_prune(
         """J48's getEstimatedErrorsForBranch: all rows re-routed through ``node``."""
         if node.is_leaf:
             return est_counts(idx, wl)
-        parts, _ = split_node_rows(node, X, idx, wl)
+        parts, _ = split_node_rows(node, columns, idx, wl)
         total: float = 0  # as sum(): int 0 plus the first float
         for c, p in zip(node.children, parts):
             total += yield (c, *p)
         return total
 
+    def leaf_added(node: PNode, idx: np.ndarray, wl: np.ndarray) -> float:
+        # node.err is estimated_errors(node.counts) (set together when the leaf was made)
+        assert node.counts is not None
+        return leaf_estimate(node.counts + counts_of(idx, wl)) - node.err
+
     def est_added(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         """Change of ``node``'s estimate when rows are added to it.  Exact shortcut for rows
         with no missing value: routing is then fixed and leaf counts add up."""
         if node.is_leaf:
-            # node.err is estimated_errors(node.counts) (set together when the leaf was made)
-            assert node.counts is not None
-            return estimated_errors(node.counts + counts_of(idx, wl), cf, zmode) - node.err
-        x = X[idx, node.feature]
+            return leaf_added(node, idx, wl)
+        x = columns[node.feature][idx]
         if node.cat_branch.size:
             return (yield from by_branch(node, branch_index(x, cat_branch=node.cat_branch), idx, wl))
         if node.cuts.size == 1:  # these rows have no missing value: x > t is not (x <= t)
             left = x <= node.cuts[0]
             nl = int(np.count_nonzero(left))
             total = 0.0
+            # a leaf child is added here, not by a sub-walk: the same operations, fewer steps
             if nl:
-                total += yield (
+                lo, li, lw = (
                     (node.children[0], idx, wl) if nl == idx.size else (node.children[0], idx[left], wl[left])
                 )
+                total += leaf_added(lo, li, lw) if lo.is_leaf else (yield (lo, li, lw))
             if nl < idx.size:
                 right = ~left if nl else slice(None)
-                total += yield (node.children[1], idx[right], wl[right])
+                hi, hi_idx, hi_w = node.children[1], idx[right], wl[right]
+                total += leaf_added(hi, hi_idx, hi_w) if hi.is_leaf else (yield (hi, hi_idx, hi_w))
             return total
         return (yield from by_branch(node, branch_index(x, cuts=node.cuts), idx, wl))
 
@@ -239,26 +258,39 @@ def ebp_prune(
     collapsed, raised, events = [], [], []
     refits: dict[int, list] = {}
 
-    def prune(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
+    def prune_leaf(node: PNode, idx: np.ndarray, wl: np.ndarray) -> float:
         checkpoint()  # a node at a time: a stop point in long work (dtcore.progress)
+        node.counts = counts_of(idx, wl)
+        node.nrows = int(np.count_nonzero(wl > 0))
+        node.err = leaf_estimate(node.counts) if idx.size else 0.0
+        return node.err
+
+    def prune(node: PNode, idx: np.ndarray, wl: np.ndarray) -> Step[float]:
         if node.is_leaf:
-            node.counts = counts_of(idx, wl)
-            node.nrows = int(np.count_nonzero(wl > 0))
-            node.err = estimated_errors(node.counts, cf, zmode) if idx.size else 0.0
-            return node.err
-        parts, bw = split_node_rows(node, X, idx, wl)
+            return prune_leaf(node, idx, wl)
+        checkpoint()
+        parts, bw = split_node_rows(node, columns, idx, wl)
         tree_err: float = 0  # as sum(): int 0 plus the first float
-        for c, p in zip(node.children, parts):
-            tree_err += yield (c, *p)
+        for c, p in zip(node.children, parts):  # a leaf child is pruned here, not by a sub-walk
+            tree_err += prune_leaf(c, *p) if c.is_leaf else (yield (c, *p))
         big = int(np.nonzero(bw >= bw.max() - SMALL)[0][-1]) if bw.size else 0  # last largest
         if not subtree_raising:
             branch_err = math.inf
-        elif clean_rows[idx].all():
+        elif all_clean or clean_rows[idx].all():
             child = node.children[big]
             others = [p for v, p in enumerate(parts) if v != big]
-            sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
-            sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
-            branch_err = child.err + (run(est_added, child, sib_idx, sib_w) if sib_idx.size else 0.0)
+            if len(others) == 1:  # a binary test: the other branch's rows as they are
+                sib_idx, sib_w = others[0]
+            else:
+                sib_idx = np.concatenate([p[0] for p in others]) if others else idx[:0]
+                sib_w = np.concatenate([p[1] for p in others]) if others else wl[:0]
+            if not sib_idx.size:
+                added = 0.0
+            elif child.is_leaf:
+                added = leaf_added(child, sib_idx, sib_w)
+            else:
+                added = run(est_added, child, sib_idx, sib_w)
+            branch_err = child.err + added
         else:
             branch_err = run(est_branch, node.children[big], idx, wl)
         leaf_err = est_counts(idx, wl)
@@ -294,7 +326,7 @@ def ebp_prune(
             }
             events.append(ev)
             if record_refits:
-                refits[len(events) - 1] = subtree_stats(child, X, y, idx, wl, C)
+                refits[len(events) - 1] = subtree_stats(child, columns, y, idx, wl, C)
             node.orig, node.feature, node.cuts = child.orig, child.feature, child.cuts
             node.cat_branch, node.missing_branch = child.cat_branch, child.missing_branch
             node.children = child.children
@@ -316,10 +348,10 @@ def ebp_prune(
     )
     before = {"nodes": tree.node_count, "leaves": tree.get_n_leaves(), "estimated_errors": before_err}
     after_err = run(prune, root, idx, w[idx])
-    if clean_rows[idx].all():
+    if all_clean or clean_rows[idx].all():
         out, kept = rebuild_from_leaves(root, C)
     else:
-        out, kept = rebuild_tree(root, X, y, w[idx], idx, C)
+        out, kept = rebuild_tree(root, columns, y, w[idx], idx, C)
     if impurity != "entropy":  # the rebuilt tree's impurity is C4.5's entropy
         out.impurity = np.where(out.weighted_n > 0, IMPURITIES[impurity](out.value), 0.0)
     after = {"nodes": out.node_count, "leaves": out.get_n_leaves(), "estimated_errors": after_err}

@@ -7,7 +7,7 @@ import numpy as np
 
 from dtcore.criteria import entropy
 from dtcore.entropy.multiway import set_entropy_impurity
-from dtcore.routing import branch_index, distribute_rows
+from dtcore.routing import DISTRIBUTE, branch_index, distribute_rows
 from dtcore.tree import Tree, TreeAssembler
 
 
@@ -54,36 +54,46 @@ class PNode:
 
 
 def to_pnodes(tree: Tree, root: int = 0) -> PNode:
-    """The subtree of ``root`` as _PNodes (iterative: deep trees need no recursion)."""
+    """The subtree of ``root`` as PNodes (iterative: deep trees need no recursion). Every
+    node's cuts and categorical table are views of copies of the flat arrays (a PNode's
+    arrays are its own: pruning replaces them, never writes them)."""
+
+    def pieces(data: np.ndarray, ptr: np.ndarray) -> list[np.ndarray]:
+        data, bounds = data.copy(), ptr.tolist()
+        return [data[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+    cuts = pieces(tree.cuts, tree.cut_ptr)
+    cat_branch = pieces(tree.cat_branch, tree.cat_ptr)
+    feature, missing = tree.feature.tolist(), tree.missing_branch.tolist()
+    child_ptr, children = tree.child_ptr.tolist(), tree.children.tolist()
 
     def make(i: int) -> PNode:
-        return PNode(
-            i,
-            int(tree.feature[i]),
-            tree.cuts_of(i).copy(),
-            tree.cat_branch_of(i).copy(),
-            int(tree.missing_branch[i]),
-            [],
-        )
+        return PNode(i, feature[i], cuts[i], cat_branch[i], missing[i], [])
 
     top = make(root)
     stack = [top]
     while stack:
         node = stack.pop()
-        for c in tree.children_of(node.orig):
-            child = make(int(c))
+        for c in children[child_ptr[node.orig] : child_ptr[node.orig + 1]]:
+            child = make(c)
             node.children.append(child)
             stack.append(child)
     return top
 
 
+def feature_columns(X: np.ndarray) -> np.ndarray:
+    """``X`` with each feature's values contiguous (``columns[f][rows]`` gathers a few rows
+    several times faster than ``X[rows, f]`` on a row-major table)."""
+    return np.ascontiguousarray(X.T)
+
+
 def split_node_rows(
-    node: PNode, X: np.ndarray, idx: np.ndarray, w: np.ndarray
+    node: PNode, columns: np.ndarray, idx: np.ndarray, w: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """Rows (and weights) of each branch of ``node``, unknown values shared as in training
     (``routing.branch_index`` + ``routing.distribute_rows``; a binary cut with nothing missing
-    takes a shortcut with the same partition)."""
-    x = X[idx, node.feature]
+    takes a shortcut with the same partition). ``columns``: ``feature_columns(X)``."""
+    x = columns[node.feature][idx]
     V = len(node.children)
     known = ~np.isnan(x)
     if node.cuts.size == 1 and known.all():  # fast path: binary cut, nothing missing
@@ -102,10 +112,11 @@ def split_node_rows(
 
 
 def subtree_stats(
-    root: PNode, X: np.ndarray, y: np.ndarray, idx: np.ndarray, w: np.ndarray, C: int
+    root: PNode, columns: np.ndarray, y: np.ndarray, idx: np.ndarray, w: np.ndarray, C: int
 ) -> list[tuple[int, list[float], float, int, float]]:
     """The statistics of ``root``'s subtree with the rows ``idx`` (weights ``w``) routed through
-    it, in pre-order, as ``rebuild_tree`` computes them (an empty node: its parent's counts, weight 0)."""
+    it, in pre-order, as ``rebuild_tree`` computes them (an empty node: its parent's counts, weight 0);
+    ``columns``: ``feature_columns(X)``."""
     out = []
     stack: list[tuple[PNode, np.ndarray, np.ndarray, np.ndarray | None]] = [(root, idx, w, None)]
     while stack:
@@ -120,7 +131,7 @@ def subtree_stats(
             parent_counts = counts
         if node.is_leaf:
             continue
-        parts = split_node_rows(node, X, ix, wl)[0] if ix.size else [(ix, wl)] * len(node.children)
+        parts = split_node_rows(node, columns, ix, wl)[0] if ix.size else [(ix, wl)] * len(node.children)
         for c, p in reversed(list(zip(node.children, parts))):
             stack.append((c, p[0], p[1], parent_counts))
     return out
@@ -135,9 +146,10 @@ def _copy_test(asm: TreeAssembler, i: int, node: PNode) -> None:
 
 
 def rebuild_tree(
-    root: PNode, X: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
+    root: PNode, columns: np.ndarray, y: np.ndarray, w: np.ndarray, idx: np.ndarray, C: int
 ) -> tuple[Tree, list[int]]:
-    """A Tree from pruned nodes, with counts recomputed by routing the training rows."""
+    """A Tree from pruned nodes, with counts recomputed by routing the training rows
+    (``columns``: ``feature_columns(X)``)."""
     asm = TreeAssembler(C, C)
     kept = []
 
@@ -157,7 +169,7 @@ def rebuild_tree(
             continue
         _copy_test(asm, i, node)
         if idx.size:
-            parts, _ = split_node_rows(node, X, idx, wl)
+            parts, _ = split_node_rows(node, columns, idx, wl)
         else:
             parts = [(idx, wl)] * len(node.children)
         for c, p in reversed(list(zip(node.children, parts))):
@@ -165,41 +177,86 @@ def rebuild_tree(
     return asm.build(), kept
 
 
+def _ptr(lengths: list[int]) -> np.ndarray:
+    p = np.zeros(len(lengths) + 1, dtype=np.int64)
+    p[1:] = np.cumsum(lengths)
+    return p
+
+
 def rebuild_from_leaves(root: PNode, C: int) -> tuple[Tree, list[int]]:
     """A Tree from pruned nodes when no value is missing: every row reaches one leaf, so a
-    test's counts are the sum of its children's (the leaves' counts were set by pruning)."""
-    order, stack = [], [root]  # pre-order: parents before children
+    test's counts are the sum of its children's (the leaves' counts were set by pruning).
+
+    Built as flat arrays, a level at a time: what ``TreeAssembler`` builds from the same nodes
+    added in pre-order (a test's counts summed over its children in branch order from 0, an
+    empty node given its parent's counts and weight 0), without a record per node."""
+    order: list[PNode] = []  # pre-order: parents before children, children in branch order
+    parent: list[int] = []
+    stack: list[tuple[PNode, int]] = [(root, -1)]
     while stack:
-        node = stack.pop()
+        node, up = stack.pop()
+        parent.append(up)
+        here = len(order)
         order.append(node)
-        stack.extend(node.children)
-    totals: dict[int, tuple[np.ndarray, int]] = {}
-    for node in reversed(order):  # children before parents: totals flow up
-        if node.is_leaf:
-            assert node.counts is not None  # pruning set the counts of every leaf
-            totals[id(node)] = (node.counts, node.nrows)
-        else:
-            parts = [totals[id(c)] for c in node.children]
-            counts = sum(p[0] for p in parts)
-            assert isinstance(counts, np.ndarray)  # a test has children: a sum of arrays
-            totals[id(node)] = (counts, sum(p[1] for p in parts))
-    asm = TreeAssembler(C, C)
-    kept = []
-    # pre-order on an explicit stack (children pushed reversed, so added in branch order)
-    todo: list[tuple[PNode, int, np.ndarray | None]] = [(root, -1, None)]
-    while todo:
-        node, parent, parent_counts = todo.pop()
-        counts, nrows = totals[id(node)]
-        wn = float(counts.sum())
-        if nrows == 0 and wn <= 0 and parent >= 0:
-            assert parent_counts is not None  # only the root (parent -1) is added without them
-            i = asm.add_node(parent, parent_counts, 0.0, 0, 0.0)
-        else:
-            i = asm.add_node(parent, counts, wn, nrows, 0.0)
-            parent_counts = counts
-        kept.append(node.orig)
-        if node.is_leaf:
-            continue
-        _copy_test(asm, i, node)
-        todo.extend((c, i, parent_counts) for c in reversed(node.children))
-    return set_entropy_impurity(asm.build()), kept
+        stack.extend((c, here) for c in reversed(node.children))
+    n = len(order)
+    par = np.array(parent, dtype=np.int64)
+    depth = np.zeros(n, dtype=np.int64)
+    for i in range(1, n):  # a parent precedes its children
+        depth[i] = depth[parent[i]] + 1
+    is_leaf = np.array([node.is_leaf for node in order], dtype=bool)
+    counts = np.zeros((n, C))
+    nrows = np.zeros(n, dtype=np.int64)
+    leaves = np.flatnonzero(is_leaf)
+    if leaves.size:
+        for i in leaves.tolist():  # pruning set the counts of every leaf
+            assert order[i].counts is not None
+        counts[leaves] = np.array([order[i].counts for i in leaves.tolist()], dtype=np.float64).reshape(-1, C)
+        nrows[leaves] = [order[i].nrows for i in leaves.tolist()]
+    by_depth = np.argsort(depth, kind="stable")  # per level, in pre-order: siblings in branch order
+    starts = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2))
+    for d in range(starts.size - 2, 0, -1):  # deepest first: a level's sums are complete
+        at = by_depth[starts[d] : starts[d + 1]]
+        np.add.at(counts, par[at], counts[at])  # in order: 0 + first child + second + …
+        np.add.at(nrows, par[at], nrows[at])
+    weighted_n = counts.sum(axis=1)
+    empty = (nrows == 0) & (weighted_n <= 0) & (par >= 0)
+    value = counts.copy()
+    for d in range(1, starts.size - 1):  # top-down: an empty node takes its parent's counts
+        at = by_depth[starts[d] : starts[d + 1]]
+        at = at[empty[at]]
+        value[at] = value[par[at]]
+    weighted_n[empty] = 0.0
+    nrows[empty] = 0
+    tests = [node for node in order if not node.is_leaf]
+    test_cuts = [node.cuts if not node.cat_branch.size else node.cuts[:0] for node in tests]
+    test_cats = [node.cat_branch for node in tests]
+    cut_len = np.zeros(n, dtype=np.int64)
+    cat_len = np.zeros(n, dtype=np.int64)
+    child_len = np.zeros(n, dtype=np.int64)
+    test_ids = np.flatnonzero(~is_leaf)
+    cut_len[test_ids] = [c.size for c in test_cuts]
+    cat_len[test_ids] = [c.size for c in test_cats]
+    child_len[test_ids] = [len(node.children) for node in tests]
+    # pre-order: the children of the tests are every node but the root, in order of their parent
+    children = np.argsort(par[1:], kind="stable") + 1
+    tree = Tree(
+        feature=np.array([-1 if node.is_leaf else node.feature for node in order], dtype=np.int32),
+        parent=par.astype(np.int32),
+        depth=depth.astype(np.int32),
+        missing_branch=np.array(
+            [DISTRIBUTE if node.is_leaf else node.missing_branch for node in order], dtype=np.int32
+        ),
+        value=value,
+        weighted_n=weighted_n,
+        n_samples=nrows,
+        impurity=np.zeros(n),
+        child_ptr=_ptr(child_len.tolist()),
+        children=children.astype(np.int32),
+        cut_ptr=_ptr(cut_len.tolist()),
+        cuts=np.concatenate([np.empty(0), *test_cuts]).astype(np.float64),
+        cat_ptr=_ptr(cat_len.tolist()),
+        cat_branch=np.concatenate([np.empty(0, np.int32), *test_cats]).astype(np.int32),
+        n_classes=C,
+    )
+    return set_entropy_impurity(tree), [node.orig for node in order]
