@@ -21,8 +21,8 @@ from dtcore.node_rows import merge_neighbours
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, Schema
 from dtcore.tree import Tree
 from dtdask.profiles import profile_frame
-from dtdask.source import DaskHistograms, LevelFacts, encode_block, value_table
-from dtdask.summary import column_kind, merge, sample_per_partition, summarize
+from dtdask.source import DaskHistograms, LevelFacts, encode_scanned, scan_partition, value_table
+from dtdask.summary import PartSummary, column_kind, merge, sample_per_partition, summarize
 
 
 def read_frame(source: Any, columns: Sequence[str] | None = None) -> dd.DataFrame:
@@ -42,16 +42,24 @@ def prepare(
     client: Any = None,
 ) -> tuple[Schema, Bins, int, list[str], dict[str, str]]:
     """Schema, bins and row count from one pass of per-partition summaries."""
-    if target not in ddf.columns:
-        raise DataError(f"no column {target!r}; the columns are {list(ddf.columns)}")
-    names = [c for c in ddf.columns if c != target] if features is None else list(features)
-    kinds = {**{n: column_kind(ddf[n]._meta) for n in names}, **(kinds or {})}
+    names, kinds = plan_columns(ddf, target, features, kinds)
     parts = ddf.to_delayed()
     k = sample_per_partition(len(parts))
     summ = [dask.delayed(summarize)(p, names, kinds, target, task, i, k) for i, p in enumerate(parts)]
     got = dask.compute(*summ) if client is None else client.gather(client.compute(summ))
     schema, bins, n = merge(list(got), names, kinds, target, task, max_bins)
     return schema, bins, n, names, kinds
+
+
+def plan_columns(
+    ddf: dd.DataFrame, target: str, features: Sequence[str] | None, kinds: dict[str, str] | None
+) -> tuple[list[str], dict[str, str]]:
+    """The feature names (every column but the target when None) and each one's kind (numbers
+    continuous, anything else categorical, unless ``kinds`` says)."""
+    if target not in ddf.columns:
+        raise DataError(f"no column {target!r}; the columns are {list(ddf.columns)}")
+    names = [c for c in ddf.columns if c != target] if features is None else list(features)
+    return names, {**{n: column_kind(ddf[n]._meta) for n in names}, **(kinds or {})}
 
 
 def fit_dask(
@@ -79,11 +87,30 @@ def fit_dask(
     task = task or infer_task(profile_frame(ddf, [target], client)[target])
     est = (CARTClassifier if task == CLASSIFICATION else CARTRegressor)(**{**params, "splitter": "hist"})
     kinds = {**{c: CATEGORICAL for c in categorical}, **{c: CONTINUOUS for c in continuous}}
-    schema, fitted_bins, n, _, _ = prepare(ddf, target, task, int(est.max_bins), features, kinds, client)
-    table = value_table(bins or fitted_bins, fitted_here=bins is None)
+    names, kinds = plan_columns(ddf, target, features, kinds)
+    # one read of the files: each partition summarised and kept, encoded as far as it can be
+    # before the summaries are merged (dtdask.source.scan_partition)
+    parts = ddf[names + [target]].to_delayed()
+    k = sample_per_partition(len(parts))
+    scans = _persist(
+        client,
+        [
+            dask.delayed(scan_partition, nout=2)(p, names, kinds, target, task, i, k)
+            for i, p in enumerate(parts)
+        ],
+    )
+    summaries: list[PartSummary] = _gather(client, [s[0] for s in scans])
+    scanned = _persist(client, [s[1] for s in scans])
+    del scans
+    schema, fitted_bins, n = merge(summaries, names, kinds, target, task, int(est.max_bins))
+    negative_zero = [any(p.negative_zero.get(f, False) for p in summaries) for f in schema.names]
+    table = value_table(bins or fitted_bins, bins is None, negative_zero)
     bins = bins or fitted_bins
-    cols = schema.names + [target]
-    blocks = [dask.delayed(encode_block)(p, schema, bins, task, table) for p in ddf[cols].to_delayed()]
+    blocks = [
+        dask.delayed(encode_scanned)(sc, summ.labels, summ.target_labels, schema, bins, table)
+        for sc, summ in zip(scanned, summaries, strict=True)
+    ]
+    del scanned  # the workers drop each scanned partition once its block is made
     layout = Layout(bins.n_bins, len(schema.classes or ()))
     source = DaskHistograms(blocks, layout, table, client)
     est.fit_histograms(source, bins, schema, n, on_level)
@@ -99,6 +126,14 @@ def fit_dask(
         source.last_facts(last)
     record_facts(est.tree_, paths, by_path, source.gather_facts())
     return est
+
+
+def _persist(client: Any, objs: list[Any]) -> list[Any]:
+    return list(dask.persist(*objs)) if client is None else list(client.persist(objs))
+
+
+def _gather(client: Any, objs: list[Any]) -> list[Any]:
+    return list(dask.compute(*objs)) if client is None else list(client.gather(client.compute(objs)))
 
 
 def slot_paths(steps: list[RouteStep]) -> list[list[int]]:

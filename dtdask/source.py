@@ -1,8 +1,10 @@
 """The histogram source of a Dask frame: ``dtcore.cart.hist.histograms.HistogramSource`` over
 partitions held by the workers.
 
-Each partition is encoded once (``encode_block``: dtcore's schema rules, then the bins' codes)
-and persisted on the workers as a ``Block`` (bin codes, targets, and the real values of the
+The files are read once: each partition is summarised and kept on the workers as far encoded
+as it can be before the summaries are merged (``scan_partition``); once the schema and the bins
+are known it becomes a ``Block`` (``encode_scanned``: dtcore's schema rules, then the bins'
+codes, looked up per distinct value), persisted on the workers (bin codes, targets, and the real values of the
 features whose cut neighbours need them) with each row's node slot.  Per level, every partition
 builds its partial histograms (``dtcore.cart.hist.histograms.partial_histograms``), Dask adds
 them up in a tree of sums on the workers, and the client receives one histogram; routing runs on
@@ -27,10 +29,18 @@ import dask
 import numpy as np
 import pandas as pd
 
-from dtcore.cart.hist.binning import Bins, FeatureBins
+from dtcore.cart.hist.binning import Bins, FeatureBins, code_dtype
 from dtcore.cart.hist.histograms import Layout, RouteStep, partial_histograms, route_rows
-from dtcore.schema import Schema, encode_features, is_missing, target_encoding
-from dtdask.summary import cells
+from dtcore.schema import (
+    CATEGORICAL,
+    MISSING_TOKENS,
+    Feature,
+    Schema,
+    encode_features,
+    is_missing,
+    target_encoding,
+)
+from dtdask.summary import ContinuousColumn, PartSummary, cells, summarize_columns
 
 
 @dataclass(frozen=True)
@@ -62,20 +72,21 @@ class LevelFacts:
     above: np.ndarray  # smallest known value going right (+inf: none)
 
 
-def keeps_values(fb: FeatureBins, fitted_here: bool) -> bool:
+def keeps_values(fb: FeatureBins, fitted_here: bool, negative_zero: bool) -> bool:
     """Whether the rows' real values are needed beside the codes for a feature's cut neighbours:
-    a continuous feature's codes name its values only when each exact bin holds one value that
-    is not zero (0.0 and -0.0 are one bin but two values) and the bins were fitted on these rows
-    (``fitted_here``; given bins may put other values in a bin)."""
+    a continuous feature's codes name its values only when each exact bin holds one value, the
+    bins were fitted on these rows (``fitted_here``; given bins may put other values in a bin)
+    and no −0.0 was seen (``negative_zero``: then 0.0 and −0.0 share a bin but are two values)."""
     if fb.kind == "categorical":
         return False
     if fb.kind == "quantile" or not fitted_here:
         return True
-    return bool(np.any(fb.lo != fb.hi) or np.any(fb.lo == 0) or np.any(fb.hi == 0))
+    return bool(np.any(fb.lo != fb.hi) or (negative_zero and (np.any(fb.lo == 0) or np.any(fb.hi == 0))))
 
 
-def value_table(bins: Bins, fitted_here: bool) -> ValueTable:
-    keep = [keeps_values(fb, fitted_here) for fb in bins.features]
+def value_table(bins: Bins, fitted_here: bool, negative_zero: list[bool]) -> ValueTable:
+    """The table of ``bins`` (``negative_zero``: per feature, whether a partition saw a −0.0)."""
+    keep = [keeps_values(fb, fitted_here, z) for fb, z in zip(bins.features, negative_zero, strict=True)]
     width = max([fb.n_bins for fb in bins.features] + [1])
     lo = np.full((len(keep), width), np.nan)
     hi = np.full((len(keep), width), np.nan)
@@ -90,21 +101,6 @@ def value_table(bins: Bins, fitted_here: bool) -> ValueTable:
         lo,
         hi,
     )
-
-
-def encode_values(df: pd.DataFrame, schema: Schema) -> np.ndarray:
-    """The float64 matrix the tree reads, of one partition's feature columns: numbers as they
-    are (missing: NaN), labels as category codes; only the categorical columns go through
-    Python objects."""
-    X = np.empty((len(df), len(schema.features)))
-    for j, feat in enumerate(schema.features):  # a loop over columns
-        col = df[feat.name]
-        if feat.is_categorical:
-            one = Schema((feat,), schema.target, None, schema.missing_tokens)
-            X[:, j] = encode_features(cells(col)[:, None], one)[:, 0]
-        else:
-            X[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
-    return X
 
 
 def encode_target(col: pd.Series, schema: Schema, task: str) -> np.ndarray:
@@ -126,13 +122,75 @@ def encode_target(col: pd.Series, schema: Schema, task: str) -> np.ndarray:
     return y.astype(np.int32)
 
 
-def encode_block(df: pd.DataFrame, schema: Schema, bins: Bins, task: str, table: ValueTable) -> Block:
-    """One partition's bin codes, encoded targets and the values ``table`` keeps."""
-    X = encode_values(df, schema)
-    kept = np.flatnonzero(table.raw_row >= 0)
-    return Block(
-        bins.transform(X), encode_target(df[schema.target], schema, task), np.ascontiguousarray(X[:, kept].T)
-    )
+@dataclass(frozen=True)
+class Scanned:
+    """One partition as the first pass leaves it on the workers, encoded as far as it can be
+    before the partitions' summaries are merged: continuous columns as ``ContinuousColumn``,
+    categorical ones as codes of the partition's own labels (its summary's ``labels``, NaN:
+    missing), the target as codes of its own classes (``target_labels``) or as values."""
+
+    continuous: dict[str, ContinuousColumn]
+    local_codes: dict[str, np.ndarray]
+    y: np.ndarray | None  # None: a target cell is missing (the merge refuses the table)
+
+
+def scan_partition(
+    df: pd.DataFrame,
+    features: list[str],
+    kinds: dict[str, str],
+    target: str,
+    task: str,
+    seed: int,
+    n_sample: int,
+) -> tuple[PartSummary, Scanned]:
+    """One partition's summary (``dtdask.summary``) and the partition kept for ``encode_scanned``:
+    the Parquet files are read once before the tree grows."""
+    summary, continuous = summarize_columns(df, features, kinds, target, task, seed, n_sample)
+    local = {}
+    for name in features:
+        if kinds[name] == CATEGORICAL:
+            own = Schema((Feature(name, CATEGORICAL, summary.labels[name]),), target, None, MISSING_TOKENS)
+            local[name] = encode_features(cells(df[name])[:, None], own)[:, 0]
+    y = None
+    if not summary.target_missing:
+        own_classes = summary.target_labels if task == "classification" else None
+        y = encode_target(df[target], Schema((), target, own_classes, MISSING_TOKENS), task)
+    return summary, Scanned(continuous, local, y)
+
+
+def encode_scanned(
+    part: Scanned,
+    labels: dict[str, tuple[str, ...]],
+    classes: tuple[str, ...],
+    schema: Schema,
+    bins: Bins,
+    table: ValueTable,
+) -> Block:
+    """The ``Block`` of a scanned partition: its own category and class codes mapped to the
+    schema's (``labels``, ``classes``: its summary's, in its own code order), the continuous
+    columns' bin codes looked up per distinct value; the same codes as ``bins.transform`` of
+    the rows encoded by ``schema``."""
+    assert part.y is not None  # the merge refused a missing target
+    n = part.y.size
+    top = int(bins.n_bins.max()) if bins.features else 0
+    codes = np.empty((len(bins.features), n), dtype=code_dtype(top))
+    raw = np.empty((int((table.raw_row >= 0).sum()), n))
+    for j, (feat, fb) in enumerate(zip(schema.features, bins.features, strict=True)):  # a loop over columns
+        if feat.is_categorical:
+            index = {c: float(i) for i, c in enumerate(feat.categories or ())}
+            to_schema = np.array([index[c] for c in labels[feat.name]] + [np.nan])
+            own = part.local_codes[feat.name]
+            codes[j] = fb.codes(to_schema[np.where(np.isnan(own), -1, own).astype(np.intp)])
+            continue
+        column = part.continuous[feat.name]
+        codes[j] = column.codes(fb)
+        if table.raw_row[j] >= 0:
+            raw[table.raw_row[j]] = column.real()
+    y = part.y
+    if schema.classes is not None:
+        index_c = {c: i for i, c in enumerate(schema.classes)}
+        y = np.array([index_c[c] for c in classes], dtype=np.int32)[part.y]
+    return Block(codes, y, raw)
 
 
 def _histograms(
