@@ -91,15 +91,17 @@ class ContinuousColumn:
         return np.append(self.uniques, np.nan)[self.inverse]
 
 
-def continuous_column(x: np.ndarray) -> tuple[ContinuousColumn, np.ndarray | None]:
-    """(the column as kept, its sorted distinct known values or None past ``DISTINCT_LIMIT``)."""
+def continuous_column(x: np.ndarray) -> tuple[ContinuousColumn, np.ndarray | None, bool]:
+    """(the column as kept, its sorted distinct known values or None past ``DISTINCT_LIMIT``,
+    whether it holds a −0.0)."""
+    negative_zero = bool(np.any(np.signbit(x) & (x == 0)))
     inverse, uniques = pd.factorize(x, use_na_sentinel=True)  # hashing: O(rows), not a sort
     if uniques.size > DISTINCT_LIMIT:
-        return ContinuousColumn(x, None, None), None
-    signed_zero = bool(np.any(np.signbit(x) & (x == 0)))  # pd.factorize keeps one of ±0
+        return ContinuousColumn(x, None, None), None, negative_zero
     small = inverse.astype(np.int16 if uniques.size < 2**15 else np.int32)
-    kept = ContinuousColumn(x if signed_zero else None, np.asarray(uniques, dtype=np.float64), small)
-    return kept, np.sort(np.asarray(uniques, dtype=np.float64))
+    # pd.factorize keeps one of 0.0 and −0.0: the values too when a −0.0 would be lost
+    kept = ContinuousColumn(x if negative_zero else None, np.asarray(uniques, dtype=np.float64), small)
+    return kept, np.sort(np.asarray(uniques, dtype=np.float64)), negative_zero
 
 
 def summarize(
@@ -135,8 +137,7 @@ def summarize_columns(
             out.labels[name] = categories_of(cells(col))
             continue
         x = col.to_numpy(dtype=np.float64, na_value=np.nan)
-        kept[name], out.distinct[name] = continuous_column(x)
-        out.negative_zero[name] = bool(np.any(np.signbit(x) & (x == 0)))
+        kept[name], out.distinct[name], out.negative_zero[name] = continuous_column(x)
         out.sample[name] = x[take]
     y = df[target]
     out.target_missing = int(y.isna().sum())
