@@ -136,11 +136,6 @@ def dask_lines(
     assert first is not None and later is not None and whole is not None
     size = f"{rows:,}".replace(",", " ")
     what = f"Dask fit, {size} rows × 20, depth {DEPTH}, 2 workers"
-    mem = (
-        ""
-        if t_mem is None
-        else f"; in-memory hist fit of the rows {t_mem.cpu:.1f} s CPU ({t_mem.wall:.1f} s wall)"
-    )
     lines = [
         Line(f"{what}: first pass", first, later, "a later pass (median)", 2.0, f"{nodes} nodes"),
         Line(
