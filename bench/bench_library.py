@@ -40,6 +40,7 @@ import numpy as np
 from bench.bench_cart import make_data
 from bench.lines_hist import hist_lines
 from bench.lines_pruning import pruning_lines
+from bench.lines_dask import dask_lines
 from dtcore.cart.estimator import CARTClassifier
 from dtcore.data.arff import write_arff
 from dtcore.id3.estimator import ID3Classifier
@@ -292,6 +293,7 @@ def main(argv: list[str] | None = None) -> None:
         for row in table(new)[2:]:
             print(row, flush=True)
     lines += pruning_lines(args.repeat, args.only)  # prints its rows (bench/lines_pruning.py)
+    lines += [] if args.only else dask_lines(args.repeat, show=lambda row: print(row, flush=True))
     if args.write_doc:
         write_doc(table(lines), args.repeat)
         print(f"written to {DOC.relative_to(ROOT)}")

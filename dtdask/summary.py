@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from dtcore.cart.hist.binning import SAMPLE_ROWS, Bins, categorical_bins, feature_bins
+from dtcore.cart.hist.binning import SAMPLE_ROWS, Bins, FeatureBins, categorical_bins, feature_bins
 from dtcore.schema import (
     CATEGORICAL,
     CONTINUOUS,
@@ -59,8 +59,49 @@ class PartSummary:
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # categorical column → labels
     distinct: dict[str, np.ndarray | None] = field(default_factory=dict)
     sample: dict[str, np.ndarray] = field(default_factory=dict)
+    negative_zero: dict[str, bool] = field(default_factory=dict)  # continuous column → a −0.0 seen
     target_labels: tuple[str, ...] = ()
     target_missing: int = 0
+
+
+@dataclass(frozen=True)
+class ContinuousColumn:
+    """A partition's continuous column as its summary found it, kept to be binned once the bins
+    are known: with at most ``DISTINCT_LIMIT`` distinct values, those and each row's index among
+    them (−1: missing; two bytes a row), so a bin code is looked up per distinct value; else
+    (or when a −0.0 would be lost: ``pd.factorize`` makes it one value with 0.0) the values."""
+
+    values: np.ndarray | None  # float64, NaN = missing
+    uniques: np.ndarray | None
+    inverse: np.ndarray | None  # int16 or int32
+
+    def codes(self, fb: FeatureBins) -> np.ndarray:
+        """``fb.codes`` of the values (NaN: the missing bin)."""
+        if self.uniques is None or self.inverse is None:
+            assert self.values is not None
+            return fb.codes(self.values)
+        table = np.append(fb.codes(self.uniques), fb.n_bins)  # index −1: the missing bin
+        return table[self.inverse]
+
+    def real(self) -> np.ndarray:
+        """The values, bit for bit."""
+        if self.values is not None:
+            return self.values
+        assert self.uniques is not None and self.inverse is not None
+        return np.append(self.uniques, np.nan)[self.inverse]
+
+
+def continuous_column(x: np.ndarray) -> tuple[ContinuousColumn, np.ndarray | None, bool]:
+    """(the column as kept, its sorted distinct known values or None past ``DISTINCT_LIMIT``,
+    whether it holds a −0.0)."""
+    negative_zero = bool(np.any(np.signbit(x) & (x == 0)))
+    inverse, uniques = pd.factorize(x, use_na_sentinel=True)  # hashing: O(rows), not a sort
+    if uniques.size > DISTINCT_LIMIT:
+        return ContinuousColumn(x, None, None), None, negative_zero
+    small = inverse.astype(np.int16 if uniques.size < 2**15 else np.int32)
+    # pd.factorize keeps one of 0.0 and −0.0: the values too when a −0.0 would be lost
+    kept = ContinuousColumn(x if negative_zero else None, np.asarray(uniques, dtype=np.float64), small)
+    return kept, np.sort(np.asarray(uniques, dtype=np.float64)), negative_zero
 
 
 def summarize(
@@ -73,7 +114,21 @@ def summarize(
     n_sample: int,
 ) -> PartSummary:
     """The summary of one partition (``n_sample``: about how many of its rows to sample)."""
+    return summarize_columns(df, features, kinds, target, task, seed, n_sample)[0]
+
+
+def summarize_columns(
+    df: pd.DataFrame,
+    features: list[str],
+    kinds: dict[str, str],
+    target: str,
+    task: str,
+    seed: int,
+    n_sample: int,
+) -> tuple[PartSummary, dict[str, ContinuousColumn]]:
+    """``summarize``, and the continuous columns as it found them (``ContinuousColumn``)."""
     out = PartSummary(len(df))
+    kept: dict[str, ContinuousColumn] = {}
     rng = np.random.default_rng(seed)
     take = rng.random(len(df)) < min(1.0, n_sample / max(len(df), 1))
     for name in features:
@@ -82,14 +137,21 @@ def summarize(
             out.labels[name] = categories_of(cells(col))
             continue
         x = col.to_numpy(dtype=np.float64, na_value=np.nan)
-        u = pd.unique(x[~np.isnan(x)])  # hashing: O(rows), where np.unique would sort them
-        out.distinct[name] = np.sort(u) if u.size <= DISTINCT_LIMIT else None
+        kept[name], out.distinct[name], out.negative_zero[name] = continuous_column(x)
         out.sample[name] = x[take]
     y = df[target]
     out.target_missing = int(y.isna().sum())
     if task == "classification":
-        out.target_labels = categories_of(cells(y))
-    return out
+        out.target_labels = labels_of(y)
+    return out, kept
+
+
+def labels_of(col: pd.Series) -> tuple[str, ...]:
+    """``categories_of`` the column's cells; of a typed (not object) column's distinct values in
+    order of first appearance (``pd.factorize``), which are the same labels in the same order."""
+    if pd.api.types.is_object_dtype(col.dtype):
+        return categories_of(cells(col))
+    return categories_of(cells(pd.Series(pd.factorize(col, use_na_sentinel=True)[1])))
 
 
 def merge_labels(parts: list[tuple[str, ...]]) -> tuple[str, ...]:
