@@ -1,10 +1,13 @@
 """Growth page: the current model's tree after each split, in the builder's order, then after
-each pruning step; a step slider and a play button (a fragment that reruns itself each second)."""
+each pruning step; a step slider and a play button. Playing, the picture's frame reports each
+step a second after the browser has drawn it and the stepper (a fragment) moves on then, so the
+slider never runs ahead of the picture; without Graphviz's ``dot`` on the server the browser lays
+the picture out and a fragment rerunning itself each second plays instead."""
 
 import streamlit as st
 
 from ui.sections import growth as S
-from ui.sections.tree_frame import fitted_chart
+from ui.sections.tree_frame import server_draws, tree_frame
 from ui.services import growth as G
 from ui.services.training import TrainingError
 from ui.state import boundary, model, report_mode, state
@@ -40,7 +43,8 @@ def stepper(res):
     est = res.estimator
     splits, prunes = G.n_steps(est)
     total = splits + prunes
-    if S.playing():
+    timed = not server_draws()  # the browser-drawn picture cannot report: a clock plays
+    if S.playing() and timed:
         S.advance(total)
     left, right = st.columns([6, 1], vertical_alignment="bottom")
     with left:
@@ -51,17 +55,36 @@ def stepper(res):
         if not report_mode.active():
             label = t("growth.pause") if S.playing() else t("growth.play")
             icon = ":material/pause:" if S.playing() else ":material/play_arrow:"
-            # the callback sets the step before the slider exists; the full rerun (re)sets the timer
-            if st.button(
-                label, key="growth_play", icon=icon, width="stretch", on_click=S.toggle_play, args=(total,)
+            # the callback sets the step before the slider exists; a clock's full rerun (re)sets it
+            if (
+                st.button(
+                    label,
+                    key="growth_play",
+                    icon=icon,
+                    width="stretch",
+                    on_click=S.toggle_play,
+                    args=(total,),
+                )
+                and timed
             ):
                 st.rerun()
     S.drawn(k)
     st.caption(t("growth.phase", splits=splits, prunes=prunes))
     st_tree = S.step(est, k)
     caption(res, est, st_tree, k, splits, prunes)
-    # one scale for every step (the lone root is not drawn at 40 px, the last tree at 4 px)
-    fitted_chart(V.step_dot(est, st_tree, state.lang()), "growth_step", STEADY)
+    # one scale for every step (the lone root is not drawn at 40 px, the last tree at 4 px); the
+    # server draws it and the frame swaps the picture in (the browser laid each step out anew
+    # in 1-2 s, issue 27), then reports it drawn while playing (S.step_drawn)
+    tree_frame(
+        V.step_dot(est, st_tree, state.lang()),
+        key="growth_tree",
+        on_event=S.ignore_click,
+        bounds=STEADY,
+        fixed=True,
+        step=k,
+        advance_ms=S.PLAY_STEP_MS if S.playing() else None,
+        on_drawn=lambda shown: S.step_drawn(shown, total),
+    )
 
 
 def guarded_stepper(res):
@@ -89,7 +112,8 @@ def page():
     st.caption(t("growth.intro", rule=t("growth.rule." + res.estimator.build_rule_)))
     splits, prunes = G.n_steps(res.estimator)
     S.prepare_step(res, splits + prunes)
-    st.fragment(guarded_stepper, run_every=1.0 if S.playing() else None)(res)
+    clock = S.PLAY_STEP_MS / 1000 if S.playing() and not server_draws() else None
+    st.fragment(guarded_stepper, run_every=clock)(res)
 
 
 run_page(page)  # through app.py's frame on a fresh server, then the URL (ui/state/frame.py)

@@ -1,10 +1,15 @@
-"""The Growth page (AppTest): the step slider shows the tree after k splits (the DOT has exactly
-k tests while growing), then the pruning steps; play advances without retraining."""
+"""The Growth page (AppTest): the step slider shows the tree after k splits (the picture has
+exactly k tests while growing), then the pruning steps; play advances without retraining: on the
+picture's report that the browser drew the step (the server's SVG in the frame), or on a 1 s
+clock where the server has no ``dot`` and the browser draws the picture."""
 
 import re
 
+import pytest
+
 from dtcore.analysis import growth_steps as gs
 from tests.app.apptest import start
+from tests.app.frame_pictures import frame_data, tree_frames
 
 GROWTH = "pages/growth.py"
 
@@ -14,14 +19,22 @@ def no_exception(at):
 
 
 def drawn_tests(dot: str) -> int:
-    """Nodes with an edge out of them: the tests of the drawn tree."""
-    return len(set(re.findall(r"^\s*(\w+)\s*->", dot, flags=re.M)))
+    """Nodes with an edge out of them: the tests of the drawn tree (in its DOT, or in the SVG
+    ``dot`` drew, whose edges are titled ``node3&#45;&gt;node7``)."""
+    return len(set(re.findall(r"^\s*(\w+)\s*->|<title>(\w+)&#45;&gt;", dot, flags=re.M)))
 
 
 def dot(at) -> str:
-    charts = at.get("graphviz_chart")
-    assert len(charts) == 1
-    return charts[0].proto.spec
+    """The step's picture: the frame's SVG (the server has ``dot``), else the chart's DOT."""
+    frames, charts = tree_frames(at), at.get("graphviz_chart")
+    assert len(frames) + len(charts) == 1
+    return frame_data(frames[0])["svg"] if frames else charts[0].proto.spec
+
+
+@pytest.fixture
+def no_dot(monkeypatch, tmp_path):
+    """A server without Graphviz's ``dot``: the browser lays the picture out, a clock plays."""
+    monkeypatch.setenv("PATH", str(tmp_path))
 
 
 def test_step_slider_walks_growth_then_pruning():
@@ -60,7 +73,7 @@ def test_small_tree_dot_counts_exactly_k_tests():
     assert at.session_state["result"].estimator is est  # no retraining
 
 
-def test_play_advances_one_step_per_run():
+def test_play_advances_one_step_per_run(no_dot):
     at = start(GROWTH, algo="id3", sample="watermelon_2.0")
     total = gs.n_steps(at.session_state["result"].estimator)
     at.button(key="growth_play").click().run()  # at the end: play starts again from 0
@@ -84,7 +97,7 @@ def test_explore_button_opens_the_splits_page_at_that_node():
     assert at.session_state["node"] == node  # CART: the grown tree is the fitted tree
 
 
-def test_play_shows_every_step_from_the_first():
+def test_play_shows_every_step_from_the_first(no_dot):
     """Issue 27: Play from the end went 0 → 1 → 2 before any picture was drawn (the click's run
     and its full rerun both advanced): step 0 is drawn first, then 1, 2, … one per timed run."""
     at = start(GROWTH, algo="id3", sample="watermelon_2.0")
@@ -94,3 +107,22 @@ def test_play_shows_every_step_from_the_first():
     for k in (1, 2):
         at.run()
         assert at.slider(key="growth_step").value == k and drawn_tests(dot(at)) == k
+
+
+def test_play_waits_for_the_picture_not_a_clock():
+    """Issue 27: Play advanced the slider on a 1 s clock while the browser was still drawing
+    (slider at k, picture at k - 3). With ``dot`` the frame is told the step it shows and, while
+    playing, to report it drawn after a second; reruns in between do not move the slider."""
+    at = start(GROWTH, algo="id3", sample="watermelon_2.0")
+    total = gs.n_steps(at.session_state["result"].estimator)
+    data = frame_data(tree_frames(at)[0])
+    assert data["step"] == total and data["advance_ms"] is None  # not playing
+    at.button(key="growth_play").click().run()  # at the end: play starts again from 0
+    no_exception(at)
+    assert at.session_state["growth_playing"] is True
+    for _ in range(2):
+        data = frame_data(tree_frames(at)[0])
+        assert at.slider(key="growth_step").value == data["step"] == 0 and drawn_tests(data["svg"]) == 0
+        assert data["advance_ms"] == 1000
+        at.run()
+    assert not at.get("graphviz_chart")

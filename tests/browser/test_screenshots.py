@@ -171,5 +171,5 @@ def test_growth_step_two_chinese(page, app_url):
     URL): two tests, the newest in bold."""
     open_page(page, app_url, "growth", report=1, lang="zh", sample="watermelon_3.0", growth_step=2)
     page.get_by_text("第 2 次分裂").first.wait_for(state="visible", timeout=60_000)
-    png = settled_png(page, page.locator(GRAPHVIZ).first, inner="svg .node")
+    png = settled_png(page, page.locator(FRAME).first, inner="svg .node")  # the server's SVG
     assert_image_snapshot(LAYER, "growth-step2-watermelon3-c45-zh.png", png)

@@ -63,6 +63,16 @@ def test_one_word_for_node_in_chinese():
     assert [z for z in zh if "结点" in z] == []
 
 
+def test_one_word_for_leaf_in_chinese():
+    """Issue 27: 叶子 and 叶节点 were both used; the catalogue says 叶节点 (the textbook's word,
+    matching 节点), and so do the dtcore texts shown in 中文."""
+    zh = [z for _, z in catalogue.CATALOGUE.values()]
+    assert sum("叶节点" in z for z in zh) > 20
+    assert [z for z in zh if "叶子" in z] == []
+    root = Path(__file__).resolve().parents[2] / "dtcore"
+    assert [str(p) for p in root.rglob("*.py") if "叶子" in p.read_text(encoding="utf-8")] == []
+
+
 def test_the_splits_page_has_one_chinese_name():
     """Issue 27: the Splits page was 划分 in the menu, 划分探索 as its title, 分裂解释器 in Growth."""
     name = i18n.translate("splits.title", "zh")

@@ -8,7 +8,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "dot.parents_majority": ("parent's majority", "父节点多数类"),
     "dot.parents_value": ("(parent's)", "（父节点）"),
     "dot.more_labels": ("… {n} more", "… 另 {n} 个"),
-    "dot.more": ("{n} more nodes<BR/>({leaves} leaves)", "还有 {n} 个节点<BR/>（{leaves} 个叶子）"),
+    "dot.more": ("{n} more nodes<BR/>({leaves} leaves)", "还有 {n} 个节点<BR/>（{leaves} 个叶节点）"),
     "dot.missing": ("missing", "缺失"),
     "dot.gini": ("gini", "基尼指数"),
     "dot.entropy": ("entropy", "信息熵"),

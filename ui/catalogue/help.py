@@ -4,7 +4,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "help.max_depth": ("Stop splitting at this depth (pre-pruning).", "达到该深度后不再划分（预剪枝）。"),
     "help.min_samples_split": (
         "A node with fewer (weighted) rows becomes a leaf.",
-        "样本数（加权）少于此值的节点成为叶子。",
+        "样本数（加权）少于此值的节点成为叶节点。",
     ),
     "help.min_samples_leaf": (
         "Every child of a split must keep at least this many rows.",
@@ -16,7 +16,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "help.max_leaf_nodes": (
         "Grow best-first and stop at this many leaves.",
-        "按最优优先生长，叶子数达到该值即停止。",
+        "按最优优先生长，叶节点数达到该值即停止。",
     ),
     "help.continuous": (
         "How ID3 uses numbers: one binary cut, one branch per interval between distinct values, or pre-binning.",
@@ -41,7 +41,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "help.prune": (
         "Replace subtrees by leaves when the pessimistic error estimate does not rise.",
-        "当悲观误差估计不增加时，用叶子替换子树。",
+        "当悲观误差估计不增加时，用叶节点替换子树。",
     ),
     "help.confidence_factor": (
         "Smaller values prune more (C4.5's -c, default 0.25).",
@@ -57,7 +57,7 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "help.collapse": (
         "Merge subtrees that make no fewer training errors than a leaf.",
-        "合并训练误差不比叶子少的子树。",
+        "合并训练误差不比叶节点少的子树。",
     ),
     "help.splitter": (
         "exact: every threshold between sorted values. histogram: each feature binned once into at "
@@ -65,7 +65,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "split at bin edges, level by level: much faster on large tables. Grows level by level, so "
         "*Max leaves* must be 0.",
         "精确：在排序后的取值之间尝试每个阈值。直方图：每个特征先分成至多 *分箱数* 个箱（分位数边界；"
-        "取值个数不超过时即精确），再在箱边界处逐层切分：大表上快得多。逐层生长，*最多叶子数* 须为 0。",
+        "取值个数不超过时即精确），再在箱边界处逐层切分：大表上快得多。逐层生长，*最多叶节点数* 须为 0。",
     ),
     "help.max_bins": (
         "Bins per continuous feature for the histogram split search (2 … 65535; categorical features "

@@ -13,7 +13,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "metrics.n": ("Rows", "行数"),
     "metrics.nodes": ("Nodes", "节点数"),
     "metrics.depth": ("Depth", "深度"),
-    "metrics.leaves": ("Leaves", "叶子数"),
+    "metrics.leaves": ("Leaves", "叶节点数"),
     "metrics.confusion": ("Confusion matrix ({split})", "混淆矩阵（{split}）"),
     "metrics.confusion_split": ("Confusion matrix on", "混淆矩阵数据集"),
     "metrics.true": ("true class", "真实类别"),
@@ -22,6 +22,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "metrics.importance": ("importance", "重要性"),
     "metrics.no_importance": (
         "The tree is a single leaf: no feature is used.",
-        "决策树只有一个叶子：没有使用任何特征。",
+        "决策树只有一个叶节点：没有使用任何特征。",
     ),
 }

@@ -21,14 +21,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "opened.member": ("tree {member} of {n}", "共 {n} 棵中的第 {member} 棵"),
     "opened.raw_score": (
         "Its leaves hold a raw score (a log-odds or margin contribution), not a probability.",
-        "叶子上的值是原始得分（对数几率或边际贡献），不是概率。",
+        "叶节点上的值是原始得分（对数几率或边际贡献），不是概率。",
     ),
     "opened.output": ("It scores class {output}.", "它为类别 {output} 打分。"),
     "opened.note": ("Source: {note}.", "来源说明：{note}。"),
     "opened.title": ("Opened model", "打开的模型"),
     "opened.summary": (
         "{nodes} nodes, {leaves} leaves, depth {depth}; features: {features}.",
-        "{nodes} 个节点，{leaves} 个叶子，深度 {depth}；特征：{features}。",
+        "{nodes} 个节点，{leaves} 个叶节点，深度 {depth}；特征：{features}。",
     ),
     "opened.needs_data": (
         "Shown as the file holds it. Scores on held-out rows, node data, what-if and pruning need "
@@ -59,7 +59,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "opened.changed": (
         "Leaves that now predict differently from the file: {count}. These rows are not the rows "
         "the model was trained on.",
-        "预测与文件中不同的叶子：{count} 个。这些行不是训练该模型所用的行。",
+        "预测与文件中不同的叶节点：{count} 个。这些行不是训练该模型所用的行。",
     ),
     "opened.own_statistics": (
         "A dtcore model file keeps its own training statistics; the data score it below.",
@@ -68,7 +68,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "opened.raw_counted": (
         "Rows per node counted from the {rows} rows of the data. The leaves keep their raw scores, "
         "so scores, what-if and pruning do not apply to this tree.",
-        "每个节点的行数已由数据中的 {rows} 行统计。叶子保留其原始分数，因此得分、假设分析和剪枝不适用于这棵树。",
+        "每个节点的行数已由数据中的 {rows} 行统计。叶节点保留其原始分数，因此得分、假设分析和剪枝不适用于这棵树。",
     ),
     "opened.data_failed": (
         "The data do not fit the model: {detail}",

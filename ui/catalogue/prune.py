@@ -22,19 +22,19 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.method.ccp": ("Cost-complexity pruning (CCP)", "代价复杂度剪枝（CCP）"),
     "prune.about.rep": (
         "Bottom-up on the validation rows: a subtree becomes a leaf when that does not raise the validation error.",
-        "在验证集上自底向上：若把子树替换为叶子不会增加验证误差，就替换。",
+        "在验证集上自底向上：若把子树替换为叶节点不会增加验证误差，就替换。",
     ),
     "prune.about.pep": (
         "Top-down on the training counts: training errors plus ½ per leaf; a subtree becomes a leaf when the leaf's corrected error is within one standard error.",
-        "基于训练计数自顶向下：训练误差加上每个叶子 ½；若叶子的修正误差不超过子树修正误差加一个标准误差，就替换为叶子。",
+        "基于训练计数自顶向下：训练误差加上每个叶节点 ½；若叶节点的修正误差不超过子树修正误差加一个标准误差，就替换为叶节点。",
     ),
     "prune.about.ebp": (
         "C4.5's own method: estimate each leaf's errors by the upper confidence limit at CF; replace a subtree by a leaf or by its largest branch when that does not raise the estimate. Smaller CF prunes more.",
-        "C4.5 自带的方法：用置信因子 CF 下的置信上限估计每个叶子的错误数；若替换为叶子或最大分支不会增加估计值就替换。CF 越小剪得越多。",
+        "C4.5 自带的方法：用置信因子 CF 下的置信上限估计每个叶节点的错误数；若替换为叶节点或最大分支不会增加估计值就替换。CF 越小剪得越多。",
     ),
     "prune.about.ccp": (
         "CART's weakest-link pruning: minimise R(T) + α·leaves. Each α on the slider is a point where the tree loses its weakest subtree.",
-        "CART 的最弱连接剪枝：最小化 R(T) + α·叶子数。滑块上的每个 α 都是树剪掉最弱子树的位置。",
+        "CART 的最弱连接剪枝：最小化 R(T) + α·叶节点数。滑块上的每个 α 都是树剪掉最弱子树的位置。",
     ),
     "prune.regression_note": (
         "This is a regression tree: PEP and C4.5's error-based pruning count misclassifications and apply to classification trees only. Choose REP or cost-complexity pruning.",
@@ -59,11 +59,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.use_valid": ("Use the validation choice", "采用验证集的选择"),
     "prune.cv_result": (
         "{k}-fold cross-validation ({rule}) picks α = {alpha}: {leaves} leaves, CV error {error} ± {se}.",
-        "{k} 折交叉验证（{rule}）选择 α = {alpha}：{leaves} 个叶子，交叉验证误差 {error} ± {se}。",
+        "{k} 折交叉验证（{rule}）选择 α = {alpha}：{leaves} 个叶节点，交叉验证误差 {error} ± {se}。",
     ),
     "prune.valid_result": (
         "The validation rows ({rule}) pick α = {alpha}: {leaves} leaves, validation error {error}.",
-        "验证集（{rule}）选择 α = {alpha}：{leaves} 个叶子，验证误差 {error}。",
+        "验证集（{rule}）选择 α = {alpha}：{leaves} 个叶节点，验证误差 {error}。",
     ),
     "prune.rule.min": ("minimum", "最小误差"),
     "prune.rule.1-SE": ("1-SE rule", "1-SE 规则"),
@@ -93,19 +93,19 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "prune.before_title": (
         "Before: as grown · {nodes} nodes, {leaves} leaves",
-        "剪枝前（原始树）· {nodes} 个节点，{leaves} 个叶子",
+        "剪枝前（原始树）· {nodes} 个节点，{leaves} 个叶节点",
     ),
     "prune.after_title": (
         "After: {method} · {nodes} nodes, {leaves} leaves",
-        "剪枝后：{method} · {nodes} 个节点，{leaves} 个叶子",
+        "剪枝后：{method} · {nodes} 个节点，{leaves} 个叶节点",
     ),
     "prune.tree_legend": (
         "Dashed grey boxes: nodes pruning removes. Bold boxes: tests that become leaves (before) and the new leaves (after).",
-        "灰色虚线框：剪枝删除的节点。粗框：变为叶子的测试节点（剪枝前）和新叶子（剪枝后）。",
+        "灰色虚线框：剪枝删除的节点。粗框：变为叶节点的测试节点（剪枝前）和新叶节点（剪枝后）。",
     ),
     "prune.summary": (
         "{collapsed} test(s) became leaves; {removed} node(s) removed.",
-        "{collapsed} 个测试节点变为叶子；删除了 {removed} 个节点。",
+        "{collapsed} 个测试节点变为叶节点；删除了 {removed} 个节点。",
     ),
     "prune.raised": (
         "Subtree raising replaced {count} test(s) by their largest branch.",
@@ -133,7 +133,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.mse": ("MSE", "均方误差"),
     "prune.charts_title": ("Size against error", "规模与误差"),
     "prune.chart.error_alpha": ("Error against α", "误差随 α 的变化"),
-    "prune.chart.leaves_alpha": ("Leaves against α", "叶子数随 α 的变化"),
+    "prune.chart.leaves_alpha": ("Leaves against α", "叶节点数随 α 的变化"),
     "prune.chart.cf": (
         "Tree size and C4.5's estimated errors against CF",
         "树的规模和 C4.5 估计错误数随 CF 的变化",
@@ -144,7 +144,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.label.band": ("±1 SE", "±1 标准误差"),
     "prune.label.rule": ("CV choice", "交叉验证的选择"),
     "prune.label.chosen": ("chosen", "当前选择"),
-    "prune.label.leaves": ("leaves", "叶子数"),
+    "prune.label.leaves": ("leaves", "叶节点数"),
     "prune.label.nodes": ("nodes", "节点数"),
     "prune.label.size": ("size", "规模"),
     "prune.label.estimate": ("estimated errors", "估计错误数"),
@@ -155,26 +155,26 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.removed.col.path": ("Path from the root", "从根节点出发的路径"),
     "prune.removed.col.samples": ("Samples", "样本数"),
     "prune.removed.col.nodes": ("Nodes removed", "删除的节点数"),
-    "prune.removed.col.leaves": ("Leaves", "叶子数"),
+    "prune.removed.col.leaves": ("Leaves", "叶节点数"),
     "prune.removed.col.replaced": ("Replaced by", "替换为"),
     "prune.removed.col.before": ("Before", "剪枝前"),
     "prune.removed.col.after": ("After", "剪枝后"),
-    "prune.removed.leaf": ("a leaf", "叶子"),
+    "prune.removed.leaf": ("a leaf", "叶节点"),
     "prune.removed.branch": ("its branch #{node} (raised)", "其分支 #{node}（子树上提）"),
     "prune.removed.basis.validation": (
         "Before / After: validation errors (misclassified validation rows) of the grown subtree and "
         "of the node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶子时在验证集上的错误数（分错的验证样本），即 REP 比较的数。",
+        "剪枝前 / 剪枝后：原始子树与把该节点作为叶节点时在验证集上的错误数（分错的验证样本），即 REP 比较的数。",
     ),
     "prune.removed.basis.validation_mse": (
         "Before / After: the squared error on the validation rows of the grown subtree and of the "
         "node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶子时在验证集上的平方误差之和，即 REP 比较的数。",
+        "剪枝前 / 剪枝后：原始子树与把该节点作为叶节点时在验证集上的平方误差之和，即 REP 比较的数。",
     ),
     "prune.removed.basis.pessimistic": (
         "Before / After: pessimistic errors, Σ e(leaves) + L/2 of the grown subtree and e(t) + 1/2 "
         "of the node as a leaf, as PEP compares them.",
-        "剪枝前 / 剪枝后：悲观错误数，原始子树为 Σ e(叶子) + L/2，该节点作为叶子为 e(t) + 1/2，即 PEP 比较的数。",
+        "剪枝前 / 剪枝后：悲观错误数，原始子树为 Σ e(叶节点) + L/2，该节点作为叶节点为 e(t) + 1/2，即 PEP 比较的数。",
     ),
     "prune.removed.basis.estimated": (
         "Before / After: C4.5's estimated errors (upper confidence limit at CF) of the subtree and "
@@ -184,7 +184,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.removed.basis.cost": (
         "Before / After: the cost R (weighted impurity, share of all training samples) of the grown "
         "subtree's leaves and of the node as a leaf, as cost-complexity pruning compares them.",
-        "剪枝前 / 剪枝后：原始子树各叶子与把该节点作为叶子时的代价 R（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数。",
+        "剪枝前 / 剪枝后：原始子树各叶节点与把该节点作为叶节点时的代价 R（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数。",
     ),
     "prune.refuse": (
         "{nodes} boxes at these levels, more than can be drawn at once ({limit}): choose fewer levels.",

@@ -7,12 +7,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "regfit.residuals": ("Residuals", "残差"),
     "regfit.leaves": (
         "Actual values in each leaf (the {top} largest leaves; ◆ = the leaf's prediction)",
-        "各叶子中的真实值（最大的 {top} 个叶子；◆ = 叶子的预测值）",
+        "各叶节点中的真实值（最大的 {top} 个叶节点；◆ = 叶节点的预测值）",
     ),
     "regfit.actual": ("actual", "真实值"),
     "regfit.predicted": ("predicted", "预测值"),
     "regfit.residual": ("actual − predicted", "真实值 − 预测值"),
-    "regfit.leaf": ("leaf", "叶子"),
+    "regfit.leaf": ("leaf", "叶节点"),
     "regfit.leaf_value": ("prediction", "预测值"),
     "regfit.thinned": (
         "The scatter plots show {shown} of the {rows} rows (evenly spaced); the boxes use every row.",

@@ -10,11 +10,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "side.no_model": ("Not trained yet.", "尚未训练。"),
     "side.model_summary": (
         "{algorithm} · {nodes} nodes · depth {depth} · {leaves} leaves",
-        "{algorithm} · {nodes} 个节点 · 深度 {depth} · {leaves} 个叶子",
+        "{algorithm} · {nodes} 个节点 · 深度 {depth} · {leaves} 个叶节点",
     ),
     "side.opened_summary": (
         "Opened **{name}** (tree {tree}) · {nodes} nodes · depth {depth} · {leaves} leaves",
-        "已打开 **{name}**（第 {tree} 棵树）· {nodes} 个节点 · 深度 {depth} · {leaves} 个叶子",
+        "已打开 **{name}**（第 {tree} 棵树）· {nodes} 个节点 · 深度 {depth} · {leaves} 个叶节点",
     ),
     "side.url_note": (
         "The address bar holds this view (sample, algorithm, settings, selected node): copy it to share.",

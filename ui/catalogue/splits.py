@@ -15,7 +15,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "splits.node_root": ("#0 · root", "#0 · 根节点"),
     "splits.tree_hint": (
         "Click a node to inspect it (■ test, ● leaf; red outline = forced split)",
-        "点击节点进行查看（■ 测试节点，● 叶子；红色粗框 = 强制划分）",
+        "点击节点进行查看（■ 测试节点，● 叶节点；红色粗框 = 强制划分）",
     ),
     "splits.node_counts": ("Rows reaching it: **{n}** ({dist})", "到达该节点的样本：**{n}**（{dist}）"),
     "splits.node_mean": (
@@ -23,7 +23,7 @@ WORDS: dict[str, tuple[str, str]] = {
         "到达该节点的样本：**{n}**，目标均值 {mean}",
     ),
     "splits.tree_test": ("The tree tests here: **{test}**", "树在此处的测试：**{test}**"),
-    "splits.is_leaf": ("This node is a leaf in the tree.", "该节点在树中是叶子。"),
+    "splits.is_leaf": ("This node is a leaf in the tree.", "该节点在树中是叶节点。"),
     "splits.algo_choice": (
         "The algorithm's choice on these rows: **{test}** ({quantity} {score}).",
         "算法在这些样本上的选择：**{test}**（{quantity} {score}）。",
@@ -46,7 +46,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "splits.leaf.max_depth": ("the depth limit (max_depth).", "达到深度上限（max_depth）。"),
     "splits.leaf.min_weight_leaf": (
         "too little weight for two leaves (min_weight_fraction_leaf).",
-        "权重不足以分成两个叶子（min_weight_fraction_leaf）。",
+        "权重不足以分成两个叶节点（min_weight_fraction_leaf）。",
     ),
     "splits.leaf.no_test": ("no test qualifies.", "没有合格的测试。"),
     "splits.leaf.min_impurity_decrease": (

@@ -16,6 +16,8 @@ PLAY_KEY = "growth_playing"
 #: interrupted by its full rerun, and that rerun) show the step Play started at instead of
 #: advancing twice before any picture (Play skipped step 1, issue 27)
 HOLD_KEY = "_growth_hold"
+#: how long a step stays on screen while playing, from when the browser has drawn it
+PLAY_STEP_MS = 1000
 
 
 def model_for_steps(res):
@@ -47,7 +49,8 @@ def prepare_step(res, total: int) -> None:
 
 def step(est, k: int):
     """The tree after step ``k`` (``G.step``); a replay superseded by the next step or page ends
-    at dtcore's next stop point (``stoppable``: no place in the queue, the play reruns each second)."""
+    at dtcore's next stop point (``stoppable``: no place in the queue, the play moves on a second
+    after each step is drawn)."""
     with stoppable():
         return G.step(est, k)
 
@@ -57,8 +60,9 @@ def playing() -> bool:
 
 
 def advance(total: int) -> None:
-    """One step further while playing; the end stops the play (a full rerun drops the timer).
-    Not before the step Play started at has been drawn (``HOLD_KEY``)."""
+    """One step further on the clock's run (no ``dot`` on the server: the browser lays the
+    picture out and cannot report it drawn); the end stops the play (a full rerun drops the
+    clock). Not before the step Play started at has been drawn (``HOLD_KEY``)."""
     if st.session_state.get(HOLD_KEY):
         return
     k = int(st.session_state.get(STEP_KEY, 0))
@@ -66,6 +70,26 @@ def advance(total: int) -> None:
         st.session_state[PLAY_KEY] = False
         st.rerun()
     st.session_state[STEP_KEY] = k + 1
+
+
+def step_drawn(shown, total: int) -> None:
+    """The page drew step ``shown`` ``PLAY_STEP_MS`` ago (the picture's frame says so): while
+    playing, on to the next step; the end stops the play. A report of a step the slider has
+    left (the user moved it, a newer run drew another) is ignored: that step reports itself."""
+    if not playing() or shown is None:
+        return
+    k = int(st.session_state.get(STEP_KEY, 0))
+    if int(shown) != k:
+        return
+    if k >= total:
+        st.session_state[PLAY_KEY] = False
+    else:
+        st.session_state[STEP_KEY] = k + 1
+
+
+def ignore_click(_clicked) -> None:
+    """A click on a step's picture does nothing: its node ids are the grown tree's, and the
+    caption's button opens the newest split in the explorer."""
 
 
 def toggle_play(total: int) -> None:

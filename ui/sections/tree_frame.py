@@ -12,6 +12,7 @@ kept (an allow-list) before it is shown, and its text is user text escaped by
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 
 import streamlit as st
@@ -42,6 +43,12 @@ _FRAME = st.components.v2.component(
 _FIT = st.components.v2.component(
     "dt_tree_fit", html="<span></span>", js=_SCALE_JS + (ASSETS / "fit.js").read_text(encoding="utf-8")
 )
+
+
+def server_draws() -> bool:
+    """Whether this server has Graphviz's ``dot`` (``tree_frame`` shows its SVG); else the
+    browser lays small pictures out (``fitted_chart``)."""
+    return shutil.which("dot") is not None
 
 
 def fitted_chart(dot: str, key: str, bounds: TextBounds = FITTED) -> None:
@@ -106,6 +113,9 @@ def tree_frame(
     fixed: bool = False,
     basis: tuple[float, float] | None = None,
     same_height: bool = False,
+    step: int | None = None,
+    advance_ms: int | None = None,
+    on_drawn=None,
 ) -> None:
     """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click. ``hint``:
     a line of text in the frame's top left corner (set as text, never as markup). The picture
@@ -114,7 +124,10 @@ def tree_frame(
     size in SVG units to fit instead of the picture's own (several frames at one scale), and
     ``same_height``: the frame as tall as that basis, not as its own picture (side by side).
     ``fixed``: the picture keeps that scale and scrolls and drags inside the frame (no wheel
-    zoom, no "fit"); else pan/zoom."""
+    zoom, no "fit"); else pan/zoom. ``step``: the number of a picture in a sequence (Growth's
+    steps), set on the frame as ``data-step`` once this picture is in place; with ``advance_ms``
+    the page reports it back that long after (``on_drawn(step)`` runs as a callback), so a
+    player moves on when the browser has drawn the step, not on a clock of its own."""
 
     def changed():
         value = st.session_state.get(key)
@@ -134,7 +147,19 @@ def tree_frame(
         )
         forget_picture(digest)
 
+    def drawn() -> None:
+        value = st.session_state.get(key)
+        shown = (
+            value.get("drawn")
+            if value is not None and hasattr(value, "get")
+            else getattr(value, "drawn", None)
+        )
+        if on_drawn is not None:
+            on_drawn(shown)
+
     try:
+        if not server_draws():  # not a picture cached before ``dot`` went: the page plays by that
+            export.render("", "svg")  # raises GraphvizMissing with its message
         svg = svg_of(dot)
     except export.GraphvizMissing as exc:
         # no ``dot`` on this server: the browser draws the picture if it is small enough
@@ -154,7 +179,10 @@ def tree_frame(
             "fixed": bool(fixed),
             "basis": None if basis is None else [round(float(v), 3) for v in basis],
             "same_height": bool(same_height),
+            "step": None if step is None else int(step),
+            "advance_ms": None if advance_ms is None else int(advance_ms),
         },
         on_clicked_change=changed,
         on_missing_change=missing,
+        on_drawn_change=drawn,
     )

@@ -174,6 +174,8 @@ export default function (component) {
   frame.classList.toggle("dt-fixed", fixed);
   frame._dtFixed = fixed;
   frame.style.height = `${frame._dtHeight || data.height || 560}px`;
+  clearTimeout(frame._dtAdvance); // a newer picture (or none) supersedes a pending report
+  delete frame.dataset.step;
   let view = frame._dtView;
   if (frame._dtDigest !== data.digest || frame._dtMode !== fixed) {
     const svg = heldPicture(data.digest, data.svg);
@@ -197,6 +199,16 @@ export default function (component) {
   }
   const svg = stage.firstChild;
   if (!svg || !view) return;
+  // a picture of a sequence (Growth's steps): its step on the frame (data-step) once it is in
+  // place; with data.advance_ms (playing) the step is reported back ("drawn") that long after,
+  // so the next step follows this one's drawing instead of a clock of its own
+  if (data.step !== null && data.step !== undefined) {
+    const step = data.step;
+    frame.dataset.step = String(step);
+    if (data.advance_ms !== null && data.advance_ms !== undefined) {
+      frame._dtAdvance = setTimeout(() => setTriggerValue("drawn", step), data.advance_ms);
+    }
+  }
   const apply = () => {
     if (!frame._dtFixed) svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
   };
