@@ -72,7 +72,7 @@ def test_keep_draws_figure_4_7_and_prune_the_stump():
     radio = at.radio(key="prune_rep_ties")
     assert radio.value == "keep" and radio.options == ["剪枝（奥卡姆剃刀）", "保留（教材图 4.7）"]
     assert "10 个节点" in after_title(at)
-    assert list(decisions(at)["判断"])[1] == "保留：验证集精度不变（教材的做法）"
+    assert list(decisions(at)["判断"])[1] == "保留：精度不变（教材的做法）"
 
 
 def test_the_rule_comes_from_the_link_and_a_bad_value_falls_back_to_prune():

@@ -207,10 +207,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "**保留** 则保留子树，与周志华《机器学习》4.3.2 节的做法一致（书中脚注：实际算法通常会剪枝）。",
     ),
     "prune.rep_ties.textbook": (
-        "Zhou's figure 4.7 keeps ③ and ⑤ because the validation accuracy stays 71.4 %: choose "
-        "**keep (the textbook's figure 4.7)** to see it; **prune** gives the 脐部 stump at the same 71.4 %.",
-        "周志华图 4.7 保留了 ③ 和 ⑤，因为验证集精度仍为 71.4%：选择 **保留（教材图 4.7）** 即可看到该图；"
-        "**剪枝** 得到只含脐部的树桩，验证集精度同为 71.4%。",
+        "Zhou's figure 4.7 keeps the 根蒂 test and the 色泽 test below it (the book's ③ and ⑤) because "
+        "the validation accuracy stays the same without them: choose **keep (the textbook's figure 4.7)** "
+        "to see it; **prune** gives the 脐部 stump, at the same 71.4 %.",
+        "周志华图 4.7 保留了根蒂及其下的色泽两个测试（书中的 ③ 和 ⑤），因为剪掉它们验证集精度不变："
+        "选择 **保留（教材图 4.7）** 即可看到该图；**剪枝** 得到只含脐部的树桩，验证集精度同为 71.4%。",
     ),
     "prune.decisions.title": ("REP's decisions, in order", "REP 的逐个判断（按顺序）"),
     "prune.decisions.note": (
@@ -219,30 +220,30 @@ WORDS: dict[str, tuple[str, str]] = {
         "由深到浅逐个考察测试节点，与周志华 4.3.2 节的顺序相同。精度指整个验证集上的精度（上面各行的判断已生效）。"
         "平局规则：{rule}。",
     ),
-    "prune.decisions.col.with_subtree": ("Accuracy with the subtree", "保留子树时的验证集精度"),
-    "prune.decisions.col.as_leaf": ("Accuracy as a leaf", "剪为叶节点时的验证集精度"),
+    "prune.decisions.col.with_subtree": ("Accuracy with the subtree", "保留子树时的精度"),
+    "prune.decisions.col.as_leaf": ("Accuracy as a leaf", "剪为叶节点时的精度"),
     "prune.decisions.col.with_subtree_mse": ("Validation MSE with the subtree", "保留子树时的验证集均方误差"),
     "prune.decisions.col.as_leaf_mse": ("Validation MSE as a leaf", "剪为叶节点时的验证集均方误差"),
     "prune.decisions.col.decision": ("Decision", "判断"),
-    "prune.decision.lower.pruned": ("pruned: accuracy rises", "剪枝：验证集精度提高"),
-    "prune.decision.lower.pruned_mse": ("pruned: validation error falls", "剪枝：验证集误差降低"),
-    "prune.decision.higher.kept": ("kept: accuracy would fall", "保留：剪枝会降低验证集精度"),
-    "prune.decision.higher.kept_mse": ("kept: validation error would rise", "保留：剪枝会增大验证集误差"),
+    "prune.decision.lower.pruned": ("pruned: accuracy rises", "剪枝：精度提高"),
+    "prune.decision.lower.pruned_mse": ("pruned: validation error falls", "剪枝：误差降低"),
+    "prune.decision.higher.kept": ("kept: accuracy would fall", "保留：剪枝会降低精度"),
+    "prune.decision.higher.kept_mse": ("kept: validation error would rise", "保留：剪枝会增大误差"),
     "prune.decision.tie.pruned": (
         "pruned: accuracy unchanged (Occam's razor)",
-        "剪枝：验证集精度不变（奥卡姆剃刀）",
+        "剪枝：精度不变（奥卡姆剃刀）",
     ),
     "prune.decision.tie.pruned_mse": (
         "pruned: validation error unchanged (Occam's razor)",
-        "剪枝：验证集误差不变（奥卡姆剃刀）",
+        "剪枝：误差不变（奥卡姆剃刀）",
     ),
     "prune.decision.tie.kept": (
         "kept: accuracy unchanged (the book's rule)",
-        "保留：验证集精度不变（教材的做法）",
+        "保留：精度不变（教材的做法）",
     ),
     "prune.decision.tie.kept_mse": (
         "kept: validation error unchanged (the book's rule)",
-        "保留：验证集误差不变（教材的做法）",
+        "保留：误差不变（教材的做法）",
     ),
     "prune.decision.unreached.pruned": (
         "pruned: no validation row reaches it (Occam's razor)",
