@@ -162,14 +162,18 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.removed.leaf": ("a leaf", "叶子"),
     "prune.removed.branch": ("its branch #{node} (raised)", "其分支 #{node}（子树上提）"),
     "prune.removed.basis.validation": (
-        "Before / After: validation errors (misclassified validation rows) of the grown subtree and "
-        "of the node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶子时在验证集上的错误数（分错的验证样本），即 REP 比较的数。",
+        "Before / After: validation errors (misclassified validation rows) of the subtree and of the "
+        "node as a leaf when REP decided the node, as REP compares them: REP works bottom-up, so the "
+        "subtree is the one already pruned below the node, not the grown one.",
+        "剪枝前 / 剪枝后：REP 决定该节点时，其子树与把该节点作为叶子时在验证集上的错误数（分错的验证样本），"
+        "即 REP 比较的数：REP 自底向上进行，这里的子树是其下方已剪枝后的子树，而非原始子树。",
     ),
     "prune.removed.basis.validation_mse": (
-        "Before / After: the squared error on the validation rows of the grown subtree and of the "
-        "node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶子时在验证集上的平方误差之和，即 REP 比较的数。",
+        "Before / After: the squared error on the validation rows of the subtree and of the node as "
+        "a leaf when REP decided the node, as REP compares them: REP works bottom-up, so the "
+        "subtree is the one already pruned below the node, not the grown one.",
+        "剪枝前 / 剪枝后：REP 决定该节点时，其子树与把该节点作为叶子时在验证集上的平方误差之和，"
+        "即 REP 比较的数：REP 自底向上进行，这里的子树是其下方已剪枝后的子树，而非原始子树。",
     ),
     "prune.removed.basis.pessimistic": (
         "Before / After: pessimistic errors, Σ e(leaves) + L/2 of the grown subtree and e(t) + 1/2 "
@@ -182,9 +186,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "剪枝前 / 剪枝后：C4.5 的估计错误数（置信因子 CF 下的置信上限），分别对应子树与替换它的节点，即 EBP 比较的数。",
     ),
     "prune.removed.basis.cost": (
-        "Before / After: the cost R (weighted impurity, share of all training samples) of the grown "
-        "subtree's leaves and of the node as a leaf, as cost-complexity pruning compares them.",
-        "剪枝前 / 剪枝后：原始子树各叶子与把该节点作为叶子时的代价 R（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数。",
+        "Before / After: the cost R (weighted impurity, share of all training samples) of the "
+        "branch's leaves and of the node as a leaf at the weakest-link step that cut the node, as "
+        "cost-complexity pruning compares them: the branch as it stood then, already pruned by "
+        "earlier steps below the node, not the grown one.",
+        "剪枝前 / 剪枝后：在剪去该节点的那一步“最弱连接”时，其分支各叶子与把该节点作为叶子时的代价 R"
+        "（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数：分支是当时的分支，其下方已被更早的步骤剪过，而非原始子树。",
     ),
     "prune.refuse": (
         "{nodes} boxes at these levels, more than can be drawn at once ({limit}): choose fewer levels.",

@@ -152,7 +152,7 @@ def run_prune(
     if method == "ebp":
         kw.update(ebp_options(est))
     pruned, report = prune(tree, method, alpha=float(alpha), cf=float(cf), on_tie=on_tie, **kw)
-    return PruneOutcome(tree, pruned, report, subtree_figures(tree, method, report, sets.get("valid")))
+    return PruneOutcome(tree, pruned, report, subtree_figures(tree, method, report))
 
 
 # ---------------------------------------------------------------------------------------------
