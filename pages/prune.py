@@ -27,13 +27,15 @@ from ui.views.pruning import fmt_alpha, fmt_error
 from ui.views.text import md_escape, training_error
 
 CHART = {"displayModeBar": False}
+#: the sample with Zhou's training / validation rows (§4.3): REP keeping its ties draws figure 4.7
+TEXTBOOK_PRUNING_SAMPLE = "watermelon_2.0_split"
 
 
 # -- widgets -----------------------------------------------------------------------------------
 
 
 def method_panel(res):
-    """Method and its parameters; returns (method, alpha, cf)."""
+    """Method and its parameters; returns (method, alpha, cf, REP's tie rule)."""
     methods = pv.methods_for(res.task)
     for key in ("prune_alpha", "prune_cf", "prune_cv", "prune_one_se"):
         url.default(key)
@@ -97,7 +99,31 @@ def method_panel(res):
             help=t("prune.cf_help"),
             **url.KEEP,
         )
-    return method, float(alpha), float(cf)
+    on_tie = url.keep_valid("prune_rep_ties", pv.TIE_RULES, pv.TIE_RULES[0])
+    if method == "rep":
+        on_tie = rep_ties_control(res)
+    return method, float(alpha), float(cf), on_tie
+
+
+def rep_ties_control(res):
+    """REP's tie rule: prune (SPEC §8, Occam's razor) or keep (the textbook's figure 4.7); on the
+    textbook's pruning sample, with ID3 (the book's tree), a note says which one draws the figure."""
+    rule = report_mode.control(
+        st.radio,
+        t("prune.rep_ties"),
+        pv.TIE_RULES,
+        key="prune_rep_ties",
+        horizontal=True,
+        help=t("prune.rep_ties_help"),
+        format_func=state.fixed_labels(
+            pv.TIE_RULES, lambda v: t("prune.rep_ties." + v), key="prune_rep_ties"
+        ),
+        **url.KEEP,
+    )
+    data = state.current_data()
+    if data.source == "sample" and data.name == TEXTBOOK_PRUNING_SAMPLE and res.algorithm == "id3":
+        st.caption(t("prune.rep_ties.textbook"))
+    return rule
 
 
 # -- sections ----------------------------------------------------------------------------------
@@ -168,6 +194,8 @@ def trees_section(res, method, outcome):
             msg += " " + t("prune.raised", count=len(rep.raised))
         st.markdown(msg)
         removed_section(res, outcome)
+    if rep.decisions:
+        decisions_section(res, outcome)
 
 
 def removed_section(res, outcome):
@@ -177,6 +205,18 @@ def removed_section(res, outcome):
         st.caption(note)
     st.dataframe(
         prune_table.removed_table(res.estimator, outcome, state.lang()), hide_index=True, key="prune_removed"
+    )
+
+
+def decisions_section(res, outcome):
+    """REP's decisions node by node, deepest first: the walk-through of Zhou's §4.3.2."""
+    st.markdown("**" + t("prune.decisions.title") + "**")
+    rule = outcome.report.params.get("on_tie", "prune")
+    st.caption(t("prune.decisions.note", rule=t("prune.rep_ties." + rule)))
+    st.dataframe(
+        prune_table.decisions_table(res.estimator, outcome, state.lang()),
+        hide_index=True,
+        key="prune_decisions",
     )
 
 
@@ -289,7 +329,7 @@ def page():
     settings = boundary.section("method", method_panel, res)
     if settings is None:
         return
-    method, alpha, cf = settings
+    method, alpha, cf, on_tie = settings
     if method == "rep" and res.rows["valid"].size == 0:
         st.warning(t("prune.needs_valid"))
         if not report_mode.active():
@@ -297,7 +337,7 @@ def page():
         return
     try:
         with st.spinner(t("prune.running"), show_time=True):
-            outcome = cached_prune(model_key(res), method, alpha, cf, res, state.current_data().df)
+            outcome = cached_prune(model_key(res), method, alpha, cf, res, state.current_data().df, on_tie)
     except TrainingError as exc:  # no heavy-job slot came free in time
         st.error(t("train.failed", message=training_error(exc, t)))
         return

@@ -1,7 +1,8 @@
 """``python -m dtcore prune``: prune a saved model on data files, or print its α path.
 
     python -m dtcore prune MODEL.json DATA.csv --method rep|pep|ebp|ccp
-        [--alpha A | --cf CF | --cv K] [--validation VALID.csv] [--test TEST.csv] --out PRUNED.json
+        [--alpha A | --cf CF | --cv K] [--validation VALID.csv] [--test TEST.csv]
+        [--rep-ties prune|keep] --out PRUNED.json
     python -m dtcore prune MODEL.json --path
 
 DATA.csv is the training data (PEP ignores it, EBP re-fits raised branches to it, ``--cv``
@@ -24,6 +25,7 @@ from dtcore.pruning.alpha_selection import estimator_grower
 from dtcore.pruning.ccp import cost_complexity_path
 from dtcore.pruning.interface import prune
 from dtcore.pruning.methods import PRUNING_METHODS
+from dtcore.pruning.rep import TIE_RULES
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -56,6 +58,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         help="ebp: c45 (release 8's table, default), normal (Weka's exact quantile) or a number",
     )
     p.add_argument("--no-subtree-raising", action="store_true", help="ebp: collapse only")
+    p.add_argument(
+        "--rep-ties",
+        choices=TIE_RULES,
+        default=TIE_RULES[0],
+        help="rep: when the validation error is unchanged, prune (Occam's razor, the default) or "
+        "keep the subtree (Zhou's figure 4.7)",
+    )
     p.add_argument("--validation", metavar="VALID.csv", help="validation data (rep; ccp α choice)")
     p.add_argument("--test", metavar="TEST.csv", help="test data, for errors in the report only")
     p.add_argument("--weight", metavar="COL", help="a column of sample weights in the data files")
@@ -157,6 +166,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
         z=args.z,
         subtree_raising=not args.no_subtree_raising,
         impurity=impurity_name(est) if args.method == "ebp" else "entropy",
+        on_tie=args.rep_ties,
         **sets,
     )
     est.tree_ = pruned

@@ -17,7 +17,7 @@ from dtcore.pruning.ccp import cost_complexity_path, nodes_to_collapse
 from dtcore.pruning.collapse import collapse
 from dtcore.pruning.ebp import EBPReport, ebp_prune
 from dtcore.pruning.pep import pep_nodes
-from dtcore.pruning.rep import rep_nodes
+from dtcore.pruning.rep import check_tie_rule, rep_decisions, topmost_pruned
 from dtcore.pruning.report import PruneReport, make_report
 from dtcore.tree import Tree
 
@@ -46,10 +46,12 @@ def prune(
     z: float | str | None = None,
     subtree_raising: bool = True,
     impurity: str = "entropy",
+    on_tie: str = "prune",
 ) -> tuple[Tree, PruneReport]:
     """Prune a copy of ``tree``.
 
-    - ``rep``: needs the validation set.
+    - ``rep``: needs the validation set; ``on_tie`` is its tie rule ("prune": SPEC §8's Occam's
+      razor; "keep": Zhou's figure 4.7, see ``dtcore.pruning.rep``).
     - ``pep``: uses the training counts stored in the tree (classification only).
     - ``ebp``: C4.5's error-based pruning (``dtcore.pruning.ebp.ebp_prune``) with ``cf``, ``z`` ("c45"
       by default, "normal" for Weka's, or a number) and ``subtree_raising``; needs the training
@@ -67,13 +69,15 @@ def prune(
     kept: ArrayLike  # an array from ``collapse``, a list from EBP
     raised: Iterable[dict]
     events: list | None
-    raised, choice, events = (), None, None
+    raised, choice, events, decisions = (), None, None, None
     if method == "rep":
+        check_tie_rule(on_tie)
         X_valid, y_valid = _require(
             X_valid, y_valid, "reduced-error pruning needs a validation set (X_valid, y_valid)"
         )
-        params: dict[str, Any] = {}
-        pruned, kept = collapse(tree, rep_nodes(tree, X_valid, y_valid, w_valid))
+        params: dict[str, Any] = {"on_tie": on_tie}
+        decisions = rep_decisions(tree, X_valid, y_valid, w_valid, on_tie)
+        pruned, kept = collapse(tree, topmost_pruned(tree, decisions))
     elif method == "pep":
         params = {}
         pruned, kept = collapse(tree, pep_nodes(tree))
@@ -118,6 +122,7 @@ def prune(
         raised=raised,
         alpha_choice=choice,
         events=events,
+        decisions=decisions,
     )
     return pruned, report
 

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 
 from dtcore.pruning.collapse import shape_of
 from dtcore.pruning.losses import error, is_classifier
+from dtcore.pruning.rep import RepDecision
 from dtcore.tree import Tree
 
 
@@ -32,6 +33,8 @@ class PruneReport:
     errors: dict = field(default_factory=dict)  # set name → {"before": e, "after": e}
     alpha_choice: dict | None = None  # CCP with α chosen on validation / by CV
     events: list | None = None  # EBP: each decision with its estimated errors
+    #: REP: each node examined, in order, with its losses, pruned or kept and why (its tie rule)
+    decisions: list[RepDecision] | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -47,6 +50,7 @@ class PruneReport:
             "errors": self.errors,
             "alpha_choice": self.alpha_choice,
             "events": self.events,
+            "decisions": None if self.decisions is None else [d.to_dict() for d in self.decisions],
         }
 
 
@@ -61,6 +65,7 @@ def make_report(
     raised: Iterable[dict] = (),
     alpha_choice: dict | None = None,
     events: list | None = None,
+    decisions: list[RepDecision] | None = None,
 ) -> PruneReport:
     """``datasets``: name → (X, y, w or None), the sets whose error is measured before/after."""
     kept = np.asarray(kept, dtype=np.int64)
@@ -85,4 +90,5 @@ def make_report(
         errors=errors,
         alpha_choice=alpha_choice,
         events=events,
+        decisions=decisions,
     )

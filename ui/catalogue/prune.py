@@ -162,14 +162,18 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.removed.leaf": ("a leaf", "叶节点"),
     "prune.removed.branch": ("its branch #{node} (raised)", "其分支 #{node}（子树上提）"),
     "prune.removed.basis.validation": (
-        "Before / After: validation errors (misclassified validation rows) of the grown subtree and "
-        "of the node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶节点时在验证集上的错误数（分错的验证样本），即 REP 比较的数。",
+        "Before / After: validation errors (misclassified validation rows) of the subtree and of the "
+        "node as a leaf when REP decided the node, as REP compares them: REP works bottom-up, so the "
+        "subtree is the one already pruned below the node, not the grown one.",
+        "剪枝前 / 剪枝后：REP 决定该节点时，其子树与把该节点作为叶节点时在验证集上的错误数（分错的验证样本），"
+        "即 REP 比较的数：REP 自底向上进行，这里的子树是其下方已剪枝后的子树，而非原始子树。",
     ),
     "prune.removed.basis.validation_mse": (
-        "Before / After: the squared error on the validation rows of the grown subtree and of the "
-        "node as a leaf, as REP compares them.",
-        "剪枝前 / 剪枝后：原始子树与把该节点作为叶节点时在验证集上的平方误差之和，即 REP 比较的数。",
+        "Before / After: the squared error on the validation rows of the subtree and of the node as "
+        "a leaf when REP decided the node, as REP compares them: REP works bottom-up, so the "
+        "subtree is the one already pruned below the node, not the grown one.",
+        "剪枝前 / 剪枝后：REP 决定该节点时，其子树与把该节点作为叶节点时在验证集上的平方误差之和，"
+        "即 REP 比较的数：REP 自底向上进行，这里的子树是其下方已剪枝后的子树，而非原始子树。",
     ),
     "prune.removed.basis.pessimistic": (
         "Before / After: pessimistic errors, Σ e(leaves) + L/2 of the grown subtree and e(t) + 1/2 "
@@ -182,9 +186,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "剪枝前 / 剪枝后：C4.5 的估计错误数（置信因子 CF 下的置信上限），分别对应子树与替换它的节点，即 EBP 比较的数。",
     ),
     "prune.removed.basis.cost": (
-        "Before / After: the cost R (weighted impurity, share of all training samples) of the grown "
-        "subtree's leaves and of the node as a leaf, as cost-complexity pruning compares them.",
-        "剪枝前 / 剪枝后：原始子树各叶节点与把该节点作为叶节点时的代价 R（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数。",
+        "Before / After: the cost R (weighted impurity, share of all training samples) of the "
+        "branch's leaves and of the node as a leaf at the weakest-link step that cut the node, as "
+        "cost-complexity pruning compares them: the branch as it stood then, already pruned by "
+        "earlier steps below the node, not the grown one.",
+        "剪枝前 / 剪枝后：在剪去该节点的那一步“最弱连接”时，其分支各叶节点与把该节点作为叶节点时的代价 R"
+        "（按训练样本占比加权的不纯度），即代价复杂度剪枝比较的数：分支是当时的分支，其下方已被更早的步骤剪过，而非原始子树。",
     ),
     "prune.refuse": (
         "{nodes} boxes at these levels, more than can be drawn at once ({limit}): choose fewer levels.",
@@ -194,5 +201,71 @@ WORDS: dict[str, tuple[str, str]] = {
         "Both trees at one scale, fitted to their frames (text 10–12 px): a larger pair scrolls, "
         "drag or scroll inside a frame to see more.",
         "两棵树使用同一比例并适配框宽（文字 10–12 像素）：更大的树可在框内拖动或滚动查看其余部分。",
+    ),
+    # REP's tie rule (SPEC §8 prunes on a tie; Zhou's figure 4.7 keeps the subtree) and its decisions
+    "prune.rep_ties": ("On a tie (validation accuracy unchanged)", "精度不变时（平局）"),
+    "prune.rep_ties.prune": ("prune (Occam's razor)", "剪枝（奥卡姆剃刀）"),
+    "prune.rep_ties.keep": ("keep (the textbook's figure 4.7)", "保留（教材图 4.7）"),
+    "prune.rep_ties_help": (
+        "When a subtree and the node as a leaf make the same validation error: **prune** takes the "
+        "smaller tree (Occam's razor, what REP implementations do); **keep** leaves the subtree, as "
+        "Zhou's 机器学习 does in §4.3.2 (its footnote: real algorithms usually prune there).",
+        "当子树与把该节点作为叶节点在验证集上的误差相同时：**剪枝** 取更小的树（奥卡姆剃刀，REP 的常见实现）；"
+        "**保留** 则保留子树，与周志华《机器学习》4.3.2 节的做法一致（书中脚注：实际算法通常会剪枝）。",
+    ),
+    "prune.rep_ties.textbook": (
+        "Zhou's figure 4.7 keeps the 根蒂 test and the 色泽 test below it (the book's ③ and ⑤) because "
+        "the validation accuracy stays the same without them: choose **keep (the textbook's figure 4.7)** "
+        "to see it; **prune** gives the 脐部 stump, at the same 71.4 %.",
+        "周志华图 4.7 保留了根蒂及其下的色泽两个测试（书中的 ③ 和 ⑤），因为剪掉它们验证集精度不变："
+        "选择 **保留（教材图 4.7）** 即可看到该图；**剪枝** 得到只含脐部的树桩，验证集精度同为 71.4%。",
+    ),
+    "prune.decisions.title": ("REP's decisions, in order", "REP 的逐个判断（按顺序）"),
+    "prune.decisions.note": (
+        "Deepest tests first, as in Zhou's §4.3.2. Accuracy: on the whole validation set, with the "
+        "decisions above it made. Tie rule: {rule}.",
+        "由深到浅逐个考察测试节点，与周志华 4.3.2 节的顺序相同。精度指整个验证集上的精度（上面各行的判断已生效）。"
+        "平局规则：{rule}。",
+    ),
+    "prune.decisions.col.with_subtree": ("Accuracy with the subtree", "保留子树时的精度"),
+    "prune.decisions.col.as_leaf": ("Accuracy as a leaf", "剪为叶节点时的精度"),
+    "prune.decisions.col.with_subtree_mse": ("Validation MSE with the subtree", "保留子树时的验证集均方误差"),
+    "prune.decisions.col.as_leaf_mse": ("Validation MSE as a leaf", "剪为叶节点时的验证集均方误差"),
+    "prune.decisions.col.decision": ("Decision", "判断"),
+    "prune.decision.lower.pruned": ("pruned: accuracy rises", "剪枝：精度提高"),
+    "prune.decision.lower.pruned_mse": ("pruned: validation error falls", "剪枝：误差降低"),
+    "prune.decision.higher.kept": ("kept: accuracy would fall", "保留：剪枝会降低精度"),
+    "prune.decision.higher.kept_mse": ("kept: validation error would rise", "保留：剪枝会增大误差"),
+    "prune.decision.tie.pruned": (
+        "pruned: accuracy unchanged (Occam's razor)",
+        "剪枝：精度不变（奥卡姆剃刀）",
+    ),
+    "prune.decision.tie.pruned_mse": (
+        "pruned: validation error unchanged (Occam's razor)",
+        "剪枝：误差不变（奥卡姆剃刀）",
+    ),
+    "prune.decision.tie.kept": (
+        "kept: accuracy unchanged (the book's rule)",
+        "保留：精度不变（教材的做法）",
+    ),
+    "prune.decision.tie.kept_mse": (
+        "kept: validation error unchanged (the book's rule)",
+        "保留：误差不变（教材的做法）",
+    ),
+    "prune.decision.unreached.pruned": (
+        "pruned: no validation row reaches it (Occam's razor)",
+        "剪枝：没有验证样本到达（奥卡姆剃刀）",
+    ),
+    "prune.decision.unreached.pruned_mse": (
+        "pruned: no validation row reaches it (Occam's razor)",
+        "剪枝：没有验证样本到达（奥卡姆剃刀）",
+    ),
+    "prune.decision.unreached.kept": (
+        "kept: no validation row reaches it (the book's rule)",
+        "保留：没有验证样本到达（教材的做法）",
+    ),
+    "prune.decision.unreached.kept_mse": (
+        "kept: no validation row reaches it (the book's rule)",
+        "保留：没有验证样本到达（教材的做法）",
     ),
 }

@@ -13,15 +13,19 @@ from ui.state.state import t
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _prune(key, method, alpha, cf, _res, _df, _on_wait=None):
+def _prune(key, method, alpha, cf, on_tie, _res, _df, _on_wait=None):
     # EBP's subtree raising and REP on a big tree take seconds: a heavy job on a cache miss only
     with heavy_job(_on_wait, kind="prune"):
-        return pv.run_prune(_res, pv.encoded_sets(_res, _df), method, alpha=alpha, cf=cf, forced=bool(key[1]))
+        sets = pv.encoded_sets(_res, _df)
+        return pv.run_prune(_res, sets, method, alpha=alpha, cf=cf, on_tie=on_tie, forced=bool(key[1]))
 
 
-def cached_prune(key, method, alpha, cf, res, df):
-    """The pruning run (cached); JobTimeout (a TrainingError) when no heavy-job slot came free."""
-    return _with_wait_notice("prune", _prune, key, method, alpha, cf, res, df)
+def cached_prune(key, method, alpha, cf, res, df, on_tie="prune"):
+    """The pruning run (cached); JobTimeout (a TrainingError) when no heavy-job slot came free.
+    ``on_tie``: REP's tie rule (the other methods ignore it)."""
+    return _with_wait_notice(
+        "prune", _prune, key, method, alpha, cf, on_tie if method == "rep" else "prune", res, df
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

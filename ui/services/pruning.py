@@ -36,6 +36,7 @@ from dtcore.pruning.methods import CLASSIFICATION_ONLY as CLASSIFICATION_ONLY
 from dtcore.pruning.methods import methods_for as methods_for
 from dtcore.pruning.methods import natural_method as natural_method
 from dtcore.pruning.path_losses import steps_at
+from dtcore.pruning.rep import TIE_RULES as TIE_RULES
 from dtcore.schema import encode_target, label_of
 from dtcore.tree import Tree
 
@@ -137,9 +138,11 @@ def run_prune(
     *,
     alpha: float = 0.0,
     cf: float = 0.25,
+    on_tie: str = "prune",
     forced: bool = False,
 ) -> PruneOutcome:
-    """Prune the grown tree of ``res`` with ``method``; ValueError when a needed set is missing."""
+    """Prune the grown tree of ``res`` with ``method``; ValueError when a needed set is missing.
+    ``on_tie``: REP's tie rule ("prune", SPEC §8's; "keep", the textbook's figure 4.7)."""
     est = res.estimator
     tree = grown_tree(est, forced)
     kw: dict[str, Any] = {}
@@ -148,8 +151,8 @@ def run_prune(
         kw[f"X_{name}"], kw[f"y_{name}"] = X, y
     if method == "ebp":
         kw.update(ebp_options(est))
-    pruned, report = prune(tree, method, alpha=float(alpha), cf=float(cf), **kw)
-    return PruneOutcome(tree, pruned, report, subtree_figures(tree, method, report, sets.get("valid")))
+    pruned, report = prune(tree, method, alpha=float(alpha), cf=float(cf), on_tie=on_tie, **kw)
+    return PruneOutcome(tree, pruned, report, subtree_figures(tree, method, report))
 
 
 # ---------------------------------------------------------------------------------------------

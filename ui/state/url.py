@@ -65,7 +65,8 @@ def url_defaults() -> dict:
         "node": None,
         "node_charts": False,  # Train & tree: histograms inside the tree's boxes
     }
-    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, the trees' layout
+    # Pruning page: method, CCP's α / CV folds / 1-SE rule, EBP's confidence factor, REP's tie
+    # rule, the trees' layout
     d.update(
         {
             "prune_method": "ebp",
@@ -73,6 +74,7 @@ def url_defaults() -> dict:
             "prune_cv": 10,
             "prune_one_se": True,
             "prune_cf": 0.25,
+            "prune_rep_ties": "prune",  # SPEC §8's rule; "keep" is the textbook's figure 4.7
             "prune_arrange": "auto",
             "prune_levels": "auto",
         }

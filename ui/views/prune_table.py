@@ -16,9 +16,11 @@ import pandas as pd
 from dtcore.base import BaseTreeEstimator
 from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.pruning.collapse import subtree_end
+from dtcore.pruning.rep import RepDecision
 from dtcore.tree import Tree
 from ui.i18n import translate
 from ui.services.pruning import PruneOutcome
+from ui.views.pruning import fmt_error
 
 from . import tree as treeview
 
@@ -123,3 +125,44 @@ def basis_note(outcome: PruneOutcome, lang: str) -> str:
     return translate(
         "prune.removed.basis." + basis + ("_mse" if regression and basis == "validation" else ""), lang
     )
+
+
+DECISION_COLUMNS = ("node", "test", "path", "with_subtree", "as_leaf", "decision")
+
+
+def _whole_set(decision: RepDecision, error: float) -> str:
+    """The validation set's figure as the book prints it: accuracy 71.4 %, or the MSE."""
+    return fmt_error(1 - error if decision.metric == "error_rate" else error, decision.metric)
+
+
+def decisions_table(est: BaseTreeEstimator, outcome: PruneOutcome, lang: str) -> pd.DataFrame:
+    """REP's decisions in the order it made them: each test, the validation accuracy (MSE for
+    regression) with its subtree and with it as a leaf, and what was done and why."""
+
+    def tr(key: str, **v: object) -> str:
+        return translate(key, lang, **v)
+
+    tree, decisions = outcome.before, outcome.report.decisions or []
+    schema, paths = est.schema_, _Paths(est, tree)
+    regression = bool(decisions) and decisions[0].metric != "error_rate"
+    rows = []
+    for d in decisions:
+        path = paths(d.node)
+        rows.append(
+            (
+                f"#{d.node}",
+                schema.features[int(tree.feature[d.node])].name,
+                " → ".join(path) if path else tr("tree.root"),
+                _whole_set(d, d.error_with_subtree),
+                _whole_set(d, d.error_as_leaf),
+                tr(
+                    f"prune.decision.{d.reason}.{'pruned' if d.pruned else 'kept'}"
+                    + ("_mse" if regression else "")
+                ),
+            )
+        )
+    suffix = "_mse" if regression else ""
+    names = [tr("prune.removed.col." + c) for c in DECISION_COLUMNS[:3]]
+    names += [tr(f"prune.decisions.col.{c}{suffix}") for c in DECISION_COLUMNS[3:5]]
+    names.append(tr("prune.decisions.col.decision"))
+    return pd.DataFrame(rows, columns=names)
