@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 
 from bench.bench_cart import make_data
+from bench.lines_dask import dask_lines
 from bench.lines_hist import hist_lines
 from bench.lines_pruning import pruning_lines
-from bench.lines_dask import dask_lines
 from dtcore.cart.estimator import CARTClassifier
 from dtcore.data.arff import write_arff
 from dtcore.id3.estimator import ID3Classifier

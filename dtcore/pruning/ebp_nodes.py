@@ -230,13 +230,16 @@ def rebuild_from_leaves(root: PNode, C: int) -> tuple[Tree, list[int]]:
     nrows[empty] = 0
     tests = [node for node in order if not node.is_leaf]
     test_cuts = [node.cuts if not node.cat_branch.size else node.cuts[:0] for node in tests]
-    test_cats = [node.cat_branch for node in tests]
+    test_cats = [node.cat_branch for node in tests]  # dense tables: kept sparse in the Tree
+    test_codes = [np.flatnonzero(c >= 0).astype(np.int32) for c in test_cats]
     cut_len = np.zeros(n, dtype=np.int64)
     cat_len = np.zeros(n, dtype=np.int64)
+    cat_size = np.zeros(n, dtype=np.int64)
     child_len = np.zeros(n, dtype=np.int64)
     test_ids = np.flatnonzero(~is_leaf)
     cut_len[test_ids] = [c.size for c in test_cuts]
-    cat_len[test_ids] = [c.size for c in test_cats]
+    cat_size[test_ids] = [c.size for c in test_cats]
+    cat_len[test_ids] = [c.size for c in test_codes]
     child_len[test_ids] = [len(node.children) for node in tests]
     # pre-order: the children of the tests are every node but the root, in order of their parent
     children = np.argsort(par[1:], kind="stable") + 1
@@ -255,8 +258,12 @@ def rebuild_from_leaves(root: PNode, C: int) -> tuple[Tree, list[int]]:
         children=children.astype(np.int32),
         cut_ptr=_ptr(cut_len.tolist()),
         cuts=np.concatenate([np.empty(0), *test_cuts]).astype(np.float64),
+        cat_size=cat_size,
         cat_ptr=_ptr(cat_len.tolist()),
-        cat_branch=np.concatenate([np.empty(0, np.int32), *test_cats]).astype(np.int32),
+        cat_code=np.concatenate([np.empty(0, np.int32), *test_codes]),
+        cat_branch=np.concatenate(
+            [np.empty(0, np.int32), *(c[k] for c, k in zip(test_cats, test_codes))]
+        ).astype(np.int32),
         n_classes=C,
     )
     return set_entropy_impurity(tree), [node.orig for node in order]
