@@ -262,7 +262,9 @@ def format_step(s: Step) -> str:
 # --- what the user does (selectors by data-testid, st-key-<key> classes and hrefs: robust to
 # the settings moving into a sidebar or a compact panel) ---------------------------------------
 
-FRAME_NODE = ".dt-frame svg g[id^=dtnode]"
+#: the tree's frame (not the what-if section's path, drawn in a frame of its own)
+TREE_FRAME = ":is(.st-key-focus_frame, .st-key-whole_frame, .st-key-small_frame) .dt-frame"
+FRAME_NODE = f"{TREE_FRAME} svg g[id^=dtnode]"
 
 
 def goto_page(page, stem: str) -> None:
@@ -392,7 +394,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool) -> N
     s.step(label + "focus: a sector of the overview", overview_click, picture=True)
 
     def pan_zoom() -> None:
-        frame = page.locator(".dt-frame").first
+        frame = page.locator(TREE_FRAME).first
         frame.scroll_into_view_if_needed()
         box = frame.bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -20,9 +20,12 @@ from ui.views import whatif as views
 from ui.views.text import md_escape
 
 from .splits import arrays_for
+from .tree_frame import tree_frame
 
 SPLITS = ("train", "valid", "test")
 COLUMNS = 3  # editor inputs per row
+#: the key of the path picture's pan/zoom frame
+PATH_FRAME = "whatif_frame"
 
 
 def _fill(est, features, position) -> None:
@@ -117,13 +120,26 @@ def whatif_section(res) -> None:
         st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
     st.markdown(f"**{t('whatif.path')}**")
     with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
-        # small whatever the tree's size (every subtree off the path is one folded box): the
-        # browser draws it
-        st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
+        # laid out by the server's ``dot`` (cached by the DOT) and sent once per session, then by
+        # its digest: the browser's own Graphviz laid it out again on every rerun, 1-2 s of
+        # browser CPU per click on a 1 300-node tree (issue 26)
+        tree_frame(
+            views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")),
+            key=PATH_FRAME,
+            on_event=on_path_click,
+        )
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")
     st.code("\n".join(ex.mixing), language=None)
     node_data_section(res, [n for n in ex.path_nodes if est.tree_.feature[n] >= 0])
+
+
+def on_path_click(value) -> None:
+    """A click on a node of the path picture shows that node's data below (when it is a test
+    the node data selector lists; ``node_data_section`` falls back otherwise)."""
+    click = focus.frame_click(value)
+    if click is not None and click[0] == "node":
+        st.session_state["nodedata_node"] = click[1]
 
 
 def node_data_section(res, path_tests) -> None:
