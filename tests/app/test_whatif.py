@@ -11,6 +11,7 @@ from dtcore.explain.prediction import explain_prediction
 from tests.app.apptest import start
 from tests.app.frame_pictures import frame_data, whatif_frame
 from tests.app.test_flows import direct_fit
+from ui.sections import whatif
 
 
 def whatif_svg(at) -> str:
@@ -28,6 +29,12 @@ def bold_edges(svg) -> set[tuple[int, int]]:
 def bold_text(svg, text: str) -> bool:
     """``text`` is one of the picture's bold lines (``<B>`` in the DOT)."""
     return re.search(r'<text [^>]*font-weight="bold"[^>]*>' + re.escape(text) + "</text>", svg) is not None
+
+
+def open_node_data(at) -> None:
+    """Open the node data section (drawn only while open, issue 26) and run."""
+    at.session_state[whatif.NODE_DATA_OPEN] = True
+    at.run()
 
 
 def editor_inputs(at):
@@ -84,6 +91,9 @@ def test_fill_from_a_row_and_node_data():
     values = at.session_state["_whatif_values"]
     assert values[0] == "乌黑" and values[3] is None  # 色泽 (not tested by the tree: not shown)
     assert bold_text(whatif_svg(at), "missing · 7/15")
+    assert "nodedata_node" not in {w.key for w in at.selectbox}  # closed: not drawn
+    open_node_data(at)
+    assert not at.exception
     keys = [c.key if hasattr(c, "key") else None for c in at.get("plotly_chart")]
     assert at.selectbox(key="nodedata_node").value is not None
     assert len(at.get("plotly_chart")) >= 3, keys  # importances, node feature, children
@@ -126,6 +136,7 @@ def test_every_kind_of_tree_and_node(sample, algo):
     at = start(sample=sample, algo=algo)
     assert not at.exception, [e.value for e in at.exception]
     assert bold_edges(whatif_svg(at))
+    open_node_data(at)
     nodes = at.selectbox(key="nodedata_node").options
     for k in range(min(4, len(nodes))):
         at.selectbox(key="nodedata_node").select_index(k).run()

@@ -26,6 +26,8 @@ SPLITS = ("train", "valid", "test")
 COLUMNS = 3  # editor inputs per row
 #: the key of the path picture's pan/zoom frame
 PATH_FRAME = "whatif_frame"
+#: the node data section's expander (its state: open)
+NODE_DATA_OPEN = "nodedata_open"
 
 
 def _fill(est, features, position) -> None:
@@ -96,7 +98,7 @@ def _editor(est, res) -> list:
 
 def whatif_section(res) -> None:
     """Ask the current tree about a sample: editor, prediction, path, mixing, counterfactuals,
-    then the node data figure."""
+    then the node data figure (while its section is open)."""
     est = res.estimator
     st.subheader(t("whatif.title"))
     st.caption(t("whatif.intro"))
@@ -135,21 +137,32 @@ def whatif_section(res) -> None:
 
 
 def on_path_click(value) -> None:
-    """A click on a node of the path picture shows that node's data below (when it is a test
-    the node data selector lists; ``node_data_section`` falls back otherwise)."""
+    """A click on a node of the path picture opens the node data section below on that node
+    (when it is a test the node data selector lists; ``node_data_section`` falls back otherwise)."""
     click = focus.frame_click(value)
     if click is not None and click[0] == "node":
         st.session_state["nodedata_node"] = click[1]
+        st.session_state[NODE_DATA_OPEN] = True
 
 
 def node_data_section(res, path_tests) -> None:
     """The dtreeviz-style figure of a chosen test node (default: the deepest test on the path)."""
-    est = res.estimator
-    tree = est.tree_
-    inner = treeview.internal_nodes(est)
+    inner = treeview.internal_nodes(res.estimator)
     if not inner:
         return
-    st.markdown(f"**{t('nodedata.title')}**")
+    # drawn and sent only while open: its two Plotly charts were laid out again on every rerun
+    # of the page, a language switch or a page switch and back (issue 26)
+    box = st.expander(t("nodedata.title"), key=NODE_DATA_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        _node_data(res, inner, path_tests)
+
+
+def _node_data(res, inner: list[int], path_tests) -> None:
+    """The open node data section: the node selector and the figure of its data."""
+    est = res.estimator
+    tree = est.tree_
     if st.session_state.get("nodedata_node") not in inner:
         st.session_state["nodedata_node"] = path_tests[-1] if path_tests else inner[0]
     root = t("tree.root")
