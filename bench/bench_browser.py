@@ -28,6 +28,7 @@ import argparse
 import base64
 import io
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -105,6 +106,12 @@ def make_csv(n: int, flip: float, seed: int = 0) -> bytes:
     cols = np.column_stack([X.astype(object), np.where(y, "yes", "no")])
     np.savetxt(out, cols, fmt="%s", delimiter=",")
     return out.getvalue().encode()
+
+
+def rows_of(csv: Path) -> int:
+    """The data rows of a generated CSV (its lines less the header)."""
+    with csv.open("rb") as f:
+        return sum(1 for _ in f) - 1
 
 
 def start_server(port: int) -> subprocess.Popen:
@@ -317,11 +324,17 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
     s.step(label + "switch to the Data page", lambda: goto_page(page, "data"), browser=None)
     floor = s.steps[-1]
     s.floor = floor.browser_cpu if floor.wall != float("inf") else None
+
+    def upload() -> None:
+        page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]').set_input_files(str(csv))
+        # read by the server: the sidebar names its rows (a settle alone can end on a late frame
+        # of the page before, and the next step then leaves the upload behind)
+        rows = re.compile(rf"{rows_of(csv):,} rows".replace(",", "[, ]?"))
+        page.locator('[data-testid="stSidebar"]').get_by_text(rows).first.wait_for(timeout=180_000)
+
     up = s.step(
         label + "upload → roles",
-        lambda: page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]').set_input_files(
-            str(csv)
-        ),
+        upload,
         wall=1.5,
         browser=None,
         picture=True,
