@@ -22,6 +22,7 @@ MIN_TEXT_PX = 10.0
 PICTURES = """() => {
   const svgs = [];
   const walk = (root) => root.querySelectorAll('*').forEach((e) => {
+    if (e.closest('.st-key-whatif_path')) return; // the what-if section's path, not the tree
     if (e.localName === 'svg' && e.querySelector('g.node')) svgs.push(e);
     if (e.shadowRoot) walk(e.shadowRoot);
   });
