@@ -9,15 +9,29 @@ import json
 SENT: dict[str, str] = {}
 
 
-def tree_frames(at) -> list:
-    """The pan/zoom frames of a run (not the script that fits a browser-drawn picture)."""
+#: the what-if section's path picture (a frame too, but not the tree's)
+WHATIF_FRAME = "whatif_frame"
+
+
+def all_frames(at) -> list:
+    """Every pan/zoom frame of a run (not the script that fits a browser-drawn picture)."""
     return [c for c in at.get("bidi_component") if not str(c.key or "").startswith("dtfitjs_")]
+
+
+def tree_frames(at) -> list:
+    """The pan/zoom frames of a run that show the tree (not the what-if section's path)."""
+    return [c for c in all_frames(at) if c.key != WHATIF_FRAME]
+
+
+def whatif_frame(at):
+    """The what-if section's path picture, or None."""
+    return next((c for c in all_frames(at) if c.key == WHATIF_FRAME), None)
 
 
 def remember_pictures(at) -> None:
     """Note every picture the last run of ``at`` sent whole (called after each run by
     ``tests.app.apptest.PageTest``)."""
-    for element in tree_frames(at):
+    for element in all_frames(at):
         data = json.loads(element.proto.json)
         if data.get("svg") is not None and data.get("digest") is not None:
             SENT[data["digest"]] = data["svg"]

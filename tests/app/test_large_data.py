@@ -13,6 +13,7 @@ import pytest
 from dtcore.cart.estimator import CARTClassifier
 from dtdask import connect
 from tests.app.apptest import start
+from tests.app.frame_pictures import tree_frames
 from ui.services import large_data as L
 from ui.services.loading import LoadError
 
@@ -115,7 +116,8 @@ def test_open_a_glob_train_on_dask_and_get_the_in_memory_hist_tree(root):
     res = at.session_state["result"]
     est = res.estimator
     assert est.get_params()["splitter"] == "hist" and est.get_params()["max_depth"] == L.DEFAULT_DEPTH
-    assert at.get("graphviz_chart"), "the tree is drawn"
+    # by the browser, or by the server in the pan/zoom frame past the browser's node budget
+    assert at.get("graphviz_chart") or tree_frames(at), "the tree is drawn"
     assert any("Dask on all 4,000 rows in 4 file(s)" in c.value for c in at.caption)
     mem = CARTClassifier(splitter="hist", max_depth=L.DEFAULT_DEPTH).fit(
         df[FEATURES].astype(object).where(df[FEATURES].notna(), None), df["label"], target_name="label"

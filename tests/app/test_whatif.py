@@ -9,17 +9,32 @@ import pytest
 from dtcore import export
 from dtcore.explain.prediction import explain_prediction
 from tests.app.apptest import start
+from tests.app.frame_pictures import frame_data, whatif_frame
 from tests.app.test_flows import direct_fit
+from ui.sections import whatif
 
 
-def whatif_dot(at) -> str:
-    charts = [g.proto.spec for g in at.get("graphviz_chart") if g.proto.spec.startswith("digraph whatif")]
-    assert charts, "no what-if picture"
-    return charts[0]
+def whatif_svg(at) -> str:
+    """The what-if path as the server's ``dot`` drew it for the page's frame (issue 26)."""
+    frame = whatif_frame(at)
+    assert frame is not None, "no what-if picture"
+    return frame_data(frame)["svg"]
 
 
-def bold_edges(dot) -> set[tuple[int, int]]:
-    return {(int(a), int(b)) for a, b in re.findall(r'id="dtedge(\d+)_(\d+)"[^\n]*penwidth=2\.5', dot)}
+def bold_edges(svg) -> set[tuple[int, int]]:
+    edge = r'<g id="dtedge(\d+)_(\d+)" class="edge">\s*<title>[^<]*</title>\s*<path [^>]*stroke-width="2\.5"'
+    return {(int(a), int(b)) for a, b in re.findall(edge, svg)}
+
+
+def bold_text(svg, text: str) -> bool:
+    """``text`` is one of the picture's bold lines (``<B>`` in the DOT)."""
+    return re.search(r'<text [^>]*font-weight="bold"[^>]*>' + re.escape(text) + "</text>", svg) is not None
+
+
+def open_node_data(at) -> None:
+    """Open the node data section (drawn only while open, issue 26) and run."""
+    at.session_state[whatif.NODE_DATA_OPEN] = True
+    at.run()
 
 
 def editor_inputs(at):
@@ -40,7 +55,7 @@ def editor(at, name):
 def test_editor_change_moves_the_bold_path():
     at = start(sample="watermelon_3.0", algo="cart")
     assert not at.exception
-    before = bold_edges(whatif_dot(at))
+    before = bold_edges(whatif_svg(at))
     assert before and (0, min(b for a, b in before if a == 0)) in before
     first_edge = next(e for e in before if e[0] == 0)
     # another texture sends the sample down the root's other branch
@@ -48,7 +63,7 @@ def test_editor_change_moves_the_bold_path():
     other = next(o for o in w.options if o not in (w.value, "missing"))
     w.select(other).run()
     assert not at.exception
-    after = bold_edges(whatif_dot(at))
+    after = bold_edges(whatif_svg(at))
     assert after and next(e for e in after if e[0] == 0) != first_edge
     assert at.metric[-1].label in ("Prediction", "预测")
     assert at.get("dataframe"), "probabilities and counterfactual tables"
@@ -59,10 +74,10 @@ def test_c45_missing_value_shows_shares_on_the_edges_and_the_mixing():
     assert not at.exception
     editor(at, "纹理").select_index(0).run()  # "missing"
     assert not at.exception
-    dot = whatif_dot(at)
+    svg = whatif_svg(at)
     for share in ("7/15", "1/3", "1/5"):
-        assert f"<B>missing · {share}</B>" in dot
-    assert len({b for a, b in bold_edges(dot) if a == 0}) == 3  # every branch of the root
+        assert bold_text(svg, f"missing · {share}")
+    assert len({b for a, b in bold_edges(svg) if a == 0}) == 3  # every branch of the root
     mixing = at.code[0].value
     assert mixing.startswith("w(#") and "7/15 ×" in mixing
 
@@ -75,7 +90,10 @@ def test_fill_from_a_row_and_node_data():
     assert editor(at, "纹理").value is None  # data row 8: 纹理 missing
     values = at.session_state["_whatif_values"]
     assert values[0] == "乌黑" and values[3] is None  # 色泽 (not tested by the tree: not shown)
-    assert "<B>missing · 7/15</B>" in whatif_dot(at)
+    assert bold_text(whatif_svg(at), "missing · 7/15")
+    assert "nodedata_node" not in {w.key for w in at.selectbox}  # closed: not drawn
+    open_node_data(at)
+    assert not at.exception
     keys = [c.key if hasattr(c, "key") else None for c in at.get("plotly_chart")]
     assert at.selectbox(key="nodedata_node").value is not None
     assert len(at.get("plotly_chart")) >= 3, keys  # importances, node feature, children
@@ -98,7 +116,7 @@ def test_the_page_explains_like_dtcore():
     at = start(sample="watermelon_3.0", algo="cart")
     editor(at, "密度").set_value(0.2).run()
     assert not at.exception
-    assert "<B>0.2</B>" in whatif_dot(at)
+    assert bold_text(whatif_svg(at), "0.2")
     est = direct_fit("watermelon_3.0", "cart", ["编号"], "好瓜")
     names = [f.name for f in est.schema_.features]
     row = dict(zip(names, at.session_state["_whatif_values"]))  # the filled-in row
@@ -117,7 +135,8 @@ def test_every_kind_of_tree_and_node(sample, algo):
     section draws, and the node data figure draws for every test node."""
     at = start(sample=sample, algo=algo)
     assert not at.exception, [e.value for e in at.exception]
-    assert bold_edges(whatif_dot(at))
+    assert bold_edges(whatif_svg(at))
+    open_node_data(at)
     nodes = at.selectbox(key="nodedata_node").options
     for k in range(min(4, len(nodes))):
         at.selectbox(key="nodedata_node").select_index(k).run()

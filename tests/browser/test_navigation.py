@@ -12,7 +12,8 @@ from tests.browser.test_screenshots import LAYER, open_page, script_done, settle
 from tests.snapshots import assert_image_snapshot
 
 BIG = {"sample": "diabetes", "algo": "cart"}
-FRAME = ".dt-frame"
+#: the tree's frame (the what-if section's path is drawn in a frame of its own)
+FRAME = ":is(.st-key-focus_frame, .st-key-whole_frame, .st-key-split_frame) .dt-frame"
 
 
 def frame_ready(page, node: int, timeout: float = 60_000) -> None:

@@ -11,7 +11,8 @@ import time
 
 from tests.browser.test_screenshots import open_page, script_done
 
-FRAME = ".dt-frame"
+#: the focused view's frame (the what-if section's path is drawn in a frame of its own)
+FRAME = ".st-key-focus_frame .dt-frame"
 
 
 class Frames:

@@ -22,6 +22,7 @@ MIN_TEXT_PX = 10.0
 PICTURES = """() => {
   const svgs = [];
   const walk = (root) => root.querySelectorAll('*').forEach((e) => {
+    if (e.closest('.st-key-whatif_path')) return; // the what-if section's path, not the tree
     if (e.localName === 'svg' && e.querySelector('g.node')) svgs.push(e);
     if (e.shadowRoot) walk(e.shadowRoot);
   });
@@ -168,7 +169,7 @@ def test_big_tree_focused_view_opens_readable(page, app_url):
     """Diabetes, CART unlimited (615 nodes): the overview and the focused view above the fold,
     the focused view's text readable (it opened at about 5 px) and inside its frame."""
     open_page(page, app_url, "", sample="diabetes", algo="cart", node=5)
-    page.locator(".dt-frame svg g#dtnode5").wait_for(state="attached", timeout=60_000)
+    page.locator(".st-key-focus_frame .dt-frame svg g#dtnode5").wait_for(state="attached", timeout=60_000)
     focus = [p for p in pictures(page) if p["framed"]][0]
     overview = page.locator('[class*="st-key-tree_overview_"]').first
     assert overview.bounding_box()["y"] < FOLD and focus["top"] < FOLD, focus

@@ -20,9 +20,14 @@ from ui.views import whatif as views
 from ui.views.text import md_escape
 
 from .splits import arrays_for
+from .tree_frame import tree_frame
 
 SPLITS = ("train", "valid", "test")
 COLUMNS = 3  # editor inputs per row
+#: the key of the path picture's pan/zoom frame
+PATH_FRAME = "whatif_frame"
+#: the node data section's expander (its state: open)
+NODE_DATA_OPEN = "nodedata_open"
 
 
 def _fill(est, features, position) -> None:
@@ -93,7 +98,7 @@ def _editor(est, res) -> list:
 
 def whatif_section(res) -> None:
     """Ask the current tree about a sample: editor, prediction, path, mixing, counterfactuals,
-    then the node data figure."""
+    then the node data figure (while its section is open)."""
     est = res.estimator
     st.subheader(t("whatif.title"))
     st.caption(t("whatif.intro"))
@@ -117,23 +122,47 @@ def whatif_section(res) -> None:
         st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
     st.markdown(f"**{t('whatif.path')}**")
     with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
-        # small whatever the tree's size (every subtree off the path is one folded box): the
-        # browser draws it
-        st.graphviz_chart(views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")), width="content")
+        # laid out by the server's ``dot`` (cached by the DOT) and sent once per session, then by
+        # its digest: the browser's own Graphviz laid it out again on every rerun, 1-2 s of
+        # browser CPU per click on a 1 300-node tree (issue 26)
+        tree_frame(
+            views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")),
+            key=PATH_FRAME,
+            on_event=on_path_click,
+        )
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")
     st.code("\n".join(ex.mixing), language=None)
     node_data_section(res, [n for n in ex.path_nodes if est.tree_.feature[n] >= 0])
 
 
+def on_path_click(value) -> None:
+    """A click on a node of the path picture opens the node data section below on that node
+    (when it is a test the node data selector lists; ``node_data_section`` falls back otherwise)."""
+    click = focus.frame_click(value)
+    if click is not None and click[0] == "node":
+        st.session_state["nodedata_node"] = click[1]
+        st.session_state[NODE_DATA_OPEN] = True
+
+
 def node_data_section(res, path_tests) -> None:
     """The dtreeviz-style figure of a chosen test node (default: the deepest test on the path)."""
-    est = res.estimator
-    tree = est.tree_
-    inner = treeview.internal_nodes(est)
+    inner = treeview.internal_nodes(res.estimator)
     if not inner:
         return
-    st.markdown(f"**{t('nodedata.title')}**")
+    # drawn and sent only while open: its two Plotly charts were laid out again on every rerun
+    # of the page, a language switch or a page switch and back (issue 26)
+    box = st.expander(t("nodedata.title"), key=NODE_DATA_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        _node_data(res, inner, path_tests)
+
+
+def _node_data(res, inner: list[int], path_tests) -> None:
+    """The open node data section: the node selector and the figure of its data."""
+    est = res.estimator
+    tree = est.tree_
     if st.session_state.get("nodedata_node") not in inner:
         st.session_state["nodedata_node"] = path_tests[-1] if path_tests else inner[0]
     root = t("tree.root")

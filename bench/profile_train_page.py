@@ -1,0 +1,287 @@
+"""Where the browser's CPU goes on the Train & tree page (issue 26): the ~1 300-node C4.5 tree of
+``bench.bench_browser`` (10⁵ rows × 20), then each step that does not retrain (language there and
+back, Data and back, layout change, a click in the picture) under the V8 sampling profiler and
+CDP tracing.
+
+    .venv/bin/python -m bench.profile_train_page [--port N] [--out DIR]
+
+Per step it prints the browser CPU (as the benchmark measures it), the JS time by the Streamlit
+chunk of the first library on the stack (``plotly``, ``graphviz`` (WebAssembly), the glide data
+grid, the tree frame) or the leaf's chunk (``react-dom``, ``emotion``...), ``(program)`` (the
+browser's own work outside JS: style, layout, paint), and the renderer main thread's lifecycle
+events from the trace; the traces go to ``DIR`` (open them in the DevTools performance panel).
+Profiler times are wall time between samples: on a loaded machine they inflate with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+from bench.bench_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TREE_FRAME,
+    BrowserCpu,
+    Session,
+    goto_page,
+    make_csv,
+    pick_option,
+    start_server,
+    tree_drawn,
+)
+from scripts.app_server import free_port
+
+CATS = ",".join(
+    [
+        "devtools.timeline",
+        "disabled-by-default-devtools.timeline",
+        "v8.execute",
+        "blink",
+        "cc",
+        "gpu",
+        "viz",
+        "toplevel",
+    ]
+)
+LIBS = [
+    ("PlotlyChart", "plotly"),
+    ("GraphVizChart", "graphviz"),
+    ("DataFrame", "dataframe(glide)"),
+    ("arrowFormat", "dataframe(glide)"),
+    ("StreamlitSyntaxHighlighter", "code"),
+    ("/component/", "tree frame (component v2)"),
+    ("bidiComponent", "tree frame (component v2)"),
+]
+
+
+def lib_of(url: str) -> str | None:
+    for needle, name in LIBS:
+        if needle in url:
+            return name
+    return None
+
+
+class Recorder:
+    def __init__(self, s: Session) -> None:
+        self.s = s
+        self.cdp = s.ctx.new_cdp_session(s.page)
+        self.events: list[dict] = []
+        self.done = False
+        self.cdp.on("Tracing.dataCollected", lambda e: self.events.extend(e["value"]))
+        self.cdp.on("Tracing.tracingComplete", lambda e: setattr(self, "done", True))
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Profiler.setSamplingInterval", {"interval": 250})
+
+    def start(self) -> None:
+        self.events, self.done = [], False
+        self.cdp.send("Tracing.start", {"categories": CATS, "transferMode": "ReportEvents"})
+        self.cdp.send("Profiler.start")
+
+    def stop(self) -> tuple[list[dict], dict]:
+        prof = self.cdp.send("Profiler.stop")["profile"]
+        self.cdp.send("Tracing.end")
+        while not self.done:
+            self.s.page.wait_for_timeout(100)
+        return self.events, prof
+
+
+def js_breakdown(prof: dict) -> collections.Counter:
+    """Milliseconds of samples by the first library chunk on the stack (else the leaf's chunk)."""
+    nodes = {n["id"]: n for n in prof["nodes"]}
+    parent = {}
+    for n in prof["nodes"]:
+        for c in n.get("children", []):
+            parent[c] = n["id"]
+    deltas = prof["timeDeltas"]
+    out: collections.Counter = collections.Counter()
+    cache: dict[int, str] = {}
+    for sid, dt in zip(prof["samples"], deltas[1:] + [0]):
+        if sid not in cache:
+            n = nodes[sid]
+            fn = n["callFrame"]["functionName"]
+            label = None
+            if fn in ("(idle)", "(program)", "(garbage collector)"):
+                label = fn
+            else:
+                cur = sid
+                while cur is not None:
+                    lib = lib_of(nodes[cur]["callFrame"]["url"])
+                    if lib:
+                        label = lib
+                        break
+                    cur = parent.get(cur)
+                if label is None:
+                    url = n["callFrame"]["url"]
+                    label = "js:" + (re.sub(r"^.*/", "", url).split(".")[0] if url else "(native:" + fn + ")")
+            cache[sid] = label
+        out[cache[sid]] += dt / 1000.0
+    return out
+
+
+def trace_breakdown(events: list[dict]) -> dict:
+    """Busy seconds per process/thread, and the renderer main thread's events by name."""
+    threads = {}
+    procs = {}
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            threads[(e["pid"], e["tid"])] = e["args"]["name"]
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            procs[e["pid"]] = e["args"]["name"]
+    per_thread: collections.Counter = collections.Counter()
+    tasks: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
+    names = {
+        "UpdateLayoutTree",
+        "Layout",
+        "Paint",
+        "PrePaint",
+        "Layerize",
+        "Commit",
+        "ParseHTML",
+        "HitTest",
+        "UpdateLayer",
+        "ScheduleStyleRecalculation",
+        "MajorGC",
+        "MinorGC",
+        "V8.GC_SCAVENGER",
+        "RasterTask",
+        "v8.compile",
+        "v8.parseOnBackground",
+        "IntersectionObserverController::computeIntersections",
+        "FunctionCall",
+        "EvaluateScript",
+        "TimerFire",
+        "EventDispatch",
+        "FireAnimationFrame",
+        "RunMicrotasks",
+        "ThreadControllerImpl::RunTask",
+        "Decode Image",
+        "PaintImage",
+    }
+    per_name: collections.Counter = collections.Counter()
+    for e in events:
+        if e.get("ph") != "X" or "dur" not in e:
+            continue
+        th = threads.get((e["pid"], e["tid"]), "?")
+        dur = e["dur"] / 1e6
+        if e["name"] in ("ThreadControllerImpl::RunTask", "RunTask"):
+            tasks[procs.get(e["pid"], "?") + "/" + th].append((e["ts"], e["ts"] + e["dur"]))
+        if th == "CrRendererMain" and e["name"] in names:
+            per_name[e["name"]] += dur  # nested events (a Layout in a FunctionCall) in both
+    for name, spans in tasks.items():  # busy time: the union of the thread's tasks (they nest)
+        end = float("-inf")
+        for a, b in sorted(spans):
+            if b > end:
+                per_thread[name] += (b - max(a, end)) / 1e6
+                end = b
+    return {"thread_busy": per_thread, "renderer_main_events_total": per_name}
+
+
+def dom_counts(page) -> dict:
+    return page.evaluate(
+        """() => {
+      const q = (s) => Array.from(document.querySelectorAll(s));
+      const count = (els) => els.reduce((a, e) => a + e.querySelectorAll('*').length + 1, 0);
+      return {
+        all: document.querySelectorAll('*').length,
+        plotly: count(q('[data-testid=stPlotlyChart]')),
+        plotly_charts: q('[data-testid=stPlotlyChart]').length,
+        graphviz: count(q('[data-testid=stGraphVizChart]')),
+        dataframes: q('[data-testid=stDataFrame]').length,
+        dataframe_nodes: count(q('[data-testid=stDataFrame]')),
+        frame_svg: count(q('.dt-frame svg')),
+        elements: q('[data-testid=stElementContainer]').length,
+      };
+    }"""
+    )
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
+    ap.add_argument("--out", type=Path, default=Path("profile-train"), help="where the traces go")
+    args = ap.parse_args()
+    port = args.port or free_port()
+    out_dir = args.out
+    out_dir.mkdir(parents=True, exist_ok=True)
+    proc = start_server(port)
+    server = psutil.Process(proc.pid)
+    url = f"http://127.0.0.1:{port}"
+    report = {}
+    try:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            cpu = BrowserCpu()
+            s = Session(browser, url, server, cpu)
+            page = s.page
+            t0 = time.perf_counter()
+            page.goto(url + "/", wait_until="commit")
+            tree_drawn(page)
+            s.settle(t0, 120)
+            csv = Path(tmp) / "b.csv"
+            csv.write_bytes(make_csv(100_000, 0.22))
+            s.step("data", lambda: goto_page(page, "data"), browser=None)
+            s.floor = s.steps[-1].browser_cpu
+            s.step(
+                "upload",
+                lambda: page.locator(
+                    '[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]'
+                ).set_input_files(str(csv)),
+                timeout=300,
+            )
+            s.step("train", lambda: (goto_page(page, "train"), tree_drawn(page, 300_000)), timeout=400)
+            print("dom", dom_counts(page), flush=True)
+            report["dom"] = dom_counts(page)
+            rec = Recorder(s)
+
+            def lang(code):
+                return lambda: page.locator(".st-key-lang label").filter(has_text=code).first.click()
+
+            steps = [
+                ("lang_zh", lang("中文")),
+                ("lang_en", lang("English")),
+                ("to_data", lambda: goto_page(page, "data")),
+                ("back_train", lambda: (goto_page(page, "train"), tree_drawn(page))),
+                ("layout_lr", lambda: pick_option(page, "layout", index=2)),
+                ("click_node", lambda: page.locator(f"{TREE_FRAME} svg g[id^=dtnode]").nth(2).click()),
+            ]
+            for name, action in steps:
+                rec.start()
+                got = s.step(name, action)
+                events, prof = rec.stop()
+                js = js_breakdown(prof)
+                tr = trace_breakdown(events)
+                report[name] = {
+                    "step": None if got is None else got.__dict__,
+                    "js": dict(js.most_common()),
+                    "threads": dict(tr["thread_busy"].most_common(12)),
+                    "main_events": dict(tr["renderer_main_events_total"].most_common()),
+                }
+                print("  js:", {k: round(v, 2) for k, v in js.most_common(12)}, flush=True)
+                print("  threads:", {k: round(v, 2) for k, v in tr["thread_busy"].most_common(8)}, flush=True)
+                print(
+                    "  main:",
+                    {k: round(v, 2) for k, v in tr["renderer_main_events_total"].most_common(14)},
+                    flush=True,
+                )
+                (out_dir / f"{name}.trace.json").write_text(json.dumps({"traceEvents": events}))
+            report["dom_end"] = dom_counts(page)
+            s.close()
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    (out_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()
