@@ -8,6 +8,9 @@ one test takes more than ~5 s here. Select with ``-m``: ``make test-fast`` runs
 
 Every fit a test makes is saved as a JSON model and loaded back (``tests/model_round_trip.py``):
 the test fails when the loaded tree or growth history differs from the fitted one.
+
+Under ``-n`` the tests of a file that share a module-scoped fixture run on one xdist worker
+(``loadgroup``, ``pytest_configure`` below), so that the fixture is made once per run.
 """
 
 from __future__ import annotations
@@ -26,8 +29,43 @@ SLOW_FILES = {"test_screenshots.py", "test_report_cli.py", "test_properties.py"}
 SLOW_TESTS = {"test_outputs_identical_across_processes"}
 
 
+#: fixture scopes made once per process: a test using one is sent to xdist's workers with the rest
+#: of its file (``xdist_group``), so that the fixture is not made again on the other worker
+SHARED_SCOPES = {"module", "package", "class"}
+
+
+def pytest_configure(config):
+    """``-n`` distributes by ``loadgroup`` instead of ``load``: like ``load`` for every test, but
+    the tests of a file with a module-scoped fixture (a built site, a wheel, a Dask cluster, two
+    report processes, a 2 000-level tree) go to one worker, largest groups first, instead of
+    being split between the two workers, each making the fixture. ``--dist`` given explicitly as
+    anything but ``load`` is kept."""
+    if getattr(config.option, "dist", "no") == "load":
+        config.option.dist = "loadgroup"
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and workerinput.get("loadgroup"):
+        config.option.loadgroup = True  # a worker re-reads the command line: ``-n`` means ``load``
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Tell each xdist worker that the run is by ``loadgroup`` (it names its tests' groups)."""
+    node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
+
+
+def _shares_a_fixture(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(defs and defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values())
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
+    grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
+        if grouping and _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(str(Path(str(item.fspath)).relative_to(HERE))))
         path = Path(str(item.fspath)).resolve()
         rel = path.relative_to(HERE)
         if rel.parts[0] == "browser":
