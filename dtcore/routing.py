@@ -9,7 +9,7 @@ call them here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -258,3 +258,93 @@ def descend_binary(tree: FlatTree, X: np.ndarray) -> tuple[np.ndarray, np.ndarra
         np.right_shift(slot, 1, out=leaf[start : start + k])
         np.isnan(seen, out=missing[start : start + k])
     return leaf, missing
+
+
+class RoutedTree(FlatTree, Protocol):
+    """What :func:`route_rows` reads beyond :class:`FlatTree` (``dtcore.tree.Tree`` has it)."""
+
+    cat_size: np.ndarray
+    missing_branch: np.ndarray
+    weighted_n: np.ndarray
+
+    def cat_branch_at(self, nodes: np.ndarray, code: np.ndarray) -> np.ndarray: ...
+
+
+def route_rows(
+    tree: RoutedTree,
+    X: ArrayLike,
+    on_continuous: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``Tree.route``: (row, leaf, weight) of every row through every test at once, one level
+    per step (the branch rule of :func:`branch_index`, the shares of :func:`distribute`)."""
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    rows = np.arange(n)
+    nodes = np.zeros(n, dtype=np.int64)
+    weights = np.ones(n)
+    out_r, out_n, out_w = [], [], []
+    max_cuts = int(np.diff(tree.cut_ptr).max()) if tree.node_count else 0
+    while rows.size:
+        checkpoint()  # one step down for every row: where long work can be stopped
+        feat = tree.feature[nodes]
+        leaf = feat < 0
+        if leaf.any():
+            out_r.append(rows[leaf])
+            out_n.append(nodes[leaf])
+            out_w.append(weights[leaf])
+            keep = ~leaf
+            rows, nodes, weights, feat = rows[keep], nodes[keep], weights[keep], feat[keep]
+            if not rows.size:
+                break
+        x = X[rows, feat]
+        branch = np.full(rows.shape, -1, dtype=np.int64)
+        known = ~np.isnan(x)
+        # categorical tests
+        ncat = tree.cat_size[nodes]
+        is_cat = ncat > 0
+        sel = is_cat & known
+        if sel.any():
+            code = x[sel].astype(np.int64)
+            ok = (code >= 0) & (code < ncat[sel])
+            b = np.full(code.shape, -1, dtype=np.int64)
+            b[ok] = tree.cat_branch_at(nodes[sel][ok], code[ok])
+            branch[sel] = b
+        # continuous tests: branch = number of cuts strictly below x
+        sel = ~is_cat & known
+        if sel.any():
+            start = tree.cut_ptr[nodes[sel]]
+            count = tree.cut_ptr[nodes[sel] + 1] - start
+            xs = x[sel]
+            b = np.zeros(xs.shape, dtype=np.int64)
+            for k in range(max_cuts):  # loop over cut index (a handful), not over rows
+                has = count > k
+                b[has] += xs[has] > tree.cuts[start[has] + k]
+            branch[sel] = b
+            if on_continuous is not None:
+                on_continuous(nodes[sel], xs, b, weights[sel])
+        # missing or unroutable: the learned branch, else every branch
+        lost = branch < 0
+        if lost.any():
+            mb = tree.missing_branch[nodes[lost]]
+            branch[lost] = mb
+        spread = branch < 0
+        step = ~spread
+        new_r = [rows[step]]
+        new_n = [tree.children[tree.child_ptr[nodes[step]] + branch[step]]]
+        new_w = [weights[step]]
+        if spread.any():
+            r, nd, w = rows[spread], nodes[spread], weights[spread]
+            nb = tree.child_ptr[nd + 1] - tree.child_ptr[nd]
+            rep = np.repeat(np.arange(r.size), nb)
+            offs = np.arange(rep.size) - np.repeat(np.cumsum(nb) - nb, nb)
+            kids = tree.children[tree.child_ptr[nd][rep] + offs]
+            kid_w = tree.weighted_n[kids]
+            tot = np.bincount(rep, weights=kid_w, minlength=r.size)
+            share = np.where(tot[rep] > 0, kid_w / np.where(tot[rep] > 0, tot[rep], 1), 1.0 / nb[rep])
+            new_r.append(r[rep])
+            new_n.append(kids)
+            new_w.append(w[rep] * share)
+        rows, nodes, weights = np.concatenate(new_r), np.concatenate(new_n), np.concatenate(new_w)
+    if not out_r:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+    return np.concatenate(out_r), np.concatenate(out_n), np.concatenate(out_w)

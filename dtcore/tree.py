@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.progress import checkpoint
-from dtcore.routing import DISTRIBUTE, SplitTest, branch_index, descend_binary
+from dtcore.routing import DISTRIBUTE, SplitTest, branch_index, descend_binary, route_rows
 
 LEAF = -1
 
@@ -101,22 +101,17 @@ class Tree:
 
     def cat_branch_at(self, nodes: np.ndarray, code: np.ndarray) -> np.ndarray:
         """The branch of category ``code[k]`` at categorical test ``nodes[k]`` (-1: none), for
-        many rows at once: one search in the codes ordered by (node, code)."""
-        key = self._cat_keys()
-        want = nodes.astype(np.int64) * self._cat_stride() + code
+        many rows at once: one search in the listed codes keyed by (node, code)."""
+        stride = int(self.cat_size.max()) + 1 if self.cat_size.size else 1
+        owner = np.repeat(np.arange(self.node_count, dtype=np.int64), np.diff(self.cat_ptr))
+        key = owner * stride + self.cat_code
+        want = nodes.astype(np.int64) * stride + code
         pos = np.minimum(np.searchsorted(key, want), max(key.size - 1, 0))
         out = np.full(want.shape, -1, dtype=np.int64)
         if key.size:
             hit = key[pos] == want
             out[hit] = self.cat_branch[pos[hit]]
         return out
-
-    def _cat_stride(self) -> int:
-        return int(self.cat_size.max()) + 1 if self.cat_size.size else 1
-
-    def _cat_keys(self) -> np.ndarray:
-        owner = np.repeat(np.arange(self.node_count, dtype=np.int64), np.diff(self.cat_ptr))
-        return owner * self._cat_stride() + self.cat_code
 
     def dense_cat_tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, branches): every test's whole table, packed (a model file's layout):
@@ -165,78 +160,8 @@ class Tree:
         *different* nodes: each step moves every row one level down at once, whatever test
         its node holds (one pass per depth, not per node), which prediction on many rows
         needs.  Missing values use the stored children's training weights as shares (the
-        prediction-time counterpart of ``routing.distribute``'s K_v/K)."""
-        X = np.asarray(X, dtype=np.float64)
-        n = X.shape[0]
-        rows = np.arange(n)
-        nodes = np.zeros(n, dtype=np.int64)
-        weights = np.ones(n)
-        out_r, out_n, out_w = [], [], []
-        max_cuts = int(np.diff(self.cut_ptr).max()) if self.node_count else 0
-        while rows.size:
-            checkpoint()  # one step down for every row: where long work can be stopped
-            feat = self.feature[nodes]
-            leaf = feat < 0
-            if leaf.any():
-                out_r.append(rows[leaf])
-                out_n.append(nodes[leaf])
-                out_w.append(weights[leaf])
-                keep = ~leaf
-                rows, nodes, weights, feat = rows[keep], nodes[keep], weights[keep], feat[keep]
-                if not rows.size:
-                    break
-            x = X[rows, feat]
-            branch = np.full(rows.shape, -1, dtype=np.int64)
-            known = ~np.isnan(x)
-            # categorical tests
-            ncat = self.cat_size[nodes]
-            is_cat = ncat > 0
-            sel = is_cat & known
-            if sel.any():
-                code = x[sel].astype(np.int64)
-                ok = (code >= 0) & (code < ncat[sel])
-                b = np.full(code.shape, -1, dtype=np.int64)
-                b[ok] = self.cat_branch_at(nodes[sel][ok], code[ok])
-                branch[sel] = b
-            # continuous tests: branch = number of cuts strictly below x
-            sel = ~is_cat & known
-            if sel.any():
-                start = self.cut_ptr[nodes[sel]]
-                count = self.cut_ptr[nodes[sel] + 1] - start
-                xs = x[sel]
-                b = np.zeros(xs.shape, dtype=np.int64)
-                for k in range(max_cuts):  # loop over cut index (a handful), not over rows
-                    has = count > k
-                    b[has] += xs[has] > self.cuts[start[has] + k]
-                branch[sel] = b
-                if on_continuous is not None:
-                    on_continuous(nodes[sel], xs, b, weights[sel])
-            # missing or unroutable: the learned branch, else every branch
-            lost = branch < 0
-            if lost.any():
-                mb = self.missing_branch[nodes[lost]]
-                branch[lost] = mb
-            spread = branch < 0
-            step = ~spread
-            new_r = [rows[step]]
-            new_n = [self.children[self.child_ptr[nodes[step]] + branch[step]]]
-            new_w = [weights[step]]
-            if spread.any():
-                r, nd, w = rows[spread], nodes[spread], weights[spread]
-                nb = self.child_ptr[nd + 1] - self.child_ptr[nd]
-                rep = np.repeat(np.arange(r.size), nb)
-                offs = np.arange(rep.size) - np.repeat(np.cumsum(nb) - nb, nb)
-                kids = self.children[self.child_ptr[nd][rep] + offs]
-                kid_w = self.weighted_n[kids]
-                tot = np.bincount(rep, weights=kid_w, minlength=r.size)
-                share = np.where(tot[rep] > 0, kid_w / np.where(tot[rep] > 0, tot[rep], 1), 1.0 / nb[rep])
-                new_r.append(r[rep])
-                new_n.append(kids)
-                new_w.append(w[rep] * share)
-            rows, nodes, weights = np.concatenate(new_r), np.concatenate(new_n), np.concatenate(new_w)
-        if not out_r:
-            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
-        return np.concatenate(out_r), np.concatenate(out_n), np.concatenate(out_w)
+        prediction-time counterpart of ``routing.distribute``'s K_v/K): ``routing.route_rows``."""
+        return route_rows(self, X, on_continuous)
 
     def branch_of(self, node: int, x: np.ndarray) -> np.ndarray:
         """Branch index of values x at a test node; -1 for missing / unroutable values
@@ -443,25 +368,10 @@ MODEL_TREE_ARRAYS = {
 }
 
 
-def sparse_cat_tables(offsets: np.ndarray, pos: np.ndarray, branch: np.ndarray) -> dict[str, np.ndarray]:
-    """A Tree's sparse category arrays (``cat_size``, ``cat_ptr``, ``cat_code``, ``cat_branch``)
-    from dense tables packed by ``offsets`` (a model file's layout), given as the positions
-    (ascending) and branches of their entries that are not -1."""
-    offsets = np.asarray(offsets, dtype=np.int64)
-    owner = np.searchsorted(offsets, pos, side="right") - 1
-    ptr = np.zeros(offsets.size, dtype=np.int64)
-    ptr[1:] = np.cumsum(np.bincount(owner, minlength=offsets.size - 1))
-    return dict(
-        cat_size=np.diff(offsets),
-        cat_ptr=ptr,
-        cat_code=(pos - offsets[owner]).astype(np.int32),
-        cat_branch=np.asarray(branch).astype(np.int32),
-    )
-
-
 #: the category table of a node that has none (read-only: shared by every such node)
 NO_TABLE = np.zeros(0, dtype=np.int32)
 NO_TABLE.flags.writeable = False
+NO_CATEGORIES = {"cat_size": 0, "cat_code": NO_TABLE, "cat_branch": NO_TABLE}
 
 
 class TreeAssembler:
@@ -492,10 +402,8 @@ class TreeAssembler:
                 feature=LEAF,
                 children=[],
                 cuts=(),
-                cat_size=0,
-                cat_code=NO_TABLE,
-                cat_branch=NO_TABLE,
                 missing_branch=DISTRIBUTE,
+                **NO_CATEGORIES,
             )
         )
         if parent >= 0:
@@ -517,15 +425,12 @@ class TreeAssembler:
         rec = self._nodes[node]
         rec["feature"] = int(feature)
         rec["cuts"] = () if cuts is None else tuple(float(c) for c in np.atleast_1d(cuts))
-        # kept sparse (``sparse_cat_tables``' layout per node): a dense table per test over 10⁵
-        # labels would hold nodes × labels entries until ``build``
-        if cat_branch is None:
-            rec["cat_size"], rec["cat_code"], rec["cat_branch"] = 0, NO_TABLE, NO_TABLE
-        else:
-            table = np.asarray(cat_branch, dtype=np.int64)
-            codes = np.flatnonzero(table >= 0)
-            rec["cat_size"], rec["cat_code"] = table.size, codes.astype(np.int32)
-            rec["cat_branch"] = table[codes].astype(np.int32)
+        # kept sparse (the Tree's layout): a dense table per test over 10⁵ labels would hold
+        # nodes × labels entries until ``build``
+        table = np.asarray(() if cat_branch is None else cat_branch, dtype=np.int64)
+        codes = np.flatnonzero(table >= 0)
+        rec["cat_size"], rec["cat_code"] = table.size, codes.astype(np.int32)
+        rec["cat_branch"] = table[codes].astype(np.int32)
         rec["missing_branch"] = int(missing_branch)
         self._split_log.append(node)
 
@@ -540,15 +445,7 @@ class TreeAssembler:
     def make_leaf(self, node: int) -> None:
         """Undo a split (C4.5 collapse); the detached children are dropped by ``build``."""
         rec = self._nodes[node]
-        rec.update(
-            feature=LEAF,
-            children=[],
-            cuts=(),
-            cat_size=0,
-            cat_code=NO_TABLE,
-            cat_branch=NO_TABLE,
-            missing_branch=DISTRIBUTE,
-        )
+        rec.update(feature=LEAF, children=[], cuts=(), missing_branch=DISTRIBUTE, **NO_CATEGORIES)
 
     def node(self, i: int) -> dict:
         return self._nodes[i]

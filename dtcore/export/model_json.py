@@ -22,7 +22,7 @@ from dtcore.export.labels import (
 from dtcore.export.origin import ModelOrigin
 from dtcore.export.tree_check import check_tree, read_neighbours
 from dtcore.schema import KINDS, Schema
-from dtcore.tree import MODEL_TREE_ARRAYS, Tree, sparse_cat_tables
+from dtcore.tree import MODEL_TREE_ARRAYS, Tree
 
 if TYPE_CHECKING:
     from dtcore.base import BaseTreeEstimator
@@ -236,6 +236,22 @@ def _sparse_tables(d: dict, max_table: int | None) -> dict[str, np.ndarray]:
             f"model tree.cat_ptr: not {n + 1} non-decreasing offsets from 0 to the length of cat_branch"
         )
     return sparse_cat_tables(offsets, pos, branch)
+
+
+def sparse_cat_tables(offsets: np.ndarray, pos: np.ndarray, branch: np.ndarray) -> dict[str, np.ndarray]:
+    """A Tree's sparse category arrays (``cat_size``, ``cat_ptr``, ``cat_code``, ``cat_branch``)
+    from dense tables packed by ``offsets`` (a model file's layout), given as the positions
+    (ascending) and branches of their entries that are not -1."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    owner = np.searchsorted(offsets, pos, side="right") - 1
+    ptr = np.zeros(offsets.size, dtype=np.int64)
+    ptr[1:] = np.cumsum(np.bincount(owner, minlength=offsets.size - 1))
+    return dict(
+        cat_size=np.diff(offsets),
+        cat_ptr=ptr,
+        cat_code=(pos - offsets[owner]).astype(np.int32),
+        cat_branch=np.asarray(branch).astype(np.int32),
+    )
 
 
 def tree_from_dict(d: object, max_table: int | None = None) -> Tree:
