@@ -56,20 +56,24 @@ PICTURES = """() => {
       outside: nodes.filter(out).length,
       unreachable: nodes.filter(far).length,
       framed: Boolean(svg.closest('.dt-stage')),
+      // placed by the frame's script, or sized by fit.js (a browser-drawn chart first shows at
+      // Streamlit's own width, before its fit)
+      fitted: Boolean(svg.closest('.dt-stage')) || Boolean(svg.dataset.dtFit),
     };
   });
 }"""
 
 
 def pictures(page, count: int = 1, timeout: float = 60_000) -> list[dict]:
-    """The tree pictures once the script is done and ``count`` of them are drawn and fitted."""
+    """The tree pictures once the script is done and ``count`` of them are drawn and fitted
+    (a chart measured before fit.js sized it read 7.9 px: a race, not the picture users see)."""
     script_done(page, timeout=timeout)
     page.locator("svg g.node").nth(0).wait_for(state="attached", timeout=timeout)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     deadline = 40
     while True:
         page.wait_for_timeout(250)
-        found = [p for p in page.evaluate(PICTURES) if p["min_px"] is not None]
+        found = [p for p in page.evaluate(PICTURES) if p["min_px"] is not None and p["fitted"]]
         if len(found) >= count or deadline == 0:
             return found
         deadline -= 1

@@ -41,6 +41,8 @@ def test_keep_draws_figure_4_7(page, app_url, lang, keep, other):
     assert after_nodes(page) == 4  # the default, SPEC §8's rule: the 脐部 stump
     page.locator(RULE).get_by_text(keep).click()
     assert wait_for_nodes(page, 10) == 10  # figure 4.7
+    # the address bar is rewritten at the end of the run, after the picture: wait for it
+    page.wait_for_function("() => location.search.includes('prune_rep_ties=keep')", timeout=30_000)
     assert "prune_rep_ties=keep" in page.url
     page.get_by_text(other, exact=True).click()  # the language switch in the sidebar
     script_done(page, timeout=60_000)
