@@ -267,7 +267,7 @@ class RoutedTree(FlatTree, Protocol):
     missing_branch: np.ndarray
     weighted_n: np.ndarray
 
-    def cat_branch_at(self, nodes: np.ndarray, code: np.ndarray) -> np.ndarray: ...
+    def cat_lookup(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray]: ...
 
 
 def route_rows(
@@ -284,6 +284,7 @@ def route_rows(
     weights = np.ones(n)
     out_r, out_n, out_w = [], [], []
     max_cuts = int(np.diff(tree.cut_ptr).max()) if tree.node_count else 0
+    cat_branch_at = tree.cat_lookup()
     while rows.size:
         checkpoint()  # one step down for every row: where long work can be stopped
         feat = tree.feature[nodes]
@@ -307,7 +308,7 @@ def route_rows(
             code = x[sel].astype(np.int64)
             ok = (code >= 0) & (code < ncat[sel])
             b = np.full(code.shape, -1, dtype=np.int64)
-            b[ok] = tree.cat_branch_at(nodes[sel][ok], code[ok])
+            b[ok] = cat_branch_at(nodes[sel][ok], code[ok])
             branch[sel] = b
         # continuous tests: branch = number of cuts strictly below x
         sel = ~is_cat & known

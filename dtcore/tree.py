@@ -99,19 +99,25 @@ class Tree:
     def is_categorical_test(self, node: int) -> bool:
         return bool(self.cat_size[node] > 0)
 
-    def cat_branch_at(self, nodes: np.ndarray, code: np.ndarray) -> np.ndarray:
-        """The branch of category ``code[k]`` at categorical test ``nodes[k]`` (-1: none), for
-        many rows at once: one search in the listed codes keyed by (node, code)."""
+    def cat_lookup(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+        """``lookup(nodes, codes)``: the branch of category ``codes[k]`` at categorical test
+        ``nodes[k]`` (-1: none), one search in the listed codes keyed by (node, code); the keys
+        are built once, for a caller that looks up level after level (``routing.route_rows``)."""
         stride = int(self.cat_size.max()) + 1 if self.cat_size.size else 1
         owner = np.repeat(np.arange(self.node_count, dtype=np.int64), np.diff(self.cat_ptr))
         key = owner * stride + self.cat_code
-        want = nodes.astype(np.int64) * stride + code
-        pos = np.minimum(np.searchsorted(key, want), max(key.size - 1, 0))
-        out = np.full(want.shape, -1, dtype=np.int64)
-        if key.size:
-            hit = key[pos] == want
-            out[hit] = self.cat_branch[pos[hit]]
-        return out
+        branches = self.cat_branch
+
+        def lookup(nodes: np.ndarray, code: np.ndarray) -> np.ndarray:
+            want = nodes.astype(np.int64) * stride + code
+            out = np.full(want.shape, -1, dtype=np.int64)
+            if key.size:
+                pos = np.minimum(np.searchsorted(key, want), key.size - 1)
+                hit = key[pos] == want
+                out[hit] = branches[pos[hit]]
+            return out
+
+        return lookup
 
     def dense_cat_tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(offsets, branches): every test's whole table, packed (a model file's layout):

@@ -102,7 +102,7 @@ def test_the_fitted_tree_holds_only_the_codes_its_tests_saw(many_labels):
         table = tree.cat_branch_of(i)
         assert np.array_equal(table, dense[offsets[i] : offsets[i + 1]])
         codes = np.arange(table.size)
-        assert np.array_equal(tree.cat_branch_at(np.full(codes.size, i), codes), table)
+        assert np.array_equal(tree.cat_lookup()(np.full(codes.size, i), codes), table)
 
 
 #: the fit of ``test_fitting_on_many_labels_holds_no_dense_table``, in its own interpreter (this
