@@ -301,15 +301,10 @@ def route_rows(
         branch = np.full(rows.shape, -1, dtype=np.int64)
         known = ~np.isnan(x)
         # categorical tests
-        ncat = tree.cat_size[nodes]
-        is_cat = ncat > 0
+        is_cat = tree.cat_size[nodes] > 0
         sel = is_cat & known
         if sel.any():
-            code = x[sel].astype(np.int64)
-            ok = (code >= 0) & (code < ncat[sel])
-            b = np.full(code.shape, -1, dtype=np.int64)
-            b[ok] = cat_branch_at(nodes[sel][ok], code[ok])
-            branch[sel] = b
+            branch[sel] = cat_branch_at(nodes[sel], x[sel].astype(np.int64))
         # continuous tests: branch = number of cuts strictly below x
         sel = ~is_cat & known
         if sel.any():

@@ -100,33 +100,33 @@ class Tree:
         return bool(self.cat_size[node] > 0)
 
     def cat_lookup(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-        """``lookup(nodes, codes)``: the branch of category ``codes[k]`` at categorical test
-        ``nodes[k]`` (-1: none), one search in the listed codes keyed by (node, code); the keys
-        are built once, for a caller that looks up level after level (``routing.route_rows``)."""
-        stride = int(self.cat_size.max()) + 1 if self.cat_size.size else 1
-        owner = np.repeat(np.arange(self.node_count, dtype=np.int64), np.diff(self.cat_ptr))
-        key = owner * stride + self.cat_code
-        branches = self.cat_branch
+        """``lookup(nodes, codes)``: code k's branch at test ``nodes[k]`` (-1: none, or a code out
+        of its table), searched among the listed entries' dense positions, built once per call."""
+        offsets, key = self.cat_positions()
 
         def lookup(nodes: np.ndarray, code: np.ndarray) -> np.ndarray:
-            want = nodes.astype(np.int64) * stride + code
-            out = np.full(want.shape, -1, dtype=np.int64)
-            if key.size:
+            out = np.full(code.shape, -1, dtype=np.int64)
+            ok = np.flatnonzero((code >= 0) & (code < self.cat_size[nodes]))
+            if key.size and ok.size:
+                want = offsets[nodes[ok]] + code[ok]
                 pos = np.minimum(np.searchsorted(key, want), key.size - 1)
                 hit = key[pos] == want
-                out[hit] = branches[pos[hit]]
+                out[ok[hit]] = self.cat_branch[pos[hit]]
             return out
 
         return lookup
 
-    def dense_cat_tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """(offsets, branches): every test's whole table, packed (a model file's layout):
-        ``branches[offsets[i] + c]`` is code c's branch at node i, -1 where it has none."""
-        offsets = np.zeros(self.node_count + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum(self.cat_size)
-        dense = np.full(int(offsets[-1]), -1, dtype=np.int32)
+    def cat_positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, positions): each test's start in the packed dense tables, each listed entry's place."""
+        offsets = np.r_[0, np.cumsum(self.cat_size, dtype=np.int64)]
         owner = np.repeat(np.arange(self.node_count), np.diff(self.cat_ptr))
-        dense[offsets[owner] + self.cat_code] = self.cat_branch
+        return offsets, offsets[owner] + self.cat_code
+
+    def dense_cat_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, branches): ``branches[offsets[i] + c]`` is code c's branch at node i (-1: none)."""
+        offsets, pos = self.cat_positions()
+        dense = np.full(int(offsets[-1]), -1, dtype=np.int32)
+        dense[pos] = self.cat_branch
         return offsets, dense
 
     def split_test(self, node: int) -> SplitTest | None:

@@ -154,10 +154,7 @@ def _dense_runs(tree: Tree) -> dict:
     """The runs of equal entries in the dense tables (``Tree.dense_cat_tables``), found from
     the sparse ones without laying the dense tables out: between two listed codes the dense
     table holds -1."""
-    offsets = np.zeros(tree.node_count + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum(tree.cat_size)
-    owner = np.repeat(np.arange(tree.node_count), np.diff(tree.cat_ptr))
-    pos = offsets[owner] + tree.cat_code
+    offsets, pos = tree.cat_positions()
     gaps = np.diff(np.r_[-1, pos]) - 1  # the -1 entries before each listed one
     vals = np.empty(2 * pos.size + 1, dtype=np.int64)
     lens = np.empty(2 * pos.size + 1, dtype=np.int64)
