@@ -97,8 +97,13 @@ def page():
         st.info(t("compare.no_data"))
         return
     st.caption(t("compare.intro"))
+    try:
+        plan = S.plan()
+    except TrainingError as exc:
+        st.error(training_error(exc, t))
+        return
     model_settings = S.model_settings()
-    options = S.prepare_choice(model_settings)
+    options = S.prepare_choice(plan, model_settings)
     algorithm = model_settings[1] if model_settings else None
     keys = report_mode.control(
         st.multiselect,
@@ -111,8 +116,13 @@ def page():
     if not keys:
         st.info(t("compare.pick_two"))
         return
+    if plan.id3_too_wide:
+        say = st.warning if "id3" in keys else st.caption
+        key = "compare.id3_wide" if "id3" in keys else "compare.id3_left_out"
+        say(t(key, feature=md_escape(plan.widest), n=f"{plan.widest_values:,}"))
+    folds = S.folds(plan)
     try:
-        c = S.comparison(keys, model_settings)  # its progress bars say how far it is
+        c = S.comparison(keys, model_settings, folds)  # its progress bars say how far it is
     except TrainingError as exc:
         st.error(training_error(exc, t))
         return

@@ -95,3 +95,64 @@ def test_focus_follows_the_rows_into_every_tree():
     for dot in dots:
         bold = [line.split()[0] for line in dot.splitlines() if "penwidth" in line and "->" not in line]
         assert bold == ["node", "node1"], bold  # the default node style, then node 1 alone
+
+
+def test_a_large_table_compares_without_cv_or_id3_until_asked():
+    """Above CV_ROWS training rows, cross-validation waits for its switch (5-fold CV of ID3,
+    C4.5 and CART on 10⁵ rows never ended); a continuous column with thousands of distinct
+    values leaves ID3 (one branch per value) out of the defaults, saying why."""
+    import numpy as np
+
+    from dtcore.analysis.compare import CV_ROWS, ID3_BRANCHES
+
+    n = CV_ROWS + 500
+    at, X = _upload(n)
+    at.switch_page(COMPARE).run()
+    no_exception(at)
+    assert at.multiselect(key="compare_algos").value == [k for k in DEFAULTS["classification"] if k != "id3"]
+    captions = " ".join(c.value for c in at.caption)
+    widest = max(len(np.unique(X[:, 0])), len(np.unique(X[:, 1])))
+    assert widest > ID3_BRANCHES
+    assert "ID3 is not among the defaults" in captions and f"{widest:,}" in captions
+    assert f"Cross-validation is off on {n:,} training rows" in captions
+    toggle = at.toggle(key="compare_ask_cv")
+    assert toggle.value is False
+    assert not at.get("plotly_chart")  # no CV chart
+    assert not any("CV" in col for col in at.dataframe[-3].value.columns)  # scores table
+    toggle.set_value(True).run()
+    no_exception(at)
+    assert at.get("plotly_chart")
+    scores = next(df.value for df in at.dataframe if "CV5 mean" in df.value.columns)
+    assert len(scores) == 2 and scores["CV5 mean"].notna().all()
+
+
+def _upload(rows: int, seed: int = 0):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(rows, 2)), 3)
+    y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    csv = "a,b,y\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X.tolist(), y))
+    at = start("pages/data.py")
+    at.file_uploader(key="upload").set_value(("table.csv", csv.encode(), "text/csv")).run()
+    at.slider(key="valid").set_value(0).run()
+    at.slider(key="test").set_value(0).run()  # every row a training row
+    no_exception(at)
+    return at, X
+
+
+def test_id3_on_wide_continuous_columns_is_left_out_then_warned_about():
+    """300 distinct values in a column: ID3 (one branch per value) is not a default; added, it
+    runs under a warning saying why it may be slow; cross-validation runs unasked on few rows."""
+    at, X = _upload(300)
+    at.switch_page(COMPARE).run()
+    no_exception(at)
+    assert "id3" not in at.multiselect(key="compare_algos").value
+    assert not at.toggle  # few rows: no switch, CV runs
+    assert at.get("plotly_chart")
+    at.multiselect(key="compare_algos").set_value(["id3", "c45"]).run()
+    no_exception(at)
+    warned = " ".join(w.value for w in at.warning)
+    assert "one branch per distinct value" in warned
+    assert f"{max(len(set(X[:, 0])), len(set(X[:, 1]))):,} of them" in warned
+    assert len(at.get("graphviz_chart")) == 2

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtcore.analysis.compare import Comparison
+from dtcore.analysis.compare import CV_FOLDS, Comparison, default_folds
 from dtcore.progress import Progress, reporting
 from ui.services import compare as service
 from ui.services.training import Split
+from ui.state import report_mode
 from ui.state.jobs import ProgressBar, heavy_job
 from ui.state.model import fit_text, wait_notice
 from ui.state.state import current_data, data, roles, split, t, task
 from ui.views.compare import label
 
 KEY = "compare_algos"
+CV_KEY = "compare_ask_cv"
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -25,6 +27,7 @@ def _cached(
     keys: tuple,
     split_key: tuple,
     model_key: tuple,
+    cv: int,
     _df,
     _on_wait=None,
     _progress=None,
@@ -35,7 +38,19 @@ def _cached(
     # a heavy job on a cache miss only; its bars' reports and dtcore's checkpoints are where an
     # abandoned or superseded comparison stops (ui/state/jobs.py)
     with heavy_job(_on_wait, kind="compare"), reporting(_progress):
-        return service.run(_df, dict(roles_key), task, list(keys), Split(*split_key), extra)
+        return service.run(_df, dict(roles_key), task, list(keys), Split(*split_key), extra, cv)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _plan(digest: str, roles_key: tuple, task: str, split_key: tuple, _df) -> service.Plan:
+    return service.plan(_df, dict(roles_key), task, Split(*split_key))
+
+
+def plan() -> service.Plan:
+    """The comparison's :class:`~ui.services.compare.Plan` on the current data and split
+    (TrainingError propagates)."""
+    d, sp = current_data(), split()
+    return _plan(d.digest, tuple(roles().items()), task(), (sp.valid, sp.test, sp.seed, sp.column), _df=d.df)
 
 
 def model_settings() -> tuple | None:
@@ -49,20 +64,37 @@ def model_settings() -> tuple | None:
     return (f"{res.algorithm} (Train & tree)", res.algorithm, tuple(sorted(res.params.items())))
 
 
-def prepare_choice(settings: tuple | None = None) -> tuple[str, ...]:
+def prepare_choice(p: service.Plan, settings: tuple | None = None) -> tuple[str, ...]:
     """The options for this task (and the Train & tree model's settings when there is a model);
-    the chosen algorithms start at the defaults (and again when the task changes)."""
+    the chosen algorithms start at the plan's defaults (and again when the task or data change)."""
     options = service.CHOICES[task()] + ((service.MODEL,) if settings else ())
-    if st.session_state.get("_compare_task") != task() or KEY not in st.session_state:
-        st.session_state["_compare_task"] = task()
-        st.session_state[KEY] = service.defaults(task())
+    marker = (task(), current_data().digest)
+    if st.session_state.get("_compare_task") != marker or KEY not in st.session_state:
+        st.session_state["_compare_task"] = marker
+        st.session_state[KEY] = p.defaults(task())
     else:  # a choice no longer offered (the model's settings without a model) is dropped
         st.session_state[KEY] = [k for k in st.session_state[KEY] if k in options]
     return options
 
 
-def comparison(keys: list[str], settings: tuple | None = None) -> Comparison:
-    """The comparison of ``keys`` on the current data and split; TrainingError propagates."""
+def folds(p: service.Plan) -> int:
+    """The cross-validation folds to run: :func:`dtcore.analysis.compare.default_folds`, and
+    above its row count a switch that asks for them (off until switched on)."""
+    unasked = default_folds(p.n_train)
+    if unasked or report_mode.active():
+        return unasked
+    k = CV_FOLDS
+    asked = st.toggle(
+        t("compare.cv_ask", k=k), key=CV_KEY, help=t("compare.cv_ask.help", k=k, rows=f"{p.n_train:,}")
+    )
+    if not asked:
+        st.caption(t("compare.cv_off", k=k, rows=f"{p.n_train:,}"))
+    return k if asked else 0
+
+
+def comparison(keys: list[str], settings: tuple | None = None, cv: int = 5) -> Comparison:
+    """The comparison of ``keys`` on the current data and split with ``cv`` folds;
+    TrainingError propagates."""
     d, sp = current_data(), split()
     notice = wait_notice("compare")
     bar = progress_bar(keys, settings)
@@ -72,8 +104,9 @@ def comparison(keys: list[str], settings: tuple | None = None) -> Comparison:
             tuple(roles().items()),
             task(),
             tuple(keys),
-            (sp.valid, sp.test, sp.seed),
+            (sp.valid, sp.test, sp.seed, sp.column),
             settings if settings and service.MODEL in keys else (),
+            cv,
             _df=d.df,
             _on_wait=notice,
             _progress=bar,

@@ -4,11 +4,13 @@ validation and test rows as Train & tree), through ``dtcore.analysis.compare``."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from dtcore.analysis import compare as C
-from dtcore.schema import CATEGORICAL, categories_of
+from dtcore.schema import CATEGORICAL, CONTINUOUS, categories_of
 
 from . import roles as R
 from .loading import is_missing_cell, raw_rows
@@ -21,8 +23,43 @@ CHOICES = {
 }
 
 
-def defaults(task: str) -> list[str]:
-    return list(C.DEFAULTS[task])
+@dataclass(frozen=True)
+class Plan:
+    """What the page decides before comparing: the training rows' count (cross-validation waits
+    to be asked above ``C.CV_ROWS``) and the continuous feature with the most distinct training
+    values (ID3's default test has one branch per value: ``C.ID3_BRANCHES``)."""
+
+    n_train: int
+    widest: str = ""
+    widest_values: int = 0
+
+    def defaults(self, task: str) -> list[str]:
+        return list(C.default_keys(task, self.widest_values))
+
+    @property
+    def id3_too_wide(self) -> bool:
+        return C.id3_too_wide(self.widest_values)
+
+
+def plan(df: pd.DataFrame, roles: dict[str, str], task: str, split: Split) -> Plan:
+    """The :class:`Plan` of comparing on ``df``; TrainingError as :func:`run` raises it."""
+    target, features, kinds, _, rows = _rows(df, roles, task, split)
+    tr = rows["train"]
+    widths = [(int(df[f].iloc[tr].nunique()), f) for f, k in zip(features, kinds) if k == CONTINUOUS]
+    n, name = max(widths, key=lambda w: w[0]) if widths else (0, "")  # the first widest
+    return Plan(int(tr.size), name, n)
+
+
+def _rows(df: pd.DataFrame, roles: dict[str, str], task: str, split: Split):
+    """(target, features, kinds, target cells, row positions per split): the rows whose target
+    is known, split as the training service splits."""
+    target, features, kinds = columns_to_train(df, roles, task)
+    y_all = df[target].to_numpy(dtype=object)
+    keep = np.flatnonzero([not is_missing_cell(v) for v in y_all])
+    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)
+    if rows["train"].size == 0:
+        raise TrainingError("train.err.no_rows")
+    return target, features, kinds, y_all, rows
 
 
 #: the key of the contender with the Train & tree model's own settings
@@ -36,21 +73,18 @@ def run(
     keys: list[str],
     split: Split,
     extra: dict | None = None,
+    cv: int = 5,
 ) -> C.Comparison:
-    """Compare ``keys`` on the rows whose target is known, split as the training service splits."""
-    target, features, kinds = columns_to_train(df, roles, task)
-    y_all = df[target].to_numpy(dtype=object)
-    keep = np.flatnonzero([not is_missing_cell(v) for v in y_all])
-    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)
-    if rows["train"].size == 0:
-        raise TrainingError("train.err.no_rows")
+    """Compare ``keys`` on the rows whose target is known, split as the training service splits,
+    with ``cv``-fold cross-validation on the training rows (below 2: none)."""
+    target, features, kinds, y_all, rows = _rows(df, roles, task, split)
     cats = {
         f: categories_of(df[f].to_numpy(dtype=object)) for f, k in zip(features, kinds) if k == CATEGORICAL
     }
     fit_kw = dict(feature_names=features, feature_kinds=kinds, categories=cats, target_name=target)
     try:
         return C.compare(
-            raw_rows(df, features), y_all, rows, task=task, keys=keys, fit_kw=fit_kw, extra=extra
+            raw_rows(df, features), y_all, rows, task=task, keys=keys, fit_kw=fit_kw, extra=extra, cv=cv
         )
     except ValueError as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None
