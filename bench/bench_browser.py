@@ -5,6 +5,8 @@
     .venv/bin/python -m bench.bench_browser --quick      # the ~1 000-node tree, the cheap steps
     .venv/bin/python -m bench.bench_browser --train      # the ~1 000-node tree, Train & tree's steps
     .venv/bin/python -m bench.bench_browser --write-doc  # also rewrite docs/speed-browser.md
+    .venv/bin/python -m bench.bench_browser --sizes 0 --steps search growth  # only those steps
+    .venv/bin/python -m bench.bench_browser --sizes 0 --skip compare          # all but that one
 
 A fresh Streamlit server per run (a free port, or ``--port``), driven through Playwright with the
 system Chromium (/usr/bin/chromium), a new browser context (a new session) per tree size. The
@@ -19,6 +21,11 @@ no ``stStatusWidget``), no spinner or progress bar, no stale (greyed) element, t
 frames painted, and the websocket quiet for 300 ms. The browser CPU target of a step that does not
 retrain is 1.5× that of the switch to the Data page in the same session (the floor of a rerun).
 
+A step that fails or never settles prints why (what it waited for, what kept the page busy) and
+the path of a screenshot of the page then (``--shots``), and the journey goes on. ``--steps`` and
+``--skip`` pick steps by words of their labels; the visit, the Data switch, the upload and the
+training always run (the other steps need them).
+
 The machine is shared: CPU seconds move less with load than wall time does.
 """
 
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import io
 import os
 import re
@@ -144,15 +152,30 @@ class BrowserCpu:
         return sum(self.seen.values())
 
 
+#: "" once the DOM is at rest, else what is still going on (a failed step's reason)
 SETTLED_JS = """async () => {
   const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute('data-test-script-state') === 'running') return false;
+  if (!app) return 'no app on the page';
+  if (app.getAttribute('data-test-script-state') === 'running') return 'the script still running';
   const status = document.querySelector('[data-testid="stStatusWidget"]');
-  if (status && /running|stop/i.test(status.textContent || '')) return false;
-  if (document.querySelector('[data-testid="stSpinner"], [data-testid="stProgress"], [data-stale="true"]')) return false;
+  if (status && /running|stop/i.test(status.textContent || '')) return 'the status widget says running';
+  if (document.querySelector('[data-testid="stSpinner"]')) return 'a spinner shown';
+  if (document.querySelector('[data-testid="stProgress"]')) return 'a progress bar shown';
+  if (document.querySelector('[data-stale="true"]')) return 'stale (greyed) elements shown';
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  return true;
+  return '';
 }"""
+#: two animation frames painted (the events of a scroll just made have been dispatched)
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def reason_of(exc: Exception) -> str:
+    """A failed step's reason in one line: the error's first line and, for Playwright's, what it
+    was waiting for (its call log's first "waiting for" line)."""
+    text = str(exc) or type(exc).__name__
+    first = text.splitlines()[0]
+    waited = next((ln.strip(" -") for ln in text.splitlines()[1:] if "waiting for" in ln), "")
+    return (first + (f" ({waited})" if waited else ""))[:240]
 
 
 class Session:
@@ -170,6 +193,30 @@ class Session:
         cdp.on("Network.webSocketFrameReceived", self._frame)
         self.steps: list[Step] = []
         self.floor: float | None = None  # browser CPU of the switch to Data
+        self.only: list[str] = []  # --steps: run only steps whose label holds one of these
+        self.skip: list[str] = []  # --skip: leave out steps whose label holds one of these
+        self.shots: Path | None = None  # where a failed step's screenshot goes
+
+    def wanted(self, label: str) -> bool:
+        """Whether the step of ``label`` runs under --steps and --skip (case-insensitive parts of
+        labels)."""
+        low = label.lower()
+        if any(w.lower() in low for w in self.skip):
+            return False
+        return not self.only or any(w.lower() in low for w in self.only)
+
+    def shot(self, label: str) -> Path | None:
+        """A screenshot of the page now, named after ``label``; None if it could not be taken."""
+        if self.shots is None:
+            return None
+        self.shots.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")[:60]
+        path = self.shots / f"{len(self.steps):02d}-{name}.png"
+        try:
+            self.page.screenshot(path=str(path), full_page=True, timeout=15_000)
+        except Exception:
+            return None
+        return path
 
     def _frame(self, event) -> None:
         resp = event["response"]
@@ -189,7 +236,8 @@ class Session:
         while True:
             self.page.wait_for_timeout(50)
             now = time.perf_counter()
-            ok = bool(self.page.evaluate(SETTLED_JS))
+            busy = self.page.evaluate(SETTLED_JS)
+            ok = not busy
             if not ok:
                 dom_ok_since = None
             elif dom_ok_since is None:
@@ -199,7 +247,12 @@ class Session:
             if ok and answered and now - last >= QUIET and now - t0 >= QUIET and dom_ok_since is not None:
                 return max(last, dom_ok_since if dom_ok_since > last else last)
             if now > deadline:
-                raise TimeoutError(f"not settled after {timeout:.0f} s")
+                why = (
+                    busy
+                    or ("no frame from the server since the action" if not answered else "")
+                    or f"the websocket busy (last frame {now - last:.1f} s ago)"
+                )
+                raise TimeoutError(f"not settled after {timeout:.0f} s: {why}")
 
     def step(
         self,
@@ -212,10 +265,15 @@ class Session:
         timeout: float = 120.0,
         note: str = "",
         rerun: bool = True,
+        setup: bool = False,
     ) -> Step | None:
         """Run ``action``, wait until settled, record and print the step. ``browser``: "floor"
         (1.5× the Data switch), a number of seconds, or None. ``picture``: a new picture is
-        shown (no bytes target)."""
+        shown (no bytes target). ``setup``: the journey needs it (--steps and --skip keep it).
+        A step that fails prints why and the path of a screenshot of the page, and the journey
+        goes on."""
+        if not setup and not self.wanted(label):
+            return None
         s0, b0 = cpu_of(self.server), self.cpu.total()
         n0 = len(self.frames)
         t0 = time.perf_counter()
@@ -223,7 +281,11 @@ class Session:
             action()
             end = self.settle(t0, timeout, rerun)
         except Exception as exc:  # a step that fails or never settles is reported, not fatal
-            print(f"{label:<52} FAILED: {str(exc).splitlines()[0][:90]}", flush=True)
+            path = self.shot(label)
+            print(f"{label:<52} FAILED: {reason_of(exc)}", flush=True)
+            print(f"{'':<52} screenshot: {path or '(none taken)'}", flush=True)
+            with contextlib.suppress(Exception):  # a menu left open would catch the next step's clicks
+                self.page.keyboard.press("Escape")
             self.steps.append(
                 Step(label, float("inf"), 0.0, 0.0, 0, wall, None, None, note=f"failed: {type(exc).__name__}")
             )
@@ -284,10 +346,22 @@ def goto_page(page, stem: str) -> None:
 
 
 def pick_option(page, key: str, index: int | None = None, text: str | None = None) -> None:
-    """Open the selectbox of ``key`` and pick an option by position or text."""
-    page.locator(f'.st-key-{key} [role="combobox"]').first.click()
+    """Open the selectbox of ``key`` and pick an option by position or text. The box is scrolled
+    into view before the click, as a user sees it before clicking: a click that itself scrolls
+    the page up to the box (after a click in the tree frame below) left the menu closed, no
+    option ever shown (the scroll closes the menu it opened, it seems); a second click opened it."""
+    box = page.locator(f'.st-key-{key} [role="combobox"]').first
+    box.scroll_into_view_if_needed()
+    page.evaluate(TWO_FRAMES)
+    box.click()
     options = page.locator('[role="option"]')
-    options.first.wait_for(state="visible", timeout=30_000)
+    try:
+        options.first.wait_for(state="visible", timeout=30_000)
+    except Exception as exc:
+        raise RuntimeError(
+            f"the selectbox {key!r} ({box.get_attribute('aria-label')!r}) listed no option 30 s after"
+            f" a click (aria-expanded={box.get_attribute('aria-expanded')})"
+        ) from exc
     (options.filter(has_text=text).first if text else options.nth(index or 0)).click()
 
 
@@ -315,13 +389,14 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
             wall=2.0,
             browser=None,
             picture=True,
+            setup=True,
         )
     else:
         t0 = time.perf_counter()
         page.goto(s.url + "/", wait_until="commit")
         tree_drawn(page)
         s.settle(t0, 120)
-    s.step(label + "switch to the Data page", lambda: goto_page(page, "data"), browser=None)
+    s.step(label + "switch to the Data page", lambda: goto_page(page, "data"), browser=None, setup=True)
     floor = s.steps[-1]
     s.floor = floor.browser_cpu if floor.wall != float("inf") else None
 
@@ -339,6 +414,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
         browser=None,
         picture=True,
         timeout=180,
+        setup=True,
     )
     train = s.step(
         label + "→ Train: default tree drawn",
@@ -347,6 +423,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
         browser=None,
         picture=True,
         timeout=300,
+        setup=True,
     )
     if up and train:
         total = up.wall + train.wall
@@ -376,7 +453,15 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
                 page.locator('[data-testid="stFormSubmitButton"] button').first.click()
             tree_drawn(page, 300_000)
 
-        s.step(label + "train the bigger tree", retrain, wall=None, browser=None, picture=True, timeout=400)
+        s.step(
+            label + "train the bigger tree",
+            retrain,
+            wall=None,
+            browser=None,
+            picture=True,
+            timeout=400,
+            setup=True,
+        )
     nodes = node_count(page)
     print(f"   tree: {nodes} nodes", flush=True)
     s.steps[-1].note = (s.steps[-1].note + " " if s.steps[-1].note else "") + f"{nodes} nodes"
@@ -443,9 +528,16 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
     s.step(label + "Growth page", lambda: goto_page(page, "growth"), wall=3.0, picture=True, timeout=300)
 
     def growth_step() -> None:
-        slider = page.locator('.st-key-growth_step [role="slider"]').first
+        # Streamlit's slider is an <input type=range> (its role implicit, no role attribute); the
+        # page opens on the last step (the fitted tree), so one step back is the step a user takes
+        slider = page.locator(".st-key-growth_step").get_by_role("slider").first
+        before = slider.input_value(timeout=30_000)
+        if slider.is_disabled():
+            raise RuntimeError("the Growth slider is disabled (the model has no growth steps)")
         slider.focus()
-        slider.press("ArrowRight")
+        slider.press("ArrowLeft")
+        if slider.input_value() == before:
+            raise RuntimeError(f"the Growth slider did not move from step {before} on the left arrow")
 
     s.step(label + "a Growth step", growth_step, picture=True)
     s.step(label + "back to Train & tree", lambda: (goto_page(page, "train"), tree_drawn(page)), picture=True)
@@ -506,6 +598,23 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     ap.add_argument("--sizes", type=int, nargs="*", help="which tree sizes (0, 1, 2) to run")
+    ap.add_argument(
+        "--steps",
+        nargs="+",
+        default=[],
+        metavar="WORD",
+        help="run only the steps whose label holds a WORD "
+        "(case-insensitive; the visit, Data switch, upload and training always run)",
+    )
+    ap.add_argument(
+        "--skip", nargs="+", default=[], metavar="WORD", help="leave out the steps whose label holds a WORD"
+    )
+    ap.add_argument(
+        "--shots",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "bench_browser",
+        help="where a failed step's screenshot goes (default: %(default)s)",
+    )
     ap.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC.relative_to(ROOT)}")
     args = ap.parse_args()
     small = args.quick or args.train
@@ -522,6 +631,7 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             cpu = BrowserCpu()
             warm = Session(browser, url, server, cpu)  # the server's first script run imports everything
+            warm.shots = args.shots / "start"
             warm.step(
                 "first visit after the server started",
                 lambda: (warm.page.goto(url + "/", wait_until="commit"), tree_drawn(warm.page)),
@@ -536,6 +646,7 @@ def main() -> None:
                 csv.write_bytes(make_csv(args.rows, tree.flip))
                 print(f"\n== {tree.name}: {args.rows:,} rows × 20, {csv.stat().st_size / 1e6:.1f} MB of CSV")
                 s = Session(browser, url, server, cpu)
+                s.only, s.skip, s.shots = args.steps, args.skip, args.shots / f"tree{i}"
                 try:
                     journey(s, tree, csv, quick=args.quick, first=i == 0, train_only=args.train)
                 finally:
