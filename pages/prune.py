@@ -3,8 +3,10 @@ the metrics before/after and the charts of size against error (α path, CF)."""
 
 import streamlit as st
 
+from dtcore.pruning.alpha_selection import only_when_asked
 from ui.figures import pruning as pf
 from ui.sections import prune_trees
+from ui.sections.cv_switch import cv_asked
 from ui.sections.pruning import (
     cached_alpha_curves,
     cached_alpha_values,
@@ -229,11 +231,12 @@ def alpha_section(res, alpha):
     cv = int(url.setting("prune_cv"))
     one_se = bool(url.setting("prune_one_se"))
     n_train = res.rows["train"].size
-    spinner = t("prune.running_cv", k=cv) if cv >= 2 else t("prune.running")
+    runs = 2 <= cv <= n_train and cv_asked("prune_ask_cv", cv, n_train)  # a switch on a large table
+    spinner = t("prune.running_cv", k=cv) if runs else t("prune.running")
     try:
         with st.spinner(spinner, show_time=True):
             curves = cached_alpha_curves(
-                model_key(res), cv if 2 <= cv <= n_train else 0, one_se, res, state.current_data().df
+                model_key(res), cv if runs else 0, one_se, res, state.current_data().df
             )
     except TrainingError as exc:  # no heavy-job slot came free in time
         st.error(t("train.failed", message=training_error(exc, t)))
@@ -269,7 +272,7 @@ def alpha_section(res, alpha):
         )
     elif cv > n_train:
         note.caption(t("prune.cv_too_many", k=cv, rows=n_train))
-    else:
+    elif cv < 2:
         note.caption(t("prune.cv_off"))
     if curves.valid is not None:
         v = curves.valid
@@ -303,6 +306,22 @@ def alpha_section(res, alpha):
 
 
 def cf_section(res, cf):
+    """The CF curve (EBP at each CF of the grid); on a large table only once its section is
+    opened (twelve prunings of the tree: 4 of the page's 5 s on 85 000 rows)."""
+    if report_mode.active() or not only_when_asked(res.rows["train"].size):
+        cf_chart(res, cf)
+        return
+    box = st.expander(
+        t("prune.cf_open", n=len(pv.CF_GRID), rows=f"{res.rows['train'].size:,}"),
+        key="prune_cf_open",
+        on_change="rerun",
+    )
+    if box.open:
+        with box:
+            cf_chart(res, cf)
+
+
+def cf_chart(res, cf):
     try:
         with st.spinner(t("prune.running"), show_time=True):
             curves = cached_cf_curves(model_key(res), res, state.current_data().df)

@@ -37,7 +37,7 @@ from dtcore.analysis.disagreement import first_disagreement, notes
 from dtcore.base import BaseTreeEstimator
 from dtcore.estimators import make_estimator, tasks_of
 from dtcore.progress import checkpoint, report
-from dtcore.pruning.alpha_selection import fold_ids
+from dtcore.pruning.alpha_selection import fold_ids, only_when_asked
 from dtcore.schema import label_of
 
 #: key → (label, algorithm, parameters)
@@ -56,10 +56,7 @@ DEFAULTS = {
     "classification": ("id3", "c45", "cart"),
     "regression": ("cart-squared_error", "cart-friedman_mse", "cart-absolute_error"),
 }
-#: above this many training rows a comparison cross-validates only when asked: k folds refit
-#: every contender k more times (5-fold CV of ID3, C4.5 and CART on 80 000 rows never ended)
-CV_ROWS = 20_000
-CV_FOLDS = 5
+CV_FOLDS = 5  # unasked up to alpha_selection.ASKED_ROWS training rows (only_when_asked)
 #: ID3's default test of a continuous feature has one branch per distinct training value
 #: (``continuous="intervals"``, seed 000); with more than this many, ID3 is not a default
 #: contender: on the 10⁵ × 20 benchmark table (about 6 000 values a column) its tree had
@@ -84,8 +81,8 @@ def id3_too_wide(widest: int) -> bool:
 
 def default_folds(n_train: int) -> int:
     """Folds of cross-validation a comparison runs unasked on ``n_train`` training rows:
-    :data:`CV_FOLDS` up to :data:`CV_ROWS`, none above (the user asks for them)."""
-    return CV_FOLDS if n_train <= CV_ROWS else 0
+    :data:`CV_FOLDS`, none where ``alpha_selection.only_when_asked`` (the user asks for them)."""
+    return 0 if only_when_asked(n_train) else CV_FOLDS
 
 
 def resolve(

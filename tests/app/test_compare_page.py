@@ -3,7 +3,7 @@ first disagreement in bold, its scores (SPEC §10 on watermelon 2.0), the tables
 all on the training service's row split."""
 
 from dtcore.analysis.compare import DEFAULTS
-from tests.app.apptest import start
+from tests.app.apptest import start, upload_table
 
 COMPARE = "pages/compare.py"
 
@@ -98,15 +98,16 @@ def test_focus_follows_the_rows_into_every_tree():
 
 
 def test_a_large_table_compares_without_cv_or_id3_until_asked():
-    """Above CV_ROWS training rows, cross-validation waits for its switch (5-fold CV of ID3,
+    """Above ASKED_ROWS training rows, cross-validation waits for its switch (5-fold CV of ID3,
     C4.5 and CART on 10⁵ rows never ended); a continuous column with thousands of distinct
     values leaves ID3 (one branch per value) out of the defaults, saying why."""
     import numpy as np
 
-    from dtcore.analysis.compare import CV_ROWS, ID3_BRANCHES
+    from dtcore.analysis.compare import ID3_BRANCHES
+    from dtcore.pruning.alpha_selection import ASKED_ROWS
 
-    n = CV_ROWS + 500
-    at, X = _upload(n)
+    n = ASKED_ROWS + 500
+    at, X = upload_table(n)
     at.switch_page(COMPARE).run()
     no_exception(at)
     assert at.multiselect(key="compare_algos").value == [k for k in DEFAULTS["classification"] if k != "id3"]
@@ -126,25 +127,10 @@ def test_a_large_table_compares_without_cv_or_id3_until_asked():
     assert len(scores) == 2 and scores["CV5 mean"].notna().all()
 
 
-def _upload(rows: int, seed: int = 0):
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    X = np.round(rng.normal(size=(rows, 2)), 3)
-    y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
-    csv = "a,b,y\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X.tolist(), y))
-    at = start("pages/data.py")
-    at.file_uploader(key="upload").set_value(("table.csv", csv.encode(), "text/csv")).run()
-    at.slider(key="valid").set_value(0).run()
-    at.slider(key="test").set_value(0).run()  # every row a training row
-    no_exception(at)
-    return at, X
-
-
 def test_id3_on_wide_continuous_columns_is_left_out_then_warned_about():
     """300 distinct values in a column: ID3 (one branch per value) is not a default; added, it
     runs under a warning saying why it may be slow; cross-validation runs unasked on few rows."""
-    at, X = _upload(300)
+    at, X = upload_table(300)
     at.switch_page(COMPARE).run()
     no_exception(at)
     assert "id3" not in at.multiselect(key="compare_algos").value

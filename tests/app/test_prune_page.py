@@ -315,3 +315,46 @@ def test_removed_subtrees_table():
         assert int(row[8]) <= int(row[7])  # REP's rule, on the figures it compared
     assert {row[1]: (row[7], row[8]) for row in df.itertuples(index=False)}["根蒂"] == ("1", "1")
     assert any("already pruned below the node, not the grown one" in c.value for c in at.caption)
+
+
+def test_on_a_large_table_the_alpha_cv_waits_for_its_switch():
+    """Above ASKED_ROWS training rows the α curves come without cross-validation (10 more trees)
+    until the switch asks for it; then the page gives the CV choice and its button."""
+    from dtcore.pruning.alpha_selection import ASKED_ROWS
+    from tests.app.apptest import upload_table
+
+    at, _ = upload_table(ASKED_ROWS + 500)
+    at.switch_page("pages/train.py").run()
+    at.selectbox(key="algo").set_value("cart").run()
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.session_state["prune_method"] == "ccp"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"Cross-validation is off on {ASKED_ROWS + 500:,} training rows" in captions
+    assert "cross-validation (" not in captions  # no CV choice
+    assert not any(b.key == "prune_use_cv" for b in at.button)
+    at.toggle(key="prune_ask_cv").set_value(True).run()
+    no_exception(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "10-fold cross-validation (1-SE rule) picks α" in captions
+    assert any(b.key == "prune_use_cv" for b in at.button)
+
+
+def test_on_a_large_table_the_cf_curve_is_drawn_when_opened():
+    """EBP's curve against CF prunes the tree twelve times: on a large table it waits in a closed
+    section, drawn once opened."""
+    from dtcore.pruning.alpha_selection import ASKED_ROWS
+    from tests.app.apptest import upload_table
+
+    at, _ = upload_table(ASKED_ROWS + 500)
+    at.switch_page("pages/train.py").run()
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert at.session_state["prune_method"] == "ebp"
+    assert not any(c.key == "prune_cf_chart" for c in at.get("plotly_chart"))
+    box = next(e for e in at.get("expander") if "prunings of the tree" in e.label)
+    assert "12 prunings" in box.label and f"{ASKED_ROWS + 500:,} training rows" in box.label
+    at.session_state["prune_cf_open"] = True
+    at.run()
+    no_exception(at)
+    assert len(at.get("plotly_chart")) == 1

@@ -64,15 +64,6 @@ WORDS: dict[str, tuple[str, str]] = {
         "Cross-validated {metric} ({k} folds of the training rows)",
         "交叉验证{metric}（训练行的 {k} 折）",
     ),
-    "compare.cv_ask": ("Cross-validate ({k} folds)", "交叉验证（{k} 折）"),
-    "compare.cv_ask.help": (
-        "Refits every algorithm {k} more times on {rows} training rows; a bar shows each fold.",
-        "在 {rows} 行训练数据上把每个算法再拟合 {k} 次；进度条显示每一折。",
-    ),
-    "compare.cv_off": (
-        "Cross-validation is off on {rows} training rows: it refits every algorithm {k} more times. Switch it on above to run it.",
-        "在 {rows} 行训练数据上未做交叉验证：它要把每个算法再拟合 {k} 次。打开上方的开关即可运行。",
-    ),
     "compare.id3_left_out": (
         "ID3 is not among the defaults: its test of a continuous column has one branch per distinct value, and {feature} has {n} of them here (a tree of millions of nodes). Add it to run it anyway.",
         "默认不含 ID3：它对连续列的检验每个不同取值一个分支，此处 {feature} 有 {n} 个取值（树会有数百万个节点）。仍可手动加入。",

@@ -132,6 +132,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "prune.error_rate": ("Error rate", "错误率"),
     "prune.mse": ("MSE", "均方误差"),
     "prune.charts_title": ("Size against error", "规模与误差"),
+    "prune.cf_open": (
+        "The curve against CF: {n} prunings of the tree on {rows} training rows, drawn when opened",
+        "随 CF 变化的曲线：在 {rows} 行训练数据上剪枝 {n} 次，展开时绘制",
+    ),
     "prune.chart.error_alpha": ("Error against α", "误差随 α 的变化"),
     "prune.chart.leaves_alpha": ("Leaves against α", "叶节点数随 α 的变化"),
     "prune.chart.cf": (

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtcore.analysis.compare import CV_FOLDS, Comparison, default_folds
+from dtcore.analysis.compare import CV_FOLDS, Comparison
 from dtcore.progress import Progress, reporting
+from ui.sections.cv_switch import cv_asked
 from ui.services import compare as service
 from ui.services.training import Split
-from ui.state import report_mode
 from ui.state.jobs import ProgressBar, heavy_job
 from ui.state.model import fit_text, wait_notice
 from ui.state.state import current_data, data, roles, split, t, task
@@ -78,18 +78,8 @@ def prepare_choice(p: service.Plan, settings: tuple | None = None) -> tuple[str,
 
 
 def folds(p: service.Plan) -> int:
-    """The cross-validation folds to run: :func:`dtcore.analysis.compare.default_folds`, and
-    above its row count a switch that asks for them (off until switched on)."""
-    unasked = default_folds(p.n_train)
-    if unasked or report_mode.active():
-        return unasked
-    k = CV_FOLDS
-    asked = st.toggle(
-        t("compare.cv_ask", k=k), key=CV_KEY, help=t("compare.cv_ask.help", k=k, rows=f"{p.n_train:,}")
-    )
-    if not asked:
-        st.caption(t("compare.cv_off", k=k, rows=f"{p.n_train:,}"))
-    return k if asked else 0
+    """The cross-validation folds to run: :data:`CV_FOLDS`, on a large table only when asked."""
+    return CV_FOLDS if cv_asked(CV_KEY, CV_FOLDS, p.n_train) else 0
 
 
 def comparison(keys: list[str], settings: tuple | None = None, cv: int = 5) -> Comparison:

@@ -26,7 +26,7 @@ CHOICES = {
 @dataclass(frozen=True)
 class Plan:
     """What the page decides before comparing: the training rows' count (cross-validation waits
-    to be asked above ``C.CV_ROWS``) and the continuous feature with the most distinct training
+    to be asked: ``alpha_selection.only_when_asked``) and the continuous feature with the most distinct training
     values (ID3's default test has one branch per value: ``C.ID3_BRANCHES``)."""
 
     n_train: int
