@@ -443,9 +443,11 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
     s.step(label + "Growth page", lambda: goto_page(page, "growth"), wall=3.0, picture=True, timeout=300)
 
     def growth_step() -> None:
-        slider = page.locator('.st-key-growth_step [role="slider"]').first
+        # the slider is a range input (its role is implicit, no role attribute); the page opens
+        # on the last step, so a step is the one before it
+        slider = page.locator(".st-key-growth_step").get_by_role("slider").first
         slider.focus()
-        slider.press("ArrowRight")
+        slider.press("ArrowLeft")
 
     s.step(label + "a Growth step", growth_step, picture=True)
     s.step(label + "back to Train & tree", lambda: (goto_page(page, "train"), tree_drawn(page)), picture=True)
