@@ -48,10 +48,20 @@ from dtcore.tree import Tree, TreeAssembler
 # replay
 
 
+#: what a fitted estimator holds of its growth history (with ``tree_``)
+HISTORY_ATTRS = ("tree_", "grown_tree_", "build_order_", "prune_steps_")
+
+
+def records_history(est: object) -> bool:
+    """``est`` holds the attributes of a growth history (whether it still ends in its ``tree_``:
+    :func:`has_history`)."""
+    return all(hasattr(est, a) for a in HISTORY_ATTRS)
+
+
 def has_history(est: object) -> bool:
     """True when ``est`` holds a growth history that ends in its current ``tree_`` (a tree edited
     afterwards — forced splits, a pruning run — has none)."""
-    if not all(hasattr(est, a) for a in ("tree_", "grown_tree_", "build_order_", "prune_steps_")):
+    if not records_history(est):
         return False
     fitted = cast(FittedTree, est)  # the attributes just checked
     final = step_tree(fitted, n_steps(fitted)).tree

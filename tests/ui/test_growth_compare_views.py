@@ -1,6 +1,8 @@
 """The Growth and Compare views (no Streamlit): captions for every kind of step in both languages,
 user text escaped for Markdown, tables built from a real comparison."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +15,7 @@ from ui import i18n
 from ui.services import growth as G
 from ui.views import compare as CV
 from ui.views import growth as GV
+from ui.views.tree import auto_depth
 
 ODD = "a*b_[c]"  # Markdown would eat these characters unescaped
 
@@ -90,3 +93,27 @@ def test_compare_tables_and_sentences():
             "node",
             "node0",
         ]
+
+
+def test_a_step_below_the_fold_opens_only_its_path():
+    """A big tree's step picture keeps the fold (``auto_depth``) and opens only the path to the
+    step's node and that node's branches: every level down to it made the opening picture of a
+    1 300-node C4.5 tree 1 100 boxes, a 3.5 MB SVG that ``dot`` laid out in seconds (issue 26)."""
+    est, _, _ = fitted("credit-g.csv", "class", "c45")  # 556 nodes grown, steps down to depth 8
+    below = 0
+    for k in range(gs.n_steps(est) + 1):
+        st = G.step(est, k)
+        tree = st.tree
+        drawn = {int(i) for i in re.findall(r'id="dtnode(\d+)"', GV.step_dot(est, st, "en"))}
+        depth = auto_depth(tree)
+        if depth is None:
+            assert drawn == set(range(tree.node_count))
+            continue
+        want = {int(i) for i in np.flatnonzero(tree.depth <= depth)}
+        if st.shown >= 0 and tree.depth[st.shown] >= depth:
+            below += 1
+            path = tree.path_to(st.shown)
+            want |= set(path) | {int(c) for p in path for c in tree.children_of(p)}
+        assert drawn == want, k
+        assert st.shown < 0 or st.shown in drawn
+    assert below > 50  # most steps of this tree lie below its fold

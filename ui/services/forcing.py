@@ -28,7 +28,13 @@ def training_arrays(res: TrainResult, df: pd.DataFrame) -> tuple[np.ndarray, np.
     """(encoded X, encoded y) of the training rows of ``res``, as the estimator saw them."""
     est = res.estimator
     tr = res.rows["train"]
-    X = est.encode(raw_rows(df, res.features)[tr])
+    rows = df.iloc[tr]
+    numeric = not any(f.is_categorical for f in est.schema_.features) and all(
+        isinstance(rows[c].dtype, np.dtype) and rows[c].dtype.kind in "fiu" for c in res.features
+    )
+    # numeric columns straight to float64 (the encoder's fast path, the values the object path
+    # gives cell by cell): 10⁵ rows × 20 in a few ms instead of 0.2-0.4 s (issue 26)
+    X = est.encode(rows[res.features].to_numpy(np.float64) if numeric else raw_rows(rows, res.features))
     y_raw = df[res.target].to_numpy(dtype=object)[tr]
     return X, encode_target(est.schema_, y_raw)
 
