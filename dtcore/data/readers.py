@@ -117,7 +117,7 @@ def sniff_delimiter(text: str, default: str = ",") -> str:
     that have exactly the header's field count the better (then more fields, then preference order).
     csv.Sniffer is not used: it guesses from character frequencies and picks odd characters.
     """
-    head = "\n".join(text.splitlines()[:_SNIFF_LINES])
+    head = "\n".join(_first_lines(text, _SNIFF_LINES))
     best, best_score = default, None
     for rank, d in enumerate(DELIMITERS):
         try:
@@ -133,6 +133,18 @@ def sniff_delimiter(text: str, default: str = ",") -> str:
         if best_score is None or score > best_score:
             best, best_score = d, score
     return best
+
+
+def _first_lines(text: str, n: int) -> list[str]:
+    """``text.splitlines()[:n]`` without splitting the whole text: a prefix holding more than
+    ``n`` lines ends them where the whole text does (a line after them started in the prefix)."""
+    size = 1 << 16
+    while size < len(text):
+        lines = text[:size].splitlines()
+        if len(lines) > n:
+            return lines[:n]
+        size *= 4
+    return text.splitlines()[:n]
 
 
 def parse_delimited(

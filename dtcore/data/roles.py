@@ -130,6 +130,9 @@ class ColumnPart:
     longest_label: int = 0  # characters in this block's longest cell given as text (0: none)
 
 
+_TEXT_OR_NONE = frozenset({str, type(None)})
+
+
 def column_part(
     name: str, values: ArrayLike, tokens: Sequence[str] = MISSING_TOKENS, keep: int | None = None
 ) -> ColumnPart:
@@ -143,26 +146,30 @@ def column_part(
     arr = arr.ravel()
     n = int(arr.size)
     if arr.dtype.kind in "fiu":
-        a = arr.astype(np.float64)
+        a = np.asarray(arr, dtype=np.float64)
         known = a[~np.isnan(a)]
-        with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
-            integer = bool(known.size and np.all(np.mod(known, 1) == 0))
-        example = label_of(float(known[0])) if known.size else ""
         u = np.unique(known)
+        with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+            integer = bool(known.size and np.all(np.mod(u, 1) == 0))  # the values of the cells
+        example = label_of(float(known[0])) if known.size else ""
         kept = u if keep is None or u.size <= keep else None
         return ColumnPart(
             str(name), n, int(known.size), int(u.size), True, integer, kept, None, example, False
         )
-    try:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
-        counts = Counter((type(v), v) for v in arr.tolist())
-        cells = [v for _, v in counts]
+    listed = arr.tolist()
+    counted: Callable[[object], int] | None
+    try:
+        if set(map(type, listed)) <= _TEXT_OR_NONE:  # no text equals None: count the cells
+            by_cell = Counter(listed)
+            cells, counted = list(by_cell), by_cell.__getitem__
+        else:  # (type, cell): 1, 1.0 and True stay apart; dicts keep the first row's order
+            counts = Counter((type(v), v) for v in listed)
+            cells = [v for _, v in counts]
+            counted = lambda v: counts[(type(v), v)]  # noqa: E731
     except TypeError:  # unhashable cells: one look per row
-        counts, cells = None, arr.tolist()
+        counted, cells = None, listed
     known_cells = [v for v in cells if not is_missing(v, tokens)]
-    if counts is None:
-        n_known = len(known_cells)
-    else:
-        n_known = sum(counts[(type(v), v)] for v in known_cells)
+    n_known = len(known_cells) if counted is None else sum(map(counted, known_cells))
     example = label_of(known_cells[0]) if known_cells else ""
     longest = max((len(v) for v in cells if isinstance(v, str)), default=0)  # text as written
     numbers: list[float] | None = None

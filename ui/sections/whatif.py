@@ -32,7 +32,7 @@ NODE_DATA_OPEN = "nodedata_open"
 
 def _fill(est, features, position) -> None:
     """Put data row ``position`` (of the DataFrame) into the editor."""
-    raw = raw_rows(current_data().df, features)[position]
+    raw = raw_rows(current_data().df.iloc[[position]], features)[0]  # that row only, not the frame
     st.session_state["_whatif_values"] = views.field_values(est, raw)
     st.session_state["_whatif_gen"] = st.session_state.get("_whatif_gen", 0) + 1
 

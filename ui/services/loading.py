@@ -30,7 +30,8 @@ from numpy.typing import ArrayLike
 
 from dtcore.data import arff, readers
 from dtcore.data.limits import LimitError, SizeLimits
-from dtcore.schema import DataError, is_missing, label_of
+from dtcore.schema import MISSING_TOKENS, DataError, is_missing, label_of
+from ui.services import csv_fast
 from ui.services.limits import ENV, LIMITS
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
@@ -135,13 +136,16 @@ def file_format(filename: str) -> str:
     return FORMATS[suffix]
 
 
-def read_bytes(data: bytes, filename: str, limits: SizeLimits | None = None) -> LoadedData:
-    """Read an uploaded file by its suffix. Raises LoadError (never a library traceback)."""
+def read_bytes(
+    data: bytes, filename: str, limits: SizeLimits | None = None, *, sha256: str | None = None
+) -> LoadedData:
+    """Read an uploaded file by its suffix. Raises LoadError (never a library traceback).
+    ``sha256``: the hex SHA-256 of ``data`` when the caller has it (it is not hashed twice)."""
     limits = LIMITS if limits is None else limits
     fmt = file_format(filename)
     if not data or not data.strip():
         raise LoadError("load.empty", name=filename)
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    digest = (sha256 or hashlib.sha256(data).hexdigest())[:16]
     declared: dict = {}
     encoding = None
     try:
@@ -149,11 +153,8 @@ def read_bytes(data: bytes, filename: str, limits: SizeLimits | None = None) -> 
             limits.check("bytes", len(data), filename)
             text, enc = readers.decode(data, filename)
             encoding = _ENCODING_NAMES.get(enc, enc)
-            table = readers.parse_delimited(
-                text, "\t" if fmt == "tsv" else None, encoding=enc, source=filename, limits=limits
-            )
+            df = _read_delimited(data, text, "\t" if fmt == "tsv" else None, enc, filename, limits)
             del text
-            df = frame_from_cells(table.names, table.rows)
         elif fmt == "excel":
             df = tidy_frame(_read_excel(data, filename, limits))
         elif fmt == "parquet":
@@ -192,6 +193,23 @@ def too_large(what: str, limit: int) -> LoadError:
 
 def _limit_params(limits: SizeLimits) -> dict:
     return {k: "-" if v is None else f"{v:,}" for k, v in vars(limits).items()}
+
+
+def _read_delimited(
+    data: bytes, text: str, delimiter: str | None, enc: str, filename: str, limits: SizeLimits
+) -> pd.DataFrame:
+    """CSV/TSV text → the typed frame: quote-free text through pyarrow (``csv_fast``), whatever
+    it is not sure of through ``dtcore.data.readers`` (the same frame, or the reader's error).
+    ``data``: the bytes ``text`` was decoded from (as UTF-8, they are handed to pyarrow)."""
+    utf8 = data if enc == "utf-8" else memoryview(data)[3:] if enc == "utf-8-sig" else None
+    if delimiter is None and text.strip():
+        delimiter = readers.sniff_delimiter(text)
+    fast = csv_fast.distinct_columns(text, delimiter, limits, utf8) if delimiter is not None else None
+    if fast is None:
+        table = readers.parse_delimited(text, delimiter, encoding=enc, source=filename, limits=limits)
+        return frame_from_cells(table.names, table.rows)
+    names = _check_names(fast[0])
+    return pd.DataFrame({n: _typed_distinct(u, codes) for n, (u, codes) in zip(names, fast[1])})
 
 
 def _read_arff(
@@ -362,21 +380,31 @@ def _typed_text_column(values: np.ndarray) -> pd.Series:
     codes = np.fromiter(
         (index.setdefault(v, len(index)) for v in values.tolist()), dtype=np.int64, count=len(values)
     )
-    uniques = list(index)
-    missing = np.fromiter((is_missing_cell(u) for u in uniques), dtype=bool, count=len(uniques))
+    return _typed_distinct(list(index), codes)
+
+
+_TOKENS = frozenset(MISSING_TOKENS)
+
+
+def _typed_distinct(uniques: list[str], codes: np.ndarray) -> pd.Series:
+    """The typed column of the cells ``uniques[codes]``. Every string in ``uniques`` is some
+    cell's (as ``_typed_text_column`` and ``csv_fast`` give them), so the cells are all known,
+    or whole numbers, when the strings are. A string is missing when, stripped, it is a missing
+    token (``is_missing_cell`` of a string)."""
     stripped = np.array([u.strip() for u in uniques], dtype=object)
+    missing = np.fromiter((s in _TOKENS for s in stripped), dtype=bool, count=len(uniques))
     known = ~missing
     if known.any():
         nums = pd.to_numeric(pd.Series(stripped[known], dtype=object), errors="coerce")
         if not nums.isna().any():
             floats = np.full(len(uniques), np.nan)
             floats[known] = [float(c) for c in stripped[known]]
-            arr = floats[codes]
-            with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
-                whole = bool(np.all(np.mod(arr, 1) == 0))
-            if known.all() and whole and np.all(np.abs(arr) < 2**53):
-                return pd.Series(arr.astype(np.int64))
-            return pd.Series(arr)
+            if known.all():  # every value is some cell's: whole cells when whole values
+                with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+                    whole = bool(np.all(np.mod(floats, 1) == 0))
+                if whole and np.all(np.abs(floats) < 2**53):
+                    return pd.Series(floats.astype(np.int64)[codes])
+            return pd.Series(floats[codes])
     stripped[missing] = None
     return pd.Series(stripped[codes], dtype=object)
 
@@ -416,3 +444,17 @@ def tidy_frame(df: pd.DataFrame) -> pd.DataFrame:
 def raw_rows(df: pd.DataFrame, columns: Iterable[str]) -> np.ndarray:
     """Selected columns as the object array ``dtcore`` estimators take (NaN/None = missing)."""
     return df[list(columns)].to_numpy(dtype=object)
+
+
+def number_rows(df: pd.DataFrame, columns: Iterable[str]) -> np.ndarray:
+    """``raw_rows`` of continuous features for fitting and scoring: a float64 matrix when every
+    column is a numpy number column without an infinity (the estimators encode it as they encode
+    the object array, without a Python float per cell), else the object array itself (an
+    infinity is refused with the object array's message)."""
+    columns = list(columns)
+    dtypes = [df[c].dtype for c in columns]
+    if columns and all(isinstance(d, np.dtype) and d.kind in "fiu" for d in dtypes):
+        X = df[columns].to_numpy(dtype=np.float64)
+        if not np.isinf(X).any():
+            return X
+    return raw_rows(df, columns)

@@ -36,23 +36,36 @@ def classification_scores(
     truth: ArrayLike, predicted: ArrayLike, classes: Sequence[object]
 ) -> ClassificationScores:
     """Labels compare as text (``label_of``), so 1, 1.0 and "1" are the same class."""
-    t = np.array([label_of(v) for v in np.asarray(truth, dtype=object).ravel()], dtype=object)
-    p = np.array([label_of(v) for v in np.asarray(predicted, dtype=object).ravel()], dtype=object)
+    t_text, t_codes = _label_codes(truth)
+    p_text, p_codes = _label_codes(predicted)
     labels = [str(c) for c in classes]
-    labels += sorted({str(v) for v in t} - set(labels))  # classes only seen outside training
+    labels += sorted(set(t_text) - set(labels))  # classes only seen outside training
     index = {c: i for i, c in enumerate(labels)}
     cm = np.zeros((len(labels), len(labels)), dtype=np.int64)
-    if t.size:
-        np.add.at(
-            cm,
-            (
-                np.fromiter((index[v] for v in t), np.int64, t.size),
-                np.fromiter((index[v] for v in p), np.int64, p.size),
-            ),
-            1,
-        )
-    acc = float(np.mean(t == p)) if t.size else float("nan")
-    return ClassificationScores(int(t.size), acc, tuple(labels), cm)
+    n = int(t_codes.size)
+    if n:
+        t = np.array([index[v] for v in t_text], dtype=np.int64)[t_codes]
+        p = np.array([index[v] for v in p_text], dtype=np.int64)[p_codes]
+        np.add.at(cm, (t, p), 1)
+        acc = float(np.mean(t == p))  # one index per label: the same index is the same text
+    else:
+        acc = float("nan")
+    return ClassificationScores(n, acc, tuple(labels), cm)
+
+
+def _label_codes(values: ArrayLike) -> tuple[list[str], np.ndarray]:
+    """(the distinct ``label_of`` texts of ``values``, each cell's index among them). A column
+    of text (what the app's targets and predictions are) is labelled once per distinct string;
+    other cells one by one (1, 1.0 and True are equal keys but not equal labels)."""
+    cells = np.asarray(values, dtype=object).ravel()
+    if pd.api.types.infer_dtype(cells, skipna=False) == "string":
+        codes, uniques = pd.factorize(cells)
+        texts = np.array([label_of(u) for u in uniques], dtype=object)
+    else:
+        codes = np.arange(cells.size)
+        texts = np.array([label_of(v) for v in cells.tolist()], dtype=object)
+    merged, distinct = pd.factorize(texts)  # " a" and "a" are one label
+    return [str(v) for v in distinct], merged[codes]
 
 
 def regression_scores(truth: ArrayLike, predicted: ArrayLike) -> RegressionScores:

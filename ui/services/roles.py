@@ -63,10 +63,19 @@ def profile(df: pd.DataFrame) -> dict[str, ColumnProfile]:
     return out
 
 
+def column_profile(df: pd.DataFrame, column: str) -> ColumnProfile:
+    """One column's profile: from the frame's profile when it was computed (a column's profile
+    is the same in any frame), else from that column alone."""
+    hit = _PROFILES.get(id(df))
+    if hit is not None and hit[0]() is df and column in hit[1]:
+        return hit[1][column]
+    return profile(df[[column]])[column]
+
+
 def infer_task(df: pd.DataFrame, target: str) -> str:
     """Labels → classification; numbers → regression, unless a few recurring whole numbers
     (0/1, grades): ``dtcore.data.roles.infer_task``."""
-    return engine.infer_task(profile(df[[target]])[target])
+    return engine.infer_task(column_profile(df, target))
 
 
 def infer_roles(
@@ -84,7 +93,7 @@ def infer_roles(
 
 def natural_role(df: pd.DataFrame, column: str) -> str:
     """The feature role a column would get on its own (used when it stops being the target)."""
-    return profile(df[[column]])[column].kind
+    return column_profile(df, column).kind
 
 
 def apply_edits(roles: dict[str, str], edits: dict[str, str], df: pd.DataFrame) -> dict[str, str]:

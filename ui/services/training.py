@@ -24,7 +24,7 @@ from dtcore.params import Param  # noqa: F401  (re-exported: the Train page draw
 from dtcore.schema import CATEGORICAL, CONTINUOUS, DataError, categories_of
 
 from . import roles as R
-from .loading import is_missing_cell, raw_rows
+from .loading import is_missing_cell, number_rows, raw_rows
 from .metrics import ClassificationScores, RegressionScores, split_scores
 
 #: algorithm names in menu order, from dtcore's registry
@@ -129,7 +129,17 @@ class TrainResult:
 
 
 def _target_missing(col: pd.Series) -> np.ndarray:
-    return np.array([is_missing_cell(v) for v in col.to_numpy(dtype=object)], dtype=bool)
+    """``is_missing_cell`` of every cell: NaN in a number column; else once per distinct cell
+    (``pd.factorize`` codes pandas' own missing cells -1, and those are missing cells)."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "fiu":
+        return np.isnan(col.to_numpy(dtype=np.float64))
+    cells = col.to_numpy(dtype=object)
+    try:
+        codes, uniques = pd.factorize(cells)
+    except TypeError:  # unhashable cells: one look per cell
+        return np.array([is_missing_cell(v) for v in cells], dtype=bool)
+    flags = np.array([is_missing_cell(u) for u in uniques] + [True], dtype=bool)
+    return flags[codes]  # code -1: the last flag
 
 
 def columns_to_train(df: pd.DataFrame, roles: dict[str, str], task: str) -> tuple[str, list[str], list[str]]:
@@ -178,7 +188,7 @@ def train(
         est = make_estimator(algorithm, task, **params)
     except (TypeError, ValueError) as exc:
         raise TrainingError("train.err.params", detail=str(exc)) from None
-    X = raw_rows(df, features)
+    X = number_rows(df, features) if all(k == CONTINUOUS for k in kinds) else raw_rows(df, features)
     t0 = time.perf_counter()
     failed: TrainingError | None = None
     try:

@@ -198,7 +198,7 @@ def _shared_read(digest: str, name: str, _data: bytes) -> LoadedData:
     """One parsed copy of an uploaded file for every session that uploads the same bytes under
     the same name (keyed by their SHA-256): the frame is never changed in place, so sharing is
     safe, and ten analysts opening one 10⁵-row file hold one frame, not ten."""
-    return read_bytes(_data, name)
+    return read_bytes(_data, name, sha256=digest)
 
 
 def take_upload(uploaded) -> None:
