@@ -116,10 +116,16 @@ def page():
     if not keys:
         st.info(t("compare.pick_two"))
         return
-    if plan.id3_too_wide:
-        say = st.warning if "id3" in keys else st.caption
-        key = "compare.id3_wide" if "id3" in keys else "compare.id3_left_out"
-        say(t(key, feature=md_escape(plan.widest), n=f"{plan.widest_values:,}"))
+    for slow in plan.slow(state.task()):  # a warning when chosen anyway, else why it is not a default
+        say, why = (st.warning, "chosen") if slow in keys else (st.caption, "left_out")
+        say(
+            t(
+                f"compare.slow.{slow}.{why}",
+                feature=md_escape(plan.widest),
+                n=f"{plan.widest_values:,}",
+                rows=f"{plan.n_train:,}",
+            )
+        )
     folds = S.folds(plan)
     try:
         c = S.comparison(keys, model_settings, folds)  # its progress bars say how far it is

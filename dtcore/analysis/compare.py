@@ -66,11 +66,20 @@ REGRESSION_KEYS = ("cart-squared_error", "cart-friedman_mse", "cart-absolute_err
 SPLITS = ("train", "valid", "test")
 
 
-def default_keys(task: str, widest: int = 0) -> tuple[str, ...]:
-    """The contenders a comparison starts with: :data:`DEFAULTS`, without ID3 when ``widest``
-    (the most distinct training values of a continuous feature) exceeds :data:`ID3_BRANCHES`."""
-    keys = DEFAULTS[task]
-    return tuple(k for k in keys if k != "id3") if id3_too_wide(widest) else keys
+def default_keys(task: str, widest: int = 0, n_train: int = 0) -> tuple[str, ...]:
+    """The contenders a comparison starts with: :data:`DEFAULTS` without the :func:`slow` ones."""
+    left_out = slow(task, widest, n_train)
+    return tuple(k for k in DEFAULTS[task] if k not in left_out)
+
+
+def slow(task: str, widest: int, n_train: int) -> tuple[str, ...]:
+    """The ``task``'s contenders too slow to start with on this table: ID3 when ``widest`` (the
+    most distinct training values of a continuous feature) exceeds :data:`ID3_BRANCHES`; CART
+    with absolute error on a large one (``alpha_selection.only_when_asked``: its median-based
+    split search took 95 s of CPU on 85 000 rows, squared error 3 s)."""
+    if task == "regression":
+        return ("cart-absolute_error",) if only_when_asked(n_train) else ()
+    return ("id3",) if id3_too_wide(widest) else ()
 
 
 def id3_too_wide(widest: int) -> bool:

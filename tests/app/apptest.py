@@ -36,15 +36,19 @@ def start(page: str | None = None, *, direct: bool = False, **query) -> AppTest:
     return at
 
 
-def upload_table(rows: int, seed: int = 0):
+def upload_table(rows: int, seed: int = 0, regression: bool = False):
     """A generated table uploaded on the Data page, every row a training row: two numeric
-    columns of 3 decimals (thousands of distinct values on 10⁴ rows) and a yes/no target;
-    returns (the AppTest, the features)."""
+    columns of 3 decimals (thousands of distinct values on 10⁴ rows) and a yes/no target (or,
+    with ``regression``, a numeric one); returns (the AppTest, the features)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     X = np.round(rng.normal(size=(rows, 2)), 3)
-    y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    y = (
+        np.round(X[:, 0] * 2 + X[:, 1] ** 2, 3)
+        if regression
+        else np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    )
     csv = "a,b,y\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X.tolist(), y))
     at = start("pages/data.py")
     at.file_uploader(key="upload").set_value(("table.csv", csv.encode(), "text/csv")).run()
@@ -52,4 +56,3 @@ def upload_table(rows: int, seed: int = 0):
     at.slider(key="test").set_value(0).run()  # every row a training row
     assert not at.exception, [e.value for e in at.exception]
     return at, X
-

@@ -64,13 +64,21 @@ WORDS: dict[str, tuple[str, str]] = {
         "Cross-validated {metric} ({k} folds of the training rows)",
         "交叉验证{metric}（训练行的 {k} 折）",
     ),
-    "compare.id3_left_out": (
+    "compare.slow.id3.left_out": (
         "ID3 is not among the defaults: its test of a continuous column has one branch per distinct value, and {feature} has {n} of them here (a tree of millions of nodes). Add it to run it anyway.",
         "默认不含 ID3：它对连续列的检验每个不同取值一个分支，此处 {feature} 有 {n} 个取值（树会有数百万个节点）。仍可手动加入。",
     ),
-    "compare.id3_wide": (
+    "compare.slow.id3.chosen": (
         "ID3 tests a continuous column with one branch per distinct value, and {feature} has {n} of them here: its tree may have millions of nodes and take minutes (the bar shows how far it is).",
         "ID3 对连续列的检验每个不同取值一个分支，此处 {feature} 有 {n} 个取值：树可能有数百万个节点、耗时数分钟（进度条显示进度）。",
+    ),
+    "compare.slow.cart-absolute_error.left_out": (
+        "CART (absolute error) is not among the defaults on {rows} training rows: its split search by medians takes about 30 times as long as squared error's (95 s of CPU on 85 000 rows). Add it to run it anyway.",
+        "在 {rows} 行训练数据上默认不含 CART（绝对误差）：它按中位数搜索划分，耗时约为平方误差的 30 倍（85 000 行上 95 秒 CPU）。仍可手动加入。",
+    ),
+    "compare.slow.cart-absolute_error.chosen": (
+        "CART (absolute error) searches its splits by medians: on {rows} training rows it may take minutes (the bar shows how far it is).",
+        "CART（绝对误差）按中位数搜索划分：在 {rows} 行训练数据上可能耗时数分钟（进度条显示进度）。",
     ),
     "compare.agreement": ("Agreement", "预测一致率"),
     "compare.agreement.caption": (

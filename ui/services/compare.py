@@ -34,11 +34,11 @@ class Plan:
     widest_values: int = 0
 
     def defaults(self, task: str) -> list[str]:
-        return list(C.default_keys(task, self.widest_values))
+        return list(C.default_keys(task, self.widest_values, self.n_train))
 
-    @property
-    def id3_too_wide(self) -> bool:
-        return C.id3_too_wide(self.widest_values)
+    def slow(self, task: str) -> tuple[str, ...]:
+        """The ``task``'s contenders left out of the defaults here (``C.slow``)."""
+        return C.slow(task, self.widest_values, self.n_train)
 
 
 def plan(df: pd.DataFrame, roles: dict[str, str], task: str, split: Split) -> Plan:
