@@ -19,7 +19,7 @@ HOSTILE = [
     '<a href="https://example.org/x">feat</a>',
     "<b onmouseover=alert(1)>ok</b>",
     "\"q'uote",
-    "**md** :red[x] $x$",
+    "**md** :red[x] $x$ :material/home:",
     "new\n\nline\uffff\x00",
 ]
 
@@ -85,6 +85,8 @@ def test_hostile_labels_are_text_never_markup(label):
         assert "<script" not in svg and "<b>" not in svg and "<i>" not in svg
         assert "\n\n" not in svg  # no blank line: Markdown reads the whole SVG as one HTML block
         assert "\x00" not in svg and "\uffff" not in svg
+        # Streamlit's Markdown rewrites ":material/" in its whole source, raw HTML too
+        assert ":material/" not in svg
     # the full label, as typed (control characters as spaces), in the first bar's tooltip
     shown = label.replace("\n", " ").replace("\uffff", " ").replace("\x00", " ")
     assert groups(parse(imp))[0].find(NS + "title").text == f"{shown}: 0.700000"

@@ -35,13 +35,15 @@ CELL_MIN, CELL_MAX = 36, 90  # px, a confusion cell's side
 
 
 def x(text: object) -> str:
-    """User text in SVG text or an attribute: markup characters and quotes as entities, control
+    """User text in SVG text or an attribute: markup characters, quotes and colons as entities, control
     characters (a line break would end the Markdown HTML block) and characters XML forbids as
     spaces."""
     clean = "".join(
         " " if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff" else c for c in str(text)
     )
-    return escape(clean, quote=True)
+    # ":" as an entity: Streamlit's Markdown rewrites ":material/" to ":material_" in its whole
+    # source, raw HTML included, before it parses it (the DOM decodes the entity back)
+    return escape(clean, quote=True).replace(":", "&#58;")
 
 
 def n(v: float) -> str:
