@@ -12,7 +12,7 @@ from ui.figures.regression import (
     predicted_actual_figure,
     residuals_figure,
 )
-from ui.figures.scores import confusion_figure, importances_figure
+from ui.figures.static_charts import confusion_svg, importances_svg
 from ui.i18n import option_label
 from ui.sections import downloads, large_data, navigation, opened_model, splits, whatif
 from ui.services import roles as R
@@ -233,11 +233,11 @@ def scores_section(res):
         st.markdown(f"**{t('metrics.importances')}**")
         imp = est.feature_importances_
         if imp.size and imp.max() > 0:
-            st.plotly_chart(
-                importances_figure(res.features, imp, t("metrics.importance")),
-                config={"displayModeBar": False},
-                key="importances",
-            )
+            # static SVG from the server: no Plotly script to fetch and run (issue 26)
+            with st.container(key="importances"):
+                st.markdown(
+                    importances_svg(res.features, imp, t("metrics.importance")), unsafe_allow_html=True
+                )
         else:
             st.caption(t("metrics.no_importance"))
     with right:
@@ -255,11 +255,11 @@ def scores_section(res):
             )
             sc = res.scores[which]
             st.markdown(f"**{t('metrics.confusion', split=t('metrics.' + which))}**")
-            st.plotly_chart(
-                confusion_figure(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
-                config={"displayModeBar": False},
-                key="confusion",
-            )
+            with st.container(key="confusion"):
+                st.markdown(
+                    confusion_svg(sc.labels, sc.confusion, t("metrics.predicted"), t("metrics.true")),
+                    unsafe_allow_html=True,
+                )
 
 
 def downloads_section(res):

@@ -21,6 +21,21 @@ def dot_of(at) -> str:
     return charts[0].proto.spec
 
 
+def score_charts(at) -> dict[str, str]:
+    """The Train page's static SVG score charts by container key ("importances", "confusion")."""
+    out: dict[str, str] = {}
+
+    def walk(node, key=None):
+        for child in getattr(node, "children", {}).values():
+            k = getattr(child, "key", None) if getattr(child, "type", "") != "markdown" else None
+            if getattr(child, "type", "") == "markdown" and key and 'class="dt-static-chart"' in child.value:
+                out[key] = child.value
+            walk(child, k if k in ("importances", "confusion") else key)
+
+    walk(at.main)
+    return out
+
+
 def no_exception(at):
     assert not at.exception, [e.value for e in at.exception]
 

@@ -11,7 +11,7 @@ from sklearn.tree import DecisionTreeClassifier
 import dtcore
 from dtcore.export import dumps_model
 from tests.app.apptest import start
-from tests.app.test_flows import DATA, TRAIN, dot_of, metrics, no_exception
+from tests.app.test_flows import DATA, TRAIN, dot_of, metrics, no_exception, score_charts
 from tests.app.test_open_model import open_file, xgboost_file
 from ui.services.loading import load_sample
 
@@ -48,7 +48,9 @@ def test_with_its_training_data_the_opened_tree_gets_scikit_learns_counts_and_th
     assert "150" in dot_of(at)  # the root's row count, drawn
     # petal length and width tie at the root; scikit-learn broke the tie, not dtcore's column order
     assert not any(" tie at " in c.value for c in at.caption)
-    assert at.get("plotly_chart")  # importances, confusion matrix, node data
+    charts = score_charts(at)  # importances (a bar per feature the tree uses) and the confusion matrix
+    assert charts["importances"].count("<rect") == int((res.estimator.feature_importances_ > 0).sum()) > 0
+    assert "<title>setosa → setosa: 50 (100.0%)</title>" in charts["confusion"]
     assert metrics(at)["Prediction"] == "setosa"  # the what-if section, on the first training row
     assert any(b.label == "Close the model and train on the data" for b in at.button)
     assert not at.error  # no section fell back to its error line

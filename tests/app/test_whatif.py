@@ -10,7 +10,7 @@ from dtcore import export
 from dtcore.explain.prediction import explain_prediction
 from tests.app.apptest import start
 from tests.app.frame_pictures import frame_data, whatif_frame
-from tests.app.test_flows import direct_fit
+from tests.app.test_flows import direct_fit, score_charts
 from ui.sections import whatif
 
 
@@ -96,7 +96,8 @@ def test_fill_from_a_row_and_node_data():
     assert not at.exception
     keys = [c.key if hasattr(c, "key") else None for c in at.get("plotly_chart")]
     assert at.selectbox(key="nodedata_node").value is not None
-    assert len(at.get("plotly_chart")) >= 3, keys  # importances, node feature, children
+    assert {"nodedata_feature", "nodedata_children"} <= set(keys), keys  # node feature, children
+    assert score_charts(at)["importances"].count("<rect") > 0  # the importances: static SVG bars
 
 
 def test_code_downloads_are_built_only_on_click(monkeypatch):

@@ -181,14 +181,16 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
 
     go(page, "Train & tree")
     page.locator('[data-testid="stGraphVizChart"] svg .node').first.wait_for(state="visible", timeout=60_000)
-    page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
+    page.locator(".st-key-importances svg.dt-static-chart").first.wait_for(state="visible", timeout=60_000)
     page.get_by_test_id("stExpander").filter(has_text="Rules").locator("summary").click()
     code = page.get_by_test_id("stExpander").filter(has_text="Rules").get_by_test_id("stCode").first
     code.wait_for(state="visible", timeout=10_000)
     assert IMG in code.inner_text() and BOLD in code.inner_text(), "the rules show the names as typed"
     check(page, watch, "Train & tree")
-    figures = "".join(page.locator(".js-plotly-plot").all_text_contents())
-    assert IMG in figures and LINK in figures and MD in figures, "Plotly shows the labels as typed"
+    # the score charts: static SVG from the server (full labels in the bars' and cells' tooltips)
+    figures = "".join(page.locator("svg.dt-static-chart").all_text_contents())
+    assert IMG in figures and LINK in figures and MD in figures, "the score charts show the labels as typed"
+    assert page.locator("svg.dt-static-chart :is(script, a, img, b, foreignObject)").count() == 0
     svg_text = page.locator('[data-testid="stGraphVizChart"] svg').first.text_content() or ""
     assert IMG in svg_text or "onerror" in svg_text, "the tree names the <img> column as typed"
     assert "bold" in svg_text, "the <b> category or class is shown in the tree"

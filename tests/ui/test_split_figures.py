@@ -232,17 +232,3 @@ def test_numbers_that_round_to_zero_never_print_a_minus_sign():
     rep.features[rep.chosen].gain = tiny
     rows = ranking_rows(rep, est.schema_, tr)
     assert not any(str(v).startswith("-0") for row in rows for v in row.values())
-
-
-def test_markup_in_user_text_is_shown_as_typed_in_every_score_figure():
-    """Feature and class names are user data: Plotly reads a subset of HTML in labels, so a name
-    like <a href=...> must arrive escaped (no live link, no bold), in one shared place."""
-    from ui.figures.scores import confusion_figure, importances_figure
-
-    link = '<a href="https://example.org/x">feat</a>'
-    bold = "<b onmouseover=alert(1)>ok</b>"
-    imp = importances_figure([link, bold], [0.7, 0.3], "importance").to_dict()
-    cm = confusion_figure([bold, "a&b"], [[1, 0], [0, 1]], "predicted", "actual").to_dict()
-    shown = [*imp["data"][0]["y"], *cm["data"][0]["x"], *cm["data"][0]["y"]]
-    assert not any("<" in s or ">" in s for s in shown), shown
-    assert '&lt;a href="https://example.org/x"&gt;feat&lt;/a&gt;' in shown and "a&amp;b" in shown

@@ -13,7 +13,6 @@ from sklearn.metrics import confusion_matrix, mean_absolute_error, mean_squared_
 
 from dtcore import export
 from ui import i18n
-from ui.figures.scores import confusion_figure, importances_figure
 from ui.services import roles as R
 from ui.services.loading import load_sample, sample_catalogue
 from ui.services.metrics import classification_scores, regression_scores
@@ -169,20 +168,6 @@ def test_regression_only_with_cart():
     # Li Hang's example: the first cut of x1 is at 6.5 (SPEC worked example)
     assert res.estimator.tree_.cuts_of(0).tolist() == [6.5]
     assert res.scores["train"].n == 10
-
-
-def test_importances_figure_orders_and_drops_zeros():
-    fig = importances_figure(["a", "b", "c", "d"], [0.1, 0.0, 0.6, 0.3], "importance")
-    bar = fig.data[0]
-    assert list(bar.y) == ["a", "d", "c"]  # bottom to top: smallest to largest
-    assert fig.layout.transition.duration == 0
-
-
-def test_confusion_figure_shows_counts():
-    fig = confusion_figure(["是", "否"], np.array([[3, 1], [0, 4]]), "predicted", "true")
-    hm = fig.data[0]
-    assert [list(r) for r in hm.text] == [["3", "1"], ["0", "4"]]
-    assert list(hm.x) == ["是", "否"] and hm.zmax == 1
 
 
 def test_role_table_and_edits():

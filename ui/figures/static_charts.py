@@ -1,0 +1,201 @@
+"""The Train page's score charts as static SVG drawn by the server: the feature importances' bars
+and the confusion matrix (issue 26). Plotly drew them before: its 4.7 MB script was fetched,
+compiled and run on every first visit and its layout ran again on every rerun (a language
+switch), for two charts that never change in the browser.
+
+Pure functions, deterministic output (the same input gives the same bytes): fixed float
+formatting, the app's font, no ids. Every user label (feature and class names) is XML-escaped and
+cut to fit with "…"; a ``<title>`` on each bar and cell carries the full label and the exact value
+as the browser's tooltip. Its bottom margin undoes the -1rem Streamlit's Markdown container
+ends with (the chart's last 16 px were covered by what follows). The SVG is one HTML block of lines (``block``), so Markdown reads none
+of its text (``st.markdown(..., unsafe_allow_html=True)``: ``st.html`` drops SVG elements)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from html import escape
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from dtcore.export import PALETTE
+from dtcore.numbers import fmt_pct, fmt_score
+
+from .style import FONT, GRID
+
+BAR_COLOR = PALETTE[0]
+INK = "#31333f"  # Streamlit's text colour
+MUTED = "#555555"
+SIZE = 13  # px, the font size of the Plotly charts
+WIDTH = 440  # px, the chart's width at most: half the page at 1 400 px (it shrinks with its column)
+LABEL_MAX = 180  # px, the widest label column before a label is cut
+ROW = 28  # px per bar
+CELL_MIN, CELL_MAX = 36, 90  # px, a confusion cell's side
+
+
+def x(text: object) -> str:
+    """User text in SVG text or an attribute: markup characters, quotes and colons as entities, control
+    characters (a line break would end the Markdown HTML block) and characters XML forbids as
+    spaces."""
+    clean = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff" else c for c in str(text)
+    )
+    # ":" as an entity: Streamlit's Markdown rewrites ":material/" to ":material_" in its whole
+    # source, raw HTML included, before it parses it (the DOM decodes the entity back)
+    return escape(clean, quote=True).replace(":", "&#58;")
+
+
+def n(v: float) -> str:
+    """A coordinate with one decimal at most (fixed, so the output is byte-identical)."""
+    s = f"{float(v):.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def text_width(text: str, size: float = SIZE) -> float:
+    """An estimate of ``text``'s width in px: wide (CJK) characters an em, others 0.6 em."""
+    return sum(size if unicodedata.east_asian_width(c) in "WF" else 0.6 * size for c in str(text))
+
+
+def fit(text: str, width: float, size: float = SIZE) -> str:
+    """``text`` cut with "…" to about ``width`` px."""
+    text = str(text)
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def mix(share: float, color: str = BAR_COLOR) -> str:
+    """White to ``color`` by ``share`` (0..1), as #rrggbb."""
+    s = min(max(float(share), 0.0), 1.0)
+    rgb = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 + (c - 255) * s):02x}" for c in rgb)
+
+
+def nice_step(top: float, ticks: int = 5) -> float:
+    """The smallest of 1, 2, 5 × 10^k giving at most ``ticks`` intervals up to ``top``."""
+    need = top / ticks if top > 0 else 1.0
+    base = 10.0 ** np.floor(np.log10(need))
+    return next(float(m * base) for m in (1, 2, 5, 10) if m * base >= need * (1 - 1e-9))
+
+
+def svg_open(width: float, height: float, label: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="dt-static-chart" role="img"'
+        f' aria-label="{x(label)}" viewBox="0 0 {n(width)} {n(height)}" width="{n(width)}"'
+        f' height="{n(height)}" style="display:block;max-width:100%;height:auto;margin-bottom:1rem" font-family="{FONT}"'
+        f' font-size="{SIZE}" fill="{INK}">'
+    )
+
+
+def importances_svg(names: Sequence[str], importances: ArrayLike, axis_title: str, top: int = 20) -> str:
+    """Horizontal bars, largest on top, each with its value (three decimals); zero-importance
+    features are left out. A ``<title>`` per bar: the name and the value to six decimals."""
+    imp = np.asarray(importances, dtype=float)
+    order = [int(i) for i in np.argsort(-imp, kind="stable") if imp[i] > 0][:top]
+    labels = [str(names[i]) for i in order]
+    left = 10 + min(LABEL_MAX, max((text_width(s) for s in labels), default=0)) + 8
+    right = WIDTH - 10
+    vmax = max(1e-9, float(imp.max()) * 1.05) if imp.size else 1.0
+    plot_top, plot_h = 10, ROW * len(order)
+    height = plot_top + plot_h + 50
+    scale = (right - left) / vmax
+    out = [svg_open(WIDTH, height, axis_title)]
+    step = nice_step(vmax)
+    k = 0
+    while k * step <= vmax * (1 + 1e-9):  # grid lines and tick labels
+        gx = left + k * step * scale
+        out.append(
+            f'<line x1="{n(gx)}" y1="{plot_top}" x2="{n(gx)}" y2="{plot_top + plot_h}" stroke="{GRID}"/>'
+        )
+        out.append(
+            f'<text x="{n(gx)}" y="{plot_top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
+            f"{x(fmt_axis(k * step, step))}</text>"
+        )
+        k += 1
+    for row, (i, label) in enumerate(zip(order, labels)):
+        v = float(imp[i])
+        y = plot_top + row * ROW
+        w = v * scale
+        shown = fmt_score(v)
+        out.append(f"<g><title>{x(label)}: {v:.6f}</title>")
+        out.append(
+            f'<text x="{n(left - 8)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="end">{x(fit(label, LABEL_MAX))}</text>'
+        )
+        out.append(
+            f'<rect x="{n(left)}" y="{n(y + 3)}" width="{n(w)}" height="{ROW - 6}" fill="{BAR_COLOR}"/>'
+        )
+        inside = w >= text_width(shown) + 10
+        tx, anchor, color = (left + w - 5, "end", "#ffffff") if inside else (left + w + 5, "start", INK)
+        out.append(
+            f'<text x="{n(tx)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="{anchor}" fill="{color}">{x(shown)}</text>'
+        )
+        out.append("</g>")
+    out.append(
+        f'<text x="{n((left + right) / 2)}" y="{height - 8}" text-anchor="middle">{x(axis_title)}</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def fmt_axis(v: float, step: float) -> str:
+    """A tick label with as many decimals as the step needs (0, 0.2, 0.05)."""
+    digits = max(0, -int(np.floor(np.log10(step) + 1e-9))) if step < 1 else 0
+    text = f"{v:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def confusion_svg(labels: Sequence[str], matrix: ArrayLike, x_title: str, y_title: str) -> str:
+    """Counts in cells coloured by the row's share (a small class's errors show as much as a
+    large one's): true classes down, predicted across. A ``<title>`` per cell: the true and the
+    predicted class, the count and its share of the row."""
+    m = np.asarray(matrix, dtype=np.int64).reshape(len(labels), len(labels))
+    share = m / np.maximum(m.sum(axis=1, keepdims=True), 1)
+    names = [str(v) for v in labels]
+    k = len(names)
+    left = 34 + min(LABEL_MAX, max((text_width(s) for s in names), default=0)) + 8
+    cell = max(CELL_MIN, min(CELL_MAX, (WIDTH - left - 10) / max(k, 1)))
+    col_label = cell - 4  # a column label fits its cell's width
+    top = 10
+    bottom = top + cell * k
+    height = bottom + 50
+    width = left + cell * k + 10
+    out = [svg_open(width, height, f"{y_title} / {x_title}")]
+    for r in range(k):
+        for c in range(k):
+            cx, cy = left + c * cell, top + r * cell
+            count, s = int(m[r, c]), float(share[r, c])
+            out.append(f"<g><title>{x(names[r])} → {x(names[c])}: {count} ({x(fmt_pct(s))})</title>")
+            out.append(
+                f'<rect x="{n(cx + 1)}" y="{n(cy + 1)}" width="{n(cell - 2)}" height="{n(cell - 2)}"'
+                f' fill="{mix(s)}"/>'
+            )
+            out.append(
+                f'<text x="{n(cx + cell / 2)}" y="{n(cy + cell / 2 + 5)}" text-anchor="middle"'
+                f' font-size="14" fill="{"#ffffff" if s > 0.5 else INK}">{count}</text>'
+            )
+            out.append("</g>")
+    for i, name in enumerate(names):
+        mid = top + i * cell + cell / 2
+        out.append(f"<g><title>{x(name)}</title>")
+        out.append(
+            f'<text x="{n(left - 8)}" y="{n(mid + 4.5)}" text-anchor="end">{x(fit(name, LABEL_MAX))}</text>'
+        )
+        out.append("</g>")
+        out.append(f"<g><title>{x(name)}</title>")
+        out.append(
+            f'<text x="{n(left + i * cell + cell / 2)}" y="{n(bottom + 17)}" text-anchor="middle">'
+            f"{x(fit(name, col_label))}</text>"
+        )
+        out.append("</g>")
+    out.append(
+        f'<text x="{n(left + cell * k / 2)}" y="{n(height - 8)}" text-anchor="middle">{x(x_title)}</text>'
+    )
+    mid = top + cell * k / 2
+    out.append(
+        f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">{x(y_title)}</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
