@@ -7,6 +7,7 @@ from dtcore.pruning.alpha_selection import only_when_asked
 from ui.figures import pruning as pf
 from ui.sections import prune_trees
 from ui.sections.cv_switch import cv_asked
+from ui.sections.long_table import long_table
 from ui.sections.pruning import (
     cached_alpha_curves,
     cached_alpha_values,
@@ -205,8 +206,8 @@ def removed_section(res, outcome):
     note = prune_table.basis_note(outcome, state.lang())
     if note:
         st.caption(note)
-    st.dataframe(
-        prune_table.removed_table(res.estimator, outcome, state.lang()), hide_index=True, key="prune_removed"
+    long_table(
+        prune_table.removed_table(res.estimator, outcome, state.lang()), "prune_removed", hide_index=True
     )
 
 
@@ -215,10 +216,8 @@ def decisions_section(res, outcome):
     st.markdown("**" + t("prune.decisions.title") + "**")
     rule = outcome.report.params.get("on_tie", "prune")
     st.caption(t("prune.decisions.note", rule=t("prune.rep_ties." + rule)))
-    st.dataframe(
-        prune_table.decisions_table(res.estimator, outcome, state.lang()),
-        hide_index=True,
-        key="prune_decisions",
+    long_table(
+        prune_table.decisions_table(res.estimator, outcome, state.lang()), "prune_decisions", hide_index=True
     )
 
 

@@ -36,23 +36,21 @@ def start(page: str | None = None, *, direct: bool = False, **query) -> AppTest:
     return at
 
 
-def upload_table(rows: int, seed: int = 0, regression: bool = False):
-    """A generated table uploaded on the Data page, every row a training row: two numeric
-    columns of 3 decimals (thousands of distinct values on 10⁴ rows) and a yes/no target (or,
-    with ``regression``, a numeric one); returns (the AppTest, the features)."""
+def upload_table(rows: int, seed: int = 0, regression: bool = False, flip: float = 0.0, valid: int = 0):
+    """A generated table uploaded on the Data page, every row a training row (but ``valid``
+    percent of them): two numeric columns of 3 decimals (thousands of distinct values on 10⁴
+    rows) and a yes/no target with ``flip`` of its labels flipped (or, with ``regression``, a
+    numeric one); returns (the AppTest, the features)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     X = np.round(rng.normal(size=(rows, 2)), 3)
-    y = (
-        np.round(X[:, 0] * 2 + X[:, 1] ** 2, 3)
-        if regression
-        else np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
-    )
+    above = (X[:, 0] + X[:, 1] > 0) != (rng.random(rows) < flip)
+    y = np.round(X[:, 0] * 2 + X[:, 1] ** 2, 3) if regression else np.where(above, "yes", "no")
     csv = "a,b,y\n" + "".join(f"{a},{b},{c}\n" for (a, b), c in zip(X.tolist(), y))
     at = start("pages/data.py")
     at.file_uploader(key="upload").set_value(("table.csv", csv.encode(), "text/csv")).run()
-    at.slider(key="valid").set_value(0).run()
-    at.slider(key="test").set_value(0).run()  # every row a training row
+    at.slider(key="valid").set_value(valid).run()
+    at.slider(key="test").set_value(0).run()
     assert not at.exception, [e.value for e in at.exception]
     return at, X
