@@ -114,3 +114,18 @@ def test_same_input_same_bytes():
     assert confusion_svg(["a", "b", "c"], m, "p", "t") == confusion_svg(
         ("a", "b", "c"), np.array(m), "p", "t"
     )
+
+
+def test_pre_html_shows_user_lines_as_typed():
+    """The what-if's mixing lines in a <pre>: markup, colons and line breaks inside a label stay
+    text (and one HTML line, so no blank line ends the Markdown HTML block)."""
+    import html
+    import re
+
+    from ui.views.text import pre_html
+
+    lines = ["w(<b>x</b>) = 1/3 × :material/home: & more", "p\nq", "$y$"]
+    out = pre_html(lines)
+    assert "\n" not in out and "<b>" not in out and ":material/" not in out
+    inner = re.fullmatch(r'<div class="dt-pre" style="[^"]*">(.*)</div>', out).group(1)
+    assert html.unescape(inner).split("\n") == ["w(<b>x</b>) = 1/3 × :material/home: & more", "p q", "$y$"]

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from html import escape
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
 from dtcore.numbers import fmt_pct, fmt_score
+from ui.views.text import html_text as x
 
 from .style import FONT, GRID
 
@@ -32,18 +32,6 @@ WIDTH = 440  # px, the chart's width at most: half the page at 1 400 px (it shri
 LABEL_MAX = 180  # px, the widest label column before a label is cut
 ROW = 28  # px per bar
 CELL_MIN, CELL_MAX = 36, 90  # px, a confusion cell's side
-
-
-def x(text: object) -> str:
-    """User text in SVG text or an attribute: markup characters, quotes and colons as entities, control
-    characters (a line break would end the Markdown HTML block) and characters XML forbids as
-    spaces."""
-    clean = "".join(
-        " " if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff" else c for c in str(text)
-    )
-    # ":" as an entity: Streamlit's Markdown rewrites ":material/" to ":material_" in its whole
-    # source, raw HTML included, before it parses it (the DOM decodes the entity back)
-    return escape(clean, quote=True).replace(":", "&#58;")
 
 
 def n(v: float) -> str:

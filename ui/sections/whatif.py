@@ -17,7 +17,7 @@ from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views import whatif as views
-from ui.views.text import md_escape
+from ui.views.text import md_escape, pre_html
 
 from .splits import arrays_for
 from .tree_frame import tree_frame
@@ -132,7 +132,8 @@ def whatif_section(res) -> None:
         )
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")
-    st.code("\n".join(ex.mixing), language=None)
+    with st.container(key="whatif_mixing"):
+        st.markdown(pre_html(ex.mixing), unsafe_allow_html=True)
     node_data_section(res, [n for n in ex.path_nodes if est.tree_.feature[n] >= 0])
 
 

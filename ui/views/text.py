@@ -13,7 +13,9 @@ no longer recognises; the text still reads exactly as typed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
+from html import escape
 from typing import Protocol
 
 #: the pages' translation function: ``t(key, **values)`` → text in the user's language
@@ -38,6 +40,35 @@ def md_escape(text: object) -> str:
     s = s.replace("&", "&amp;").replace("<", "&lt;")
     s = _AUTOLINK.sub(lambda m: (m.group(1) or m.group(2) or "") + WJ, s)
     return _SPECIAL.sub(r"\\\1", s)
+
+
+def html_text(text: object) -> str:
+    """User text inside raw HTML that a Markdown element shows (an SVG's text or attribute, a
+    ``<pre>``): markup characters, quotes and colons as entities, control characters (a line
+    break would end the Markdown HTML block) and characters XML forbids as spaces."""
+    clean = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff" else c for c in str(text)
+    )
+    # ":" as an entity: Streamlit's Markdown rewrites ":material/" to ":material_" in its whole
+    # source, raw HTML included, before it parses it (the DOM decodes the entity back)
+    return escape(clean, quote=True).replace(":", "&#58;")
+
+
+#: st.code's look: monospace, the lines as written, a light panel
+PRE_STYLE = (
+    "white-space: pre-wrap; font-family: 'Source Code Pro', monospace; font-size: 0.875rem; "
+    "line-height: 1.6; background: rgba(172, 177, 195, 0.15); border-radius: 0.5rem; "
+    "padding: 0.75rem 1rem; margin-bottom: 1rem"
+)
+
+
+def pre_html(lines: Iterable[object]) -> str:
+    """Lines of user text as a preformatted block for ``st.markdown(..., unsafe_allow_html=True)``:
+    monospaced like ``st.code`` without its 1.5 MB syntax highlighter, which the browser fetched
+    and ran on every cold visit of Train & tree for the what-if's mixing lines (issue 26)."""
+    body = "&#10;".join(html_text(line) for line in lines)  # one line of HTML: no blank line ends it
+    # a <div>: Streamlit's Markdown turns a <pre> into a div of its own that folds the lines
+    return f'<div class="dt-pre" style="{PRE_STYLE}">{body}</div>'
 
 
 def training_error(exc: KeyedError, t: Translate) -> str:
