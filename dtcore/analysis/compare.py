@@ -36,6 +36,7 @@ from dtcore.analysis.compare_records import Disagreement, Entry, Note
 from dtcore.analysis.disagreement import first_disagreement, notes
 from dtcore.base import BaseTreeEstimator
 from dtcore.estimators import make_estimator, tasks_of
+from dtcore.id3.rules import intervals_too_wide
 from dtcore.progress import checkpoint, report
 from dtcore.pruning.alpha_selection import fold_ids, only_when_asked
 from dtcore.schema import label_of
@@ -57,11 +58,6 @@ DEFAULTS = {
     "regression": ("cart-squared_error", "cart-friedman_mse", "cart-absolute_error"),
 }
 CV_FOLDS = 5  # unasked up to alpha_selection.ASKED_ROWS training rows (only_when_asked)
-#: ID3's default test of a continuous feature has one branch per distinct training value
-#: (``continuous="intervals"``, seed 000); with more than this many, ID3 is not a default
-#: contender: on the 10⁵ × 20 benchmark table (about 6 000 values a column) its tree had
-#: 19 756 560 nodes and took 295 s of CPU
-ID3_BRANCHES = 64
 REGRESSION_KEYS = ("cart-squared_error", "cart-friedman_mse", "cart-absolute_error", "cart-poisson")
 SPLITS = ("train", "valid", "test")
 
@@ -74,18 +70,12 @@ def default_keys(task: str, widest: int = 0, n_train: int = 0) -> tuple[str, ...
 
 def slow(task: str, widest: int, n_train: int) -> tuple[str, ...]:
     """The ``task``'s contenders too slow to start with on this table: ID3 when ``widest`` (the
-    most distinct training values of a continuous feature) exceeds :data:`ID3_BRANCHES`; CART
+    most distinct training values of a continuous feature) makes ``id3.rules.intervals_too_wide``; CART
     with absolute error on a large one (``alpha_selection.only_when_asked``: its median-based
     split search took 95 s of CPU on 85 000 rows, squared error 3 s)."""
     if task == "regression":
         return ("cart-absolute_error",) if only_when_asked(n_train) else ()
-    return ("id3",) if id3_too_wide(widest) else ()
-
-
-def id3_too_wide(widest: int) -> bool:
-    """Whether ID3's default test of a continuous feature with ``widest`` distinct training values
-    has too many branches to be a default contender (:data:`ID3_BRANCHES`)."""
-    return widest > ID3_BRANCHES
+    return ("id3",) if intervals_too_wide(widest) else ()
 
 
 def default_folds(n_train: int) -> int:

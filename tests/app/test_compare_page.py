@@ -103,7 +103,7 @@ def test_a_large_table_compares_without_cv_or_id3_until_asked():
     values leaves ID3 (one branch per value) out of the defaults, saying why."""
     import numpy as np
 
-    from dtcore.analysis.compare import ID3_BRANCHES
+    from dtcore.id3.rules import INTERVAL_BRANCHES
     from dtcore.pruning.alpha_selection import ASKED_ROWS
 
     n = ASKED_ROWS + 500
@@ -113,7 +113,7 @@ def test_a_large_table_compares_without_cv_or_id3_until_asked():
     assert at.multiselect(key="compare_algos").value == [k for k in DEFAULTS["classification"] if k != "id3"]
     captions = " ".join(c.value for c in at.caption)
     widest = max(len(np.unique(X[:, 0])), len(np.unique(X[:, 1])))
-    assert widest > ID3_BRANCHES
+    assert widest > INTERVAL_BRANCHES
     assert "ID3 is not among the defaults" in captions and f"{widest:,}" in captions
     assert f"Cross-validation is off on {n:,} training rows" in captions
     toggle = at.toggle(key="compare_ask_cv")

@@ -27,7 +27,7 @@ CHOICES = {
 class Plan:
     """What the page decides before comparing: the training rows' count (cross-validation waits
     to be asked: ``alpha_selection.only_when_asked``) and the continuous feature with the most distinct training
-    values (ID3's default test has one branch per value: ``C.ID3_BRANCHES``)."""
+    values (ID3's default test has one branch per value: ``id3.rules.intervals_too_wide``)."""
 
     n_train: int
     widest: str = ""
