@@ -622,12 +622,18 @@ def main() -> None:
         help="only the large-data journey (bench/browser_large.py): Parquet files (--rows, default 10⁶) "
         "opened on the Data page, CART on Dask to a drawn tree",
     )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="--large: seconds on the Data page before the files are opened (the cluster starts meanwhile)",
+    )
     ap.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC.relative_to(ROOT)}")
     args = ap.parse_args()
     if args.large:
         from bench.browser_large import run
 
-        steps = run(args.rows or 1_000_000, args.port or free_port(), args.shots)
+        steps = run(args.rows or 1_000_000, args.port or free_port(), args.shots, args.think)
         missed = [st.label for st in steps if not st.met()]
         print(
             f"\n{len(steps) - len(missed)} of {len(steps)} steps within target"

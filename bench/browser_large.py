@@ -11,6 +11,7 @@ too (every process under the server: ``ProcessTree``).
 
     .venv/bin/python -m bench.bench_browser --large                 # 10⁶ rows in 8 files
     .venv/bin/python -m bench.bench_browser --large --rows 200000   # fewer rows
+    .venv/bin/python -m bench.bench_browser --large --think 10      # 10 s on the Data page first
 """
 
 from __future__ import annotations
@@ -80,8 +81,9 @@ class ProcessTree:
         return sum(v for pid, v in self.seen.items() if pid != self.proc.pid)
 
 
-def run(rows: int, port: int, shots: Path) -> list:
-    """The journey; its steps (``bench_browser.Step``)."""
+def run(rows: int, port: int, shots: Path, think: float = 0.0) -> list:
+    """The journey; its steps (``bench_browser.Step``). ``think``: seconds on the Data page before
+    the files are named (a user reading the box; the cluster starts meanwhile)."""
     from playwright.sync_api import sync_playwright
 
     from bench.bench_browser import BrowserCpu, Session, Step, format_step, goto_page, tree_drawn
@@ -131,6 +133,7 @@ def run(rows: int, port: int, shots: Path) -> list:
                     ).first.click()
                     page.get_by_text(f"{rows:,}").first.wait_for(timeout=120_000)
 
+                page.wait_for_timeout(think * 1000)
                 w0 = tree.workers()
                 opened = s.step(
                     "[large] open the Parquet files (sample shown)",
@@ -160,8 +163,8 @@ def run(rows: int, port: int, shots: Path) -> list:
                         opened.browser_cpu + train.browser_cpu,
                         opened.ws_bytes + train.ws_bytes,
                         wall_target=LARGE_WALL,
-                        note=f"{rows:,} rows; Dask workers {w2 - w0:.1f} s of the server's "
-                        f"(open {w1 - w0:.1f}, train {w2 - w1:.1f})",
+                        note=f"{rows:,} rows, {think:g} s on the Data page first; Dask workers {w2 - w0:.1f} s "
+                        f"of the server's (open {w1 - w0:.1f}, train {w2 - w1:.1f}; {w0:.1f} s starting up before)",
                     )
                     s.steps.append(total)
                     print(format_step(total), flush=True)

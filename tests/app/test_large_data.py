@@ -208,7 +208,10 @@ def test_worker_processes_do_not_run_the_app_script_again():
     assert sys.modules["__main__"] is main
 
 
-def test_the_data_page_starts_the_dask_client_once_in_the_background(root, cluster):
+@pytest.mark.parametrize("page", [TRAIN, DATA])
+def test_a_server_offering_large_data_starts_its_dask_client_once_in_the_background(root, cluster, page):
+    """The first page drawn (the Train page a visit opens on, the Data page's box) starts the
+    client in a thread; the fit takes that client; later runs start no other."""
     from ui.state import large_data as S
 
     key = (L.scheduler_address(), L.worker_count())
@@ -217,7 +220,7 @@ def test_the_data_page_starts_the_dask_client_once_in_the_background(root, clust
     S._warm_started.clear()
     scheduler = cluster.cluster.scheduler
     before = set(scheduler.clients)
-    no_exception(start(DATA))
+    no_exception(start(page, direct=True))
     assert key in S._warm_started
     for thread in [t for t in threading.enumerate() if t.name == "dtree-dask-warm-up"]:
         thread.join(60)

@@ -22,7 +22,7 @@ def source_section() -> None:
     root = L.configured_root()
     if root is None:
         return
-    warm_up()  # the Dask cluster starts while the user names the files
+    warm_up()  # the Dask cluster starts (if the page before did not) while the user names the files
     src = source()
     with st.expander(t("large.title"), expanded=src is not None, icon=":material/database:"):
         st.caption(t("large.help"))

@@ -13,7 +13,7 @@ The Data page's box and notes and the Train page's message are ``ui.sections.lar
 
 The Dask client is made once per server process (``st.cache_resource``): a ``LocalCluster`` of
 ``DTREE_DASK_WORKERS`` (default 2) worker processes, or the scheduler at ``DTREE_DASK_SCHEDULER``;
-started in the background (:func:`warm_up`) when the Data page first offers large data.
+started in the background (:func:`warm_up`) on the first page a server offering large data draws.
 """
 
 from __future__ import annotations
@@ -137,10 +137,14 @@ _warm_started: set[tuple[str | None, int]] = set()
 
 
 def warm_up() -> None:
-    """Start the server's Dask client in the background, once per server process (and cluster):
-    called when the Data page offers large data, so that the local cluster's worker processes
-    are up, the engine imported in them, by the time a user has named files and trains (the fit
-    waits for a start still under way: ``st.cache_resource`` computes a value once)."""
+    """Start the server's Dask client in the background, once per server process (and cluster),
+    when the server offers large data (``DTREE_LARGE_DATA_DIR`` names a folder): called after
+    each page is drawn and by the Data page's large-data box, so that the local cluster's worker
+    processes are up, the engine imported in them, by the time a user has named files and
+    trains (the fit waits for a start still under way: ``st.cache_resource`` computes a value
+    once)."""
+    if L.configured_root() is None:
+        return
     key = (L.scheduler_address(), L.worker_count())
     with _warm_lock:
         if key in _warm_started:
