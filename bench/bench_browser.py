@@ -7,6 +7,7 @@
     .venv/bin/python -m bench.bench_browser --write-doc  # also rewrite docs/speed-browser.md
     .venv/bin/python -m bench.bench_browser --sizes 0 --steps search growth  # only those steps
     .venv/bin/python -m bench.bench_browser --sizes 0 --skip compare          # all but that one
+    .venv/bin/python -m bench.bench_browser --large      # large data: 10⁶ rows of Parquet to a drawn tree
 
 A fresh Streamlit server per run (a free port, or ``--port``), driven through Playwright with the
 system Chromium (/usr/bin/chromium), a new browser context (a new session) per tree size. The
@@ -595,7 +596,7 @@ def main() -> None:
     ap.add_argument(
         "--train", action="store_true", help="the ~1 000-node tree and the Train & tree page's steps only"
     )
-    ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument("--rows", type=int, default=None, help="rows of the data (default 10⁵; --large 10⁶)")
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     ap.add_argument("--sizes", type=int, nargs="*", help="which tree sizes (0, 1, 2) to run")
     ap.add_argument(
@@ -615,8 +616,31 @@ def main() -> None:
         default=Path(tempfile.gettempdir()) / "bench_browser",
         help="where a failed step's screenshot goes (default: %(default)s)",
     )
+    ap.add_argument(
+        "--large",
+        action="store_true",
+        help="only the large-data journey (bench/browser_large.py): Parquet files (--rows, default 10⁶) "
+        "opened on the Data page, CART on Dask to a drawn tree",
+    )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="--large: seconds on the Data page before the files are opened (the cluster starts meanwhile)",
+    )
     ap.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC.relative_to(ROOT)}")
     args = ap.parse_args()
+    if args.large:
+        from bench.browser_large import run
+
+        steps = run(args.rows or 1_000_000, args.port or free_port(), args.shots, args.think)
+        missed = [st.label for st in steps if not st.met()]
+        print(
+            f"\n{len(steps) - len(missed)} of {len(steps)} steps within target"
+            + (f"; missed: {missed}" if missed else "")
+        )
+        return
+    args.rows = args.rows or 100_000
     small = args.quick or args.train
     trees = [TREES[i] for i in (args.sizes if args.sizes else ([0] if small else range(len(TREES))))]
     from playwright.sync_api import sync_playwright

@@ -9,6 +9,15 @@ from typing import Any
 from distributed import Client, LocalCluster
 
 
+def warm_imports() -> None:
+    """Import what the fit's tasks run (called on each worker through ``client.run``), so the first
+    fit on new workers does not wait for the imports as its first tasks are unpickled."""
+    import dask.dataframe  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    import dtdask.fit  # noqa: F401
+
+
 def open_client(
     scheduler: str | None = None,
     n_workers: int = 2,

@@ -213,18 +213,27 @@ def level_facts(block: Block, node: np.ndarray, step: RouteStep, table: ValueTab
     n_slots = step.feature.size
     seen = np.zeros(n_slots, dtype=bool)
     below, above = np.full(n_slots, -np.inf), np.full(n_slots, np.inf)
+    n = node.size
     feat = np.append(step.feature, -1)[node]
     rows = np.flatnonzero(feat >= 0)
     s, f = node[rows], feat[rows]
-    code = block.codes[f, rows].astype(np.int64)
+    # the (feature, row) cells read as flat takes of the C-ordered arrays (2-D fancy indexing
+    # costs several times more)
+    code = _cells_at(block.codes, f, rows, n).astype(np.int64)
     missing = code == table.n_bins[f]
     seen[s[missing]] = True
     known = ~missing & table.continuous[f]
-    s, f, code, rows = s[known], f[known], code[known], rows[known]
-    go = step.left[s, code]
-    held = table.raw_row[f] >= 0
+    if not known.all():
+        s, f, code, rows = s[known], f[known], code[known], rows[known]
+    at = s.astype(np.int64) * step.left.shape[1]
+    at += code
+    go = np.ascontiguousarray(step.left).reshape(-1).take(at)
+    raw_row = table.raw_row[f]
+    held = raw_row >= 0
     if held.any():  # the values themselves
-        x, g, sh = block.raw[table.raw_row[f[held]], rows[held]], go[held], s[held]
+        every = bool(held.all())
+        x = _cells_at(block.raw, raw_row if every else raw_row[held], rows if every else rows[held], n)
+        g, sh = (go, s) if every else (go[held], s[held])
         np.maximum.at(below, sh[g], x[g])
         np.minimum.at(above, sh[~g], x[~g])
     if not held.all():  # one value per bin: the highest bin going left, the lowest going right
@@ -237,6 +246,15 @@ def level_facts(block: Block, node: np.ndarray, step: RouteStep, table: ValueTab
         below[left_ok] = table.hi[fs[left_ok], hi_code[left_ok]]
         above[right_ok] = table.lo[fs[right_ok], lo_code[right_ok]]
     return LevelFacts(seen, below, above)
+
+
+def _cells_at(a: np.ndarray, row: np.ndarray, col: np.ndarray, n: int) -> np.ndarray:
+    """``a[row, col]`` of a 2-D array of ``n`` columns."""
+    if not a.flags.c_contiguous:
+        return a[row, col]
+    flat = row.astype(np.int64) * n
+    flat += col
+    return a.reshape(-1).take(flat)
 
 
 def _route(

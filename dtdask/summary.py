@@ -95,6 +95,11 @@ def continuous_column(x: np.ndarray) -> tuple[ContinuousColumn, np.ndarray | Non
     """(the column as kept, its sorted distinct known values or None past ``DISTINCT_LIMIT``,
     whether it holds a −0.0)."""
     negative_zero = bool(np.any(np.signbit(x) & (x == 0)))
+    head = x[: 4 * DISTINCT_LIMIT]
+    if x.size > head.size and np.unique(head[~np.isnan(head)]).size > DISTINCT_LIMIT:
+        # past the limit already in its first rows (np.unique and pd.factorize both count 0.0
+        # and −0.0 as one value): no hashing of the whole column
+        return ContinuousColumn(x, None, None), None, negative_zero
     inverse, uniques = pd.factorize(x, use_na_sentinel=True)  # hashing: O(rows), not a sort
     if uniques.size > DISTINCT_LIMIT:
         return ContinuousColumn(x, None, None), None, negative_zero

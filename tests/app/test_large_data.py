@@ -5,6 +5,8 @@ folder are refused with the previous data kept, and the pages that need rows in 
 they work on the sample."""
 
 import os
+import sys
+import threading
 
 import numpy as np
 import pandas as pd
@@ -190,3 +192,42 @@ def test_a_link_reopens_the_same_files_with_its_settings(root):
     no_exception(at)
     assert at.session_state["data"].source == "sample"
     assert any("cannot be opened here" in w.value for w in at.warning)
+
+
+def test_worker_processes_do_not_run_the_app_script_again():
+    """multiprocessing's spawn runs the parent's ``__main__`` again in each child; under Streamlit
+    that is app.py, so the local cluster's workers start with ``__main__`` hidden."""
+    from multiprocessing import spawn
+
+    main = sys.modules["__main__"]
+    outside = spawn.get_preparation_data("w")
+    assert "init_main_from_path" in outside or "init_main_from_name" in outside  # pytest's own main
+    with L._script_main_hidden():
+        inside = spawn.get_preparation_data("w")
+        assert "init_main_from_path" not in inside and "init_main_from_name" not in inside
+    assert sys.modules["__main__"] is main
+
+
+@pytest.mark.parametrize("page", [TRAIN, DATA])
+def test_a_server_offering_large_data_starts_its_dask_client_once_in_the_background(root, cluster, page):
+    """The first page drawn (the Train page a visit opens on, the Data page's box) starts the
+    client in a thread; the fit takes that client; later runs start no other."""
+    from ui.state import large_data as S
+
+    key = (L.scheduler_address(), L.worker_count())
+    S._client_box(*key)[0].close()  # a client made by an earlier test: the warm-up makes a new one
+    S._client_box.clear()
+    S._warm_started.clear()
+    scheduler = cluster.cluster.scheduler
+    before = set(scheduler.clients)
+    no_exception(start(page, direct=True))
+    assert key in S._warm_started
+    for thread in [t for t in threading.enumerate() if t.name == "dtree-dask-warm-up"]:
+        thread.join(60)
+    made = set(scheduler.clients) - before
+    assert len(made) == 1  # the warm-up connected one client
+    client = S.dask_client()
+    assert client.status == "running" and {client.id} == made  # the fit takes that one
+    no_exception(start(DATA))  # a second visit starts no other
+    assert not [t for t in threading.enumerate() if t.name == "dtree-dask-warm-up"]
+    assert set(scheduler.clients) - before == made

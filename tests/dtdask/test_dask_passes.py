@@ -15,7 +15,7 @@ from dtcore.schema import encode_features, target_encoding
 from dtdask import fit_dask
 from dtdask.fit import prepare
 from dtdask.source import encode_scanned, scan_partition, value_table
-from dtdask.summary import DISTINCT_LIMIT, merge, sample_per_partition
+from dtdask.summary import DISTINCT_LIMIT, continuous_column, merge, sample_per_partition
 
 
 def awkward_table(n=12_000, seed=3):
@@ -141,3 +141,27 @@ def test_each_partition_is_read_once():
         est = fit_dask(ddf, "label", task="classification", max_depth=6)
     assert sorted(reads) == [0, 1, 2, 3]
     assert_facts_are_dtcores(est, df)
+
+
+@pytest.mark.parametrize("where", ["head", "tail"])
+def test_a_column_past_the_distinct_limit_is_kept_as_values_whether_its_first_rows_say_so_or_not(where):
+    """A column found past DISTINCT_LIMIT in its first rows is not hashed whole; one found so only
+    further down is: either way the column is kept as its values, with no distinct set sent."""
+    n = 8 * DISTINCT_LIMIT
+    x = np.zeros(n)
+    wide = np.arange(2 * DISTINCT_LIMIT, dtype=float) / 7
+    if where == "head":
+        x[: wide.size] = wide
+    else:
+        x[-wide.size :] = wide
+    x[5] = -0.0
+    x[7] = np.nan
+    kept, distinct, negative_zero = continuous_column(x)
+    assert distinct is None and negative_zero
+    assert kept.uniques is None and kept.inverse is None
+    np.testing.assert_array_equal(kept.real(), x)
+    assert np.signbit(kept.real()[5])
+    narrow = np.where(np.arange(n) % 3 == 0, 1.5, 2.5)  # few values: hashed, its distinct set sent
+    kept, distinct, _ = continuous_column(narrow)
+    np.testing.assert_array_equal(distinct, [1.5, 2.5])
+    np.testing.assert_array_equal(kept.real(), narrow)

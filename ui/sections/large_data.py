@@ -12,7 +12,7 @@ import streamlit as st
 
 from ui.services import large_data as L
 from ui.services.training import TrainResult
-from ui.state.large_data import failure_text, on_open, source
+from ui.state.large_data import failure_text, on_open, source, warm_up
 from ui.state.state import t
 from ui.views.text import md_escape
 
@@ -22,6 +22,7 @@ def source_section() -> None:
     root = L.configured_root()
     if root is None:
         return
+    warm_up()  # the Dask cluster starts (if the page before did not) while the user names the files
     src = source()
     with st.expander(t("large.title"), expanded=src is not None, icon=":material/database:"):
         st.caption(t("large.help"))

@@ -19,8 +19,11 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import sys
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,11 +201,31 @@ def open_source(pattern: str, root: Path, sample_rows: int = SAMPLE_ROWS) -> tup
 
 def start_client(scheduler: str | None, n_workers: int = 2) -> Any:
     """A ``distributed.Client`` (``dtdask.cluster.open_client``): at ``scheduler``, else on a new
-    local cluster of ``n_workers`` one-thread worker processes. Kept open for the life of the
-    server process by the caller's cache."""
-    from dtdask.cluster import open_client
+    local cluster of ``n_workers`` one-thread worker processes, the engine's modules imported on
+    the new workers (``dtdask.cluster.warm_imports``). Kept open for the life of the server process by
+    the caller's cache."""
+    from dtdask.cluster import open_client, warm_imports
 
-    return open_client(scheduler, n_workers)
+    with _script_main_hidden():
+        client = open_client(scheduler, n_workers)
+    if scheduler is None:
+        client.run(warm_imports)
+    return client
+
+
+@contextmanager
+def _script_main_hidden() -> Iterator[None]:
+    """While worker processes start: ``__main__`` without a file. ``multiprocessing``'s spawn runs
+    the parent's ``__main__`` file again in every child (as ``__mp_main__``); under Streamlit that
+    is the app's script, run whole in each Dask worker (2–3 s of CPU each, before the worker
+    takes any task); nothing of the script is sent to the workers."""
+    main = sys.modules.get("__main__")
+    bare = sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:  # unless a script run started meanwhile put its own module there
+        if main is not None and sys.modules.get("__main__") is bare:
+            sys.modules["__main__"] = main
 
 
 def fit_large(

@@ -64,3 +64,4 @@ def run_page(page: Callable[[], None]) -> None:
     if large_data.page_gate(page_path(page)):  # large data: the page says it uses the sample
         section("page", page)  # the last boundary: whatever a section's own did not catch
     write_url(url_extras())
+    large_data.warm_up()  # the page drawn: a server offering large data starts its Dask cluster

@@ -12,10 +12,14 @@ the current data, opening one (the Data page's Open button, a link), the Dask fi
 The Data page's box and notes and the Train page's message are ``ui.sections.large_data``'s.
 
 The Dask client is made once per server process (``st.cache_resource``): a ``LocalCluster`` of
-``DTREE_DASK_WORKERS`` (default 2) worker processes, or the scheduler at ``DTREE_DASK_SCHEDULER``.
+``DTREE_DASK_WORKERS`` (default 2) worker processes, or the scheduler at ``DTREE_DASK_SCHEDULER``;
+started in the background (:func:`warm_up`) on the first page a server offering large data draws.
 """
 
 from __future__ import annotations
+
+import contextlib
+import threading
 
 import streamlit as st
 
@@ -126,6 +130,33 @@ def _client_box(scheduler: str | None, workers: int) -> list:
 
 def _client(scheduler: str | None, workers: int):
     return _client_box(scheduler, workers)[0]
+
+
+_warm_lock = threading.Lock()
+_warm_started: set[tuple[str | None, int]] = set()
+
+
+def warm_up() -> None:
+    """Start the server's Dask client in the background, once per server process (and cluster),
+    when the server offers large data (``DTREE_LARGE_DATA_DIR`` names a folder): called after
+    each page is drawn and by the Data page's large-data box, so that the local cluster's worker
+    processes are up, the engine imported in them, by the time a user has named files and
+    trains (the fit waits for a start still under way: ``st.cache_resource`` computes a value
+    once)."""
+    if L.configured_root() is None:
+        return
+    key = (L.scheduler_address(), L.worker_count())
+    with _warm_lock:
+        if key in _warm_started:
+            return
+        _warm_started.add(key)
+    threading.Thread(target=_start_quietly, args=key, name="dtree-dask-warm-up", daemon=True).start()
+
+
+def _start_quietly(address: str | None, workers: int) -> None:
+    # a failure is not cached: the fit starts the client again and says what failed
+    with contextlib.suppress(Exception):
+        _client(address, workers)
 
 
 def dask_client():
