@@ -50,7 +50,9 @@ def plan(df: pd.DataFrame, roles: dict[str, str], task: str, split: Split) -> Pl
     return Plan(int(tr.size), name, n)
 
 
-def _rows(df: pd.DataFrame, roles: dict[str, str], task: str, split: Split):
+def _rows(
+    df: pd.DataFrame, roles: dict[str, str], task: str, split: Split
+) -> tuple[str, list[str], list[str], np.ndarray, dict[str, np.ndarray]]:
     """(target, features, kinds, target cells, row positions per split): the rows whose target
     is known, split as the training service splits."""
     target, features, kinds = columns_to_train(df, roles, task)

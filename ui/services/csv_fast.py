@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import csv
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dtcore.data.limits import SizeLimits
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: the cells of one column: its distinct strings (in order of first appearance) and, per data
 #: row, the index of its cell among them
@@ -72,7 +76,7 @@ def distinct_columns(
     return header, columns
 
 
-def _read(text: str, delimiter: str, utf8: bytes | memoryview | None):
+def _read(text: str, delimiter: str, utf8: bytes | memoryview | None) -> pa.Table | None:
     """Every non-empty line of ``text`` as a row of strings (the header too: the first row)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
