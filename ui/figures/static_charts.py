@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
-from dtcore.numbers import fmt_pct, fmt_score
+from dtcore.numbers import fmt_fixed, fmt_pct, fmt_score
 from ui.views.text import html_text as x
 
 from .style import FONT, GRID
@@ -131,7 +131,7 @@ def importances_svg(names: Sequence[str], importances: ArrayLike, axis_title: st
 def fmt_axis(v: float, step: float) -> str:
     """A tick label with as many decimals as the step needs (0, 0.2, 0.05)."""
     digits = max(0, -int(np.floor(np.log10(step) + 1e-9))) if step < 1 else 0
-    text = f"{v:.{digits}f}"
+    text = fmt_fixed(v, digits)
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
