@@ -306,7 +306,8 @@ def alpha_section(res, alpha):
 
 def cf_section(res, cf):
     """The CF curve (EBP at each CF of the grid); on a large table only once its section is
-    opened (twelve prunings of the tree: 4 of the page's 5 s on 85 000 rows)."""
+    opened (twelve prunings of the tree: with it the page took 10.8 s to open on 10⁵ rows, 1.2 s
+    without, at load 4)."""
     if report_mode.active() or not only_when_asked(res.rows["train"].size):
         cf_chart(res, cf)
         return
