@@ -35,8 +35,9 @@ which makes the replay exact without the training data (and so works on a loaded
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -58,13 +59,14 @@ def records_history(est: object) -> bool:
     return all(hasattr(est, a) for a in HISTORY_ATTRS)
 
 
-def has_history(est: object) -> bool:
+def has_history(est: object, replay: Callable[[Any, int], StepTree] | None = None) -> bool:
     """True when ``est`` holds a growth history that ends in its current ``tree_`` (a tree edited
-    afterwards — forced splits, a pruning run — has none)."""
+    afterwards — forced splits, a pruning run — has none). ``replay``: how to get its last step
+    (default :func:`step_tree`; the app passes its cached replay)."""
     if not records_history(est):
         return False
     fitted = cast(FittedTree, est)  # the attributes just checked
-    final = step_tree(fitted, n_steps(fitted)).tree
+    final = (replay or step_tree)(fitted, n_steps(fitted)).tree
     return same_structure(final, fitted.tree_)
 
 

@@ -13,8 +13,8 @@ from dtcore.analysis import compare as C
 from dtcore.schema import CATEGORICAL, CONTINUOUS, categories_of
 
 from . import roles as R
-from .loading import is_missing_cell, raw_rows
-from .training import Split, TrainingError, columns_to_train, split_rows
+from .loading import raw_rows
+from .training import Split, TrainingError, columns_to_train, known_target_rows
 
 #: what the page offers per task, the defaults first
 CHOICES = {
@@ -56,11 +56,7 @@ def _rows(
     """(target, features, kinds, target cells, row positions per split): the rows whose target
     is known, split as the training service splits."""
     target, features, kinds = columns_to_train(df, roles, task)
-    y_all = df[target].to_numpy(dtype=object)
-    keep = np.flatnonzero([not is_missing_cell(v) for v in y_all])
-    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)
-    if rows["train"].size == 0:
-        raise TrainingError("train.err.no_rows")
+    y_all, _, rows = known_target_rows(df, target, task, split)
     return target, features, kinds, y_all, rows
 
 

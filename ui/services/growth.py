@@ -29,9 +29,7 @@ STEPS_KEPT = 8
 
 def has_history(est: Any) -> bool:
     """``gs.has_history``, on the cached replay of the last step."""
-    if not gs.records_history(est):
-        return False
-    return gs.same_structure(step(est, gs.n_steps(est)).tree, est.tree_)
+    return gs.has_history(est, replay=step)
 
 
 def n_steps(est: Any) -> tuple[int, int]:

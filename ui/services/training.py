@@ -157,6 +157,20 @@ def columns_to_train(df: pd.DataFrame, roles: dict[str, str], task: str) -> tupl
     return target, features, kinds
 
 
+def known_target_rows(
+    df: pd.DataFrame, target: str, task: str, split: Split
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """(the target's cells, the positions of the rows whose target is known, those positions per
+    split name): what Train & tree and Compare both learn from; TrainingError without a
+    training row."""
+    keep = np.nonzero(~_target_missing(df[target]))[0]
+    y_all = df[target].to_numpy(dtype=object)
+    rows = split_rows(keep, split, y_all[keep] if task == R.CLASSIFICATION else None, df)
+    if rows["train"].size == 0:
+        raise TrainingError("train.err.no_rows")
+    return y_all, keep, rows
+
+
 def train(
     df: pd.DataFrame,
     roles: dict[str, str],
@@ -170,14 +184,8 @@ def train(
     target, features, kinds = columns_to_train(df, roles, task)
     if algorithm not in algorithms_for(task):
         raise TrainingError("train.err.algorithm_task", algorithm=algorithm, task=task)
-    missing = _target_missing(df[target])
-    keep = np.nonzero(~missing)[0]
-    y_all = df[target].to_numpy(dtype=object)
-    strata = y_all[keep] if task == R.CLASSIFICATION else None
-    rows = split_rows(keep, split, strata, df)
+    y_all, keep, rows = known_target_rows(df, target, task, split)
     tr = rows["train"]
-    if tr.size == 0:
-        raise TrainingError("train.err.no_rows")
     if task == R.CLASSIFICATION and len(set(map(str, y_all[tr]))) < 2:
         raise TrainingError("train.err.single_class", column=target)
     params = estimator_params(algorithm, task, criterion, values)
@@ -221,6 +229,6 @@ def train(
         kinds,
         rows,
         scores,
-        int(missing.sum()),
+        int(len(df) - keep.size),
         seconds,
     )
