@@ -66,7 +66,29 @@ def test_editor_change_moves_the_bold_path():
     after = bold_edges(whatif_svg(at))
     assert after and next(e for e in after if e[0] == 0) != first_edge
     assert at.metric[-1].label in ("Prediction", "预测")
-    assert at.get("dataframe"), "probabilities and counterfactual tables"
+    tables = whatif_tables(at)
+    assert len(tables) == 3, "counterfactuals, probabilities, reached leaves"
+    counterfactuals, probabilities, leaves = tables
+    assert counterfactuals[0][:2] == ["Feature", "Value"] and any(r[0] == "纹理" for r in counterfactuals)
+    assert sorted(r[0] for r in probabilities[1:]) == ["否", "是"]
+    assert abs(sum(float(r[1]) for r in probabilities[1:]) - 1) < 0.002  # shares to 3 decimals
+    assert len(leaves) == 2 and leaves[1][0].startswith("#")  # one leaf: no missing value here
+    assert not at.get("arrow_data_frame") and not at.get("dataframe")  # no grid on Train & tree
+
+
+def whatif_tables(at) -> list[list[list[str]]]:
+    """The what-if's HTML tables as the browser shows them: rows of cell texts, header first."""
+    import html
+    import re
+
+    out = []
+    for m in at.markdown:
+        if m.value.startswith('<table class="dt-table"'):
+            rows = re.findall(r"<tr>(.*?)</tr>", m.value)
+            out.append(
+                [[html.unescape(c) for c in re.findall(r"<t[hd] [^>]*>([^<]*)</t[hd]>", r)] for r in rows]
+            )
+    return out
 
 
 def mixing_text(at) -> str:

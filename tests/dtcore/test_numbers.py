@@ -57,8 +57,8 @@ def test_three_decimal_scores_have_one_home():
                 if ".3f" in spec or "digits" in spec:
                     found.append((rel, fn.name))
     lonely = {f for f in found if f[0] != "dtcore/numbers.py"}
-    # the what-if table's class shares (in [0, 1]) and a weighted count are not scores
-    assert lonely <= {("ui/views/whatif.py", "leaves_table"), ("ui/views/splits.py", "count")}, lonely
+    # a weighted count is not a score
+    assert lonely <= {("ui/views/splits.py", "count")}, lonely
     for gone in (("dtcore/analysis/disagreement.py", "fmt"), ("ui/views/growth.py", "_num")):
         assert gone not in {(rel, fn.name) for rel, fn in _defs()}, gone
 

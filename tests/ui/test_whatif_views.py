@@ -6,9 +6,11 @@ import re
 import numpy as np
 
 from dtcore import explain
+from dtcore.numbers import fmt_weight
 from tests.dtcore.whatif_models import fitted
 from ui.figures.node_data import node_children_figure, node_feature_figure
 from ui.views import whatif as W
+from ui.views.text import TextTable, table_html
 
 TEXTS = {"count": "w", "threshold": "t", "mean": "mean", "value": "v", "missing": "?"}
 
@@ -45,11 +47,31 @@ def test_tables():
     est, X, Xe = fitted("watermelon_2.0_missing", "c45")
     ex = explain.explain_prediction(est, Xe[7])
     leaves = W.leaves_table(ex, tr)
-    assert list(leaves["whatif.col.weight"]) == ["7/15", "1/3", "1/5"]
+    assert leaves.column("whatif.col.weight") == ["7/15", "1/3", "1/5"]
+    assert leaves.columns[2:] == tuple(str(c) for c in ex.classes)
+    for row, r in zip(leaves.rows, ex.leaves):  # "count (share)" per class, shares to 3 decimals
+        assert row[2:] == tuple(f"{fmt_weight(n)} ({p:.3f})" for n, p in zip(r.counts, r.distribution))
     cf = W.counterfactual_table(ex, tr)
-    assert cf.iloc[0]["whatif.col.value"] == "whatif.missing" and "→" in cf.iloc[0]["whatif.col.flips"]
+    first = dict(zip(cf.columns, cf.rows[0]))
+    assert first["whatif.col.value"] == "whatif.missing" and "→" in first["whatif.col.flips"]
     probs = W.probabilities_table(ex, tr)
-    assert abs(probs["whatif.col.probability"].sum() - 1) < 1e-12
+    assert abs(sum(ex.proba) - 1) < 1e-12
+    assert probs.column("whatif.col.class") == [str(c) for c in ex.classes]
+    assert probs.column("whatif.col.probability") == [f"{p:.3f}" for p in ex.proba]
+    reg, _, Xr = fitted("diabetes", "cart")
+    ex = explain.explain_prediction(reg, Xr[0])
+    assert W.probabilities_table(ex, tr) is None
+    (row,) = W.leaves_table(ex, tr).rows
+    assert row[2] == f"{ex.leaves[0].distribution[0]:.6g}"
+
+
+def test_table_html_escapes_user_text():
+    """Headers and cells are user data (column names, labels): escaped, never markup."""
+    table = TextTable(("<b>x</b>", "a:b"), (("<script>alert(1)</script>", '" onmouseover="x'),))
+    html = table_html(table)
+    assert "<script>" not in html and "<b>" not in html and '" onmouseover' not in html
+    assert "&lt;script&gt;" in html and "a&#58;b" in html
+    assert html.count("<tr>") == 2 and html.count("<td ") == 2 and "\n" not in html
 
 
 def test_node_data_figures_classification_and_regression():

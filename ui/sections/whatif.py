@@ -17,7 +17,7 @@ from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views import whatif as views
-from ui.views.text import md_escape, pre_html
+from ui.views.text import md_escape, pre_html, table_html
 
 from .splits import arrays_for
 from .tree_frame import tree_frame
@@ -109,7 +109,7 @@ def whatif_section(res) -> None:
         ex = views.explain(est, values, words)
         st.markdown(f"**{t('whatif.counterfactuals')}**")
         if ex.counterfactuals:
-            st.dataframe(views.counterfactual_table(ex, t), hide_index=True, width="stretch")
+            st.markdown(table_html(views.counterfactual_table(ex, t)), unsafe_allow_html=True)
             st.caption(t("whatif.counterfactuals_caption"))
         else:
             st.caption(t("whatif.no_path_features"))
@@ -117,9 +117,9 @@ def whatif_section(res) -> None:
         st.metric(t("whatif.prediction"), md_escape(ex.prediction))  # the value is Markdown
         probs = views.probabilities_table(ex, t)
         if probs is not None:
-            st.dataframe(probs, hide_index=True, width="stretch")
+            st.markdown(table_html(probs), unsafe_allow_html=True)
         st.markdown(f"**{t('whatif.leaves')}**")
-        st.dataframe(views.leaves_table(ex, t), hide_index=True, width="stretch")
+        st.markdown(table_html(views.leaves_table(ex, t)), unsafe_allow_html=True)
     st.markdown(f"**{t('whatif.path')}**")
     with st.container(key="whatif_path"):  # a stable hook (st-key-whatif_path) for the browser tests
         # laid out by the server's ``dot`` (cached by the DOT) and sent once per session, then by

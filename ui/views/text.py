@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from html import escape
 from typing import Protocol
 
@@ -69,6 +70,40 @@ def pre_html(lines: Iterable[object]) -> str:
     body = "&#10;".join(html_text(line) for line in lines)  # one line of HTML: no blank line ends it
     # a <div>: Streamlit's Markdown turns a <pre> into a div of its own that folds the lines
     return f'<div class="dt-pre" style="{PRE_STYLE}">{body}</div>'
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """A small table of text cells (headers and rows as shown), drawn by ``table_html``."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def column(self, name: str) -> list[str]:
+        """The cells of the column headed ``name``, top to bottom."""
+        i = self.columns.index(name)
+        return [row[i] for row in self.rows]
+
+
+#: st.dataframe's look for a few rows: full width, thin rules, a shaded header
+TABLE_STYLE = "width: 100%; border-collapse: collapse; font-size: 0.875rem; margin-bottom: 1rem"
+CELL_STYLE = "border: 1px solid rgba(49, 51, 63, 0.1); padding: 0.25rem 0.5rem; text-align: left"
+HEAD_STYLE = CELL_STYLE + "; background: rgba(172, 177, 195, 0.15); font-weight: 600"
+
+
+def table_html(table: TextTable) -> str:
+    """A ``TextTable`` as one line of HTML for ``st.markdown(..., unsafe_allow_html=True)``: a few
+    rows drawn without ``st.dataframe``'s grid, whose 1.2 MB of scripts the browser fetched and
+    ran on every cold visit of Train & tree for the what-if's three tables (issue 26)."""
+    head = "".join(f'<th style="{HEAD_STYLE}">{html_text(c)}</th>' for c in table.columns)
+    body = "".join(
+        "<tr>" + "".join(f'<td style="{CELL_STYLE}">{html_text(c)}</td>' for c in row) + "</tr>"
+        for row in table.rows
+    )
+    return (
+        f'<table class="dt-table" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
 
 
 def training_error(exc: KeyedError, t: Translate) -> str:

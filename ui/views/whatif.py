@@ -13,14 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
 from dtcore.explain.prediction import PredictionExplanation, explain_prediction
-from dtcore.numbers import fmt_weight
+from dtcore.numbers import fmt_fixed, fmt_weight
 
-from .text import Translate
+from .text import TextTable, Translate
 from .tree import dot_words
 
 #: one sample editor value: a category label or a number, None for missing
@@ -96,40 +95,42 @@ def whatif_dot(
     )
 
 
-def leaves_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame:
+def leaves_table(ex: PredictionExplanation, t: Translate) -> TextTable:
     """One row per reached leaf: its id, the share of the sample reaching it, its training
     distribution (or value)."""
+    if ex.classes is not None:
+        columns = (t("whatif.col.leaf"), t("whatif.col.weight"), *(str(c) for c in ex.classes))
+    else:
+        columns = (t("whatif.col.leaf"), t("whatif.col.weight"), t("whatif.col.value"))
     rows = []
     for r in ex.leaves:
-        row = {t("whatif.col.leaf"): f"#{r.leaf}", t("whatif.col.weight"): r.weight_text}
         if ex.classes is not None:
-            for c, n, p in zip(ex.classes, r.counts, r.distribution):
-                row[str(c)] = f"{fmt_weight(n)} ({p:.3f})"
+            cells = [f"{fmt_weight(n)} ({fmt_fixed(p)})" for n, p in zip(r.counts, r.distribution)]
         else:
-            row[t("whatif.col.value")] = f"{r.distribution[0]:.6g}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+            cells = [f"{r.distribution[0]:.6g}"]
+        rows.append((f"#{r.leaf}", r.weight_text, *cells))
+    return TextTable(columns, tuple(rows))
 
 
-def counterfactual_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame:
+def counterfactual_table(ex: PredictionExplanation, t: Translate) -> TextTable:
     """Per feature on the path: its value, the range that keeps the prediction, the nearest
     change that flips it."""
-    return pd.DataFrame(
-        [
-            {
-                t("whatif.col.feature"): c.name,
-                t("whatif.col.value"): t("whatif.missing")
-                if math.isnan(float(ex.x[c.feature]))
-                else c.current,
-                t("whatif.col.keeps"): c.keep,
-                t("whatif.col.flips"): c.flip if c.flip is not None else t("whatif.never"),
-            }
-            for c in ex.counterfactuals
-        ]
+    columns = (t("whatif.col.feature"), t("whatif.col.value"), t("whatif.col.keeps"), t("whatif.col.flips"))
+    rows = tuple(
+        (
+            c.name,
+            t("whatif.missing") if math.isnan(float(ex.x[c.feature])) else c.current,
+            c.keep,
+            c.flip if c.flip is not None else t("whatif.never"),
+        )
+        for c in ex.counterfactuals
     )
+    return TextTable(columns, rows)
 
 
-def probabilities_table(ex: PredictionExplanation, t: Translate) -> pd.DataFrame | None:
+def probabilities_table(ex: PredictionExplanation, t: Translate) -> TextTable | None:
+    """The class probabilities, to the fixed decimals of every share the app prints."""
     if ex.classes is None or ex.proba is None:
         return None
-    return pd.DataFrame({t("whatif.col.class"): ex.classes, t("whatif.col.probability"): ex.proba})
+    rows = tuple((str(c), fmt_fixed(p)) for c, p in zip(ex.classes, ex.proba))
+    return TextTable((t("whatif.col.class"), t("whatif.col.probability")), rows)
