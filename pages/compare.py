@@ -8,7 +8,7 @@ from dtcore.analysis.compare import Comparison
 from dtcore.analysis.compare_records import Note
 from ui.figures.compare import cv_figure
 from ui.sections import compare as S
-from ui.sections.tree_frame import fitted_chart
+from ui.sections.tree_frame import tree_frame
 from ui.services import roles as R
 from ui.services.training import TrainingError
 from ui.state import boundary, report_mode, state
@@ -47,7 +47,9 @@ def trees_section(c: Comparison) -> None:
             st.markdown(f"**{V.label(e.key, t, e.algorithm)}**")
             if focus is not None and focus.get(e.key) is None:
                 st.caption(t("compare.focus_missing"))
-            fitted_chart(dot, f"compare_{e.key}")
+            # laid out by the server's ``dot`` (cached, sent once per session), not in the page;
+            # a click selects nothing (the focus is the selector above)
+            tree_frame(dot, key=f"compare_{e.key}", fixed=True)
 
 
 def first_section(c: Comparison, notes: list[Note]) -> None:

@@ -74,11 +74,12 @@ def stepper(res):
     caption(res, est, st_tree, k, splits, prunes)
     # one scale for every step (the lone root is not drawn at 40 px, the last tree at 4 px); the
     # server draws it and the frame swaps the picture in (the browser laid each step out anew
-    # in 1-2 s, issue 27), then reports it drawn while playing (S.step_drawn)
+    # in 1-2 s, issue 27), then reports it drawn while playing (S.step_drawn); a click selects
+    # nothing: the picture's node ids are the grown tree's, and the caption's button opens the
+    # newest split in the explorer
     tree_frame(
         V.step_dot(est, st_tree, state.lang()),
         key="growth_tree",
-        on_event=S.ignore_click,
         bounds=STEADY,
         fixed=True,
         step=k,

@@ -46,3 +46,82 @@ def frame_data(element) -> dict:
     else:
         data["svg"] = SENT[data["digest"]]
     return data
+
+
+def tree_svgs(at) -> list[str]:
+    """The SVG of every tree picture of a run, in page order (the server lays every tree out)."""
+    return [frame_data(f)["svg"] for f in tree_frames(at)]
+
+
+def svg_of(dot: str) -> str:
+    """What the page shows for ``dot``: the server's ``dot -Tsvg`` of it (deterministic, so two
+    pictures are the same picture exactly when their SVGs are equal)."""
+    from dtcore import export
+
+    return export.render(dot, "svg").decode("utf-8")
+
+
+def svg_node(svg: str, node: int) -> str:
+    """The SVG group that draws box ``node`` (``id="dtnode{node}"`` in the DOT): its shapes and text."""
+    import re
+
+    m = re.search(rf'<g id="dtnode{node}" class="node">(.*?)(?:<!-- |</svg>)', svg, re.S)
+    assert m, f"node {node} is not drawn"
+    return m.group(1)
+
+
+def svg_text(svg: str) -> str:
+    """The text a picture shows, its entities decoded, one ``<text>`` element per line."""
+    import html
+    import re
+
+    return "\n".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+
+
+def tree_svg(at) -> str:
+    """The SVG of the run's (first) tree picture."""
+    pictures = tree_svgs(at)
+    assert pictures, "no tree drawn"
+    return pictures[0]
+
+
+def styled_lines(svg: str, style: str) -> list[str]:
+    """The text of every line drawn with ``style`` (``font-weight="bold"``: ``<B>`` in the DOT's
+    labels, ``font-style="italic"``: ``<I>``), its entities decoded."""
+    import html
+    import re
+
+    return [html.unescape(t) for t in re.findall(rf"<text [^>]*{re.escape(style)}[^>]*>([^<]*)</text>", svg)]
+
+
+BOLD = 'font-weight="bold"'
+ITALIC = 'font-style="italic"'
+
+
+def heavy_nodes(svg: str) -> list[int]:
+    """The boxes drawn with a heavier outline than the default (``penwidth`` above 1 in the DOT:
+    the selected node, a compared tree's first disagreement), by node id."""
+    import re
+
+    heavy = []
+    for node in sorted(int(n) for n in re.findall(r'<g id="dtnode(\d+)" class="node">', svg)):
+        widths = [float(w) for w in re.findall(r'stroke-width="([\d.]+)"', svg_node(svg, node))]
+        if widths and max(widths) > 1:
+            heavy.append(node)
+    return heavy
+
+
+def node_ids(svg: str) -> list[int]:
+    """The node ids whose boxes a picture draws (``id="dtnode{i}"``), in drawing order."""
+    import re
+
+    return [int(n) for n in re.findall(r'<g id="dtnode(\d+)" class="node">', svg)]
+
+
+def node_xy(svg: str, node: int) -> tuple[float, float]:
+    """Where box ``node``'s first line of text sits (SVG units; y grows downwards)."""
+    import re
+
+    m = re.search(r'<text [^>]*x="([-\d.]+)" y="([-\d.]+)"', svg_node(svg, node))
+    assert m, f"node {node} has no text"
+    return float(m.group(1)), float(m.group(2))

@@ -5,7 +5,7 @@ picture obeys the node budget; small trees keep their selectors."""
 import re
 
 from tests.app.apptest import start
-from tests.app.frame_pictures import frame_data, tree_frames
+from tests.app.frame_pictures import frame_data, node_ids, tree_frames
 from ui.sections import navigation
 from ui.views import focus
 
@@ -15,8 +15,16 @@ def focused(at) -> str:
 
 
 def tree_charts(at) -> list:
-    """The tree pictures the browser draws (the what-if section's own small picture aside)."""
-    return [g for g in at.get("graphviz_chart") if not g.proto.spec.startswith("digraph whatif")]
+    """The pictures the browser lays out itself (``st.graphviz_chart``): none on a server with
+    ``dot``, which lays out every picture (issue 26)."""
+    return list(at.get("graphviz_chart"))
+
+
+def fitted(at) -> bool:
+    """Whether the run's one tree frame opens fitted to the column without pan/zoom (a picture
+    within the browser's budget) rather than in the pan/zoom frame (the server's, past it)."""
+    (el,) = tree_frames(at)
+    return bool(frame_data(el)["fixed"])
 
 
 def frame_svg(at) -> str:
@@ -45,7 +53,8 @@ def test_small_tree_keeps_its_selectors():
     at = start()  # watermelon 3.0, C4.5
     assert not at.exception
     assert {"node", "levels"} <= {s.key for s in at.selectbox}
-    assert not tree_frames(at)  # drawn by st.graphviz_chart, within the budget
+    assert fitted(at) and not tree_charts(at)  # within the budget: fitted to the column
+    assert not any("Drawn on the server by Graphviz" in c.value for c in at.caption)  # no pan/zoom
 
 
 def test_search_result_focuses_the_view():
@@ -145,10 +154,10 @@ def test_all_levels_past_the_browser_budget_go_to_the_server():
     assert not at.exception
     tree = at.session_state["result"].estimator.tree_
     assert focus.BROWSER_NODE_BUDGET < tree.node_count <= focus.SELECTOR_LIMIT
-    assert not tree_charts(at)
+    assert not tree_charts(at) and not fitted(at)  # the pan/zoom frame
     assert frame_svg(at).count('class="node"') >= tree.node_count
     at.selectbox(key="levels").select("auto").run()
-    assert tree_charts(at) and not tree_frames(at)
+    assert fitted(at) and not tree_charts(at)
 
 
 def test_selected_deep_node_is_drawn_with_its_path():
@@ -157,8 +166,7 @@ def test_selected_deep_node_is_drawn_with_its_path():
     deep = int(tree.depth.argmax())
     at.selectbox(key="node").select(deep).run()
     assert not at.exception
-    (chart,) = tree_charts(at)
-    assert f'id="dtnode{deep}"' in chart.proto.spec
+    assert deep in node_ids(frame_svg(at))
 
 
 def test_splits_page_of_a_big_tree_lists_the_neighbourhood_only():

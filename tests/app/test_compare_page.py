@@ -4,6 +4,7 @@ all on the training service's row split."""
 
 from dtcore.analysis.compare import DEFAULTS
 from tests.app.apptest import start, upload_table
+from tests.app.frame_pictures import heavy_nodes, tree_svgs
 
 COMPARE = "pages/compare.py"
 
@@ -16,15 +17,10 @@ def test_watermelon_defaults_and_first_disagreement():
     at = start(COMPARE, sample="watermelon_2.0")
     no_exception(at)
     assert at.multiselect(key="compare_algos").value == list(DEFAULTS["classification"])
-    charts = at.get("graphviz_chart")
-    assert len(charts) == 3
-    for chart in charts:  # the root (first disagreement) is drawn bold in every tree, alone
-        bold = [
-            line.split()[0]
-            for line in chart.proto.spec.splitlines()
-            if "penwidth" in line and "->" not in line
-        ]
-        assert bold == ["node", "node0"], bold
+    pictures = tree_svgs(at)
+    assert len(pictures) == 3
+    for svg in pictures:  # the root (first disagreement) is drawn bold in every tree, alone
+        assert heavy_nodes(svg) == [0]
     text = " ".join(m.value for m in at.markdown)
     assert "choose different tests" in text and "CART only makes binary tests" in text
     frames = [df.value for df in at.dataframe]
@@ -57,7 +53,7 @@ def test_choosing_algorithms_and_chinese():
     at = start(COMPARE, sample="watermelon_2.0", lang="zh")
     at.multiselect(key="compare_algos").set_value(["id3", "c45"]).run()
     no_exception(at)
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(tree_svgs(at)) == 2
     at.multiselect(key="compare_algos").set_value(["id3"]).run()
     no_exception(at)
     assert "选择两个或以上算法" in " ".join(m.value for m in at.caption)
@@ -73,7 +69,7 @@ def test_the_train_page_settings_are_a_contender():
     assert "C4.5 with the Train & tree settings" in at.multiselect(key="compare_algos").options
     at.multiselect(key="compare_algos").set_value(["c45", "model"]).run()
     no_exception(at)
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(tree_svgs(at)) == 2
     labels = [m.value for m in at.markdown]
     assert any("C4.5 with the Train & tree settings" in v for v in labels)
     from ui.services import compare as service
@@ -90,11 +86,11 @@ def test_focus_follows_the_rows_into_every_tree():
     at = start(COMPARE, sample="watermelon_2.0")
     at.selectbox(key="compare_focus").set_value(1).run()  # ID3's 纹理 = 清晰 branch
     no_exception(at)
-    dots = [c.proto.spec for c in at.get("graphviz_chart")]
+    pictures = tree_svgs(at)
+    assert len(pictures) == 3
     # the 9 rows of 纹理 = 清晰 are node 1 in ID3 and C4.5 and CART (纹理 = 清晰 goes left)
-    for dot in dots:
-        bold = [line.split()[0] for line in dot.splitlines() if "penwidth" in line and "->" not in line]
-        assert bold == ["node", "node1"], bold  # the default node style, then node 1 alone
+    for svg in pictures:
+        assert heavy_nodes(svg) == [1]  # node 1 alone
 
 
 def test_a_large_table_compares_without_cv_or_id3_until_asked():
@@ -141,7 +137,7 @@ def test_id3_on_wide_continuous_columns_is_left_out_then_warned_about():
     warned = " ".join(w.value for w in at.warning)
     assert "one branch per distinct value" in warned
     assert f"{max(len(set(X[:, 0])), len(set(X[:, 1]))):,} of them" in warned
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(tree_svgs(at)) == 2
 
 
 def test_absolute_error_leaves_the_regression_defaults_on_a_large_table():
@@ -160,4 +156,4 @@ def test_absolute_error_leaves_the_regression_defaults_on_a_large_table():
     captions = " ".join(c.value for c in at.caption)
     assert f"CART (absolute error) is not among the defaults on {n:,} training rows" in captions
     assert "ID3" not in captions  # not a regression contender: nothing to say about it
-    assert len(at.get("graphviz_chart")) == 2
+    assert len(tree_svgs(at)) == 2

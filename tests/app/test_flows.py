@@ -9,16 +9,20 @@ import pytest
 from dtcore import export
 from dtcore.estimators import make_estimator
 from tests.app.apptest import start
+from tests.app.frame_pictures import (
+    BOLD,
+    ITALIC,
+    styled_lines,
+    svg_node,
+    svg_of,
+    svg_text,
+    tree_svg,
+    tree_svgs,
+)
 from ui.services.loading import load_sample
 
 DATA = "pages/data.py"
 TRAIN = "pages/train.py"
-
-
-def dot_of(at) -> str:
-    charts = at.get("graphviz_chart")
-    assert charts, "no tree drawn"
-    return charts[0].proto.spec
 
 
 def score_charts(at) -> dict[str, str]:
@@ -73,7 +77,7 @@ def test_first_visit_shows_c45_on_watermelon_and_a_hint():
     expected = export.to_dot(
         direct_fit("watermelon_3.0", "c45", ["编号"], "好瓜"), highlight=(), tooltips=True
     )
-    assert dot_of(at) == expected
+    assert tree_svg(at) == svg_of(expected)  # the server's layout of exactly this DOT
     assert "纹理" in expected  # Zhou's C4.5 root test
     assert 'tooltip="密度 ≤ 0.36 (midpoint 0.3815)"' in expected
     assert at.info and "C4.5" in at.info[0].value  # what to try next
@@ -88,7 +92,7 @@ def test_each_algorithm_trains_and_shows_its_tree(algo, params):
     at.selectbox(key="algo").select(algo).run()
     no_exception(at)
     est = direct_fit("watermelon_3.0", algo, ["编号"], "好瓜", **params)
-    assert dot_of(at) == export.to_dot(est, tooltips=True)
+    assert tree_svg(at) == svg_of(export.to_dot(est, tooltips=True))
     m = metrics(at)
     assert m["Nodes"] == str(est.node_count) and m["Leaves"] == str(est.get_n_leaves())
     df = load_sample("watermelon_3.0").df
@@ -108,7 +112,8 @@ def test_settings_sit_in_a_form_and_apply_on_train():
     depth.set_value(1)
     [b for b in at.button if b.label == "Train"][0].click().run()
     no_exception(at)
-    assert dot_of(at) == export.to_dot(direct_fit("watermelon_3.0", "cart", ["编号"], "好瓜", max_depth=1))
+    expected = export.to_dot(direct_fit("watermelon_3.0", "cart", ["编号"], "好瓜", max_depth=1))
+    assert tree_svg(at) == svg_of(expected)
     assert metrics(at)["Depth"] == "1"
 
 
@@ -129,8 +134,7 @@ def test_sample_change_roles_and_id3_picks_the_identifier():
     at.switch_page(TRAIN).run()
     at.selectbox(key="algo").select("id3").run()
     no_exception(at)
-    root_line = [line for line in dot_of(at).splitlines() if line.startswith("node0 [")][0]
-    assert "<B>编号</B>" in root_line  # SPEC §1: gain = Ent(D), chosen first
+    assert "编号" in styled_lines(svg_node(tree_svg(at), 0), BOLD)  # SPEC §1: gain = Ent(D), chosen first
     at.switch_page(DATA).run()  # typing survives page switches
     assert at.session_state["roles"]["编号"] == "categorical"
     assert at.selectbox(key="sample").value == "watermelon_2.0"
@@ -145,7 +149,7 @@ def test_change_target_to_numeric_makes_regression_with_cart_only():
     assert at.selectbox(key="algo").options == ["CART"]
     m = metrics(at)
     assert "RMSE · training" in m and m["RMSE · training"] == "0"  # grown to purity: exact fit
-    assert "6.5" in dot_of(at)  # Li Hang: first cut x1 ≤ 6.5
+    assert "6.5" in svg_text(tree_svg(at))  # Li Hang: first cut x1 ≤ 6.5
 
 
 def test_iris_split_scores_and_confusion():
@@ -172,7 +176,7 @@ def test_gbk_upload_then_bad_file_keeps_data():
     assert at.session_state["data"].name == "瓜.csv"  # previous data kept
     at.switch_page(TRAIN).run()
     no_exception(at)
-    assert "色泽" in dot_of(at) or "根蒂" in dot_of(at)
+    assert "色泽" in svg_text(tree_svg(at)) or "根蒂" in svg_text(tree_svg(at))
 
 
 def test_untrainable_data_gives_a_message_not_a_traceback():
@@ -183,7 +187,7 @@ def test_untrainable_data_gives_a_message_not_a_traceback():
     assert any("only 1 distinct" in e.value for e in at.error)
     at.switch_page(TRAIN).run()
     no_exception(at)
-    assert at.error and not at.get("graphviz_chart")
+    assert at.error and not tree_svgs(at)
     at.switch_page(DATA).run()
     assert at.session_state["data"].name == "one.csv"  # data survives the error
 
@@ -211,9 +215,9 @@ def test_changed_settings_travel_in_the_url():
     session = {k: at.session_state[k] for k in ("sample", "algo", "node", "valid", "test", "cart_criterion")}
     assert url_params(session) == {"sample": "iris", "algo": "cart", "node": "2", "valid": "15", "test": "15"}
     reopened = start(**url_params(session))  # the shared link shows the same view
-    assert dot_of(reopened) == dot_of(at)
-    line = [x for x in dot_of(at).splitlines() if x.startswith("node2 [")][0]
-    assert "penwidth=3" in line  # the selected node is drawn bold
+    assert tree_svg(reopened) == tree_svg(at)
+    assert 'stroke-width="3"' in svg_node(tree_svg(at), 2)  # the selected node is drawn bold
+    assert 'stroke-width="3"' not in svg_node(tree_svg(at), 1)
 
 
 @pytest.mark.parametrize("page", [None, DATA, "pages/splits.py", "pages/prune.py"])
@@ -253,7 +257,8 @@ def test_the_routed_values_notation_is_explained_when_drawn():
     """Issue 16, item 9: "missing, 清脆 →" under an edge's test is explained next to the tree."""
     at = start(sample="watermelon_2.0_missing", algo="cart")
     no_exception(at)
-    assert "missing" in dot_of(at) and " →</I>" in dot_of(at)
+    routed = styled_lines(tree_svg(at), ITALIC)  # the edge's "missing, 清脆 →" line, in italics
+    assert any("missing" in line and line.endswith(" →") for line in routed), routed
     assert any("names what else goes down that edge" in c.value for c in at.caption)
     at = start(sample="iris", algo="cart")  # complete data, no categories: nothing to explain
     no_exception(at)

@@ -7,6 +7,7 @@ import numpy as np
 from dtcore.cart.estimator import CARTClassifier
 from dtcore.cart.hist.binning import fit_bins
 from tests.app.apptest import start
+from tests.app.frame_pictures import tree_svgs
 from ui.services.loading import load_sample
 
 TRAIN = "pages/train.py"
@@ -30,7 +31,7 @@ def test_choosing_histogram_trains_a_hist_tree_split_at_bin_edges():
     mem = CARTClassifier(splitter="hist", max_bins=8).fit(X, y, feature_names=feats, target_name="class")
     for name in ("feature", "children", "cuts", "n_samples", "value"):
         np.testing.assert_array_equal(getattr(mem.tree_, name), getattr(est.tree_, name), err_msg=name)
-    assert at.get("graphviz_chart"), "the tree is drawn"
+    assert tree_svgs(at), "the tree is drawn"
     # every threshold is an edge of its feature's bins (30 features with hundreds of values each)
     bins = fit_bins(X, [0] * len(feats), 8)
     tree = est.tree_

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.app.apptest import start
+from tests.app.frame_pictures import BOLD, styled_lines, svg_node, tree_svg
 
 SPLITS, TRAIN, DATA, PRUNE = "pages/splits.py", "pages/train.py", "pages/data.py", "pages/prune.py"
 
@@ -31,8 +32,7 @@ def test_forced_splits_travel_in_the_link_and_replay_on_the_receivers_tree():
     receiver = start(TRAIN, direct=True, **query)
     assert not receiver.exception
     assert receiver.session_state["forced"]["ops"] == [(n, t) for n, t in sent]
-    dot = receiver.get("graphviz_chart")[0].proto.spec
-    assert "student" in dot.split("->")[0]  # the forced root test is drawn
+    assert "student" in styled_lines(svg_node(tree_svg(receiver), 0), BOLD)  # the forced root test
 
 
 def test_a_forced_split_that_does_not_fit_is_left_out_with_a_warning():

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from dtcore.estimators import make_estimator
 from tests.app import apptest
+from tests.app.frame_pictures import node_ids, node_xy, tree_svg
 from ui.services.loading import load_sample
 from ui.state.report_mode import CSS
 
@@ -46,9 +47,10 @@ def test_train_page_report_has_the_tree_and_no_controls():
     est = make_estimator("cart", "classification", criterion="gini").fit(
         X.to_numpy(dtype=object), df["buys_computer"].to_numpy(dtype=object), feature_names=list(X.columns)
     )
-    dot = at.get("graphviz_chart")[0].proto.spec
-    assert "rankdir=LR" in dot
-    assert dot.count('[id="dtnode') == est.tree_.node_count
+    svg = tree_svg(at)
+    assert sorted(node_ids(svg)) == list(range(est.tree_.node_count))
+    root_x = node_xy(svg, 0)[0]  # laid out left to right: every other box right of the root
+    assert all(node_xy(svg, i)[0] > root_x for i in range(1, est.tree_.node_count))
     assert at.query_params["report"] == "1"  # write_url (which drops default settings) keeps it
 
 

@@ -6,6 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from dtcore import explain
 from tests.app import apptest
+from tests.app.frame_pictures import BOLD, styled_lines, svg_node, tree_svg
 from tests.dtcore.test_explain import fit
 from ui.views.text import md_escape
 
@@ -71,11 +72,8 @@ def test_forcing_a_split_shows_on_the_train_page_and_undo_restores_the_tree():
     # the Train page draws the forced tree, the forced root in bold
     at.switch_page(TRAIN).run()
     ok(at)
-    dot = at.get("graphviz_chart")[0].proto.spec
-    assert (
-        "student" in dot.split("node0 ")[1].split("\n")[0]
-        and "penwidth=3" in dot.split("node0 ")[1].split("\n")[0]
-    )
+    root = svg_node(tree_svg(at), 0)
+    assert "student" in styled_lines(root, BOLD) and 'stroke-width="3"' in root
     assert any("forced splits" in c.value.lower() for c in at.caption)
     # undo on the Splits page gives back the trained tree
     at.switch_page(SPLITS).run()
@@ -86,8 +84,7 @@ def test_forcing_a_split_shows_on_the_train_page_and_undo_restores_the_tree():
     assert "age \\= ?" in md.split("The tree tests here:")[1].splitlines()[0]
     assert not any(b.key == "split_undo" for b in at.button)
     at.switch_page(TRAIN).run()
-    dot = at.get("graphviz_chart")[0].proto.spec
-    assert "age" in dot.split("node0 ")[1].split("\n")[0]
+    assert "age" in styled_lines(svg_node(tree_svg(at), 0), BOLD)
 
 
 def test_node_from_the_url_and_the_report_it_shows():

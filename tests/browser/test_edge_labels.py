@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_screenshots import GRAPHVIZ, open_page, script_done
+from tests.browser.test_screenshots import TRAIN_TREE, open_page, script_done
 
 # every edge label's text boxes, and the points along every edge, in the SVG's coordinates
 MEASURE = """(svg) => {
@@ -54,7 +54,7 @@ def _overlap(a: dict, b: dict, slack: float) -> bool:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(c.values()))
 def test_edge_labels_are_clear_of_edges_and_of_each_other(page, app_url, case):
     open_page(page, app_url, "", report=1, **case)
-    svg = page.locator(f"{GRAPHVIZ} svg").first
+    svg = page.locator(f"{TRAIN_TREE} svg").first
     svg.locator("g.edge").first.wait_for(state="attached", timeout=60_000)
     script_done(page)
     page.evaluate("() => document.fonts.ready.then(() => true)")

@@ -28,7 +28,7 @@ def test_a_failing_section_shows_a_short_message_and_the_rest_of_the_page(page, 
     for leak in ("Traceback", "ForcedFailure", 'File "', str(ROOT), ".py", "Ask Google", "ChatGPT"):
         assert leak not in body, leak
     # the sections before and after it are drawn: the tree, the scores, the downloads
-    main.locator('[data-testid="stGraphVizChart"] svg .node').first.wait_for(state="visible")
+    main.locator(".st-key-small_frame .dt-frame svg .node").first.wait_for(state="visible")
     for key in ("metrics.importances", "download.title"):
         assert i18n.translate(key, "en") in body, key
     assert i18n.translate("whatif.title", "en") not in body  # the failed section's own content

@@ -24,8 +24,7 @@ STATE = """() => {
     if (e.shadowRoot) walk(e.shadowRoot);
   });
   walk(document);
-  const svg = frame ? frame.querySelector('svg')
-    : document.querySelector('[data-testid="stGraphVizChart"] svg');
+  const svg = frame ? frame.querySelector('svg') : null;
   const slider = document.querySelector('[data-testid="stSlider"] input[type=range]');
   const play = document.querySelector('.st-key-growth_play button');
   return {

@@ -119,7 +119,7 @@ def test_payload_names_on_every_page_stay_text(page, app_url):
     found += problems(page, outbound, "Data")
 
     go(page, "Train & tree")
-    tree = ".dt-frame svg, [data-testid='stGraphVizChart'] svg"
+    tree = ".dt-frame svg"  # the tree first, the what-if path below it
     page.locator(f"{tree} .node").first.wait_for(state="attached", timeout=90_000)
     settle(page)
     open_expanders(page)
@@ -131,9 +131,7 @@ def test_payload_names_on_every_page_stay_text(page, app_url):
     for name in ("Splits", "Pruning", "Compare", "Growth"):
         go(page, name)
         if name == "Compare":
-            page.locator("[data-testid='stGraphVizChart'] svg .node").first.wait_for(
-                state="attached", timeout=120_000
-            )
+            page.locator(".dt-frame svg .node").first.wait_for(state="attached", timeout=120_000)
             settle(page)
         open_expanders(page)
         found += problems(page, outbound, name)

@@ -41,7 +41,7 @@ def test_node_charts_are_drawn_in_the_pages_svg(page, app_url):
 def test_without_the_option_the_boxes_hold_no_chart(page, app_url):
     open_page(page, app_url, "", sample="watermelon_3.0", algo="c45")
     script_done(page, timeout=60_000)
-    svg = page.locator('[data-testid="stGraphVizChart"] svg').first
+    svg = page.locator(".st-key-small_frame .dt-frame svg").first
     svg.wait_for(state="attached", timeout=60_000)
     assert SPLIT_COLOR not in svg.evaluate("(s) => s.outerHTML")
     toggle = page.get_by_text("Node charts")

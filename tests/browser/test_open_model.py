@@ -25,7 +25,7 @@ def test_an_opened_xgboost_tree_is_drawn_on_the_train_page(page, app_url, tmp_pa
     page.get_by_text("XGBoost JSON model, tree 0 of 6").first.wait_for(timeout=60_000)
     script_done(page, timeout=60_000)
     page.locator("[data-testid=stMain]").get_by_role("link", name="Train & tree").first.click()
-    chart = page.locator('[data-testid="stGraphVizChart"] svg').first
+    chart = page.locator(".st-key-opened_frame .dt-frame svg").first
     chart.wait_for(timeout=60_000)
     script_done(page, timeout=60_000)
     drawn = chart.text_content() or ""

@@ -24,8 +24,9 @@ STILL = (
     "*, *::before, *::after { transition: none !important; animation: none !important; "
     "caret-color: transparent !important; }"
 )
-GRAPHVIZ = '[data-testid="stGraphVizChart"]'
 FRAME = ".dt-frame"  # the server-drawn SVG's frame (ui/sections/tree_frame.py)
+#: the Train page's whole-tree picture (a textbook tree: fitted to the column, issue 26)
+TRAIN_TREE = f".st-key-small_frame {FRAME}"
 
 
 def open_page(page, app_url, path: str = "", **params):
@@ -64,7 +65,7 @@ def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.
 def test_train_tree_chinese(page, app_url):
     """Watermelon 3.0 with C4.5 (the default view): categorical and continuous tests, CJK labels."""
     open_page(page, app_url, "", report=1, lang="zh", sample="watermelon_3.0")
-    tree = page.locator(GRAPHVIZ).first
+    tree = page.locator(TRAIN_TREE).first
     png = settled_png(page, tree, inner="svg .node")
     assert page.locator('[data-testid="stHeader"]').first.is_hidden()  # report mode is on
     assert_image_snapshot(LAYER, "train-tree-watermelon3-c45-zh.png", png)
@@ -73,7 +74,7 @@ def test_train_tree_chinese(page, app_url):
 def test_train_tree_cart_english(page, app_url):
     """buys_computer with CART: binary subset tests, English labels, a fixed layout from the URL."""
     open_page(page, app_url, "", report=1, lang="en", sample="buys_computer", algo="cart", layout="TB")
-    png = settled_png(page, page.locator(GRAPHVIZ).first, inner="svg .node")
+    png = settled_png(page, page.locator(TRAIN_TREE).first, inner="svg .node")
     assert_image_snapshot(LAYER, "train-tree-buys_computer-cart-en.png", png)
 
 
@@ -157,10 +158,10 @@ def test_compare_trees_and_cv_english(page, app_url):
     the page's width (issue 27; the root, their first disagreement, in bold), and the
     cross-validation chart."""
     open_page(page, app_url, "compare", report=1, lang="en", sample="watermelon_2.0")
-    page.locator(f"{GRAPHVIZ} svg .node").nth(0).wait_for(state="visible", timeout=60_000)
-    trees = [".st-key-dtfit_compare_id3", ".st-key-dtfit_compare_c45", ".st-key-dtfit_compare_cart"]
-    for name, key in zip(("id3", "c45", "cart"), trees):
-        png = settled_png(page, page.locator(key).first, inner="svg .node")
+    page.locator(f"{FRAME} svg .node").nth(0).wait_for(state="visible", timeout=60_000)
+    for name in ("id3", "c45", "cart"):
+        frame = page.locator(f".st-key-compare_{name} {FRAME}").first
+        png = settled_png(page, frame, inner="svg .node")
         assert_image_snapshot(LAYER, f"compare-tree-{name}-watermelon2-en.png", png)
     chart = page.locator(".st-key-compare_cv")
     assert_image_snapshot(LAYER, "compare-cv-watermelon2-en.png", settled_png(page, chart, inner=".main-svg"))

@@ -180,7 +180,7 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
     literal_visible(page, "class " + BOLD, "Data")
 
     go(page, "Train & tree")
-    page.locator('[data-testid="stGraphVizChart"] svg .node').first.wait_for(state="visible", timeout=60_000)
+    page.locator(".st-key-small_frame .dt-frame svg .node").first.wait_for(state="visible", timeout=60_000)
     page.locator(".st-key-importances svg.dt-static-chart").first.wait_for(state="visible", timeout=60_000)
     page.get_by_test_id("stExpander").filter(has_text="Rules").locator("summary").click()
     code = page.get_by_test_id("stExpander").filter(has_text="Rules").get_by_test_id("stCode").first
@@ -191,7 +191,7 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
     figures = "".join(page.locator("svg.dt-static-chart").all_text_contents())
     assert IMG in figures and LINK in figures and MD in figures, "the score charts show the labels as typed"
     assert page.locator("svg.dt-static-chart :is(script, a, img, b, foreignObject)").count() == 0
-    svg_text = page.locator('[data-testid="stGraphVizChart"] svg').first.text_content() or ""
+    svg_text = page.locator(".st-key-small_frame .dt-frame svg").first.text_content() or ""
     assert IMG in svg_text or "onerror" in svg_text, "the tree names the <img> column as typed"
     assert "bold" in svg_text, "the <b> category or class is shown in the tree"
     literal_visible(page, IMG, "Train & tree")

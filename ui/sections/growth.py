@@ -87,11 +87,6 @@ def step_drawn(shown, total: int) -> None:
         st.session_state[STEP_KEY] = k + 1
 
 
-def ignore_click(_clicked) -> None:
-    """A click on a step's picture does nothing: its node ids are the grown tree's, and the
-    caption's button opens the newest split in the explorer."""
-
-
 def toggle_play(total: int) -> None:
     """Play from the start when at the end; pause when playing, on the step last drawn (a click
     that crossed a timed run can carry the slider's previous value)."""

@@ -18,7 +18,7 @@ from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.text import md_escape
 
-from .tree_frame import fitted_chart, tree_frame
+from .tree_frame import tree_frame
 
 WINDOWS = (1, 2, 3, 4, 5, 6)
 #: the overview map's height: low enough that the focused view starts above the fold of a
@@ -118,11 +118,16 @@ def draw_tree(
     (``ui.views.focus.whole_tree_mode``). ``server``: by the server within the budget too (the
     node charts: one deterministic SVG by the server's Graphviz, zoomable in the frame)."""
     mode = focus.whole_tree_mode(tree, depth)
-    if mode == "browser" and not server:  # fitted to the column, readable, scrolling beyond (issue 27)
-        fitted_chart(dot, key)
+    handler = on_small_frame_event if on_event is None else on_event
+    if mode == "browser" and not server:
+        # laid out by the server's ``dot`` too (cached by the DOT, sent once per session): the
+        # page's own Graphviz (st.graphviz_chart) cost every cold visit 0.75 MB of script and a
+        # WebAssembly layout per rerun (issue 26); fitted to the column, readable, scrolling
+        # beyond (issue 27), without the frame's wheel zoom
+        tree_frame(dot, key=key, on_event=handler, fixed=True)
     elif mode in ("browser", "server"):
         st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
-        tree_frame(dot, key=key, on_event=on_small_frame_event if on_event is None else on_event)
+        tree_frame(dot, key=key, on_event=handler)
     else:
         st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
 

@@ -14,10 +14,6 @@ from ui.views.prune_pair import PAIR_BOUNDS, arrangement, pair_basis, svg_size
 from .tree_frame import svg_of, tree_frame
 
 
-def ignore_click(value) -> None:
-    """Clicks in the before/after pictures do nothing (they scroll and drag)."""
-
-
 def _size(dot: str, tree, depth: int | None):
     if focus.whole_tree_mode(tree, depth) == "refuse":
         return None
@@ -49,7 +45,6 @@ def draw_pair(pictures, depth: int | None, arrange: str) -> None:
             tree_frame(
                 dot,
                 key=key,
-                on_event=ignore_click,
                 bounds=PAIR_BOUNDS,
                 fixed=True,
                 basis=basis,

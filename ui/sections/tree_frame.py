@@ -106,7 +106,7 @@ def tree_frame(
     dot: str,
     *,
     key: str,
-    on_event,
+    on_event=None,
     height: int = HEIGHT,
     hint: str = "",
     bounds: TextBounds = FITTED,
@@ -117,7 +117,8 @@ def tree_frame(
     advance_ms: int | None = None,
     on_drawn=None,
 ) -> None:
-    """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click. ``hint``:
+    """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click (None: a
+    click does nothing, the picture only scrolls and drags). ``hint``:
     a line of text in the frame's top left corner (set as text, never as markup). The picture
     opens fitted to the frame's width with its node text within ``bounds``, the frame as tall
     as the picture up to ``bounds.max_height`` (``height`` when no dot is drawn); ``basis``: the
@@ -136,7 +137,8 @@ def tree_frame(
             if value is not None and hasattr(value, "get")
             else getattr(value, "clicked", None)
         )
-        on_event(clicked)
+        if on_event is not None:
+            on_event(clicked)
 
     def missing() -> None:
         value = st.session_state.get(key)

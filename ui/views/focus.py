@@ -27,7 +27,9 @@ from . import tree as treeview
 #: 399 nodes 1.65 s, 799 nodes 1.9 s, 1 199 nodes 3.5 s (from navigation, less a 15-node page's
 #: time: 255 nodes +1.0 s, 399 +1.2 s). About 250 nodes take a second. Above this the page
 #: draws the picture server-side with the real ``dot`` (cached per model and view) in the
-#: pan/zoom frame, or refuses (:data:`SERVER_NODE_LIMIT`).
+#: pan/zoom frame, or refuses (:data:`SERVER_NODE_LIMIT`). Since issue 26 the server's ``dot``
+#: lays out the pictures within it too (fitted to the column, no pan/zoom): the budget now
+#: bounds what the browser lays out on a server without ``dot`` and where the caption says so.
 BROWSER_NODE_BUDGET = 250
 #: The most nodes the server draws with ``dot`` as one picture: ``dot -Tsvg`` took 0.46 s for
 #: 633 nodes, 3.4 s for 1 729 (a 4.9 MB SVG) and 12 s for 4 183 on this machine. Above it the
@@ -53,8 +55,9 @@ def whole_tree_allowed(tree: Tree, depth: int | None) -> bool:
 
 
 def whole_tree_mode(tree: Tree, depth: int | None = None) -> str:
-    """How a picture of levels up to ``depth`` is drawn: "browser" (``st.graphviz_chart``),
-    "server" (``dot`` to SVG in the pan/zoom frame) or "refuse"."""
+    """How a picture of levels up to ``depth`` is drawn: "browser" (fitted to the column; by the
+    browser's own Graphviz only when the server has no ``dot``), "server" (``dot`` to SVG in the
+    pan/zoom frame) or "refuse"."""
     n = shown_nodes(tree, depth)
     if n <= BROWSER_NODE_BUDGET:
         return "browser"
