@@ -125,3 +125,8 @@ def node_xy(svg: str, node: int) -> tuple[float, float]:
     m = re.search(r'<text [^>]*x="([-\d.]+)" y="([-\d.]+)"', svg_node(svg, node))
     assert m, f"node {node} has no text"
     return float(m.group(1)), float(m.group(2))
+
+
+def drawn_text(at) -> str:
+    """The text the run's (first) tree picture shows, one line per ``<text>`` element."""
+    return svg_text(tree_svg(at))

@@ -10,7 +10,8 @@ import xgboost as xgb
 from sklearn.datasets import load_iris
 
 from tests.app.apptest import start
-from tests.app.test_flows import DATA, TRAIN, dot_of, no_exception
+from tests.app.frame_pictures import drawn_text
+from tests.app.test_flows import DATA, TRAIN, no_exception
 
 PMML = Path(__file__).resolve().parents[1] / "data" / "pmml"
 
@@ -35,8 +36,7 @@ def test_an_xgboost_tree_opens_on_the_train_page_and_says_its_leaves_are_raw_sco
     assert any("iris\\-xgb" in m.value and "XGBoost JSON model, tree 4 of 6" in m.value for m in at.markdown)
     at.switch_page(TRAIN).run()
     no_exception(at)
-    dot = dot_of(at)
-    assert "petal" in dot  # the file's feature names on the drawn tree
+    assert "petal" in drawn_text(at)  # the file's feature names on the drawn tree
     assert any("raw score" in i.value and "not a probability" in i.value for i in at.info)
     assert any("It scores class 1" in i.value for i in at.info)
     assert not at.get("metric")  # no scores: the file has no data
@@ -47,7 +47,7 @@ def test_a_pmml_tree_opens_and_closing_returns_to_training():
     at = open_file(start(), "golf.pmml", (PMML / "golf_multiway.pmml").read_bytes())
     at.switch_page(TRAIN).run()
     no_exception(at)
-    assert "outlook" in dot_of(at) and "humidity" in dot_of(at)
+    assert "outlook" in drawn_text(at) and "humidity" in drawn_text(at)
     at.button(key="opened_close_train").click().run()
     no_exception(at)
     assert "opened_model" not in at.session_state

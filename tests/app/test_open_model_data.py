@@ -11,7 +11,8 @@ from sklearn.tree import DecisionTreeClassifier
 import dtcore
 from dtcore.export import dumps_model
 from tests.app.apptest import start
-from tests.app.test_flows import DATA, TRAIN, dot_of, metrics, no_exception, score_charts
+from tests.app.frame_pictures import drawn_text
+from tests.app.test_flows import DATA, TRAIN, metrics, no_exception, score_charts
 from tests.app.test_open_model import open_file, xgboost_file
 from ui.services.loading import load_sample
 
@@ -45,7 +46,7 @@ def test_with_its_training_data_the_opened_tree_gets_scikit_learns_counts_and_th
     )
     assert not any("predict differently" in w.value for w in at.warning)  # its own training rows
     assert metrics(at)["Accuracy · training"] == "100.0%"  # a full-depth tree on its training rows
-    assert "150" in dot_of(at)  # the root's row count, drawn
+    assert "150" in drawn_text(at)  # the root's row count, drawn
     # petal length and width tie at the root; scikit-learn broke the tie, not dtcore's column order
     assert not any(" tie at " in c.value for c in at.caption)
     charts = score_charts(at)  # importances (a bar per feature the tree uses) and the confusion matrix
@@ -85,7 +86,7 @@ def test_without_the_models_columns_it_is_drawn_as_the_file_holds_it_and_says_wh
     no_exception(at)
     assert any("lack the model's columns" in i.value and "petal length" in i.value for i in at.info)
     assert not at.get("metric")  # no scores without the rows
-    assert "petal" in dot_of(at)
+    assert "petal" in drawn_text(at)
     assert at.session_state["_opened_on_data"][1].result is None
     at.switch_page(PRUNE).run()
     no_exception(at)

@@ -79,19 +79,25 @@ def svg_digest(svg: str) -> str:
 
 
 def picture_payload(svg: str) -> dict[str, str | None]:
-    """What the frame is sent for ``svg``: its digest, and the SVG itself only when this session's
-    page has not been sent it yet. A rerun that shows the same picture (a page switch and back,
+    """What the frame is sent for ``svg``: its digest, and the SVG itself unless this session's page
+    holds it already. A rerun that shows the same picture (a page switch and back,
     a language switch back, a click elsewhere) then costs a few bytes instead of the picture,
-    and the page draws it from its own cache without parsing it again (issue 26)."""
+    and the page draws it from its own cache without parsing it again (issue 26). Nothing is
+    recorded here: :func:`picture_sent` does, once the element has left (a rerun can stop the
+    script inside the call that sends it, before the message is queued)."""
     digest = svg_digest(svg)
+    held = digest in st.session_state.get(SENT_KEY, ())
+    return {"digest": digest, "svg": None if held else svg}
+
+
+def picture_sent(digest: str) -> None:
+    """Record that the page now holds ``digest`` (the most recently shown last, as many as the
+    page keeps)."""
     sent: list[str] = st.session_state.setdefault(SENT_KEY, [])
     if digest in sent:
         sent.remove(digest)
-        sent.append(digest)
-        return {"digest": digest, "svg": None}
     sent.append(digest)
     del sent[:-HELD_PICTURES]
-    return {"digest": digest, "svg": svg}
 
 
 def forget_picture(digest: object) -> None:
@@ -170,10 +176,11 @@ def tree_frame(
         else:
             st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
         return
+    payload = picture_payload(svg)
     _FRAME(
         key=key,
         data={
-            **picture_payload(svg),
+            **payload,
             "fit": t("nav.fit"),
             "height": int(height),
             "hint": hint,
@@ -188,3 +195,4 @@ def tree_frame(
         on_missing_change=missing,
         on_drawn_change=drawn,
     )
+    picture_sent(svg_digest(svg))  # only now: the element is queued for the page

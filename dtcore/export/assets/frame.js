@@ -87,6 +87,9 @@ function target(el) {
 // On the window, so that it outlives the frames (a page switch unmounts them); as many as the
 // server counts (HELD_PICTURES), the least recently shown dropped first.
 const HELD_PICTURES = 24;
+// A frame missing its picture asks again after 2 s, 4 s, ... at most this many times in all.
+const ASK_AGAIN_MS = 2000;
+const ASK_LIMIT = 5;
 const held = (window.__dtTreePictures = window.__dtTreePictures || new Map());
 
 function heldPicture(digest, text) {
@@ -175,6 +178,7 @@ export default function (component) {
   frame._dtFixed = fixed;
   frame.style.height = `${frame._dtHeight || data.height || 560}px`;
   clearTimeout(frame._dtAdvance); // a newer picture (or none) supersedes a pending report
+  clearTimeout(frame._dtAsk); // and a pending request for a missing picture
   delete frame.dataset.step;
   let view = frame._dtView;
   if (frame._dtDigest !== data.digest || frame._dtMode !== fixed) {
@@ -182,8 +186,19 @@ export default function (component) {
     stage.replaceChildren();
     frame._dtDigest = null;
     if (!svg) {
-      // told it holds a picture it does not (its cache was emptied): ask for the picture itself
-      if (!data.svg && data.digest) setTriggerValue("missing", data.digest);
+      // told it holds a picture it does not (its cache was emptied): ask for the picture itself,
+      // and again while it has not come (a request can be lost in a rerun that another click
+      // interrupted; the page may not call this function again for the same data)
+      if (!data.svg && data.digest) {
+        let asked = 0;
+        const ask = () => {
+          if (frame._dtDigest || asked >= ASK_LIMIT) return;
+          asked += 1;
+          setTriggerValue("missing", data.digest);
+          frame._dtAsk = setTimeout(ask, ASK_AGAIN_MS * asked);
+        };
+        ask();
+      }
       return;
     }
     const shown = document.importNode(svg, true);
