@@ -1,11 +1,11 @@
 """Splits page: why the tree chose the test at a node, what every alternative would have
 scored, the worked arithmetic, and manual tree building (force an alternative, undo it)."""
 
-import pandas as pd
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.splits import children_figure, feature_figure
+from ui.figures.splits import feature_figure
+from ui.figures.static_charts import children_svg
 from ui.sections import navigation
 from ui.sections import splits as explorer
 from ui.services import roles as R
@@ -29,9 +29,12 @@ from ui.views.splits import (
     ranking_rows,
     tie_note,
 )
-from ui.views.text import md_escape, training_error
+from ui.views.text import TextTable, md_escape, table_html, training_error
 
 PLOT_CONFIG = {"displayModeBar": False}
+#: a table taller than this scrolls in its box (about ten rows, as st.dataframe showed them):
+#: plain HTML tables, not st.dataframe's grid, whose scripts a cold visit fetched (issue 26)
+TABLE_HEIGHT = "24rem"
 MAX_OPTIONS = 300  # candidates listed in the selector (all of them can be clicked on the curve)
 
 
@@ -159,7 +162,7 @@ def feature_chart(rep, nd, j):
         ovr = one_vs_rest_rows(rec, nd.schema, t) if mode == "subset" else []
         if len(ovr) > 1:
             st.caption(t("splits.one_vs_rest"))
-            st.dataframe(pd.DataFrame(ovr), hide_index=True)
+            st.markdown(table_html(TextTable.of_rows(ovr), max_height=TABLE_HEIGHT), unsafe_allow_html=True)
     else:
         st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
 
@@ -203,14 +206,12 @@ def preview(res, rep, nd, node, test):
     classes = list(s.classes) if s.classes is not None else None
     labels, vals = children_values(kids, classes)
     left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.plotly_chart(
-            children_figure(labels, vals, classes=classes, texts={"count": t("splits.weight")}),
-            key=f"split_children_{node}",
-            config=PLOT_CONFIG,
-        )
+    with left.container(key="split_children"):  # static SVG: nothing in it is clicked (issue 26)
+        st.markdown(children_svg(labels, vals, classes, t("splits.weight")), unsafe_allow_html=True)
     with right:
-        st.dataframe(children_table(kids, classes, t), hide_index=True)
+        st.markdown(
+            table_html(children_table(kids, classes, t), max_height=TABLE_HEIGHT), unsafe_allow_html=True
+        )
     st.markdown(f"**{t('splits.arithmetic')}**")
     st.html(FORMULA_CSS)  # a formula wider than its column scrolls: no term is cut off
     ar = explain.arithmetic(nd, test, rep)
@@ -296,8 +297,8 @@ def page():
 
 def ranking_section(rep, nd):
     st.subheader(t("splits.ranking"))
-    wide = {t("splits.col.test"): st.column_config.TextColumn(width="large")}  # "≤ 0.36 (midpoint 0.3815)"
-    st.dataframe(pd.DataFrame(ranking_rows(rep, nd.schema, t)), hide_index=True, column_config=wide)
+    rows = ranking_rows(rep, nd.schema, t)
+    st.markdown(table_html(TextTable.of_rows(rows), max_height=TABLE_HEIGHT), unsafe_allow_html=True)
 
 
 def candidates_section(res, rep, nd, node):

@@ -130,3 +130,20 @@ def node_xy(svg: str, node: int) -> tuple[float, float]:
 def drawn_text(at) -> str:
     """The text the run's (first) tree picture shows, one line per ``<text>`` element."""
     return svg_text(tree_svg(at))
+
+
+def html_tables(at) -> list[list[list[str]]]:
+    """The run's HTML tables (``ui.views.text.table_html``) as the browser shows them: rows of
+    cell texts, header first."""
+    import html
+    import re
+
+    out = []
+    for m in at.markdown:
+        found = re.search(r'<table class="dt-table".*?</table>', m.value, re.S)
+        if found:
+            rows = re.findall(r"<tr>(.*?)</tr>", found.group(0))
+            out.append(
+                [[html.unescape(c) for c in re.findall(r"<t[hd] [^>]*>([^<]*)</t[hd]>", r)] for r in rows]
+            )
+    return out

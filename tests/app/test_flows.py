@@ -25,8 +25,13 @@ DATA = "pages/data.py"
 TRAIN = "pages/train.py"
 
 
+#: the containers that hold a static SVG chart (``ui.figures.static_charts``), by key
+STATIC_CHARTS = ("importances", "confusion", "nodedata_children", "split_children")
+
+
 def score_charts(at) -> dict[str, str]:
-    """The Train page's static SVG score charts by container key ("importances", "confusion")."""
+    """The static SVG charts of a run (the Train page's scores, a test's children) by the key of
+    the container that holds each (:data:`STATIC_CHARTS`)."""
     out: dict[str, str] = {}
 
     def walk(node, key=None):
@@ -34,7 +39,7 @@ def score_charts(at) -> dict[str, str]:
             k = getattr(child, "key", None) if getattr(child, "type", "") != "markdown" else None
             if getattr(child, "type", "") == "markdown" and key and 'class="dt-static-chart"' in child.value:
                 out[key] = child.value
-            walk(child, k if k in ("importances", "confusion") else key)
+            walk(child, k if k in STATIC_CHARTS else key)
 
     walk(at.main)
     return out

@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from dtcore import explain
 from tests.app import apptest
-from tests.app.frame_pictures import BOLD, styled_lines, svg_node, tree_svg
+from tests.app.frame_pictures import BOLD, html_tables, styled_lines, svg_node, tree_svg
 from tests.dtcore.test_explain import fit
 from ui.views.text import md_escape
 
@@ -96,8 +96,8 @@ def test_node_from_the_url_and_the_report_it_shows():
     md = "\n".join(m.value for m in at.markdown)
     assert f"node #{node}" in md
     assert f"**{explain.jsonable(rep.weighted_n):g}**" in md or f"**{int(rep.weighted_n)}**" in md
-    table = at.dataframe[0].value
-    assert table.iloc[0, 1] == rep.features[rep.chosen].name
+    ranking = html_tables(at)[0]  # header, then the features best first
+    assert ranking[1][1] == rep.features[rep.chosen].name
 
 
 def test_picked_node_and_feature_are_in_the_url_at_the_end_of_the_same_run():

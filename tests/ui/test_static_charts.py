@@ -1,6 +1,6 @@
-"""The Train page's static SVG score charts (ui/figures/static_charts.py): well-formed SVG, user
-labels escaped (a hostile name is text, never markup), the same input gives the same bytes, and
-the bars and cells show the values given."""
+"""The static SVG charts (ui/figures/static_charts.py: the Train page's scores, a test's children):
+well-formed SVG, user labels escaped (a hostile name is text, never markup), the same input gives
+the same bytes, and the bars and cells show the values given."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dtcore.numbers import fmt_score
-from ui.figures.static_charts import confusion_svg, importances_svg
+from ui.figures.static_charts import children_svg, confusion_svg, importances_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = [
@@ -78,7 +78,8 @@ def test_confusion_cells_show_the_counts_coloured_by_row_share():
 def test_hostile_labels_are_text_never_markup(label):
     imp = importances_svg([label, "ok"], [0.7, 0.3], "imp <b>")
     cm = confusion_svg([label, "ok"], [[1, 0], [0, 1]], "pred & <i>", "true")
-    for svg in (imp, cm):
+    kids = children_svg([label, "ok"], [[2, 1], [0, 3]], [label, "no"], "weight <b>")
+    for svg in (imp, cm, kids):
         root = parse(svg)
         tags = {el.tag for el in root.iter()}
         assert tags <= {NS + t for t in ("svg", "g", "title", "rect", "text", "line")}, tags
@@ -91,6 +92,7 @@ def test_hostile_labels_are_text_never_markup(label):
     shown = label.replace("\n", " ").replace("\uffff", " ").replace("\x00", " ")
     assert groups(parse(imp))[0].find(NS + "title").text == f"{shown}: 0.700000"
     assert groups(parse(cm))[0].find(NS + "title").text == f"{shown} → {shown}: 1 (100.0%)"
+    assert f"{shown} · {shown}: 2" in [g.find(NS + "title").text for g in groups(parse(kids))]
 
 
 def test_script_and_ampersand_escaped_in_the_bytes():
@@ -114,6 +116,40 @@ def test_same_input_same_bytes():
     assert confusion_svg(["a", "b", "c"], m, "p", "t") == confusion_svg(
         ("a", "b", "c"), np.array(m), "p", "t"
     )
+    assert children_svg(["l", "r"], [[1.5, 2], [3, 0]], ("是", "否"), "w") == children_svg(
+        ("l", "r"), np.array([[1.5, 2.0], [3.0, 0.0]]), ["是", "否"], "w"
+    )
+
+
+def segments(svg: str) -> list[tuple[str, float, float, float, str]]:
+    """The children chart's bar segments: (tooltip, x, y, width, colour)."""
+    out = []
+    for g in groups(parse(svg)):
+        title = g.find(NS + "title").text
+        if ":" in title:  # not a legend swatch nor a branch's label
+            r = g.find(NS + "rect")
+            out.append((title, float(r.get("x")), float(r.get("y")), float(r.get("width")), r.get("fill")))
+    return out
+
+
+def test_children_stack_each_branch_by_class_first_branch_on_top():
+    svg = children_svg(["纹理 = 清晰", "纹理 = 模糊"], np.array([[7, 2], [0, 3.5]]), ["是", "否"], "weight")
+    segs = segments(svg)
+    assert [s[0] for s in segs] == ["纹理 = 清晰 · 是: 7", "纹理 = 清晰 · 否: 2", "纹理 = 模糊 · 否: 3.500"]
+    (_, x0, y0, w0, c0), (_, x1, y1, w1, c1), (_, x2, y2, w2, c2) = segs
+    assert y0 == y1 < y2  # one row per branch, the first on top; the empty 是 of 模糊 is not drawn
+    assert x1 == pytest.approx(x0 + w0, abs=0.1)  # stacked: 否 starts where 是 ends
+    assert w0 / w1 == pytest.approx(3.5, rel=0.02) and w2 / w1 == pytest.approx(1.75, rel=0.02)
+    assert c0 != c1 and c1 == c2  # a class keeps its colour across branches
+    root = parse(svg)
+    assert {"是", "否", "weight"} <= set(texts(root))  # the legend, the axis title
+    assert "7" in texts(root) and "3.500" in texts(root)  # counts printed where they fit
+
+
+def test_children_of_a_regression_test_are_one_bar_each():
+    segs = segments(children_svg(["≤ 3 (mean 2.5)", "> 3 (mean 7.1)"], [[120.5], [30]], None, "weight"))
+    assert [s[0] for s in segs] == ["≤ 3 (mean 2.5): 120.500", "> 3 (mean 7.1): 30"]
+    assert segs[0][4] == segs[1][4] and segs[0][3] / segs[1][3] == pytest.approx(120.5 / 30, rel=0.02)
 
 
 def test_pre_html_shows_user_lines_as_typed():

@@ -4,11 +4,12 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 from dtcore import explain
 from dtcore.numbers import fmt_weight
 from tests.dtcore.whatif_models import fitted
-from ui.figures.node_data import node_children_figure, node_feature_figure
+from ui.figures.node_data import node_children_svg, node_feature_figure
 from ui.views import whatif as W
 from ui.views.text import TextTable, table_html
 
@@ -74,6 +75,18 @@ def test_table_html_escapes_user_text():
     assert html.count("<tr>") == 2 and html.count("<td ") == 2 and "\n" not in html
 
 
+def test_a_table_of_rows_keeps_their_order_and_a_tall_one_scrolls_under_its_header():
+    rows = [{"rank": 1, "feature": "纹理", "gain": "0.3809"}, {"rank": "", "feature": "a<b", "gain": "–"}]
+    table = TextTable.of_rows(rows)
+    assert table.columns == ("rank", "feature", "gain")
+    assert table.rows == (("1", "纹理", "0.3809"), ("", "a<b", "–"))
+    assert TextTable.of_rows([]) == TextTable((), ())
+    boxed = table_html(table, max_height="24rem")
+    assert boxed.startswith('<div class="dt-table-box" style="max-height: 24rem; overflow: auto">')
+    assert boxed.count("position: sticky") == 3 and "a&lt;b" in boxed
+    assert "sticky" not in table_html(table) and "dt-table-box" not in table_html(table)
+
+
 def test_node_data_figures_classification_and_regression():
     est, X, Xe = fitted("iris", "c45")
     y = np.array([list(est.schema_.classes).index(v) for v in fitted_y("iris")])
@@ -83,8 +96,10 @@ def test_node_data_figures_classification_and_regression():
     shapes = fig.layout.shapes
     assert shapes and shapes[0].x0 == float(est.tree_.cuts_of(0)[0])
     assert sum(float(np.sum(t.y)) for t in fig.data) == est.tree_.weighted_n[0]
-    bars = node_children_figure(est.tree_, est.schema_, 0, texts=TEXTS)
-    assert sum(float(np.sum(t.x)) for t in bars.data) == est.tree_.weighted_n[0]
+    bars = node_children_svg(est.tree_, est.schema_, 0, texts=TEXTS)
+    # every segment's tooltip ends with its count: together the root's weight
+    counts = [float(c) for c in re.findall(r"<title>[^<]* · [^<]*: ([\d.]+)</title>", bars)]
+    assert len(counts) >= 2 and sum(counts) == pytest.approx(est.tree_.weighted_n[0])
     json.loads(fig.to_json())  # serialisable
     reg, Xr, Xre = fitted("diabetes", "cart")
     nd = explain.explainer_data(reg, Xre, np.asarray(fitted_y("diabetes"), float), None, 0)

@@ -4,7 +4,7 @@ target against the feature with each child's mean), and the class counts of each
 
 The rows and their (C4.5-fractional) weights are ``dtcore.explain``'s ``NodeData`` (``Tree.reach``);
 the histogram is the split explorer's ``class_histogram`` and the bars its ``value_bars_figure``
-and ``children_figure``, so the Splits page and this figure agree.
+and ``static_charts.children_svg``, so the Splits page and these figures agree.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from dtcore.export.thresholds import node_thresholds
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
-from .splits import CHOSEN, children_figure, class_histogram, split_figure_layout, value_bars_figure
-from .style import GRID, esc
+from .splits import CHOSEN, class_histogram, split_figure_layout, value_bars_figure
+from .static_charts import children_svg
+from .style import GRID, esc, plain
 
 
 def node_feature_figure(nd: NodeData, *, texts: dict) -> go.Figure:
@@ -110,10 +111,9 @@ def node_feature_figure(nd: NodeData, *, texts: dict) -> go.Figure:
     return fig
 
 
-def node_children_figure(
-    tree: Tree, schema: Schema, node: int, *, texts: dict, precision: int = 4
-) -> go.Figure:
-    """The class counts (regression: weight, with the mean in the label) of each child."""
+def node_children_svg(tree: Tree, schema: Schema, node: int, *, texts: dict, precision: int = 4) -> str:
+    """The class counts (regression: weight, with the mean in the label) of each child, as the
+    Splits page's static children chart (``static_charts.children_svg``)."""
     bs = branches(tree, schema, node, precision)
     name = schema.features[int(tree.feature[node])].name
     labels = [f"#{b.child} {name} {condition_text(b)}" for b in bs]
@@ -122,5 +122,5 @@ def node_children_figure(
         values = tree.value[kids]
     else:
         values = tree.weighted_n[kids][:, None]
-        labels = [f"{lab} ({texts['mean']} {tree.value[k, 0]:.4g})" for lab, k in zip(labels, kids)]
-    return children_figure(labels, values, classes=schema.classes, texts=texts)
+        labels = [f"{lab} ({texts['mean']} {plain(tree.value[k, 0])})" for lab, k in zip(labels, kids)]
+    return children_svg(labels, values, schema.classes, texts["count"])

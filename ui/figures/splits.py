@@ -294,43 +294,6 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
     return split_figure_layout(fig, 320)
 
 
-def children_figure(labels, values, *, classes, texts: dict) -> go.Figure:
-    """A previewed test's children: class counts per branch (stacked, horizontal), or for
-    regression each child's weight with its mean in the label."""
-    values = np.asarray(values, dtype=np.float64)
-    names = [esc(v) for v in labels][::-1]
-    fig = go.Figure()
-    if classes is not None:
-        for k in range(values.shape[1]):
-            fig.add_trace(
-                go.Bar(
-                    y=names,
-                    x=values[::-1, k],
-                    orientation="h",
-                    name=esc(classes[k]),
-                    marker_color=PALETTE[k % len(PALETTE)],
-                    text=[plain(v) for v in values[::-1, k]],
-                    textposition="inside",
-                    hovertemplate=f"%{{y}} · {esc(classes[k])}: %{{x:.4g}}<extra></extra>",
-                )
-            )
-    else:
-        fig.add_trace(
-            go.Bar(
-                y=names,
-                x=values[::-1, 0],
-                orientation="h",
-                marker_color=REGRESSION_COLOR,
-                showlegend=False,
-                text=[plain(v) for v in values[::-1, 0]],
-            )
-        )
-    fig.update_layout(barmode="stack")
-    fig.update_xaxes(title_text=esc(texts["count"]), gridcolor=GRID)
-    fig.update_yaxes(type="category", automargin=True)
-    return split_figure_layout(fig, 110 + 36 * len(labels))
-
-
 # ---------------------------------------------------------------------------------------------
 # the tree as a clickable picture
 

@@ -1,7 +1,8 @@
-"""The Train page's score charts as static SVG drawn by the server: the feature importances' bars
-and the confusion matrix (issue 26). Plotly drew them before: its 4.7 MB script was fetched,
+"""Charts nothing in which is clicked, as static SVG drawn by the server (issue 26): the Train
+page's score charts (the feature importances' bars, the confusion matrix) and a test's children
+(the Splits page's preview, the node data). Plotly drew them before: its 4.7 MB script was fetched,
 compiled and run on every first visit and its layout ran again on every rerun (a language
-switch), for two charts that never change in the browser.
+switch), for charts that never change in the browser.
 
 Pure functions, deterministic output (the same input gives the same bytes): fixed float
 formatting, the app's font, no ids. Every user label (feature and class names) is XML-escaped and
@@ -18,8 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.export import PALETTE
+from dtcore.export import PALETTE, REGRESSION_COLOR
 from dtcore.numbers import fmt_fixed, fmt_pct, fmt_score
+from ui.views.splits import count
 from ui.views.text import html_text as x
 
 from .style import FONT, GRID
@@ -184,6 +186,100 @@ def confusion_svg(labels: Sequence[str], matrix: ArrayLike, x_title: str, y_titl
     mid = top + cell * k / 2
     out.append(
         f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">{x(y_title)}</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def legend_rows(names: Sequence[str], width: float) -> list[list[tuple[int, float]]]:
+    """The legend's entries (index, x) in rows that fit ``width``: a swatch, the name, a gap."""
+    rows: list[list[tuple[int, float]]] = [[]]
+    cursor = 0.0
+    for i, name in enumerate(names):
+        w = 16 + min(LABEL_MAX, text_width(name)) + 14
+        if rows[-1] and cursor + w > width:
+            rows.append([])
+            cursor = 0.0
+        rows[-1].append((i, cursor))
+        cursor += w
+    return rows
+
+
+def children_svg(
+    labels: Sequence[str], values: ArrayLike, classes: Sequence[str] | None, axis_title: str
+) -> str:
+    """A test's children, one horizontal bar per branch, first branch on top: stacked by class
+    (the tree's class colours, a legend above) or, for regression (``classes`` None, one value
+    per branch), the branch's weight. A count is printed in its segment where it fits; a
+    ``<title>`` per segment names the branch, the class and the count. The Splits page's and the
+    node data's children chart, which Plotly drew before: nothing in it is clicked (issue 26)."""
+    vals = np.asarray(values, dtype=float).reshape(len(labels), -1)
+    names = [str(v) for v in labels]
+    class_names = [str(c) for c in classes] if classes is not None else []
+    colors = (
+        [PALETTE[k % len(PALETTE)] for k in range(vals.shape[1])]
+        if classes is not None
+        else [REGRESSION_COLOR]
+    )
+    left = 10 + min(LABEL_MAX, max((text_width(s) for s in names), default=0)) + 8
+    right = WIDTH - 10
+    legend = legend_rows(class_names, WIDTH - 20) if class_names else []
+    plot_top = 10 + 20 * len(legend)
+    plot_h = ROW * len(names)
+    height = plot_top + plot_h + 50
+    totals = vals.sum(axis=1) if vals.size else np.zeros(0)
+    vmax = max(1e-9, float(totals.max()) * 1.05) if totals.size else 1.0
+    scale = (right - left) / vmax
+    out = [svg_open(WIDTH, height, axis_title)]
+    for r, row in enumerate(legend):
+        y = 10 + 20 * r
+        for k, lx in row:
+            out.append(f"<g><title>{x(class_names[k])}</title>")
+            out.append(f'<rect x="{n(10 + lx)}" y="{n(y + 2)}" width="11" height="11" fill="{colors[k]}"/>')
+            out.append(
+                f'<text x="{n(10 + lx + 16)}" y="{n(y + 12)}">{x(fit(class_names[k], LABEL_MAX))}</text>'
+            )
+            out.append("</g>")
+    step = nice_step(vmax)
+    k = 0
+    while k * step <= vmax * (1 + 1e-9):  # grid lines and tick labels
+        gx = left + k * step * scale
+        out.append(
+            f'<line x1="{n(gx)}" y1="{plot_top}" x2="{n(gx)}" y2="{plot_top + plot_h}" stroke="{GRID}"/>'
+        )
+        out.append(
+            f'<text x="{n(gx)}" y="{plot_top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
+            f"{x(fmt_axis(k * step, step))}</text>"
+        )
+        k += 1
+    for r, name in enumerate(names):
+        y = plot_top + r * ROW
+        out.append(f"<g><title>{x(name)}</title>")
+        out.append(
+            f'<text x="{n(left - 8)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="end">{x(fit(name, LABEL_MAX))}</text>'
+        )
+        out.append("</g>")
+        start = left
+        for c in range(vals.shape[1]):
+            v = float(vals[r, c])
+            if v <= 0:
+                continue
+            w = v * scale
+            shown = count(v)
+            what = f"{x(name)} · {x(class_names[c])}" if class_names else x(name)
+            out.append(f"<g><title>{what}: {x(shown)}</title>")
+            out.append(
+                f'<rect x="{n(start)}" y="{n(y + 3)}" width="{n(w)}" height="{ROW - 6}" fill="{colors[c]}"/>'
+            )
+            if w >= text_width(shown) + 8:
+                out.append(
+                    f'<text x="{n(start + w / 2)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="middle"'
+                    f' fill="#ffffff">{x(shown)}</text>'
+                )
+            out.append("</g>")
+            start += w
+    out.append(
+        f'<text x="{n((left + right) / 2)}" y="{height - 8}" text-anchor="middle">{x(axis_title)}</text>'
     )
     out.append("</svg>")
     return "\n".join(out)

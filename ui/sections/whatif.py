@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.node_data import node_children_figure, node_feature_figure
+from ui.figures.node_data import node_children_svg, node_feature_figure
 from ui.services.loading import raw_rows
 from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
@@ -190,11 +190,8 @@ def _node_data(res, inner: list[int], path_tests) -> None:
     a.plotly_chart(
         node_feature_figure(nd, texts=texts), config={"displayModeBar": False}, key="nodedata_feature"
     )
-    b.plotly_chart(
-        node_children_figure(tree, est.schema_, int(node), texts=texts),
-        config={"displayModeBar": False},
-        key="nodedata_children",
-    )
+    with b.container(key="nodedata_children"):  # static SVG: nothing in it is clicked (issue 26)
+        st.markdown(node_children_svg(tree, est.schema_, int(node), texts=texts), unsafe_allow_html=True)
     st.caption(t("nodedata.caption"))
 
 

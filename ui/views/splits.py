@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import SupportsFloat
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from dtcore.explain import FeatureSplits, SplitReport, branch_labels
@@ -21,7 +20,7 @@ from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for 
 from dtcore.routing import SplitTest
 from dtcore.schema import Schema
 
-from .text import Translate, md_escape
+from .text import TextTable, Translate, md_escape
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -199,18 +198,19 @@ def children_values(
     return labels, np.array([[k.weight] for k in kids])
 
 
-def children_table(kids: Sequence[ChildSummary], classes: Sequence[str] | None, t: Translate) -> pd.DataFrame:
-    """Branch, weight, rows (and the mean for regression) per child. ``t``: translation."""
-    table = pd.DataFrame(
-        {
-            t("splits.col.branch"): [k.label for k in kids],
-            t("splits.weight"): [k.weight for k in kids],
-            t("splits.col.rows"): [k.n_rows for k in kids],
-        }
-    )
+def children_table(kids: Sequence[ChildSummary], classes: Sequence[str] | None, t: Translate) -> TextTable:
+    """Branch, weight, rows (and the mean for regression, to 4 decimals) per child, as shown.
+    ``t``: translation."""
+    columns = [t("splits.col.branch"), t("splits.weight"), t("splits.col.rows")]
     if classes is None:
-        table[t("splits.col.mean")] = [k.mean for k in kids]
-    return table
+        columns.append(t("splits.col.mean"))
+    rows = []
+    for k in kids:
+        row = [k.label, count(k.weight), str(k.n_rows)]
+        if classes is None:
+            row.append("–" if k.mean is None else num(k.mean, 4))
+        rows.append(tuple(row))
+    return TextTable(tuple(columns), tuple(rows))
 
 
 def tied_features(report: SplitReport) -> list[int]:

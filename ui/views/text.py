@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Protocol
@@ -84,26 +84,39 @@ class TextTable:
         i = self.columns.index(name)
         return [row[i] for row in self.rows]
 
+    @classmethod
+    def of_rows(cls, rows: Sequence[Mapping[str, object]]) -> TextTable:
+        """Rows given as {header: cell} (every row with the first row's headers), cells as text."""
+        columns = tuple(rows[0]) if rows else ()
+        return cls(columns, tuple(tuple(str(row[c]) for c in columns) for row in rows))
+
 
 #: st.dataframe's look for a few rows: full width, thin rules, a shaded header
 TABLE_STYLE = "width: 100%; border-collapse: collapse; font-size: 0.875rem; margin-bottom: 1rem"
 CELL_STYLE = "border: 1px solid rgba(49, 51, 63, 0.1); padding: 0.25rem 0.5rem; text-align: left"
 HEAD_STYLE = CELL_STYLE + "; background: rgba(172, 177, 195, 0.15); font-weight: 600"
+#: a header that stays in view while its rows scroll under it: the same shade, opaque
+STICKY_HEAD_STYLE = CELL_STYLE + "; background: #f3f3f6; font-weight: 600; position: sticky; top: 0"
 
 
-def table_html(table: TextTable) -> str:
+def table_html(table: TextTable, max_height: str | None = None) -> str:
     """A ``TextTable`` as one line of HTML for ``st.markdown(..., unsafe_allow_html=True)``: a few
     rows drawn without ``st.dataframe``'s grid, whose 1.2 MB of scripts the browser fetched and
-    ran on every cold visit of Train & tree for the what-if's three tables (issue 26)."""
-    head = "".join(f'<th style="{HEAD_STYLE}">{html_text(c)}</th>' for c in table.columns)
+    ran on every cold visit of Train & tree for the what-if's three tables (issue 26).
+    ``max_height`` (CSS): the table scrolls inside a box that tall, its header kept in view."""
+    head_style = HEAD_STYLE if max_height is None else STICKY_HEAD_STYLE
+    head = "".join(f'<th style="{head_style}">{html_text(c)}</th>' for c in table.columns)
     body = "".join(
         "<tr>" + "".join(f'<td style="{CELL_STYLE}">{html_text(c)}</td>' for c in row) + "</tr>"
         for row in table.rows
     )
-    return (
+    table_text = (
         f'<table class="dt-table" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table>"
     )
+    if max_height is None:
+        return table_text
+    return f'<div class="dt-table-box" style="max-height: {max_height}; overflow: auto">{table_text}</div>'
 
 
 def training_error(exc: KeyedError, t: Translate) -> str:
