@@ -80,6 +80,23 @@ def svg_open(width: float, height: float, label: str) -> str:
     )
 
 
+def value_axis(left: float, scale: float, vmax: float, top: float, height: float) -> list[str]:
+    """A horizontal value axis from 0 to ``vmax`` (``scale`` px per unit from ``left``): a grid
+    line over the plot (``top``, ``height``) and a tick label under it at every nice step."""
+    out = []
+    step = nice_step(vmax)
+    k = 0
+    while k * step <= vmax * (1 + 1e-9):
+        gx = left + k * step * scale
+        out.append(f'<line x1="{n(gx)}" y1="{top}" x2="{n(gx)}" y2="{top + height}" stroke="{GRID}"/>')
+        out.append(
+            f'<text x="{n(gx)}" y="{top + height + 16}" text-anchor="middle" fill="{MUTED}">'
+            f"{x(fmt_axis(k * step, step))}</text>"
+        )
+        k += 1
+    return out
+
+
 def importances_svg(names: Sequence[str], importances: ArrayLike, axis_title: str, top: int = 20) -> str:
     """Horizontal bars, largest on top, each with its value (three decimals); zero-importance
     features are left out. A ``<title>`` per bar: the name and the value to six decimals."""
@@ -93,18 +110,7 @@ def importances_svg(names: Sequence[str], importances: ArrayLike, axis_title: st
     height = plot_top + plot_h + 50
     scale = (right - left) / vmax
     out = [svg_open(WIDTH, height, axis_title)]
-    step = nice_step(vmax)
-    k = 0
-    while k * step <= vmax * (1 + 1e-9):  # grid lines and tick labels
-        gx = left + k * step * scale
-        out.append(
-            f'<line x1="{n(gx)}" y1="{plot_top}" x2="{n(gx)}" y2="{plot_top + plot_h}" stroke="{GRID}"/>'
-        )
-        out.append(
-            f'<text x="{n(gx)}" y="{plot_top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
-            f"{x(fmt_axis(k * step, step))}</text>"
-        )
-        k += 1
+    out.extend(value_axis(left, scale, vmax, plot_top, plot_h))
     for row, (i, label) in enumerate(zip(order, labels)):
         v = float(imp[i])
         y = plot_top + row * ROW
@@ -240,18 +246,7 @@ def children_svg(
                 f'<text x="{n(10 + lx + 16)}" y="{n(y + 12)}">{x(fit(class_names[k], LABEL_MAX))}</text>'
             )
             out.append("</g>")
-    step = nice_step(vmax)
-    k = 0
-    while k * step <= vmax * (1 + 1e-9):  # grid lines and tick labels
-        gx = left + k * step * scale
-        out.append(
-            f'<line x1="{n(gx)}" y1="{plot_top}" x2="{n(gx)}" y2="{plot_top + plot_h}" stroke="{GRID}"/>'
-        )
-        out.append(
-            f'<text x="{n(gx)}" y="{plot_top + plot_h + 16}" text-anchor="middle" fill="{MUTED}">'
-            f"{x(fmt_axis(k * step, step))}</text>"
-        )
-        k += 1
+    out.extend(value_axis(left, scale, vmax, plot_top, plot_h))
     for r, name in enumerate(names):
         y = plot_top + r * ROW
         out.append(f"<g><title>{x(name)}</title>")
