@@ -10,7 +10,7 @@ import streamlit as st
 from ui import i18n
 from ui.state import frame, model, opened, report_mode, state, url
 from ui.state.state import t
-from ui.views.text import md_escape
+from ui.views.text import TABLE_CSS, md_escape
 
 #: (page file, catalogue key of its title, icon, default page?)
 PAGES = [
@@ -24,6 +24,7 @@ PAGES = [
 
 st.set_page_config(page_title=t("app.title"), page_icon="🌳", layout="wide")
 report_mode.apply()  # ?report=1: no chrome, no controls (ui/state/report_mode.py)
+st.html(f"<style>{TABLE_CSS}</style>")  # the look of every table_html on every page
 
 url.seed_from_url()
 state.ensure_data()

@@ -3,7 +3,7 @@
 back, Data and back, layout change, a click in the picture) under the V8 sampling profiler and
 CDP tracing.
 
-    .venv/bin/python -m bench.profile_train_page [--port N] [--out DIR]
+    .venv/bin/python -m bench.profile_train_page [--port N] [--out DIR] [--steps a,b,...]
 
 Per step it prints the browser CPU (as the benchmark measures it), the JS time by the Streamlit
 chunk of the first library on the stack (``plotly``, ``graphviz`` (WebAssembly), the glide data
@@ -50,6 +50,17 @@ CATS = ",".join(
         "viz",
         "toplevel",
     ]
+)
+#: the steps this can profile (each after the ones before it, on the trained tree)
+STEPS = (
+    "lang_zh",
+    "lang_en",
+    "to_data",
+    "back_train",
+    "layout_lr",
+    "click_node",
+    "splits",
+    "back_from_splits",
 )
 LIBS = [
     ("PlotlyChart", "plotly"),
@@ -209,7 +220,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     ap.add_argument("--out", type=Path, default=Path("profile-train"), help="where the traces go")
+    ap.add_argument(
+        "--steps",
+        default="lang_zh,lang_en,to_data,back_train,layout_lr,click_node",
+        help=f"the profiled steps, in order, from: {','.join(STEPS)}",
+    )
     args = ap.parse_args()
+    steps = args.steps.split(",")
+    if set(steps) - set(STEPS):
+        ap.error(f"unknown steps: {', '.join(sorted(set(steps) - set(STEPS)))}")
     port = args.port or free_port()
     out_dir = args.out
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -246,15 +265,18 @@ def main() -> None:
             def lang(code):
                 return lambda: page.locator(".st-key-lang label").filter(has_text=code).first.click()
 
-            steps = [
-                ("lang_zh", lang("中文")),
-                ("lang_en", lang("English")),
-                ("to_data", lambda: goto_page(page, "data")),
-                ("back_train", lambda: (goto_page(page, "train"), tree_drawn(page))),
-                ("layout_lr", lambda: pick_option(page, "layout", index=2)),
-                ("click_node", lambda: page.locator(f"{TREE_FRAME} svg g[id^=dtnode]").nth(2).click()),
-            ]
-            for name, action in steps:
+            actions = {
+                "lang_zh": lang("中文"),
+                "lang_en": lang("English"),
+                "to_data": lambda: goto_page(page, "data"),
+                "back_train": lambda: (goto_page(page, "train"), tree_drawn(page)),
+                "layout_lr": lambda: pick_option(page, "layout", index=2),
+                "click_node": lambda: page.locator(f"{TREE_FRAME} svg g[id^=dtnode]").nth(2).click(),
+                "splits": lambda: goto_page(page, "splits"),
+                "back_from_splits": lambda: (goto_page(page, "train"), tree_drawn(page)),
+            }
+            for name in steps:
+                action = actions[name]
                 rec.start()
                 got = s.step(name, action)
                 events, prof = rec.stop()

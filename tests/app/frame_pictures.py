@@ -144,6 +144,6 @@ def html_tables(at) -> list[list[list[str]]]:
         if found:
             rows = re.findall(r"<tr>(.*?)</tr>", found.group(0))
             out.append(
-                [[html.unescape(c) for c in re.findall(r"<t[hd] [^>]*>([^<]*)</t[hd]>", r)] for r in rows]
+                [[html.unescape(c) for c in re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", r)] for r in rows]
             )
     return out

@@ -12,6 +12,7 @@ from tests.app.apptest import start
 from tests.app.frame_pictures import frame_data, html_tables, whatif_frame
 from tests.app.test_flows import direct_fit, score_charts
 from ui.sections import whatif
+from ui.views.text import TABLE_CSS
 
 
 def whatif_svg(at) -> str:
@@ -55,6 +56,8 @@ def editor(at, name):
 def test_editor_change_moves_the_bold_path():
     at = start(sample="watermelon_3.0", algo="cart")
     assert not at.exception
+    # the tables' look comes with the page, once: their cells carry no style of their own
+    assert [h.proto.body for h in at.get("html")].count(f"<style>{TABLE_CSS}</style>") == 1
     before = bold_edges(whatif_svg(at))
     assert before and (0, min(b for a, b in before if a == 0)) in before
     first_edge = next(e for e in before if e[0] == 0)

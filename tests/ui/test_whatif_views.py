@@ -11,7 +11,7 @@ from dtcore.numbers import fmt_weight
 from tests.dtcore.whatif_models import fitted
 from ui.figures.node_data import node_children_svg, node_feature_figure
 from ui.views import whatif as W
-from ui.views.text import TextTable, table_html
+from ui.views.text import TABLE_CSS, TextTable, table_html
 
 TEXTS = {"count": "w", "threshold": "t", "mean": "mean", "value": "v", "missing": "?"}
 
@@ -72,7 +72,7 @@ def test_table_html_escapes_user_text():
     html = table_html(table)
     assert "<script>" not in html and "<b>" not in html and '" onmouseover' not in html
     assert "&lt;script&gt;" in html and "a&#58;b" in html
-    assert html.count("<tr>") == 2 and html.count("<td ") == 2 and "\n" not in html
+    assert html.count("<tr>") == 2 and html.count("<td>") == 2 and "\n" not in html
 
 
 def test_a_table_of_rows_keeps_their_order_and_a_tall_one_scrolls_under_its_header():
@@ -82,9 +82,14 @@ def test_a_table_of_rows_keeps_their_order_and_a_tall_one_scrolls_under_its_head
     assert table.rows == (("1", "纹理", "0.3809"), ("", "a<b", "–"))
     assert TextTable.of_rows([]) == TextTable((), ())
     boxed = table_html(table, max_height="24rem")
-    assert boxed.startswith('<div class="dt-table-box" style="max-height: 24rem; overflow: auto">')
-    assert boxed.count("position: sticky") == 3 and "a&lt;b" in boxed
-    assert "sticky" not in table_html(table) and "dt-table-box" not in table_html(table)
+    assert boxed.startswith('<div class="dt-table-box" style="max-height: 24rem"><table class="dt-table">')
+    assert "a&lt;b" in boxed and "dt-table-box" not in table_html(table)
+    # the look is one stylesheet, not a style per cell: the boxed table's header sticks, scrolls
+    rules = dict(r.split("{") for r in TABLE_CSS.rstrip("}").split("}"))
+    assert (
+        "position:sticky" in rules[".dt-table-box .dt-table th"] and "overflow:auto" in rules[".dt-table-box"]
+    )
+    assert "style=" not in table_html(table)
 
 
 def test_node_data_figures_classification_and_regression():

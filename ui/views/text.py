@@ -91,32 +91,30 @@ class TextTable:
         return cls(columns, tuple(tuple(str(row[c]) for c in columns) for row in rows))
 
 
-#: st.dataframe's look for a few rows: full width, thin rules, a shaded header
-TABLE_STYLE = "width: 100%; border-collapse: collapse; font-size: 0.875rem; margin-bottom: 1rem"
-CELL_STYLE = "border: 1px solid rgba(49, 51, 63, 0.1); padding: 0.25rem 0.5rem; text-align: left"
-HEAD_STYLE = CELL_STYLE + "; background: rgba(172, 177, 195, 0.15); font-weight: 600"
-#: a header that stays in view while its rows scroll under it: the same shade, opaque
-STICKY_HEAD_STYLE = CELL_STYLE + "; background: #f3f3f6; font-weight: 600; position: sticky; top: 0"
+#: st.dataframe's look for a few rows: full width, thin rules, a shaded header; a box of a given
+#: height scrolls its rows under an opaque header. One stylesheet the frame puts on every page
+#: (app.py), not a style per cell: that repeated ~110 bytes in every cell of every table sent.
+TABLE_CSS = (
+    ".dt-table{width:100%;border-collapse:collapse;font-size:0.875rem;margin-bottom:1rem}"
+    ".dt-table th,.dt-table td{border:1px solid rgba(49,51,63,0.1);padding:0.25rem 0.5rem;text-align:left}"
+    ".dt-table th{background:rgba(172,177,195,0.15);font-weight:600}"
+    ".dt-table-box{overflow:auto}"
+    ".dt-table-box .dt-table th{background:#f3f3f6;position:sticky;top:0}"
+)
 
 
 def table_html(table: TextTable, max_height: str | None = None) -> str:
     """A ``TextTable`` as one line of HTML for ``st.markdown(..., unsafe_allow_html=True)``: a few
     rows drawn without ``st.dataframe``'s grid, whose 1.2 MB of scripts the browser fetched and
-    ran on every cold visit of Train & tree for the what-if's three tables (issue 26).
-    ``max_height`` (CSS): the table scrolls inside a box that tall, its header kept in view."""
-    head_style = HEAD_STYLE if max_height is None else STICKY_HEAD_STYLE
-    head = "".join(f'<th style="{head_style}">{html_text(c)}</th>' for c in table.columns)
-    body = "".join(
-        "<tr>" + "".join(f'<td style="{CELL_STYLE}">{html_text(c)}</td>' for c in row) + "</tr>"
-        for row in table.rows
-    )
-    table_text = (
-        f'<table class="dt-table" style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
-    )
+    ran on every cold visit of Train & tree for the what-if's three tables (issue 26). Styled by
+    ``TABLE_CSS``. ``max_height`` (CSS): the table scrolls inside a box that tall, its header kept
+    in view."""
+    head = "".join(f"<th>{html_text(c)}</th>" for c in table.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html_text(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+    table_text = f'<table class="dt-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
     if max_height is None:
         return table_text
-    return f'<div class="dt-table-box" style="max-height: {max_height}; overflow: auto">{table_text}</div>'
+    return f'<div class="dt-table-box" style="max-height: {max_height}">{table_text}</div>'
 
 
 def training_error(exc: KeyedError, t: Translate) -> str:
