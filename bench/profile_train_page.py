@@ -3,13 +3,13 @@
 back, Data and back, layout change, a click in the picture) under the V8 sampling profiler and
 CDP tracing.
 
-    .venv/bin/python -m bench.profile_train_page [--port N] [--out DIR] [--steps a,b,...]
+    .venv/bin/python -m bench.profile_train_page [--port N] [--out DIR] [--steps a,b,...] [--frames N]
 
 Per step it prints the browser CPU (as the benchmark measures it), the JS time by the Streamlit
 chunk of the first library on the stack (``plotly``, ``graphviz`` (WebAssembly), the glide data
 grid, the tree frame) or the leaf's chunk (``react-dom``, ``emotion``...), ``(program)`` (the
 browser's own work outside JS: style, layout, paint), and the renderer main thread's lifecycle
-events from the trace; the traces go to ``DIR`` (open them in the DevTools performance panel).
+events from the trace (with ``--frames N``, its N largest websocket messages by element kind); the traces go to ``DIR`` (open them in the DevTools performance panel).
 Profiler times are wall time between samples: on a loaded machine they inflate with it.
 """
 
@@ -214,6 +214,30 @@ def dom_counts(page) -> dict:
     )
 
 
+def frame_kind(raw: bytes) -> str:
+    """What a websocket message carries: its ForwardMsg type, and for a delta the element's kind."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    try:
+        msg.ParseFromString(raw)
+    except Exception:
+        return "?"
+    kind = msg.WhichOneof("type") or "?"
+    if kind == "delta":
+        part = msg.delta.WhichOneof("type")
+        if part == "new_element":
+            return "element:" + str(msg.delta.new_element.WhichOneof("type"))
+        return "delta:" + str(part)
+    return kind
+
+
+def largest_frames(frames: list[tuple[float, int, bytes]], count: int) -> list[tuple[str, float]]:
+    """The ``count`` largest messages: (kind, KB), largest first."""
+    big = sorted(frames, key=lambda f: -f[1])[:count]
+    return [(frame_kind(raw), round(n / 1024, 1)) for _, n, raw in big]
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -225,6 +249,7 @@ def main() -> None:
         default="lang_zh,lang_en,to_data,back_train,layout_lr,click_node",
         help=f"the profiled steps, in order, from: {','.join(STEPS)}",
     )
+    ap.add_argument("--frames", type=int, default=0, help="print each step's N largest websocket messages")
     args = ap.parse_args()
     steps = args.steps.split(",")
     if set(steps) - set(STEPS):
@@ -278,7 +303,10 @@ def main() -> None:
             for name in steps:
                 action = actions[name]
                 rec.start()
+                first = len(s.frames)
                 got = s.step(name, action)
+                if args.frames:
+                    print("  frames:", largest_frames(s.frames[first:], args.frames), flush=True)
                 events, prof = rec.stop()
                 js = js_breakdown(prof)
                 tr = trace_breakdown(events)

@@ -113,9 +113,10 @@ def test_large_curve_is_decimated_keeping_the_exact_maximum_and_draws_fast():
     assert elapsed < 30, elapsed  # a hang guard; the bounds below are on the work: points, bytes
     assert cg.gain.size == n - 1
     curve = fig.data[0]
-    assert isinstance(curve, go.Scattergl) and len(curve.x) <= F.MAX_POINTS + 2
+    # drawn as SVG: a WebGL context cost the Splits page about 1 s more browser CPU at 1 000 points
+    assert type(curve) is go.Scatter and len(curve.x) <= F.MAX_POINTS + 2
     assert max(curve.y) == cg.gain.max() and best in list(curve.customdata)
-    assert len(fig.data[-1].x) == F.HIST_BINS and len(text) < 400_000
+    assert len(fig.data[-1].x) == F.HIST_BINS and len(text) < 120_000
 
 
 def test_decimate_keeps_envelope_and_requested_points():
