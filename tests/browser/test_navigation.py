@@ -113,6 +113,12 @@ def test_whole_big_tree_is_drawn_by_the_server_without_freezing(page, app_url):
     assert page.locator(f"{FRAME} svg g.node").count() >= 615
     assert time.monotonic() - t1 < 1.0
     assert time.monotonic() - t0 < 30
+    # it opens around the root (not at the picture's corner): the root's box is in the frame
+    root = page.locator(f"{FRAME} svg g#dtnode0").bounding_box()
+    stage = page.locator(f"{FRAME} .dt-stage").bounding_box()
+    assert root is not None and stage is not None
+    assert stage["x"] <= root["x"] and root["x"] + root["width"] <= stage["x"] + stage["width"], (root, stage)
+    assert stage["y"] <= root["y"] and root["y"] + root["height"] <= stage["y"] + stage["height"], (root, stage)
     # a click on a node of the whole picture focuses it and returns to the focused view (the
     # picture opens readable around the root, issue 27: "fit" first shows node 3 too)
     page.locator(f"{FRAME} .dt-fit").click()

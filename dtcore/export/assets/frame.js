@@ -131,9 +131,18 @@ function openView(frame, stage, data) {
   frame._dtHeight = height;
   frame.style.height = `${height}px`;
   const shown = [stage.clientWidth, stage.clientHeight]; // after the new height
-  const rootBox = () => {
+  // the root's centre in the picture's own units (its viewBox): getBBox is in the node's local
+  // units, which Graphviz's graph group moves (transform="... translate(4 1698)")
+  const rootCentre = () => {
     const r = stage.querySelector('g[id="dtnode0"]');
-    return r ? r.getBBox() : null;
+    if (!r) return null;
+    const b = r.getBBox();
+    let m = new DOMMatrix();
+    for (let n = r; n && n !== el; n = n.parentNode) {
+      const t = n.transform && n.transform.baseVal.consolidate();
+      if (t) m = DOMMatrix.fromMatrix(t.matrix).multiply(m);
+    }
+    return new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
   };
   if (fixed) {
     el.style.width = `${box.width * s}px`;
@@ -149,15 +158,15 @@ function openView(frame, stage, data) {
   } else if (width > 0) {
     // a window of the frame's size at that scale: the whole picture centred where it fits,
     // else around the root, kept inside the picture
-    const rb = rootBox();
+    const rc = rootCentre();
     const place = (lo, size, win, centre) => {
       if (size <= win) return lo - (win - size) / 2;
       return Math.min(lo + size - win, Math.max(lo, centre - win / 2));
     };
     view.w = shown[0] / s;
     view.h = shown[1] / s;
-    view.x = place(box.x, box.width, view.w, rb ? rb.x + rb.width / 2 : box.x);
-    view.y = place(box.y, box.height, view.h, rb ? rb.y + rb.height / 2 : box.y);
+    view.x = place(box.x, box.width, view.w, rc ? rc.x : box.x);
+    view.y = place(box.y, box.height, view.h, rc ? rc.y : box.y);
   }
   frame._dtOpenedWidth = width;
   if (!fixed) el.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
