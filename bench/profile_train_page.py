@@ -59,6 +59,7 @@ STEPS = (
     "back_train",
     "layout_lr",
     "click_node",
+    "whatif",
     "splits",
     "back_from_splits",
 )
@@ -227,7 +228,11 @@ def frame_kind(raw: bytes) -> str:
     if kind == "delta":
         part = msg.delta.WhichOneof("type")
         if part == "new_element":
-            return "element:" + str(msg.delta.new_element.WhichOneof("type"))
+            el = msg.delta.new_element
+            kind = str(el.WhichOneof("type"))
+            if kind == "markdown":  # which text: its opening words
+                kind += ":" + el.markdown.body[:40].replace("\n", " ")
+            return "element:" + kind
         return "delta:" + str(part)
     return kind
 
@@ -290,6 +295,12 @@ def main() -> None:
             def lang(code):
                 return lambda: page.locator(".st-key-lang label").filter(has_text=code).first.click()
 
+            def whatif():
+                box = page.locator(".st-key-whatif_row input").first
+                box.scroll_into_view_if_needed()
+                box.fill("7")
+                box.press("Enter")
+
             actions = {
                 "lang_zh": lang("中文"),
                 "lang_en": lang("English"),
@@ -297,6 +308,7 @@ def main() -> None:
                 "back_train": lambda: (goto_page(page, "train"), tree_drawn(page)),
                 "layout_lr": lambda: pick_option(page, "layout", index=2),
                 "click_node": lambda: page.locator(f"{TREE_FRAME} svg g[id^=dtnode]").nth(2).click(),
+                "whatif": whatif,
                 "splits": lambda: goto_page(page, "splits"),
                 "back_from_splits": lambda: (goto_page(page, "train"), tree_drawn(page)),
             }

@@ -49,7 +49,10 @@ def test_the_wheel_holds_dtcore_and_dtdask_and_needs_numpy_only(wheel):
         assert f"dtcore/{package}/__init__.py" in names
     assert {"dtdask/__init__.py", "dtdask/cli.py", "dtdask/profiles.py"} <= set(names)
     # the pan/zoom frame and the standalone page's script and style, read as package data
-    assets = {f"dtcore/export/assets/{n}" for n in ("frame.js", "frame.css", "page.js", "page.css")}
+    assets = {
+        f"dtcore/export/assets/{n}"
+        for n in ("frame.js", "scale.js", "fit.js", "frame.css", "page.js", "page.css")
+    }
     assert assets <= set(names)
     requires = [
         line.removeprefix("Requires-Dist: ")

@@ -46,6 +46,20 @@ def asset_text(name: str) -> str:
     return (ASSETS / name).read_text(encoding="utf-8")
 
 
+#: frame.js and fit.js import the opening scale as a module: the app's server serves the files
+_SCALE_IMPORT = 'import { nodeFont, openingScale } from "./scale.js";\n'
+
+
+def inline_script(name: str) -> str:
+    """``frame.js`` or ``fit.js`` as one text that imports nothing (for a page or a component
+    that holds its script inline): scale.js's functions, not exported, in place of the import."""
+    text = asset_text(name)
+    if _SCALE_IMPORT not in text:
+        raise RuntimeError(f"assets/{name} no longer imports the opening scale as {_SCALE_IMPORT!r}")
+    scale = asset_text("scale.js").replace("export function ", "function ")
+    return scale + text.replace(_SCALE_IMPORT, "", 1)
+
+
 def _json_for_script(value: object) -> str:
     """JSON that cannot end its ``<script>`` element or open a comment (``<``, ``>``, ``&`` and
     the two JavaScript line separators as escapes)."""
@@ -144,7 +158,7 @@ def to_html(
     title: str | None = None,
 ) -> str:
     """The page: ``svg`` is the tree's Graphviz picture (``render(to_dot(model), "svg")``)."""
-    frame_js = asset_text("frame.js")
+    frame_js = inline_script("frame.js")
     if _FRAME_EXPORT not in frame_js:
         raise RuntimeError("assets/frame.js no longer starts its component with " + _FRAME_EXPORT)
     tree, schema = model.tree_, model.schema_
@@ -156,13 +170,8 @@ def to_html(
     )
     data = page_data(model, sample)
     data["svg"] = svg
-    # scale.js: the frame's opening scale (readable text, fitted), which frame.js calls
-    script = (
-        asset_text("scale.js")
-        + frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1)
-        + "\n"
-        + asset_text("page.js")
-    )
+    # with scale.js: the frame's opening scale (readable text, fitted), which frame.js calls
+    script = frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1) + "\n" + asset_text("page.js")
     style = asset_text("frame.css") + "\n" + asset_text("page.css")
     return (
         "<!DOCTYPE html>\n"

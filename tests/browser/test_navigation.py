@@ -118,7 +118,10 @@ def test_whole_big_tree_is_drawn_by_the_server_without_freezing(page, app_url):
     stage = page.locator(f"{FRAME} .dt-stage").bounding_box()
     assert root is not None and stage is not None
     assert stage["x"] <= root["x"] and root["x"] + root["width"] <= stage["x"] + stage["width"], (root, stage)
-    assert stage["y"] <= root["y"] and root["y"] + root["height"] <= stage["y"] + stage["height"], (root, stage)
+    assert stage["y"] <= root["y"] and root["y"] + root["height"] <= stage["y"] + stage["height"], (
+        root,
+        stage,
+    )
     # a click on a node of the whole picture focuses it and returns to the focused view (the
     # picture opens readable around the root, issue 27: "fit" first shows node 3 too)
     page.locator(f"{FRAME} .dt-fit").click()

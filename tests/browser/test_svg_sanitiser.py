@@ -5,7 +5,8 @@ elsewhere, ``javascript:`` links plain and entity-encoded, ``url()`` in styles a
 out with nothing dangerous left, mounted in a page it runs nothing and requests nothing, and
 the app's own Graphviz pictures come out as they went in (less Graphviz's ``<title>`` names).
 
-The script is frame.js itself, loaded as a module with ``cleanSvg`` exported for the test."""
+The script is frame.js itself (with the opening scale it imports: ``inline_script``), loaded as a
+module with ``cleanSvg`` exported for the test."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from dtcore.export.html import inline_script
+
 ROOT = Path(__file__).resolve().parents[2]
-FRAME_JS = ROOT / "dtcore" / "export" / "assets" / "frame.js"
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100">'
 B64_SVG = (
@@ -150,7 +152,7 @@ def frame_page(page):
     page.on("dialog", lambda d: (seen.append(f"dialog {d.message}"), d.dismiss()))
     page.on("pageerror", lambda exc: seen.append(f"pageerror {exc}"))
     page.set_content("<!doctype html><html><body></body></html>")
-    assert page.evaluate(LOAD_JS, FRAME_JS.read_text(encoding="utf-8")) == "function"
+    assert page.evaluate(LOAD_JS, inline_script("frame.js")) == "function"
     page.seen = seen  # type: ignore[attr-defined]
     return page
 

@@ -3,6 +3,7 @@
 // between data.low and data.high CSS pixels; beyond that the picture keeps the bound and its box
 // scrolls (at most data.max_height tall), opening on the root. The node text size is read
 // from the SVG itself.
+import { nodeFont, openingScale } from "./scale.js";
 export default function (component) {
   const { data, parentElement } = component;
   const root = parentElement.getRootNode();

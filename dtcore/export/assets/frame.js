@@ -9,6 +9,7 @@
 // "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and only what Graphviz
 // draws a tree with is kept (an allow-list of elements and attributes, see cleanSvg) before it is
 // shown; nothing is loaded from the network.
+import { nodeFont, openingScale } from "./scale.js";
 const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"]];
 const MIN_HEIGHT = 120; // the fewest pixels a frame is tall
 const PAD = 16; // a frame's room beyond its picture

@@ -1,6 +1,7 @@
-// The opening scale of a tree picture (ui/views/picture_scale.py), shared by frame.js and fit.js
-// (prepended to each by ui/sections/tree_frame.py).
-function nodeFont(svg) {
+// The opening scale of a tree picture (ui/views/picture_scale.py), shared by frame.js and fit.js:
+// a module they import (the app's server serves the three files); a page that holds its script
+// inline gets this text without "export" in place of the import (dtcore.export.html.inline_script).
+export function nodeFont(svg) {
   // the most common font size among the node labels, in the picture's own units
   const counts = new Map();
   for (const t of svg.querySelectorAll("g.node text")) {
@@ -12,7 +13,7 @@ function nodeFont(svg) {
   return best || 14;
 }
 
-function openingScale(room, size, font, low, high) {
+export function openingScale(room, size, font, low, high) {
   // pixels per picture unit: the whole picture (size, in its units) in the room (CSS px), with
   // the node text between low and high px; past low it scrolls or pans
   const fits = [0, 1].filter((i) => room[i] > 0 && size[i] > 0).map((i) => room[i] / size[i]);
