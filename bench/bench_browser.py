@@ -20,7 +20,9 @@ the page's websocket received (CDP ``Network.webSocketFrameReceived``); each aga
 with the ratio (≤ 1 meets it). "Settled": the script is not running (``stApp``'s script state and
 no ``stStatusWidget``), no spinner or progress bar, no stale (greyed) element, two animation
 frames painted, and the websocket quiet for 300 ms. The browser CPU target of a step that does not
-retrain is 1.5× that of the switch to the Data page in the same session (the floor of a rerun).
+retrain is 1.5× that of the switch to the Data page in the same session (the floor of a rerun);
+its bytes target (50 KB) holds unless a new picture is shown: a step whose messages send a tree
+frame a picture it did not hold (not only its digest) has none.
 
 A step that fails or never settles prints why (what it waited for, what kept the page busy) and
 the path of a screenshot of the page then (``--shots``), and the journey goes on. ``--steps`` and
@@ -270,7 +272,7 @@ class Session:
     ) -> Step | None:
         """Run ``action``, wait until settled, record and print the step. ``browser``: "floor"
         (1.5× the Data switch), a number of seconds, or None. ``picture``: a new picture is
-        shown (no bytes target). ``setup``: the journey needs it (--steps and --skip keep it).
+        shown (no bytes target; also none when a frame was sent a picture, ``new_picture``). ``setup``: the journey needs it (--steps and --skip keep it).
         A step that fails prints why and the path of a screenshot of the page, and the journey
         goes on."""
         if not setup and not self.wanted(label):
@@ -306,8 +308,9 @@ class Session:
                 if browser == "floor"
                 else float(browser)
             ),
-            bytes_target=None if picture else RERUN_BYTES,
-            note=note,
+            bytes_target=None if picture or new_picture(frames) else RERUN_BYTES,
+            note=note
+            + ("" if picture or not new_picture(frames) else ("; " if note else "") + "a new picture"),
             largest=sorted((f[1] for f in frames), reverse=True)[:3],
         )
         self.steps.append(got)
@@ -316,6 +319,17 @@ class Session:
 
     def close(self) -> None:
         self.ctx.close()
+
+
+#: a tree frame's message that carries a picture, not only the digest of one the page holds
+#: (``ui/sections/tree_frame.py``: ``"svg": null`` then)
+_PICTURE_SENT = re.compile(rb'"svg"\s*:\s*"')
+
+
+def new_picture(frames: list[tuple[float, int, bytes]]) -> bool:
+    """Whether the page was sent a picture it did not hold (a language switch's first visit to a
+    language, say): issue 26's bytes target holds "unless a new picture is shown"."""
+    return any(_PICTURE_SENT.search(raw) for _, _, raw in frames)
 
 
 def format_step(s: Step) -> str:

@@ -1,5 +1,5 @@
 """Where the browser's CPU goes on the Train & tree page (issue 26): the ~1 300-node C4.5 tree of
-``bench.bench_browser`` (10⁵ rows × 20), then each step that does not retrain (language there and
+``bench.bench_browser`` (10⁵ rows × 20): its upload and training (``--steps upload,train``), then each step that does not retrain (language there and
 back, Data and back, layout change, a click in the picture) under the V8 sampling profiler and
 CDP tracing.
 
@@ -29,6 +29,7 @@ from bench.bench_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
     TREE_FRAME,
+    TREES,
     BrowserCpu,
     Session,
     goto_page,
@@ -53,6 +54,8 @@ CATS = ",".join(
 )
 #: the steps this can profile (each after the ones before it, on the trained tree)
 STEPS = (
+    "upload",
+    "train",
     "lang_zh",
     "lang_en",
     "to_data",
@@ -62,6 +65,8 @@ STEPS = (
     "whatif",
     "splits",
     "back_from_splits",
+    "prune",
+    "compare",
 )
 LIBS = [
     ("PlotlyChart", "plotly"),
@@ -254,6 +259,13 @@ def main() -> None:
         default="lang_zh,lang_en,to_data,back_train,layout_lr,click_node",
         help=f"the profiled steps, in order, from: {','.join(STEPS)}",
     )
+    ap.add_argument(
+        "--tree",
+        type=int,
+        default=0,
+        choices=range(len(TREES)),
+        help="the tree size of bench_browser (0, 1, 2)",
+    )
     ap.add_argument("--frames", type=int, default=0, help="print each step's N largest websocket messages")
     args = ap.parse_args()
     steps = args.steps.split(",")
@@ -277,20 +289,64 @@ def main() -> None:
             tree_drawn(page)
             s.settle(t0, 120)
             csv = Path(tmp) / "b.csv"
-            csv.write_bytes(make_csv(100_000, 0.22))
+            size = TREES[args.tree]
+            csv.write_bytes(make_csv(100_000, size.flip))
             s.step("data", lambda: goto_page(page, "data"), browser=None)
             s.floor = s.steps[-1].browser_cpu
-            s.step(
-                "upload",
-                lambda: page.locator(
-                    '[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]'
-                ).set_input_files(str(csv)),
-                timeout=300,
-            )
-            s.step("train", lambda: (goto_page(page, "train"), tree_drawn(page, 300_000)), timeout=400)
+            rec = Recorder(s)
+
+            def upload():
+                page.locator('[data-testid="stFileUploaderDropzoneInput"][accept*=".csv"]').set_input_files(
+                    str(csv)
+                )
+
+            def profiled(name: str, action, **kw) -> None:
+                """One step, under the profiler when it is among --steps."""
+                if name not in steps:
+                    s.step(name, action, **kw)
+                    return
+                rec.start()
+                first = len(s.frames)
+                got = s.step(name, action, **kw)
+                if args.frames:
+                    print("  frames:", largest_frames(s.frames[first:], args.frames), flush=True)
+                events, prof = rec.stop()
+                js = js_breakdown(prof)
+                tr = trace_breakdown(events)
+                report[name] = {
+                    "step": None if got is None else got.__dict__,
+                    "js": dict(js.most_common()),
+                    "threads": dict(tr["thread_busy"].most_common(12)),
+                    "main_events": dict(tr["renderer_main_events_total"].most_common()),
+                }
+                print("  js:", {k: round(v, 2) for k, v in js.most_common(12)}, flush=True)
+                print("  threads:", {k: round(v, 2) for k, v in tr["thread_busy"].most_common(8)}, flush=True)
+                print(
+                    "  main:",
+                    {k: round(v, 2) for k, v in tr["renderer_main_events_total"].most_common(14)},
+                    flush=True,
+                )
+                (out_dir / f"{name}.trace.json").write_text(json.dumps({"traceEvents": events}))
+
+            profiled("upload", upload, timeout=300)
+            profiled("train", lambda: (goto_page(page, "train"), tree_drawn(page, 300_000)), timeout=400)
+            if size.algorithm != "c45" or size.max_depth is not None:  # as bench_browser grows it
+
+                def retrain() -> None:
+                    if size.algorithm != "c45":
+                        t0 = time.perf_counter()
+                        pick_option(page, "algo", text="CART")
+                        s.settle(t0, 300)
+                    if size.max_depth is not None:
+                        page.locator(f".st-key-{size.algorithm}_max_depth input").first.fill(
+                            str(size.max_depth)
+                        )
+                        page.locator('[data-testid="stFormSubmitButton"] button').first.click()
+                    tree_drawn(page, 300_000)
+
+                s.step("retrain", retrain, timeout=400)
             print("dom", dom_counts(page), flush=True)
             report["dom"] = dom_counts(page)
-            rec = Recorder(s)
 
             def lang(code):
                 return lambda: page.locator(".st-key-lang label").filter(has_text=code).first.click()
@@ -311,31 +367,12 @@ def main() -> None:
                 "whatif": whatif,
                 "splits": lambda: goto_page(page, "splits"),
                 "back_from_splits": lambda: (goto_page(page, "train"), tree_drawn(page)),
+                "prune": lambda: goto_page(page, "prune"),
+                "compare": lambda: goto_page(page, "compare"),
             }
             for name in steps:
-                action = actions[name]
-                rec.start()
-                first = len(s.frames)
-                got = s.step(name, action)
-                if args.frames:
-                    print("  frames:", largest_frames(s.frames[first:], args.frames), flush=True)
-                events, prof = rec.stop()
-                js = js_breakdown(prof)
-                tr = trace_breakdown(events)
-                report[name] = {
-                    "step": None if got is None else got.__dict__,
-                    "js": dict(js.most_common()),
-                    "threads": dict(tr["thread_busy"].most_common(12)),
-                    "main_events": dict(tr["renderer_main_events_total"].most_common()),
-                }
-                print("  js:", {k: round(v, 2) for k, v in js.most_common(12)}, flush=True)
-                print("  threads:", {k: round(v, 2) for k, v in tr["thread_busy"].most_common(8)}, flush=True)
-                print(
-                    "  main:",
-                    {k: round(v, 2) for k, v in tr["renderer_main_events_total"].most_common(14)},
-                    flush=True,
-                )
-                (out_dir / f"{name}.trace.json").write_text(json.dumps({"traceEvents": events}))
+                if name not in ("upload", "train"):
+                    profiled(name, actions[name])
             report["dom_end"] = dom_counts(page)
             s.close()
             browser.close()

@@ -29,7 +29,6 @@ from ui.views import tree as treeview
 from ui.views.pruning import fmt_alpha, fmt_error
 from ui.views.text import md_escape, training_error
 
-CHART = {"displayModeBar": False}
 #: the sample with Zhou's training / validation rows (§4.3): REP keeping its ties draws figure 4.7
 TEXTBOOK_PRUNING_SAMPLE = "watermelon_2.0_split"
 
@@ -298,10 +297,12 @@ def alpha_section(res, alpha):
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**" + t("prune.chart.error_alpha") + "**")
-        st.plotly_chart(pf.alpha_error_figure(curves, alpha, labels), config=CHART, key="prune_alpha_error")
+        with st.container(key="prune_alpha_error"):
+            st.markdown(pf.alpha_error_svg(curves, alpha, labels), unsafe_allow_html=True)
     with right:
         st.markdown("**" + t("prune.chart.leaves_alpha") + "**")
-        st.plotly_chart(pf.leaves_alpha_figure(curves, alpha, labels), config=CHART, key="prune_leaves_alpha")
+        with st.container(key="prune_leaves_alpha"):
+            st.markdown(pf.leaves_alpha_svg(curves, alpha, labels), unsafe_allow_html=True)
 
 
 def cf_section(res, cf):
@@ -330,7 +331,8 @@ def cf_chart(res, cf):
         return
     labels = pviews.cf_chart_labels(t)
     st.markdown("**" + t("prune.chart.cf") + "**")
-    st.plotly_chart(pf.cf_figure(curves, cf, labels), config=CHART, key="prune_cf_chart")
+    with st.container(key="prune_cf_chart"):
+        st.markdown(pf.cf_svg(curves, cf, labels), unsafe_allow_html=True)
 
 
 def page():

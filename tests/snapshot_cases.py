@@ -164,7 +164,7 @@ def _sample_result(sample_id: str, algo: str, criterion: str, **values):
 
 
 def pruning_figures(lang: str = "en") -> dict:
-    """name → figure: the α charts of CART on breast cancer (5-fold CV, 1-SE rule, α of the CV
+    """name → static SVG chart: the α charts of CART on breast cancer (5-fold CV, 1-SE rule, α of the CV
     choice) and the CF chart of C4.5 on watermelon 2.0 (CF 0.25), labelled as the Pruning page does."""
     from ui.figures import pruning as pf
     from ui.i18n import translate
@@ -181,12 +181,12 @@ def pruning_figures(lang: str = "en") -> dict:
     labels["cv"] = t("prune.label.cv", k=5)
     labels["error"] = t("prune.error_rate" if curves.metric == "error_rate" else "prune.mse")
     alpha = curves.cv.alpha
-    out["alpha-error-breast_cancer-cart"] = pf.alpha_error_figure(curves, alpha, labels)
-    out["leaves-alpha-breast_cancer-cart"] = pf.leaves_alpha_figure(curves, alpha, labels)
+    out["alpha-error-breast_cancer-cart"] = pf.alpha_error_svg(curves, alpha, labels)
+    out["leaves-alpha-breast_cancer-cart"] = pf.leaves_alpha_svg(curves, alpha, labels)
     res, df = _sample_result("watermelon_2.0", "c45", "gain_ratio", prune=False)
     curves = pv.cf_curves(res, pv.encoded_sets(res, df))
     labels = {k: t("prune.label." + k) for k in ("nodes", "leaves", "size", "estimate", "cf", "chosen")}
-    out["cf-watermelon2-c45"] = pf.cf_figure(curves, 0.25, labels)
+    out["cf-watermelon2-c45"] = pf.cf_svg(curves, 0.25, labels)
     return out
 
 
@@ -210,8 +210,8 @@ def write_all_outputs(out_dir) -> None:
     for case in GAIN_CASES:
         for k, fig in enumerate(gain_figures(case).values()):
             (out / f"gain-{case}-{k}.plotly.json").write_text(fig.to_json(), encoding="utf-8")
-    for name, fig in pruning_figures("zh").items():
-        (out / f"{name}.plotly.json").write_text(fig.to_json(), encoding="utf-8")
+    for name, svg in pruning_figures("zh").items():
+        (out / f"{name}.chart.svg").write_text(svg, encoding="utf-8")
 
 
 if __name__ == "__main__":  # python -m tests.snapshot_cases OUT_DIR

@@ -26,11 +26,20 @@ TRAIN = "pages/train.py"
 
 
 #: the containers that hold a static SVG chart (``ui.figures.static_charts``), by key
-STATIC_CHARTS = ("importances", "confusion", "nodedata_children", "split_children")
+STATIC_CHARTS = (
+    "importances",
+    "confusion",
+    "nodedata_children",
+    "split_children",
+    "prune_alpha_error",
+    "prune_leaves_alpha",
+    "prune_cf_chart",
+)
 
 
 def score_charts(at) -> dict[str, str]:
-    """The static SVG charts of a run (the Train page's scores, a test's children) by the key of
+    """The static SVG charts of a run (the Train page's scores, a test's children, the Pruning
+    page's curves) by the key of
     the container that holds each (:data:`STATIC_CHARTS`)."""
     out: dict[str, str] = {}
 

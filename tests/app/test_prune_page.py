@@ -9,6 +9,7 @@ from dtcore.pruning import choose_alpha_cv, cost_complexity_path, prune
 from dtcore.schema import label_of
 from tests.app.apptest import start
 from tests.app.frame_pictures import frame_data, tree_frames
+from tests.app.test_flows import score_charts
 from tests.ui.test_rep_removed_figures import replay_rep
 from ui.views.prune_pair import svg_size
 
@@ -128,7 +129,7 @@ def test_cart_breast_cancer_each_method_end_to_end():
         )
         assert rows["Error rate · test"] == tuple(f"{rep.errors['test'][k]:.1%}" for k in ("before", "after"))
     # the CF chart comes with EBP; CF moves the tree
-    assert at.get("plotly_chart")
+    assert "prune_cf_chart" in score_charts(at)
     at.slider(key="prune_cf").set_value(0.01).run()
     assert drawn_as(at, *expected_dots(at, "ebp", cf=0.01, impurity="gini")[:2])
 
@@ -148,7 +149,7 @@ def test_ccp_alpha_slider_and_the_cv_choice():
     no_exception(at)
     before, after, grown, pruned, rep = expected_dots(at, "ccp", alpha=float(values[-3]))
     assert drawn_as(at, before, after) and pruned.get_n_leaves() == path.n_leaves[-3]
-    assert len(at.get("plotly_chart")) == 2  # error vs α, leaves vs α
+    assert {"prune_alpha_error", "prune_leaves_alpha"} <= set(score_charts(at))  # error, leaves vs α
     # "Use the CV choice": 10-fold CV with the 1-SE rule, as dtcore picks it
     params = dict(res.estimator.get_params(), ccp_alpha=0.0)
 
@@ -351,13 +352,13 @@ def test_on_a_large_table_the_cf_curve_is_drawn_when_opened():
     at.switch_page(PRUNE).run()
     no_exception(at)
     assert at.session_state["prune_method"] == "ebp"
-    assert not any(c.key == "prune_cf_chart" for c in at.get("plotly_chart"))
+    assert "prune_cf_chart" not in score_charts(at)
     box = next(e for e in at.get("expander") if "prunings of the tree" in e.label)
     assert "12 prunings" in box.label and f"{ASKED_ROWS + 500:,} training rows" in box.label
     at.session_state["prune_cf_open"] = True
     at.run()
     no_exception(at)
-    assert len(at.get("plotly_chart")) == 1
+    assert "prune_cf_chart" in score_charts(at)
 
 
 def test_a_long_rep_table_sends_its_first_rows_until_asked():

@@ -149,7 +149,7 @@ def test_prune_before_after_chinese(page, app_url):
     png = settled_png(page, pair, inner=f"{FRAME} svg .node")
     assert_image_snapshot(LAYER, "prune-before-after-watermelon2-c45-ebp-zh.png", png)
     chart = page.locator(".st-key-prune_cf_chart")
-    png = settled_png(page, chart, inner=".main-svg")
+    png = settled_png(page, chart, inner="svg.dt-static-chart")
     assert_image_snapshot(LAYER, "prune-cf-chart-watermelon2-c45-zh.png", png)
 
 

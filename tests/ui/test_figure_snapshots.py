@@ -1,5 +1,6 @@
-"""Figure JSON snapshots: the split explorer's gain curves (every feature at the root, for each
-algorithm) and the pruning charts (α path with CV, CF), as the browser receives them.
+"""Figure snapshots: the split explorer's gain curves (every feature at the root, for each
+algorithm; Plotly JSON) and the pruning charts (α path with CV, CF; static SVG), as the browser
+receives them.
 
 Stored in ``tests/snapshots/figures/``; ``UPDATE_SNAPSHOTS=1`` rewrites them. ``figure_json``
 drops Plotly's default template and decodes typed arrays so a diff shows numbers. The SPEC's
@@ -44,6 +45,7 @@ def test_gain_curves_mark_the_spec_cuts():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_pruning_figures(lang):
-    for name, fig in pruning_figures(lang).items():
-        assert_text_snapshot("figures", f"{name}-{lang}.json", figure_json(fig))
+def test_pruning_charts(lang):
+    """The Pruning page's static SVG charts (ui/figures/pruning.py), as the page sends them."""
+    for name, svg in pruning_figures(lang).items():
+        assert_text_snapshot("figures", f"{name}-{lang}.svg", svg)

@@ -1,16 +1,19 @@
 """Pruning views on real trained trees: before/after DOT (ghosted and bold nodes checked against
 the tree's structure and rendered by real Graphviz), the metrics table against the estimator's own
-scoring, the α path against scikit-learn, EBP against C4.5's own pruning, and figure JSON."""
+scoring, the α path against scikit-learn, EBP against C4.5's own pruning, and the static SVG charts."""
 
 import re
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from dtcore import export
+from dtcore.numbers import fmt_pct
 from dtcore.pruning import choose_alpha_cv
 from ui.figures import pruning as pf
+from ui.figures.style import plain
 from ui.services import pruning as pv
 from ui.services import roles as R
 from ui.services.loading import load_sample, raw_rows, sample_catalogue
@@ -197,7 +200,33 @@ LABELS = {
 }
 
 
-def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def columns(svg: str) -> list[tuple[float, float, str]]:
+    """(x, width, tooltip) of each position's column, left to right."""
+    root = ET.fromstring(svg)
+    out = []
+    for r in root.iter(SVG + "rect"):
+        title = r.find(SVG + "title")
+        if r.get("fill-opacity") == "0" and title is not None:
+            out.append((float(r.get("x")), float(r.get("width")), title.text or ""))
+    return out
+
+
+def chosen_xs(svg: str) -> set[float]:
+    """x of the dashed chosen line (one per panel)."""
+    root = ET.fromstring(svg)
+    return {
+        float(line.get("x1")) for line in root.iter(SVG + "line") if line.get("stroke-dasharray") == "5 4"
+    }
+
+
+def texts(svg: str) -> list[str]:
+    return [t.text or "" for t in ET.fromstring(svg).iter(SVG + "text")]
+
+
+def test_alpha_charts_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
     res, df, sets = cancer
     curves = pv.alpha_curves(res, sets, cv_folds=10, one_se=True)
     tree = pv.grown_tree(res.estimator)
@@ -205,36 +234,44 @@ def test_alpha_figures_show_the_path_the_cv_band_and_the_chosen_alpha(cancer):
     direct = choose_alpha_cv(pv.grower(res.estimator), X, y, k=10, one_se=True, tree=tree)
     assert curves.cv.alpha == direct.alpha and curves.cv.errors.tolist() == direct.errors.tolist()
     chosen = curves.alphas[3]
-    fig = pf.alpha_error_figure(curves, chosen, LABELS)
-    assert fig.to_json() == pf.alpha_error_figure(curves, chosen, LABELS).to_json()  # deterministic
-    traces = {t.name: t for t in fig.data}
-    upper, lower = fig.data[0], fig.data[1]
-    assert lower.fill == "tonexty"
-    np.testing.assert_allclose(np.array(upper.y) - np.array(direct.errors), direct.ses, atol=1e-9)
-    assert traces["10-fold CV"].line.shape == "hv"
-    # x = path step, its α in the hover data and on the ticks
-    assert list(traces["training"].x) == list(range(len(curves.alphas)))
-    assert [c[0] for c in traces["training"].customdata] == pytest.approx(curves.alphas)
-    ticks = fig.layout.xaxis
-    assert [float(ticks.ticktext[k]) for k in range(len(ticks.tickvals))] == pytest.approx(
-        [curves.alphas[i] for i in ticks.tickvals], rel=1e-2
-    )
+    labels = {**LABELS, "train": "<training & co>"}  # user-visible words are escaped
+    svg = pf.alpha_error_svg(curves, chosen, labels)
+    assert svg == pf.alpha_error_svg(curves, chosen, labels)  # deterministic
+    assert "<training & co>" not in svg and "&lt;training &amp; co&gt;" in svg
+    cols = columns(svg)
+    assert len(cols) == len(curves.alphas)  # x = path step, one column (tooltip) per step
+    for i, (_, _, tip) in enumerate(cols):
+        lines = tip.split("\n")
+        assert lines[0] == f"α = {curves.alphas[i]:.4g} · {curves.n_leaves[i]} leaves"
+        # the CV error with its ±1 SE, as dtcore's own choose_alpha_cv computes them
+        assert f"10-fold CV: {fmt_pct(direct.errors[i])} ± {fmt_pct(direct.ses[i])}" in lines
+        assert f"<training & co>: {fmt_pct(curves.errors['train'][i])}" in lines
+        assert any(line.startswith("validation: ") for line in lines)
+        assert any(line.startswith("test: ") for line in lines)
     # the unpruned tree (α = 0) fits the training rows; the root alone errs on the minority share
-    assert traces["training"].y[0] == 0.0
     _, counts = np.unique(y, return_counts=True)
-    assert traces["training"].y[-1] == pytest.approx(1 - counts.max() / counts.sum())
-    star = traces["CV choice"]
-    assert curves.alphas[star.x[0]] == pytest.approx(direct.alpha) and star.marker.symbol == "star"
-    assert fig.layout.shapes[0].x0 == 3  # the chosen α (step 3), dashed
-    # an α between path values marks the step it prunes to
-    between = pf.alpha_error_figure(curves, (curves.alphas[4] + curves.alphas[5]) / 2, LABELS)
-    assert between.layout.shapes[0].x0 == 4
-    assert {"validation", "test"} <= set(traces)
-    leaves = pf.leaves_alpha_figure(curves, chosen, LABELS)
-    assert list(leaves.data[0].y) == curves.n_leaves and leaves.data[0].y[-1] == 1
-    assert list(leaves.data[0].customdata) == pytest.approx(curves.alphas)
+    assert "<training & co>: 0.0%" in cols[0][2].split("\n")
+    assert f"<training & co>: {fmt_pct(1 - counts.max() / counts.sum())}" in cols[-1][2].split("\n")
+    # the CV rule's choice: a star in the plot, at its step's x
+    star_step = next(i for i, a in enumerate(curves.alphas) if a == pytest.approx(direct.alpha))
+    assert cols[star_step][2].endswith("\nCV choice") and sum(c[2].endswith("CV choice") for c in cols) == 1
+    stars = [p for p in ET.fromstring(svg).iter(SVG + "polygon") if p.get("fill") == pf.RULE]
+    xs = [float(v.split(",")[0]) for v in stars[-1].get("points").split()]
+    assert min(xs) < cols[star_step][0] < max(xs)
+    # the chosen α (step 3) dashed at its step; an α between path values at the step it prunes to
+    assert chosen_xs(svg) == {cols[3][0]}
+    between = pf.alpha_error_svg(curves, (curves.alphas[4] + curves.alphas[5]) / 2, LABELS)
+    assert chosen_xs(between) == {columns(between)[4][0]}
+    # the ticks: path steps labelled with their α
+    ticks = pf.alpha_ticks(curves.alphas)
+    assert [t for _, t in ticks] == [plain(curves.alphas[int(i)], 3) for i, _ in ticks]
+    assert set(t for _, t in ticks) <= set(texts(svg))
+    leaves = pf.leaves_alpha_svg(curves, chosen, LABELS)
+    tips = [c[2] for c in columns(leaves)]
+    assert tips == [f"α = {a:.4g}: {k} leaves" for a, k in zip(curves.alphas, curves.n_leaves)]
+    assert curves.n_leaves[-1] == 1 and curves.n_leaves[0] == res.estimator.get_n_leaves()
     assert all(a >= b for a, b in zip(curves.n_leaves, curves.n_leaves[1:]))
-    assert leaves.data[0].y[0] == res.estimator.get_n_leaves()
+    assert chosen_xs(leaves) == {columns(leaves)[3][0]}
 
 
 def test_catalogue_has_every_dynamic_pruning_key():
@@ -256,8 +293,17 @@ def test_cf_figure_on_vote_meets_c45_at_its_default_cf(vote):
     assert curves.estimated_errors[i] == pytest.approx(
         res.estimator.pruning_report_.after["estimated_errors"]
     )
-    fig = pf.cf_figure(curves, 0.25, LABELS)
-    assert fig.to_json() == pf.cf_figure(curves, 0.25, LABELS).to_json()
-    assert [t.name for t in fig.data] == ["nodes", "leaves", "estimated errors"]
-    assert list(fig.data[0].x) == list(pv.CF_GRID)
-    assert {s.x0 for s in fig.layout.shapes} == {0.25}
+    svg = pf.cf_svg(curves, 0.25, LABELS)
+    assert svg == pf.cf_svg(curves, 0.25, LABELS)
+    cols = columns(svg)
+    assert len(cols) == 2 * len(pv.CF_GRID)  # a column per CF in each of the two panels
+    tips = [c[2] for c in cols[: len(pv.CF_GRID)]]
+    assert tips[i] == (
+        f"CF 0.25\nnodes: {res.estimator.node_count}\nleaves: {res.estimator.get_n_leaves()}\n"
+        f"estimated errors: {curves.estimated_errors[i]:.4g}"
+    )
+    assert [t.split("\n")[0] for t in tips] == [f"CF {plain(c)}" for c in pv.CF_GRID]
+    # the chosen CF dashed in both panels, inside its column (columns are centred on their CF)
+    (x,) = chosen_xs(svg)
+    assert cols[i][0] < x < cols[i][0] + cols[i][1]
+    assert {"nodes", "leaves", "estimated errors"} <= set(texts(svg))

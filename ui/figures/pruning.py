@@ -1,23 +1,29 @@
-"""Plotly figures for the Pruning page: error and leaves along the cost-complexity path, and C4.5's
-tree size and estimated error against the confidence factor.
+"""The Pruning page's charts as static SVG drawn by the server (issue 26): error and leaves along
+the cost-complexity path, and C4.5's tree size and estimated errors against the confidence factor.
 
-Fixed colours (one per data set, the export palette), no animation, every number rounded the same
-way, so the figure JSON is byte-identical for the same model and settings. Errors are step lines over the
-path's steps: a subtree serves every α from its own effective α up to the next one. Labels come in
-translated by the caller (``labels``: a dict of the few words each chart needs).
+Nothing in them is clicked: Plotly drew them before, and opening the Pruning page on a 10⁴-node
+tree spent 0.44 s of browser CPU in Plotly for them (``bench.profile_train_page --tree 1 --steps
+prune``). Fixed colours (the export palette), fixed float formatting, so the same model and
+settings give the same bytes. Errors are staircases over the path's steps: a subtree serves every
+α from its own effective α up to the next one. A path step (a CF of the grid) is one column with a
+``<title>``, the browser's tooltip: its α, leaves and every curve's value there. Labels come in
+translated by the caller (``labels``: a dict of the few words each chart needs) and are
+XML-escaped here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from dtcore.export import PALETTE
+from dtcore.numbers import fmt_pct
 from ui.services.pruning import AlphaCurves, CFCurves
+from ui.views.text import html_text as x
 
-from .style import GRID, base_layout, integer_axis, plain
+from .static_charts import INK, MUTED, SIZE, fit, fmt_axis, legend_rows, n, nice_step, svg_open, text_width
+from .style import GRID, plain
 
 COLORS = {
     "train": PALETTE[0],
@@ -28,245 +34,388 @@ COLORS = {
     "size": PALETTE[0],
     "estimate": PALETTE[3],
 }
-BAND = "rgba(225, 87, 89, 0.18)"  # PALETTE[3] (cv) made transparent
+BAND = "#e15759"  # PALETTE[3] (cv), drawn at BAND_OPACITY
+BAND_OPACITY = 0.18
 CHOSEN = "#333333"
 RULE = PALETTE[6]
 
-
-def _layout(fig: go.Figure, height: int) -> go.Figure:
-    # the legend above the plot (below it, it ran into the α tick labels), the chosen mark inside
-    base_layout(
-        fig, height, top=40, hovermode="closest", legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0)
-    )
-    fig.update_xaxes(gridcolor=GRID, zeroline=False)
-    fig.update_yaxes(gridcolor=GRID, zeroline=False)
-    return fig
-
-
-def _r(values: Iterable[float], digits: int = 10) -> list[float]:
-    return [round(float(v), digits) for v in values]
-
-
+WIDTH = 520  # px: half the page at 1 400 px (the α charts sit side by side; the SVG shrinks with its column)
+WIDE = 880  # px: the CF chart, alone across the page
+PLOT_HEIGHT = 250  # px, one panel
 MAX_TICKS = 12
+#: above this many points a curve is drawn without its dots (the line alone, the columns' tooltips stay)
+DOT_LIMIT = 200
 
 
-def _alpha_axis(fig: go.Figure, alphas: Sequence[float], title: str) -> None:
-    """Path steps evenly spaced, labelled with their α: the effective α grow geometrically, so a
-    linear α axis would crowd every step but the last few against 0 (rpart's plotcp does the same)."""
-    n = len(alphas)
-    every = max(1, -(-n // MAX_TICKS))
-    ticks = list(range(0, n, every))
-    fig.update_xaxes(
-        title_text=title,
-        tickmode="array",
-        tickvals=ticks,
-        ticktext=[plain(alphas[i], 3) for i in ticks],
-        range=[-0.5, n - 0.5],
+@dataclass(frozen=True)
+class Curve:
+    """One line of a panel: ``y`` per x position; ``step``: a staircase (each value held up to the
+    next position); ``dash``: dotted."""
+
+    name: str
+    y: Sequence[float]
+    color: str
+    step: bool = False
+    dash: bool = False
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A plot area: its curves, the ±1 SE band (lower, upper), the CV rule's star (position),
+    the y axis title, and how its ticks read (a share as a percentage, whole counts)."""
+
+    curves: list[Curve]
+    y_title: str
+    band: tuple[Sequence[float], Sequence[float]] | None = None
+    star: int | None = None
+    star_curve: int = 0
+    percent: bool = False
+    integer: bool = False
+    extra_top: list[float] = field(default_factory=list)  # values the axis must reach
+
+
+def _y_ticks(panel: Panel) -> tuple[float, float]:
+    """(axis top, tick step): from 0 to a round value at or above every value drawn."""
+    values = [float(v) for c in panel.curves for v in c.y] + list(panel.extra_top)
+    if panel.band is not None:
+        values += [float(v) for v in panel.band[1]]
+    vmax = max([v for v in values if v == v] + [0.0])
+    if vmax <= 0:
+        vmax = 1.0
+    step = nice_step(vmax)
+    if panel.integer:
+        step = max(1.0, float(round(step)))
+    top = step * -(-vmax // step)
+    return top, step
+
+
+def _tick_label(v: float, step: float, panel: Panel) -> str:
+    if panel.percent:
+        digits = max(0, -math.floor(math.log10(step * 100) + 1e-9))
+        return f"{v * 100:.{digits}f}%"
+    if panel.integer:
+        return f"{int(round(v)):,}"
+    return fmt_axis(v, step)
+
+
+def tip_text(tip: str) -> str:
+    """A tooltip's lines, escaped, joined by a line-feed entity (a raw line break would end the
+    Markdown HTML block the SVG is sent in)."""
+    return "&#10;".join(x(line) for line in tip.split("\n"))
+
+
+def _staircase(px: Sequence[float], py: Sequence[float], right: float) -> str:
+    """Path data of a staircase through the points, the last value held to ``right``."""
+    out = [f"M{n(px[0])} {n(py[0])}"]
+    for i in range(1, len(px)):
+        out.append(f"H{n(px[i])}V{n(py[i])}")
+    out.append(f"H{n(right)}")
+    return "".join(out)
+
+
+def _star(cx: float, cy: float, r: float = 8.0) -> str:
+    """A five-pointed star's points around (cx, cy), outer radius ``r``."""
+    pts = []
+    for k in range(10):
+        rad = r if k % 2 == 0 else r * 0.45
+        a = math.pi / 2 + k * math.pi / 5
+        pts.append(f"{n(cx + rad * math.cos(a))},{n(cy - rad * math.sin(a))}")
+    return " ".join(pts)
+
+
+def line_chart_svg(
+    panels: list[Panel],
+    xs: Sequence[float],
+    ticks: list[tuple[float, str]],
+    x_title: str,
+    tips: Sequence[str],
+    *,
+    chosen: float | None,
+    chosen_label: str,
+    legend: list[tuple[str, str, str]],
+    step_columns: bool,
+    label: str,
+    panel_height: int = PLOT_HEIGHT,
+    width: int = WIDTH,
+) -> str:
+    """Panels one above the other over one x axis (data positions ``xs``, labelled ``ticks``);
+    ``tips[i]``: the tooltip of position i (a column of the plot); ``chosen``: a dashed line at
+    that x in every panel, named once; ``legend``: (kind "line" / "dot" / "band" / "star", name,
+    colour). ``step_columns``: each position's column reaches to the next (staircases), else it
+    is centred on it. ``panel_height``: px per panel, ``width``: the chart's (it shrinks with its
+    column)."""
+    y_label_w = 0.0
+    for p in panels:
+        top, step = _y_ticks(p)
+        k = 0
+        while k * step <= top * (1 + 1e-9):
+            y_label_w = max(y_label_w, text_width(_tick_label(k * step, step, p)))
+            k += 1
+    left = 24 + y_label_w + 8  # the rotated y title, the tick labels
+    right = width - 14
+    names = [name for _, name, _ in legend]
+    rows = legend_rows(names, width - 20)
+    plot_top = 10 + 20 * len(rows) + (16 if chosen is not None else 0)
+    gap = 28
+    height = plot_top + len(panels) * panel_height + (len(panels) - 1) * gap + 50
+    lo, hi = float(min(xs)), float(max(xs))
+    if step_columns or hi == lo:  # a staircase's step reaches half a position either side
+        lo, hi = lo - 0.5, hi + 0.5
+    else:
+        pad = (hi - lo) * 0.03
+        lo, hi = lo - pad, hi + pad
+
+    def px(v: float) -> float:
+        return left + (float(v) - lo) / (hi - lo) * (right - left)
+
+    out = [svg_open(width, height, label)]
+    for r, row in enumerate(rows):
+        y = 10 + 20 * r
+        for k, lx in row:
+            kind, name, color = legend[k]
+            sx = 10 + lx
+            out.append(f"<g><title>{x(name)}</title>")
+            if kind == "band":
+                out.append(
+                    f'<rect x="{n(sx)}" y="{n(y + 2)}" width="12" height="11" fill="{color}"'
+                    f' fill-opacity="{BAND_OPACITY}"/>'
+                )
+            elif kind == "star":
+                out.append(
+                    f'<polygon points="{_star(sx + 6, y + 7.5, 6)}" fill="{color}" stroke="{CHOSEN}"/>'
+                )
+            else:
+                dash = ' stroke-dasharray="2 3"' if kind == "dash" else ""
+                out.append(
+                    f'<line x1="{n(sx)}" y1="{n(y + 7.5)}" x2="{n(sx + 12)}" y2="{n(y + 7.5)}"'
+                    f' stroke="{color}" stroke-width="2"{dash}/>'
+                )
+            out.append(f'<text x="{n(sx + 16)}" y="{n(y + 12)}">{x(fit(name, 180))}</text>')
+            out.append("</g>")
+    bottom = plot_top
+    for i, p in enumerate(panels):
+        ptop = plot_top + i * (panel_height + gap)
+        pbot = ptop + panel_height
+        bottom = pbot
+        top, step = _y_ticks(p)
+
+        def py(v: float, ptop: float = ptop, top: float = top) -> float:
+            return ptop + panel_height - float(v) / top * panel_height
+
+        k = 0
+        while k * step <= top * (1 + 1e-9):
+            gy = py(k * step)
+            out.append(f'<line x1="{n(left)}" y1="{n(gy)}" x2="{n(right)}" y2="{n(gy)}" stroke="{GRID}"/>')
+            out.append(
+                f'<text x="{n(left - 6)}" y="{n(gy + 4.5)}" text-anchor="end" fill="{MUTED}">'
+                f"{x(_tick_label(k * step, step, p))}</text>"
+            )
+            k += 1
+        mid = (ptop + pbot) / 2
+        out.append(
+            f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
+            f"{x(fit(p.y_title, panel_height))}</text>"
+        )
+        xp = [px(v) for v in xs]
+        if p.band is not None:
+            low, up = p.band
+            upper = _staircase(xp, [py(v) for v in up], px(hi))
+            lower_pts = [(px(hi), py(low[-1]))]
+            for j in range(len(xp) - 1, 0, -1):
+                lower_pts += [(xp[j], py(low[j])), (xp[j], py(low[j - 1]))]
+            lower_pts.append((xp[0], py(low[0])))
+            back = "".join(f"L{n(a)} {n(b)}" for a, b in lower_pts)
+            out.append(
+                f'<path d="{upper}{back}Z" fill="{BAND}" fill-opacity="{BAND_OPACITY}" stroke="none"/>'
+            )
+        for c in p.curves:
+            ys = [py(v) for v in c.y]
+            dash = ' stroke-dasharray="2 3"' if c.dash else ""
+            if c.step:
+                d = _staircase(xp, ys, px(hi))
+            else:
+                d = "M" + "L".join(f"{n(a)} {n(b)}" for a, b in zip(xp, ys))
+            out.append(f'<path d="{d}" fill="none" stroke="{c.color}" stroke-width="2"{dash}/>')
+            if len(xp) <= DOT_LIMIT:  # a dot per point: zero-length strokes with round caps
+                dots = "".join(f"M{n(a)} {n(b)}h0" for a, b in zip(xp, ys))
+                out.append(f'<path d="{dots}" stroke="{c.color}" stroke-width="6" stroke-linecap="round"/>')
+        if p.star is not None:
+            sx, sy = xp[p.star], py(p.curves[p.star_curve].y[p.star])
+            out.append(f'<polygon points="{_star(sx, sy)}" fill="{RULE}" stroke="{CHOSEN}"/>')
+        if chosen is not None:
+            cx = px(chosen)
+            out.append(
+                f'<line x1="{n(cx)}" y1="{n(ptop)}" x2="{n(cx)}" y2="{n(pbot)}" stroke="{CHOSEN}"'
+                f' stroke-width="1.5" stroke-dasharray="5 4"/>'
+            )
+        # one tooltip column per position, over everything drawn
+        for j, tip in enumerate(tips):
+            if step_columns:
+                a, b = xp[j], xp[j + 1] if j + 1 < len(xp) else px(hi)
+            else:
+                a = (xp[j - 1] + xp[j]) / 2 if j else px(lo)
+                b = (xp[j] + xp[j + 1]) / 2 if j + 1 < len(xp) else px(hi)
+            out.append(
+                f'<rect x="{n(a)}" y="{n(ptop)}" width="{n(max(b - a, 0.5))}" height="{panel_height}"'
+                f' fill="#000" fill-opacity="0"><title>{tip_text(tip)}</title></rect>'
+            )
+    if chosen is not None:
+        cx = px(chosen)
+        out.append(
+            f'<text x="{n(cx + 4)}" y="{n(plot_top - 5)}" font-size="{SIZE - 2}" fill="{CHOSEN}">'
+            f"{x(chosen_label)}</text>"
+        )
+    for pos, text in ticks:
+        tx = px(pos)
+        out.append(
+            f'<line x1="{n(tx)}" y1="{n(bottom)}" x2="{n(tx)}" y2="{n(bottom + 4)}" stroke="{MUTED}"/>'
+        )
+        out.append(
+            f'<text x="{n(tx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">{x(text)}</text>'
+        )
+    out.append(f'<line x1="{n(left)}" y1="{n(bottom)}" x2="{n(right)}" y2="{n(bottom)}" stroke="{MUTED}"/>')
+    out.append(
+        f'<text x="{n((left + right) / 2)}" y="{n(height - 8)}" text-anchor="middle" fill="{INK}">{x(x_title)}</text>'
     )
+    out.append("</svg>")
+    return "\n".join(out)
 
 
-def _step_of(alphas: Sequence[float], alpha: float) -> int:
+def step_of(alphas: Sequence[float], alpha: float) -> int:
     """Index of the path step a chosen α prunes to (the largest path α ≤ it)."""
     below = [i for i, a in enumerate(alphas) if a <= alpha + 1e-15]
     return below[-1] if below else 0
 
 
-def _mark(fig: go.Figure, x: int, text: str) -> None:
-    fig.add_vline(x=x, line=dict(color=CHOSEN, width=1.5, dash="dash"))
-    fig.add_annotation(
-        x=x,
-        y=1,
-        yref="paper",
-        text=text,
-        showarrow=False,
-        xanchor="left",
-        yanchor="top",
-        bgcolor="rgba(255,255,255,0.8)",
-        font=dict(size=11, color=CHOSEN),
-    )
+def alpha_ticks(alphas: Sequence[float]) -> list[tuple[float, str]]:
+    """Path steps evenly spaced, labelled with their α: the effective α grow geometrically, so a
+    linear α axis would crowd every step but the last few against 0 (rpart's plotcp does the same)."""
+    every = max(1, -(-len(alphas) // MAX_TICKS))
+    return [(float(i), plain(alphas[i], 3)) for i in range(0, len(alphas), every)]
 
 
-def alpha_error_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> go.Figure:
+def _fmt(v: float, metric: str) -> str:
+    return fmt_pct(v) if metric == "error_rate" else f"{float(v):.4g}"
+
+
+def alpha_error_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> str:
     """Error of each path subtree on train / validation / test, the k-fold CV error with a ±1 SE
     band (scored at Breiman's β midpoints, drawn at the candidate α it stands for), the CV rule's
     choice as a star and the chosen α as a dashed line. x = path step, ticks = its α.
 
     ``curves``: :class:`ui.services.pruning.AlphaCurves`; ``labels``: split names, ``cv``, ``band``,
-    ``rule``, ``alpha``, ``error``, ``chosen``.
-    """
-    alphas = _r(curves.alphas)
-    x = list(range(len(alphas)))
-    info = [[a, n] for a, n in zip(alphas, curves.n_leaves)]
-    hover = (
-        "α = %{customdata[0]:.4g} · %{customdata[1]} "
-        + labels["leaves"]
-        + ": %{y:.4g}<extra>%{fullData.name}</extra>"
-    )
-    fig = go.Figure()
+    ``rule``, ``alpha``, ``error``, ``chosen``, ``leaves``."""
+    alphas = list(curves.alphas)
+    xs = [float(i) for i in range(len(alphas))]
+    drawn: list[Curve] = []
+    legend: list[tuple[str, str, str]] = []
+    band = None
+    star = None
     if curves.cv is not None:
-        cv = curves.cv
-        err, se = cv.errors.tolist(), cv.ses.tolist()
-        upper = _r(e + s for e, s in zip(err, se))
-        lower = _r(max(e - s, 0.0) for e, s in zip(err, se))
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=upper,
-                mode="lines",
-                line=dict(width=0, shape="hv"),
-                hoverinfo="skip",
-                showlegend=False,
-                name=labels["band"],
-            )
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=lower,
-                mode="lines",
-                line=dict(width=0, shape="hv"),
-                fill="tonexty",
-                fillcolor=BAND,
-                hoverinfo="skip",
-                name=labels["band"],
-            )
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=_r(err),
-                mode="lines+markers",
-                name=labels["cv"],
-                line=dict(color=COLORS["cv"], width=2, shape="hv"),
-                marker=dict(size=6),
-                customdata=[[a, n, s] for (a, n), s in zip(info, _r(se))],
-                hovertemplate="α = %{customdata[0]:.4g} · %{customdata[1]} "
-                + labels["leaves"]
-                + ": %{y:.4g} ± %{customdata[2]:.3g}<extra>%{fullData.name}</extra>",
-            )
-        )
-        i = cv.index
-        fig.add_trace(
-            go.Scatter(
-                x=[x[i]],
-                y=_r([err[i]]),
-                mode="markers",
-                name=labels["rule"],
-                marker=dict(symbol="star", size=15, color=RULE, line=dict(color=CHOSEN, width=1)),
-                customdata=[info[i]],
-                hovertemplate=hover,
-            )
-        )
+        err, se = curves.cv.errors.tolist(), curves.cv.ses.tolist()
+        band = ([max(e - s, 0.0) for e, s in zip(err, se)], [e + s for e, s in zip(err, se)])
+        drawn.append(Curve(labels["cv"], err, COLORS["cv"], step=True))
+        legend += [("band", labels["band"], BAND), ("line", labels["cv"], COLORS["cv"])]
+        legend.append(("star", labels["rule"], RULE))
+        star = curves.cv.index
     for split in ("train", "valid", "test"):
         if split in curves.errors:
-            fig.add_trace(
-                go.Scatter(
-                    x=x,
-                    y=_r(curves.errors[split]),
-                    mode="lines+markers",
-                    name=labels[split],
-                    line=dict(color=COLORS[split], width=2, shape="hv"),
-                    marker=dict(size=5),
-                    customdata=info,
-                    hovertemplate=hover,
-                )
-            )
-    _mark(fig, _step_of(curves.alphas, chosen_alpha), labels["chosen"])
-    _alpha_axis(fig, alphas, labels["alpha"])
-    fig.update_yaxes(
-        title_text=labels["error"],
-        rangemode="tozero",
-        tickformat=".0%" if curves.metric == "error_rate" else None,
+            drawn.append(Curve(labels[split], curves.errors[split], COLORS[split], step=True))
+            legend.append(("line", labels[split], COLORS[split]))
+    tips = []
+    for i, a in enumerate(alphas):
+        lines = [f"α = {a:.4g} · {curves.n_leaves[i]} {labels['leaves']}"]
+        for c in drawn:
+            text = f"{c.name}: {_fmt(c.y[i], curves.metric)}"
+            if curves.cv is not None and c.name == labels["cv"]:
+                text += f" ± {_fmt(curves.cv.ses[i], curves.metric)}"
+            lines.append(text)
+        if star == i:
+            lines.append(labels["rule"])
+        tips.append("\n".join(lines))
+    panel = Panel(drawn, labels["error"], band=band, star=star, percent=curves.metric == "error_rate")
+    return line_chart_svg(
+        [panel],
+        xs,
+        alpha_ticks(alphas),
+        labels["alpha"],
+        tips,
+        chosen=float(step_of(alphas, chosen_alpha)),
+        chosen_label=labels["chosen"],
+        legend=legend,
+        step_columns=True,
+        label=labels["error"],
     )
-    return _layout(fig, 400)
 
 
-def leaves_alpha_figure(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> go.Figure:
+def leaves_alpha_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> str:
     """Leaves of the pruned tree at each path step: a staircase down to the root alone."""
-    alphas = _r(curves.alphas)
-    fig = go.Figure(
-        go.Scatter(
-            x=list(range(len(alphas))),
-            y=list(curves.n_leaves),
-            mode="lines+markers",
-            name=labels["leaves"],
-            line=dict(color=COLORS["leaves"], width=2, shape="hv"),
-            marker=dict(size=5),
-            customdata=alphas,
-            hovertemplate="α = %{customdata:.4g}: %{y}<extra></extra>",
-        )
+    alphas = list(curves.alphas)
+    leaves = [float(v) for v in curves.n_leaves]
+    tips = [f"α = {a:.4g}: {curves.n_leaves[i]} {labels['leaves']}" for i, a in enumerate(alphas)]
+    panel = Panel(
+        [Curve(labels["leaves"], leaves, COLORS["leaves"], step=True)], labels["leaves"], integer=True
     )
-    _mark(fig, _step_of(curves.alphas, chosen_alpha), labels["chosen"])
-    _alpha_axis(fig, alphas, labels["alpha"])
-    fig.update_yaxes(
-        title_text=labels["leaves"], rangemode="tozero", **integer_axis(max(curves.n_leaves, default=1))
+    return line_chart_svg(
+        [panel],
+        [float(i) for i in range(len(alphas))],
+        alpha_ticks(alphas),
+        labels["alpha"],
+        tips,
+        chosen=float(step_of(alphas, chosen_alpha)),
+        chosen_label=labels["chosen"],
+        legend=[],
+        step_columns=True,
+        label=labels["leaves"],
     )
-    fig.update_layout(showlegend=False)
-    return _layout(fig, 400)
 
 
-def cf_figure(curves: CFCurves, chosen_cf: float, labels: dict) -> go.Figure:
-    """C4.5's error-based pruning at each CF: tree size (nodes, leaves) above, the estimated
-    errors (sum of U_CF over the leaves) below; the chosen CF as a dashed line in both."""
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
-    x = _r(curves.cfs)
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=list(curves.nodes),
-            mode="lines+markers",
-            name=labels["nodes"],
-            line=dict(color=COLORS["size"], width=2),
-            hovertemplate="%{y}",
-        ),
-        row=1,
-        col=1,
+def cf_svg(curves: CFCurves, chosen_cf: float, labels: dict) -> str:
+    """C4.5's error-based pruning at each CF: tree size (nodes, leaves dotted) above, the
+    estimated errors (sum of U_CF over the pruned tree's leaves) below; the chosen CF as a
+    dashed line in both."""
+    cfs = [float(v) for v in curves.cfs]
+    size = Panel(
+        [
+            Curve(labels["nodes"], [float(v) for v in curves.nodes], COLORS["size"]),
+            Curve(labels["leaves"], [float(v) for v in curves.leaves], COLORS["leaves"], dash=True),
+        ],
+        labels["size"],
+        integer=True,
     )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=list(curves.leaves),
-            mode="lines+markers",
-            name=labels["leaves"],
-            line=dict(color=COLORS["leaves"], width=2, dash="dot"),
-            hovertemplate="%{y}",
-        ),
-        row=1,
-        col=1,
+    est = Panel(
+        [Curve(labels["estimate"], [float(v) for v in curves.estimated_errors], COLORS["estimate"])],
+        labels["estimate"],
     )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=_r(curves.estimated_errors),
-            mode="lines+markers",
-            name=labels["estimate"],
-            line=dict(color=COLORS["estimate"], width=2),
-            hovertemplate="%{y:.4g}",
-        ),
-        row=2,
-        col=1,
+    tips = [
+        f"CF {plain(c)}\n{labels['nodes']}: {curves.nodes[i]}\n{labels['leaves']}: {curves.leaves[i]}\n"
+        f"{labels['estimate']}: {float(curves.estimated_errors[i]):.4g}"
+        for i, c in enumerate(cfs)
+    ]
+    span = max(cfs) - min(cfs) if cfs else 1.0
+    step = nice_step(span, 6) if span > 0 else 1.0
+    first = step * -(-min(cfs) // step) if cfs else 0.0
+    ticks = []
+    k = 0
+    while cfs and first + k * step <= max(cfs) * (1 + 1e-9):
+        v = first + k * step
+        ticks.append((v, plain(v, 3)))
+        k += 1
+    return line_chart_svg(
+        [size, est],
+        cfs,
+        ticks,
+        labels["cf"],
+        tips,
+        chosen=float(chosen_cf),
+        chosen_label=labels["chosen"],
+        legend=[
+            ("line", labels["nodes"], COLORS["size"]),
+            ("dash", labels["leaves"], COLORS["leaves"]),
+            ("line", labels["estimate"], COLORS["estimate"]),
+        ],
+        step_columns=False,
+        label=labels["cf"],
+        panel_height=170,
+        width=WIDE,
     )
-    for row in (1, 2):
-        fig.add_vline(
-            x=round(float(chosen_cf), 10), line=dict(color=CHOSEN, width=1.5, dash="dash"), row=row, col=1
-        )
-    fig.add_annotation(
-        x=round(float(chosen_cf), 10),
-        y=1,
-        yref="paper",
-        text=labels["chosen"],
-        showarrow=False,
-        xanchor="left",
-        yanchor="bottom",
-        font=dict(size=11, color=CHOSEN),
-    )
-    fig.update_yaxes(
-        title_text=labels["size"],
-        rangemode="tozero",
-        **integer_axis(max(curves.nodes, default=1)),
-        row=1,
-        col=1,
-    )
-    fig.update_yaxes(title_text=labels["estimate"], rangemode="tozero", row=2, col=1)
-    fig.update_xaxes(title_text=labels["cf"], row=2, col=1)
-    return _layout(fig, 460)
