@@ -209,7 +209,7 @@ def columns(svg: str) -> list[tuple[float, float, str]]:
     out = []
     for r in root.iter(SVG + "rect"):
         title = r.find(SVG + "title")
-        if r.get("fill-opacity") == "0" and title is not None:
+        if title is not None:  # a legend swatch's title is its group's
             out.append((float(r.get("x")), float(r.get("width")), title.text or ""))
     return out
 
@@ -307,3 +307,41 @@ def test_cf_figure_on_vote_meets_c45_at_its_default_cf(vote):
     (x,) = chosen_xs(svg)
     assert cols[i][0] < x < cols[i][0] + cols[i][1]
     assert {"nodes", "leaves", "estimated errors"} <= set(texts(svg))
+
+
+def test_a_long_path_is_drawn_by_groups_of_steps_with_true_ranges():
+    """Thousands of path steps (a 10⁴-node tree) are drawn as at most MAX_COLUMNS groups: each
+    group's tooltip gives the range of every curve over its steps, the CV rule's star is in its
+    group's tooltip, and the picture stays small."""
+    from dtcore.pruning.alpha_selection import AlphaChoice
+
+    rng = np.random.default_rng(0)
+    n = 3000
+    alphas = np.concatenate([[0.0], np.sort(rng.uniform(1e-5, 0.3, n - 1))])
+    leaves = np.linspace(2000, 1, n).round().astype(int)
+    train = np.linspace(0.0, 0.4, n)
+    cv_err = 0.2 + 0.05 * np.sin(np.arange(n) / 50)
+    ses = np.full(n, 0.01)
+    star = 1234
+    cv = AlphaChoice(float(alphas[star]), alphas, alphas, cv_err, ses, leaves, star, star, "1-SE", "cv(10)")
+    curves = pv.AlphaCurves(list(alphas), leaves.tolist(), {"train": train.tolist()}, cv, None, "error_rate")
+    svg = pf.alpha_error_svg(curves, float(alphas[10]), LABELS)
+    cols = columns(svg)
+    groups = pf.step_groups(n)
+    assert len(cols) == len(groups) <= pf.MAX_COLUMNS and groups[-1][1] == n
+    assert len(svg) < 80_000, len(svg)
+    for (a, b), (_, _, tip) in zip(groups, cols):
+        lines = tip.split("\n")
+        assert lines[0] == (
+            f"α = {alphas[a]:.4g} – {alphas[b - 1]:.4g} · {leaves[a:b].min()} – {leaves[a:b].max()} leaves"
+        )
+        assert f"training: {fmt_pct(train[a:b].min())} – {fmt_pct(train[a:b].max())}" in lines
+        lo, hi = fmt_pct(cv_err[a:b].min()), fmt_pct(cv_err[a:b].max())
+        assert f"10-fold CV: {lo}" + ("" if lo == hi else f" – {hi}") in lines
+        assert (lines[-1] == "CV choice") == (a <= star < b)
+    # the chosen α: dashed at its own step's x, inside its group's column
+    (x,) = chosen_xs(svg)
+    g = next(k for k, (a, b) in enumerate(groups) if a <= 10 < b)
+    assert cols[g][0] <= x < cols[g][0] + cols[g][1]
+    leaves_svg = pf.leaves_alpha_svg(curves, float(alphas[10]), LABELS)
+    assert len(columns(leaves_svg)) == len(groups) and len(leaves_svg) < 40_000

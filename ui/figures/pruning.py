@@ -14,8 +14,9 @@ XML-escaped here.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from dtcore.export import PALETTE
 from dtcore.numbers import fmt_pct
@@ -45,6 +46,17 @@ PLOT_HEIGHT = 250  # px, one panel
 MAX_TICKS = 12
 #: above this many points a curve is drawn without its dots (the line alone, the columns' tooltips stay)
 DOT_LIMIT = 200
+#: the most columns (tooltips) and staircase steps a path's chart draws, about 3 px each: a longer
+#: path (thousands of steps on a 10⁴-node tree, 340 KB of SVG drawn step by step) is drawn by
+#: groups of consecutive steps, each its curves' range at its first step and a tooltip of ranges
+MAX_COLUMNS = 160
+
+
+def step_groups(n: int, limit: int = MAX_COLUMNS) -> list[tuple[int, int]]:
+    """Consecutive positions [start, stop) in at most ``limit`` groups of equal size (the last
+    shorter): one group per position when they are few."""
+    size = max(1, -(-n // limit))
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
 
 
 @dataclass(frozen=True)
@@ -104,11 +116,18 @@ def tip_text(tip: str) -> str:
     return "&#10;".join(x(line) for line in tip.split("\n"))
 
 
-def _staircase(px: Sequence[float], py: Sequence[float], right: float) -> str:
-    """Path data of a staircase through the points, the last value held to ``right``."""
+def _staircase(
+    px: Sequence[float], py: Sequence[float], groups: Sequence[tuple[int, int]], right: float
+) -> str:
+    """Path data of a staircase through the points, the last value held to ``right``; a group of
+    several points is drawn at its first point's x as its whole range, ending at its last value."""
     out = [f"M{n(px[0])} {n(py[0])}"]
-    for i in range(1, len(px)):
-        out.append(f"H{n(px[i])}V{n(py[i])}")
+    for a, b in groups:
+        if a:
+            out.append(f"H{n(px[a])}V{n(py[a])}")
+        if b - a > 1:
+            seg = py[a:b]
+            out.append(f"V{n(min(seg))}V{n(max(seg))}V{n(seg[-1])}")
     out.append(f"H{n(right)}")
     return "".join(out)
 
@@ -121,6 +140,21 @@ def _star(cx: float, cy: float, r: float = 8.0) -> str:
         a = math.pi / 2 + k * math.pi / 5
         pts.append(f"{n(cx + rad * math.cos(a))},{n(cy - rad * math.sin(a))}")
     return " ".join(pts)
+
+
+def _spaced(
+    ticks: list[tuple[float, str]], px: Callable[[float], float], gap: float = 10
+) -> list[tuple[float, str]]:
+    """Every k-th tick, the smallest k whose labels keep ``gap`` px between them (α labels are
+    wide: 0.0000141)."""
+    for every in range(1, len(ticks) + 1):
+        kept = ticks[::every]
+        if all(
+            px(b[0]) - text_width(b[1]) / 2 - px(a[0]) - text_width(a[1]) / 2 >= gap
+            for a, b in zip(kept, kept[1:])
+        ):
+            return kept
+    return ticks[:1]
 
 
 def line_chart_svg(
@@ -137,13 +171,17 @@ def line_chart_svg(
     label: str,
     panel_height: int = PLOT_HEIGHT,
     width: int = WIDTH,
+    groups: Sequence[tuple[int, int]] | None = None,
 ) -> str:
     """Panels one above the other over one x axis (data positions ``xs``, labelled ``ticks``);
-    ``tips[i]``: the tooltip of position i (a column of the plot); ``chosen``: a dashed line at
+    ``tips[g]``: the tooltip of group g of ``groups`` (consecutive positions; default one per
+    position; several only with ``step_columns``), a column of the plot; ``chosen``: a dashed line at
     that x in every panel, named once; ``legend``: (kind "line" / "dot" / "band" / "star", name,
     colour). ``step_columns``: each position's column reaches to the next (staircases), else it
     is centred on it. ``panel_height``: px per panel, ``width``: the chart's (it shrinks with its
     column)."""
+    groups = [(i, i + 1) for i in range(len(xs))] if groups is None else list(groups)
+    assert step_columns or len(groups) == len(xs), "only staircases are drawn by groups"
     y_label_w = 0.0
     for p in panels:
         top, step = _y_ticks(p)
@@ -217,13 +255,16 @@ def line_chart_svg(
             f"{x(fit(p.y_title, panel_height))}</text>"
         )
         xp = [px(v) for v in xs]
-        if p.band is not None:
-            low, up = p.band
-            upper = _staircase(xp, [py(v) for v in up], px(hi))
+        if p.band is not None:  # by group: its highest upper and lowest lower bound
+            gx = [xp[a] for a, _ in groups]
+            low = [min(p.band[0][a:b]) for a, b in groups]
+            up = [max(p.band[1][a:b]) for a, b in groups]
+            ones = [(k, k + 1) for k in range(len(groups))]
+            upper = _staircase(gx, [py(v) for v in up], ones, px(hi))
             lower_pts = [(px(hi), py(low[-1]))]
-            for j in range(len(xp) - 1, 0, -1):
-                lower_pts += [(xp[j], py(low[j])), (xp[j], py(low[j - 1]))]
-            lower_pts.append((xp[0], py(low[0])))
+            for j in range(len(gx) - 1, 0, -1):
+                lower_pts += [(gx[j], py(low[j])), (gx[j], py(low[j - 1]))]
+            lower_pts.append((gx[0], py(low[0])))
             back = "".join(f"L{n(a)} {n(b)}" for a, b in lower_pts)
             out.append(
                 f'<path d="{upper}{back}Z" fill="{BAND}" fill-opacity="{BAND_OPACITY}" stroke="none"/>'
@@ -232,11 +273,13 @@ def line_chart_svg(
             ys = [py(v) for v in c.y]
             dash = ' stroke-dasharray="2 3"' if c.dash else ""
             if c.step:
-                d = _staircase(xp, ys, px(hi))
+                d = _staircase(xp, ys, groups, px(hi))
             else:
                 d = "M" + "L".join(f"{n(a)} {n(b)}" for a, b in zip(xp, ys))
             out.append(f'<path d="{d}" fill="none" stroke="{c.color}" stroke-width="2"{dash}/>')
-            if len(xp) <= DOT_LIMIT:  # a dot per point: zero-length strokes with round caps
+            if len(xp) <= DOT_LIMIT and len(groups) == len(
+                xp
+            ):  # a dot per point: zero-length strokes with round caps
                 dots = "".join(f"M{n(a)} {n(b)}h0" for a, b in zip(xp, ys))
                 out.append(f'<path d="{dots}" stroke="{c.color}" stroke-width="6" stroke-linecap="round"/>')
         if p.star is not None:
@@ -248,24 +291,26 @@ def line_chart_svg(
                 f'<line x1="{n(cx)}" y1="{n(ptop)}" x2="{n(cx)}" y2="{n(pbot)}" stroke="{CHOSEN}"'
                 f' stroke-width="1.5" stroke-dasharray="5 4"/>'
             )
-        # one tooltip column per position, over everything drawn
-        for j, tip in enumerate(tips):
+        # one tooltip column per group of positions, over everything drawn (painted, invisible)
+        out.append('<g fill="#000" fill-opacity="0">')
+        for (g0, g1), tip in zip(groups, tips):
             if step_columns:
-                a, b = xp[j], xp[j + 1] if j + 1 < len(xp) else px(hi)
+                a, b = xp[g0], xp[g1] if g1 < len(xp) else px(hi)
             else:
-                a = (xp[j - 1] + xp[j]) / 2 if j else px(lo)
-                b = (xp[j] + xp[j + 1]) / 2 if j + 1 < len(xp) else px(hi)
+                a = (xp[g0 - 1] + xp[g0]) / 2 if g0 else px(lo)
+                b = (xp[g0] + xp[g0 + 1]) / 2 if g0 + 1 < len(xp) else px(hi)
             out.append(
-                f'<rect x="{n(a)}" y="{n(ptop)}" width="{n(max(b - a, 0.5))}" height="{panel_height}"'
-                f' fill="#000" fill-opacity="0"><title>{tip_text(tip)}</title></rect>'
+                f'<rect x="{n(a)}" y="{n(ptop)}" width="{n(max(b - a, 0.5))}" height="{panel_height}">'
+                f"<title>{tip_text(tip)}</title></rect>"
             )
+        out.append("</g>")
     if chosen is not None:
         cx = px(chosen)
         out.append(
             f'<text x="{n(cx + 4)}" y="{n(plot_top - 5)}" font-size="{SIZE - 2}" fill="{CHOSEN}">'
             f"{x(chosen_label)}</text>"
         )
-    for pos, text in ticks:
+    for pos, text in _spaced(ticks, px):
         tx = px(pos)
         out.append(
             f'<line x1="{n(tx)}" y1="{n(bottom)}" x2="{n(tx)}" y2="{n(bottom + 4)}" stroke="{MUTED}"/>'
@@ -292,6 +337,16 @@ def alpha_ticks(alphas: Sequence[float]) -> list[tuple[float, str]]:
     linear α axis would crowd every step but the last few against 0 (rpart's plotcp does the same)."""
     every = max(1, -(-len(alphas) // MAX_TICKS))
     return [(float(i), plain(alphas[i], 3)) for i in range(0, len(alphas), every)]
+
+
+def _span(values: Sequence, fmt: Callable[[Any], str]) -> str:
+    """One value, or the range (lowest – highest) of a group's values."""
+    lo, hi = fmt(min(values)), fmt(max(values))
+    return lo if lo == hi else f"{lo} – {hi}"
+
+
+def _alpha_span(alphas: Sequence[float], a: int, b: int) -> str:
+    return f"α = {alphas[a]:.4g}" if b - a == 1 else f"α = {alphas[a]:.4g} – {alphas[b - 1]:.4g}"
 
 
 def _fmt(v: float, metric: str) -> str:
@@ -322,15 +377,16 @@ def alpha_error_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> s
         if split in curves.errors:
             drawn.append(Curve(labels[split], curves.errors[split], COLORS[split], step=True))
             legend.append(("line", labels[split], COLORS[split]))
+    groups = step_groups(len(alphas))
     tips = []
-    for i, a in enumerate(alphas):
-        lines = [f"α = {a:.4g} · {curves.n_leaves[i]} {labels['leaves']}"]
+    for a, b in groups:
+        lines = [f"{_alpha_span(alphas, a, b)} · {_span(curves.n_leaves[a:b], str)} {labels['leaves']}"]
         for c in drawn:
-            text = f"{c.name}: {_fmt(c.y[i], curves.metric)}"
-            if curves.cv is not None and c.name == labels["cv"]:
-                text += f" ± {_fmt(curves.cv.ses[i], curves.metric)}"
+            text = f"{c.name}: {_span(c.y[a:b], lambda v: _fmt(v, curves.metric))}"
+            if curves.cv is not None and c.name == labels["cv"] and b - a == 1:
+                text += f" ± {_fmt(curves.cv.ses[a], curves.metric)}"
             lines.append(text)
-        if star == i:
+        if star is not None and a <= star < b:
             lines.append(labels["rule"])
         tips.append("\n".join(lines))
     panel = Panel(drawn, labels["error"], band=band, star=star, percent=curves.metric == "error_rate")
@@ -345,6 +401,7 @@ def alpha_error_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> s
         legend=legend,
         step_columns=True,
         label=labels["error"],
+        groups=groups,
     )
 
 
@@ -352,7 +409,11 @@ def leaves_alpha_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> 
     """Leaves of the pruned tree at each path step: a staircase down to the root alone."""
     alphas = list(curves.alphas)
     leaves = [float(v) for v in curves.n_leaves]
-    tips = [f"α = {a:.4g}: {curves.n_leaves[i]} {labels['leaves']}" for i, a in enumerate(alphas)]
+    groups = step_groups(len(alphas))
+    tips = [
+        f"{_alpha_span(alphas, a, b)}: {_span(curves.n_leaves[a:b], str)} {labels['leaves']}"
+        for a, b in groups
+    ]
     panel = Panel(
         [Curve(labels["leaves"], leaves, COLORS["leaves"], step=True)], labels["leaves"], integer=True
     )
@@ -367,6 +428,7 @@ def leaves_alpha_svg(curves: AlphaCurves, chosen_alpha: float, labels: dict) -> 
         legend=[],
         step_columns=True,
         label=labels["leaves"],
+        groups=groups,
     )
 
 
