@@ -394,6 +394,25 @@ def node_count(page) -> str:
         return "?"
 
 
+def needs_retrain(tree: Tree) -> bool:
+    """Whether the tree size is grown by other settings than the upload's default (C4.5)."""
+    return tree.algorithm != "c45" or tree.max_depth is not None
+
+
+def retrain(s: Session, tree: Tree) -> None:
+    """Grow ``tree``'s size on the Train page: its algorithm, then its depth limit (0: none)."""
+    page = s.page
+    if tree.algorithm != "c45":
+        t0 = time.perf_counter()
+        pick_option(page, "algo", text="CART")
+        s.settle(t0, 300)
+    if tree.max_depth is not None:
+        box = page.locator(f".st-key-{tree.algorithm}_max_depth input").first
+        box.fill(str(tree.max_depth))
+        page.locator('[data-testid="stFormSubmitButton"] button').first.click()
+    tree_drawn(page, 300_000)
+
+
 def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, train_only: bool = False) -> None:
     page = s.page
     label = f"[{tree.name.split(',')[0]}] "
@@ -455,22 +474,10 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
             )
         )
         print(format_step(s.steps[-1]), flush=True)
-    if tree.algorithm != "c45" or tree.max_depth is not None:
-
-        def retrain() -> None:
-            if tree.algorithm != "c45":
-                t0 = time.perf_counter()
-                pick_option(page, "algo", text="CART")
-                s.settle(t0, 300)
-            if tree.max_depth is not None:
-                box = page.locator(f".st-key-{tree.algorithm}_max_depth input").first
-                box.fill(str(tree.max_depth))
-                page.locator('[data-testid="stFormSubmitButton"] button').first.click()
-            tree_drawn(page, 300_000)
-
+    if needs_retrain(tree):
         s.step(
             label + "train the bigger tree",
-            retrain,
+            lambda: retrain(s, tree),
             wall=None,
             browser=None,
             picture=True,
@@ -502,7 +509,7 @@ def journey(s: Session, tree: Tree, csv: Path, *, quick: bool, first: bool, trai
     s.step(label + "focus: search hit", lambda: pick_option(page, "find_hit", index=0), picture=True)
 
     def overview_click() -> None:
-        sectors = page.locator('[class*="st-key-tree_overview_"] g.slice')
+        sectors = page.locator('[class*="st-key-tree_overview_"] .dt-frame svg g.sector')
         sectors.nth(min(3, sectors.count() - 1)).click()
 
     s.step(label + "focus: a sector of the overview", overview_click, picture=True)

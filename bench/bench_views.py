@@ -1,10 +1,10 @@
 """Server time of the big-tree views: the overview map and a focused view (issue 12: a
 2 000-node tree's overview plus focused view within 300 ms), and the overview at 30 000 nodes.
 
-    .venv/bin/python bench/bench_views.py
+    .venv/bin/python -m bench.bench_views
 
 Trees: CART without limits on random tables (sizes chosen for about 2 000 and 30 000 nodes).
-"overview" builds the Plotly figure and its JSON (what Streamlit sends); "focus DOT" is the
+"overview" builds the overview map's SVG (what the frame is sent); "focus DOT" is the
 focused view's DOT (3 levels below a node at depth 4); "focus SVG" adds ``dot -Tsvg`` (cached per
 view in the app, so paid once per view). Best of 5 (the machine is shared).
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from dtcore import export
 from dtcore.cart.estimator import CARTClassifier
-from ui.figures.overview import overview_figure
+from ui.figures.overview import overview_svg
 from ui.views import focus
 
 
@@ -47,7 +47,7 @@ def measure(est) -> None:
     tree = est.tree_
     node = int(np.flatnonzero(tree.depth == 4)[0])
     texts = {"samples": "samples"}
-    t_over = best(lambda: overview_figure(est, selected=node, texts=texts).to_json())
+    t_over = best(lambda: overview_svg(est, selected=node, texts=texts))
 
     def focused() -> str:
         return focus.focus_dot(est, focus.window(tree, node, focus.DEFAULT_WINDOW), selected=node)

@@ -34,7 +34,9 @@ from bench.bench_browser import (
     Session,
     goto_page,
     make_csv,
+    needs_retrain,
     pick_option,
+    retrain,
     start_server,
     tree_drawn,
 )
@@ -330,21 +332,8 @@ def main() -> None:
 
             profiled("upload", upload, timeout=300)
             profiled("train", lambda: (goto_page(page, "train"), tree_drawn(page, 300_000)), timeout=400)
-            if size.algorithm != "c45" or size.max_depth is not None:  # as bench_browser grows it
-
-                def retrain() -> None:
-                    if size.algorithm != "c45":
-                        t0 = time.perf_counter()
-                        pick_option(page, "algo", text="CART")
-                        s.settle(t0, 300)
-                    if size.max_depth is not None:
-                        page.locator(f".st-key-{size.algorithm}_max_depth input").first.fill(
-                            str(size.max_depth)
-                        )
-                        page.locator('[data-testid="stFormSubmitButton"] button').first.click()
-                    tree_drawn(page, 300_000)
-
-                s.step("retrain", retrain, timeout=400)
+            if needs_retrain(size):  # as bench_browser grows it
+                s.step("retrain", lambda: retrain(s, size), timeout=400)
             print("dom", dom_counts(page), flush=True)
             report["dom"] = dom_counts(page)
 

@@ -18,9 +18,23 @@ def all_frames(at) -> list:
     return [c for c in at.get("bidi_component") if not str(c.key or "").startswith("dtfitjs_")]
 
 
+#: the overview map's frames (``ui.sections.navigation.overview_key``)
+OVERVIEW_PREFIX = "tree_overview_"
+
+
 def tree_frames(at) -> list:
-    """The pan/zoom frames of a run that show the tree (not the what-if section's path)."""
-    return [c for c in all_frames(at) if c.key != WHATIF_FRAME]
+    """The pan/zoom frames of a run that show the tree (not the what-if section's path, not the
+    overview map)."""
+    return [
+        c
+        for c in all_frames(at)
+        if c.key != WHATIF_FRAME and not str(c.key or "").startswith(OVERVIEW_PREFIX)
+    ]
+
+
+def overview_frame(at):
+    """The overview map's frame, or None."""
+    return next((c for c in all_frames(at) if str(c.key or "").startswith(OVERVIEW_PREFIX)), None)
 
 
 def whatif_frame(at):

@@ -4,8 +4,11 @@ picture obeys the node budget; small trees keep their selectors."""
 
 import re
 
+import numpy as np
+
 from tests.app.apptest import start
-from tests.app.frame_pictures import frame_data, node_ids, tree_frames
+from tests.app.frame_pictures import frame_data, node_ids, overview_frame, tree_frames
+from ui.figures.overview import MAX_DEPTH, sector_layout, start_sector
 from ui.sections import navigation
 from ui.views import focus
 
@@ -86,15 +89,33 @@ def test_largest_validation_error_is_searchable():
     assert at.selectbox(key="find_hit").options  # diabetes' sample split has validation rows
 
 
-def test_focusing_from_the_overview():
+def test_the_overview_map_is_a_frame_of_the_sectors_it_shows():
+    """The overview is an SVG in a tree frame (no Plotly): every sector it shows is a ``dtnodeN``
+    group the frame sends as "node:N" when clicked (the browser tests click one), and it opens
+    above the focused node, framing it."""
     at = big_app()
-    # the selection event the page reads: Plotly's point of the clicked sector, id = node id
-    at.session_state[navigation.overview_key(0)] = {"selection": {"points": [{"id": "5", "label": "x"}]}}
+    tree = at.session_state["result"].estimator.tree_
+    ov = overview_frame(at)
+    assert ov is not None and ov.key == navigation.overview_key(0)
+    assert not [c for c in at.get("plotly_chart") if "overview" in str(c.key)]
+    svg = frame_data(ov)["svg"]
+    nodes, rows, _, _ = sector_layout(tree, 0)
+    assert set(re.findall(r'id="dtnode(\d+)"', svg)) == {str(i) for i in nodes}
+    assert rows.max() == MAX_DEPTH - 1 < tree.depth.max()
+    deep = int(np.argmax(tree.depth))
+    at.session_state["node"] = deep  # what a click's focus_on does
     at.run()
-    assert not at.exception
-    assert at.session_state["node"] == 5
-    assert focused(at).startswith("**Focused on node #5:**")
-    assert "→" in focused(at)  # the breadcrumb path
+    ov = overview_frame(at)
+    assert ov.key == navigation.overview_key(deep)
+    svg = frame_data(ov)["svg"]
+    start = start_sector(tree, deep)
+    assert start == tree.path_to(deep)[-4]
+    # the path to the opening sector as clickable boxes: the root and the nearest ancestors
+    # (those between elided, "…", when the path is longer than the map is wide)
+    above = tree.path_to(start)[:-1]
+    assert f'id="dtnode{above[0]}"' in svg and f'id="dtnode{above[-1]}"' in svg
+    assert all(f'id="dtnode{p}"' in svg for p in above) or ">…</text>" in svg
+    assert re.search(rf'<g id="dtnode{deep}" class="sector"><a [^>]*><rect [^>]*stroke="#111111"', svg)
 
 
 def test_up_and_root_buttons():

@@ -30,7 +30,7 @@ def focused_on(page, node: int) -> None:
 def test_overview_map_snapshot(page, app_url):
     open_page(page, app_url, "", report=1, lang="en", **BIG)
     chart = page.locator('[class*="st-key-tree_overview_0"]').first
-    png = settled_png(page, chart, inner=".main-svg g.slice")
+    png = settled_png(page, chart, inner=".dt-frame svg g.sector")
     assert_image_snapshot(LAYER, "overview-diabetes-cart-en.png", png)
 
 
@@ -92,7 +92,7 @@ def test_drag_pans_and_does_not_click(page, app_url):
 def test_clicking_the_overview_focuses(page, app_url):
     open_page(page, app_url, "", lang="en", **BIG)
     frame_ready(page, 0)
-    sector = page.locator('[class*="st-key-tree_overview_0"] g.slice').nth(2)
+    sector = page.locator('[class*="st-key-tree_overview_0"] .dt-frame svg g.sector').nth(2)
     sector.click()
     page.get_by_text("Focused on node #0:").first.wait_for(state="detached", timeout=30_000)
     script_done(page)

@@ -222,8 +222,9 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
     literal_visible(page, IMG, "Splits")
 
     go(page, "Pruning")
-    page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
+    page.locator("svg.dt-static-chart").first.wait_for(state="visible", timeout=60_000)  # its curves
     check(page, watch, "Pruning")
+    assert page.locator("svg.dt-static-chart :is(script, a, img, b, foreignObject)").count() == 0
     literal_visible(page, "class " + BOLD, "Pruning")
 
 

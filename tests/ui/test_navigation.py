@@ -4,13 +4,24 @@ the overview map."""
 
 import re
 import time
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 
 from dtcore import export
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
-from ui.figures.overview import NODE_LIMIT, node_color_values, overview_figure, overview_nodes
+from ui.figures.overview import (
+    LIGHT,
+    MAX_DEPTH,
+    MIN_SECTOR,
+    OVERVIEW_WIDTH,
+    node_purity,
+    overview_svg,
+    sector_layout,
+    start_sector,
+)
+from ui.figures.static_charts import mix
 from ui.services import find
 from ui.views import focus
 from ui.views import tree as treeview
@@ -209,46 +220,82 @@ def test_focused_view_of_a_chain_is_drawn_left_to_right():
 # -- overview map -----------------------------------------------------------------------------
 
 
-def test_overview_is_built_from_the_arrays(big):
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def sectors(svg: str) -> dict[int, dict]:
+    """node id → its rectangle's attributes and its tooltip, from the overview's SVG."""
+    out = {}
+    for g in ET.fromstring(svg).iter(SVG_NS + "g"):
+        gid = g.get("id", "")
+        if gid.startswith("dtnode"):
+            a = g.find(SVG_NS + "a")
+            rect = a.find(SVG_NS + "rect")
+            out[int(gid[6:])] = {**rect.attrib, "tip": a.get("{http://www.w3.org/1999/xlink}title")}
+    return out
+
+
+def test_overview_is_laid_out_from_the_arrays(big):
     est, _, _ = big
     tree = est.tree_
-    fig = overview_figure(est, texts={"samples": "samples"})
-    ice = fig.data[0]
-    nodes = overview_nodes(tree)
-    assert tree.node_count > NODE_LIMIT >= len(nodes)  # deeper levels folded into their ancestors
-    assert list(ice.ids) == [str(i) for i in nodes] and len(ice.parents) == len(nodes)
-    assert ice.parents[0] == "" and ice.parents[5] == str(int(tree.parent[nodes[5]]))
-    assert list(ice.customdata[:, 0].astype(int)) == list(nodes)
-    # areas stay true: the sectors without drawn children hold all the training weight
-    assert np.asarray(ice.values).sum() == pytest.approx(tree.weighted_n[0])
-    assert "&lt;x1&gt;" in " ".join(map(str, ice.labels)) and "<x1>" not in " ".join(map(str, ice.labels))
-    assert "&lt;b&gt;a&lt;/b&gt;" in ice.hovertemplate
-    c = node_color_values(tree)
-    k = np.argmax(tree.value, axis=1)
-    assert np.all((c >= k / 3) & (c < (k + 1) / 3))
+    nodes, rows, x0, width = sector_layout(tree, 0)
+    assert tree.node_count > nodes.size and rows.max() == MAX_DEPTH - 1  # only the levels shown
+    at = {int(i): k for k, i in enumerate(nodes)}
+    assert rows.tolist() == [int(tree.depth[i]) for i in nodes]
+    for i in nodes:  # areas stay true: children share their parent's width by training weight
+        kids = [int(c) for c in tree.children_of(int(i)) if int(c) in at]
+        if len(kids) == tree.children_of(int(i)).size and kids:
+            assert sum(width[at[c]] for c in kids) == pytest.approx(width[at[int(i)]])
+            assert x0[at[kids[0]]] == pytest.approx(x0[at[int(i)]])
+            share = tree.weighted_n[kids[0]] / tree.weighted_n[kids].sum()
+            assert width[at[kids[0]]] == pytest.approx(width[at[int(i)]] * share)
+    assert width[0] == OVERVIEW_WIDTH and (width >= MIN_SECTOR).all()
+    # a drawn sector's parent is drawn: sectors too narrow to see are left out with their subtrees
+    assert all(int(tree.parent[i]) in at for i in nodes[1:])
 
 
-def test_overview_nodes_keep_whole_families_and_the_selected_neighbourhood(big):
+def test_overview_svg_escapes_names_colours_by_class_and_tells_each_node(big):
+    est, _, _ = big
+    tree = est.tree_
+    svg = overview_svg(est, texts={"samples": "samples"})
+    assert svg == overview_svg(est, texts={"samples": "samples"})  # deterministic
+    assert "<x1>" not in svg and "<b>a</b>" not in svg and "&lt;x1&gt;" in svg
+    got = sectors(svg)
+    assert set(got) == {int(i) for i in sector_layout(tree, 0)[0]}
+    k, purity = node_purity(tree)
+    colors = export.class_palette(list(CLASSES))
+    for i, sec in got.items():
+        assert sec["fill"] == mix(LIGHT + (1 - LIGHT) * purity[i], colors[k[i]])
+        lines = sec["tip"].split("\n")
+        assert lines[1] == f"samples: {tree.weighted_n[i]:.4g}"
+        assert lines[2:] == [f"{c}: {tree.value[i, j]:.4g}" for j, c in enumerate(CLASSES)]
+    name = est.schema_.features[int(tree.feature[0])].name
+    assert got[0]["tip"].split("\n")[0] == f"#0 · {name} ≤ {tree.cuts[tree.cut_ptr[0]]:.4g}"
+
+
+def test_overview_opens_above_the_selected_node_and_frames_it(big):
     est, _, _ = big
     tree = est.tree_
     deep = int(np.argmax(tree.depth))
-    nodes = overview_nodes(tree, deep)
-    drawn = np.zeros(tree.node_count, dtype=bool)
-    drawn[nodes] = True
-    assert drawn[tree.path_to(deep)].all()
-    for i in nodes:  # a drawn node has all its children drawn, or none
-        kids = tree.children_of(int(i))
-        assert kids.size == 0 or drawn[kids].all() or not drawn[kids].any()
-    small = CARTClassifier(max_depth=3).fit(np.arange(40.0).reshape(-1, 1), np.arange(40) % 3)
-    assert list(overview_nodes(small.tree_)) == list(range(small.tree_.node_count))
+    start = start_sector(tree, deep)
+    assert start == tree.path_to(deep)[-4] and start_sector(tree, None) == 0
+    got = sectors(overview_svg(est, selected=deep, texts={"samples": "samples"}))
+    assert deep in got and start in got and 0 in got  # the root: first box of the path above
+    assert got[deep]["stroke"] == "#111111" and got[deep]["stroke-width"] == "3"
+    assert sum(sec.get("stroke") == "#111111" for sec in got.values()) == 1
+    assert float(got[start]["width"]) == OVERVIEW_WIDTH
 
 
-def test_overview_opens_above_the_selected_node(big):
-    est, _, _ = big
-    tree = est.tree_
-    deep = int(np.argmax(tree.depth))
-    fig = overview_figure(est, selected=deep, texts={"samples": "samples"})
-    assert fig.data[0].level == str(tree.path_to(deep)[-4])
+def test_overview_of_a_regression_tree_is_coloured_by_its_mean():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(3000, 3))
+    est = CARTRegressor(max_depth=8).fit(X, X[:, 0] * 3 + rng.normal(size=3000))
+    got = sectors(overview_svg(est, texts={"samples": "samples", "mean": "mean"}))
+    v = est.tree_.value[:, 0]
+    lightest, darkest = int(np.argmin(v)), int(np.argmax(v))
+    assert got[0]["tip"].split("\n")[2] == f"mean: {v[0]:.4g}"
+    if lightest in got and darkest in got:
+        assert got[lightest]["fill"] == "#fff5eb" and got[darkest]["fill"] == "#7f2704"
 
 
 def test_overview_of_thirty_thousand_nodes_builds_quickly():
@@ -258,9 +305,9 @@ def test_overview_of_thirty_thousand_nodes_builds_quickly():
     est = CARTClassifier().fit(X, y)
     assert est.tree_.node_count > 10_000
     t0 = time.perf_counter()
-    overview_figure(est, texts={"samples": "samples"})
-    # a hang guard, not a speed test (the speed is bench/bench_views.py's): about 0.5 s here
-    assert time.perf_counter() - t0 < 60
+    svg = overview_svg(est, selected=int(np.argmax(est.tree_.depth)), texts={"samples": "samples"})
+    # a hang guard, not a speed test (the speed is bench/bench_views.py's)
+    assert time.perf_counter() - t0 < 60 and len(svg) < 200_000
 
 
 def test_selected_node_inside_a_folded_subtree_unfolds_its_path(big):
@@ -289,14 +336,6 @@ def test_svg_of_hostile_names_has_no_markup():
     svg = export.render(focus.focus_dot(est, w), "svg").decode()
     assert "<script" not in svg and "<img" not in svg and 'onload="' not in svg
     assert "&lt;script&gt;" in svg or "&#60;script&#62;" in svg
-
-
-def test_overview_frames_the_selected_node(big):
-    est, _, _ = big
-    fig = overview_figure(est, selected=7, texts={"samples": "samples"})
-    line = fig.data[0].marker.line
-    assert line.width[7] == 3.0 and line.color[7] == "#111111"
-    assert sum(w == 3.0 for w in line.width) == 1
 
 
 def test_nearby_nodes(big):

@@ -1,72 +1,45 @@
-"""The overview map of a whole tree: a Plotly icicle, legible at thousands of nodes.
+"""The overview map of a whole tree: an icicle, legible at thousands of nodes.
 
-Area = training weight, colour = majority class (its band of the colour scale, lighter the less
-pure the node) or the mean for regression, hover = the node's test, samples and distribution.
-Built from the tree's flat arrays at once: no per-node Python work beyond the id and label
-strings Plotly needs (bench/bench_views.py times it).
+Area = training weight, colour = majority class (lighter the less pure the node) or the mean for
+regression, tooltip = the node's test, samples and distribution. ``overview_svg`` draws it as an
+SVG for the tree frame (a click on a sector focuses its node; issue 26: Plotly's icicle was most
+of the Train page's browser CPU on a big tree, its 4.7 MB script compiled and run for it);
+only the sectors it shows are drawn (:data:`MAX_DEPTH` levels from its opening sector), laid out
+from the tree's flat arrays a level at a time.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
-from .style import base_layout, esc
+from .static_charts import fit, mix, n, text_width
+from .style import FONT, plain
 
-#: levels the icicle shows at once (a click on a sector drills into it, as Plotly does)
+#: levels the icicle shows at once (a click on a sector focuses it, and the map opens above it)
 MAX_DEPTH = 6
-#: the most sectors sent to the browser: Plotly's icicle lays out every sector it is given (all
-#: 31 449 nodes of a generated tree froze Chromium here for minutes). Page open to drawn icicle
-#: for that tree, page start included: 3.9 s with 60 sectors, 4.0 s with 800, 5.5 s with 2 000.
-#: Deeper levels are folded into their ancestors, except around the selected node
-#: (:func:`overview_nodes`); the icicle shows :data:`MAX_DEPTH` levels at a time anyway.
-NODE_LIMIT = 1000
 #: lightest tint of a class colour (purity 0); full colour at purity 1
 LIGHT = 0.25
 
 
-def _tints(color: str, steps: int = 5) -> list[tuple[float, str]]:
-    rgb = np.array([int(color[i : i + 2], 16) for i in (1, 3, 5)], dtype=float)
-    out = []
-    for s in np.linspace(LIGHT, 1.0, steps):
-        mixed = np.round(255 + (rgb - 255) * s).astype(int)
-        out.append((float(s), "#" + "".join(f"{c:02x}" for c in mixed)))
-    return out
-
-
-def class_colorscale(colors: list[str]) -> list[list]:
-    """Class k owns the band [k, k+1) / K of the scale, light to full colour."""
-    k_n = len(colors)
-    scale: list[list] = []
-    for k, col in enumerate(colors):
-        tints = _tints(col)
-        lo, hi = k / k_n, (k + 1) / k_n
-        for j, (_, hexcol) in enumerate(tints):
-            pos = lo + (hi - lo) * j / (len(tints) - 1) * 0.999
-            scale.append([pos, hexcol])
-    scale[-1][0] = 1.0
-    return scale
-
-
-def node_color_values(tree: Tree) -> np.ndarray:
-    """Per node, its position on :func:`class_colorscale`: class band plus purity within it."""
+def node_purity(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, its majority class and its purity, 0 (classes even) to 1 (one class)."""
     k_n = tree.value.shape[1]
     tot = tree.value.sum(axis=1)
     k = np.argmax(tree.value, axis=1)
     p = np.where(tot > 0, tree.value.max(axis=1) / np.where(tot > 0, tot, 1.0), 1.0 / k_n)
     purity = np.clip((p - 1.0 / k_n) / (1.0 - 1.0 / k_n), 0.0, 1.0) if k_n > 1 else np.ones_like(p)
-    return (k + purity * 0.999) / k_n
+    return k, purity
 
 
 def node_tests(tree: Tree, schema: Schema) -> np.ndarray:
     """The test each node asks, as short text: ``x ≤ 0.5`` for one continuous cut, the feature
     name for other tests, "" at leaves (vectorised over nodes)."""
-    names = np.array([esc(f.name) for f in schema.features] + [""], dtype=object)
+    names = np.array([f.name for f in schema.features] + [""], dtype=object)
     feat = np.where(tree.feature >= 0, tree.feature, len(names) - 1)
     out = names[feat]
     one_cut = (np.diff(tree.cut_ptr) == 1) & (tree.feature >= 0)
@@ -76,109 +49,176 @@ def node_tests(tree: Tree, schema: Schema) -> np.ndarray:
     return out
 
 
-def overview_nodes(tree: Tree, selected: int | None = None, limit: int = NODE_LIMIT) -> np.ndarray:
-    """The nodes the icicle draws (ascending ids): the :data:`MAX_DEPTH` levels it shows from
-    the root, fewer where more would pass ``limit``, plus, around the selected node, the path
-    to the icicle's starting sector with the siblings along it and that sector's subtree for
-    the :data:`MAX_DEPTH` levels shown from it. Plotly lays out and puts in the page every
-    sector it is given, shown or not (all 615 of diabetes' CART tree for 63 seen): the levels
-    below those it can show were most of the Train page's browser CPU on each rerun (issue 26).
-    A drawn node has all its children drawn or none, so areas stay true."""
-    n = tree.node_count
-    per_level = np.bincount(tree.depth, minlength=int(tree.depth.max()) + 1)
-    within = np.cumsum(per_level) <= limit
-    cutoff = int(np.flatnonzero(within)[-1]) if within.any() else 0
-    keep = tree.depth <= min(cutoff, MAX_DEPTH - 1)
-    start = _start_level(tree, selected)
-    if start is not None:
-        s = int(start)
-        for p in tree.path_to(s)[:-1]:
-            keep[tree.children_of(p)] = True
-        sub = tree.subtree(s)
-        keep[sub[tree.depth[sub] <= tree.depth[s] + MAX_DEPTH - 1]] = True
-    keep[0] = n > 0
-    return np.flatnonzero(keep)
-
-
-def _start_level(tree: Tree, selected: int | None, up: int = 3) -> str | None:
-    """The sector the icicle opens at: ``up`` levels above the selected node (None: the root)."""
+def start_sector(tree: Tree, selected: int | None, up: int = 3) -> int:
+    """The sector the icicle opens at: ``up`` levels above the selected node (the root when
+    nothing is selected)."""
     if selected is None or not 0 <= int(selected) < tree.node_count:
-        return None
+        return 0
     path = tree.path_to(int(selected))
-    start = path[max(len(path) - 1 - up, 0)]
-    return None if start == 0 else str(start)
+    return int(path[max(len(path) - 1 - up, 0)])
 
 
-def overview_figure(
-    est: BaseTreeEstimator, *, selected: int | None = None, texts: dict, height: int = 420
-) -> go.Figure:
-    """The icicle of ``est``'s tree; ``customdata[0]`` = node id (a click focuses that node).
-    ``texts``: "samples", "node", "leaf" words (the UI language)."""
+#: the icicle's size in its own units (the frame fits its width to the column's)
+OVERVIEW_WIDTH = 1000
+ROW_HEIGHT = 34
+PATH_ROW = 20  # the path to the opening sector, above it
+LABEL_SIZE = 12
+#: a sector narrower than this many units is not drawn (nor what is below it)
+MIN_SECTOR = 0.6
+#: Plotly's "Oranges", light to dark, for a regression tree's means
+ORANGES = ("#fff5eb", "#fdd0a2", "#fd8d3c", "#d94801", "#7f2704")
+
+
+def _oranges(t: float) -> str:
+    t = min(max(float(t), 0.0), 1.0) * (len(ORANGES) - 1)
+    k = min(int(t), len(ORANGES) - 2)
+    a, b = ORANGES[k], ORANGES[k + 1]
+    f = t - k
+    rgb = [
+        round(int(a[i : i + 2], 16) + (int(b[i : i + 2], 16) - int(a[i : i + 2], 16)) * f) for i in (1, 3, 5)
+    ]
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def _ink(color: str) -> str:
+    """Black or white text, whichever reads on ``color``."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def sector_layout(
+    tree: Tree, start: int, levels: int = MAX_DEPTH
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(nodes, row, x0, width) of the icicle's sectors from ``start`` down ``levels`` levels, in
+    units of :data:`OVERVIEW_WIDTH`: a node's children share its width by their training weight,
+    in branch order; sectors narrower than :data:`MIN_SECTOR` are left out with their subtrees."""
+    nodes, rows, xs, ws = (
+        [np.array([start])],
+        [np.zeros(1, np.int64)],
+        [np.zeros(1)],
+        [np.full(1, float(OVERVIEW_WIDTH))],
+    )
+    cur, x0, w = nodes[0], xs[0], ws[0]
+    counts = np.diff(tree.child_ptr)
+    for depth in range(1, levels):
+        k = counts[cur]
+        if not k.any():
+            break
+        parent_at = np.repeat(np.arange(cur.size), k)
+        starts = tree.child_ptr[cur]
+        kids = tree.children[
+            np.repeat(starts, k) + (np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k))
+        ].astype(np.int64)
+        wn = np.maximum(tree.weighted_n[kids], 0.0)
+        total = np.bincount(parent_at, weights=wn, minlength=cur.size)
+        share = np.where(
+            total[parent_at] > 0,
+            wn / np.where(total[parent_at] > 0, total[parent_at], 1.0),
+            1.0 / np.maximum(k[parent_at], 1),
+        )
+        width = w[parent_at] * share
+        before = np.cumsum(width) - width  # the widths of earlier children of the level
+        first = np.cumsum(k) - k  # each parent's first child in the level
+        offset = before - before[first[parent_at]]
+        keep = width >= MIN_SECTOR
+        cur, x0, w = kids[keep], (x0[parent_at] + offset)[keep], width[keep]
+        nodes.append(cur)
+        rows.append(np.full(cur.size, depth, np.int64))
+        xs.append(x0)
+        ws.append(w)
+    return np.concatenate(nodes), np.concatenate(rows), np.concatenate(xs), np.concatenate(ws)
+
+
+def overview_svg(est: BaseTreeEstimator, *, selected: int | None = None, texts: dict) -> str:
+    """The icicle of ``est``'s tree as SVG, opening :data:`MAX_DEPTH` levels from three levels
+    above the selected node (framed in dark grey), the path to that sector in a row above it.
+    Every sector (and path box) is ``<g id="dtnodeN">``: the tree frame sends a click on it as
+    "node:N". ``texts``: "samples" and "mean" words (the UI language). User text (feature and
+    class names) is XML-escaped; the tooltip is the ``<a>``'s ``xlink:title``, which the frame's
+    sanitiser keeps."""
+    from ui.views.text import html_text as x
+
     tree, schema = est.tree_, est.schema_
-    nodes = overview_nodes(tree, selected)
-    n = nodes.size
-    ids = nodes.astype(str)
-    parents = np.where(tree.parent[nodes] >= 0, tree.parent[nodes], 0).astype(str).astype(object)
-    parents[0] = ""
-    drawn = np.zeros(tree.node_count, dtype=bool)
-    drawn[nodes] = True
-    has_drawn_child = np.zeros(tree.node_count, dtype=bool)
-    has_drawn_child[tree.parent[nodes[1:]]] = True
-    # a sector's own area: a drawn node without drawn children holds its whole weight
-    own = np.where(has_drawn_child[nodes], 0.0, tree.weighted_n[nodes])
-    value = tree.value[nodes]
+    s = start_sector(tree, selected)
+    nodes, rows, x0, width = sector_layout(tree, s)
+    tests = node_tests(tree, schema)
     classes = schema.classes
-    tests = node_tests(tree, schema)[nodes]
+    value = tree.value
     if classes is not None:
         colors = export.class_palette(classes)
-        cnames = np.array([esc(c) for c in classes], dtype=object)
-        leaf_text = cnames[np.argmax(value, axis=1)]
-        marker = dict(
-            colors=node_color_values(tree)[nodes], colorscale=class_colorscale(colors), cmin=0.0, cmax=1.0
-        )
-        dist = "<br>".join(f"{cnames[k]}: %{{customdata[{k + 2}]:.4g}}" for k in range(len(classes)))
-        extra = value
+        k_major, purity = node_purity(tree)
     else:
-        leaf_text = np.char.mod("%.4g", value[:, 0]).astype(object)
-        # the whole tree's range, not that of the sectors sent: a value keeps its colour
-        marker = dict(
-            colors=value[:, 0],
-            colorscale="Oranges",
-            showscale=False,
-            cmin=float(tree.value[:, 0].min()),
-            cmax=float(tree.value[:, 0].max()),
+        lo, hi = float(value[:, 0].min()), float(value[:, 0].max())
+    path = tree.path_to(s)[:-1] if s else []
+    top = PATH_ROW if path else 0
+    height = top + ROW_HEIGHT * (int(rows.max()) + 1 if rows.size else 1)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        f' viewBox="0 0 {OVERVIEW_WIDTH} {height}" width="{OVERVIEW_WIDTH}" height="{height}"'
+        f' font-family="{FONT}">'
+    ]
+
+    def label_of(i: int) -> str:
+        if tree.feature[i] >= 0:
+            return str(tests[i])
+        return str(classes[k_major[i]]) if classes is not None else plain(value[i, 0])
+
+    def tip_of(i: int) -> str:
+        lines = [f"#{i} · {label_of(i)}", f"{texts['samples']}: {float(tree.weighted_n[i]):.4g}"]
+        if classes is not None:
+            lines += [f"{c}: {float(value[i, k]):.4g}" for k, c in enumerate(classes)]
+        else:
+            lines.append(f"{texts.get('mean', 'mean')}: {float(value[i, 0]):.4g}")
+        return "&#10;".join(x(line) for line in lines)
+
+    # the path to the opening sector: a box per ancestor, left to right; as many of the nearest
+    # as fit, after the root and "…" when the path is longer
+    boxes = [(int(i), fit(f"#{i} {label_of(int(i))}", 180, 11)) for i in path]
+    widths = [text_width(text, 11) + 12 for _, text in boxes]
+    if sum(widths) + 4 * len(widths) > OVERVIEW_WIDTH:
+        room = OVERVIEW_WIDTH - widths[0] - 4 - (text_width("…", 11) + 16)
+        keep: list[int] = []
+        for j in range(len(boxes) - 1, 0, -1):
+            if sum(widths[k] + 4 for k in keep) + widths[j] + 4 > room:
+                break
+            keep.append(j)
+        chosen_boxes = [0, -1, *sorted(keep)]
+    else:
+        chosen_boxes = list(range(len(boxes)))
+    cursor = 0.0
+    for j in chosen_boxes:
+        if j < 0:
+            out.append(f'<text x="{n(cursor + 2)}" y="{PATH_ROW - 7}" font-size="11" fill="#555555">…</text>')
+            cursor += text_width("…", 11) + 12
+            continue
+        i, text = boxes[j]
+        w = widths[j]
+        out.append(
+            f'<g id="dtnode{int(i)}" class="sector"><a xlink:title="{tip_of(int(i))}">'
+            f'<rect x="{n(cursor)}" y="1" width="{n(w)}" height="{PATH_ROW - 4}" rx="3" fill="#f0f2f6" stroke="#cccccc"/>'
+            f'<text x="{n(cursor + 6)}" y="{PATH_ROW - 7}" font-size="11" fill="#31333f">{x(text)}</text></a></g>'
         )
-        dist = f"{esc(texts.get('mean', 'mean'))}: %{{customdata[2]:.4g}}"
-        extra = value[:, :1]
-    labels = np.where(tree.feature[nodes] >= 0, tests, leaf_text)
-    # the selected node framed in dark grey; the others with white hairlines between sectors
-    width = np.full(n, 0.5)
-    line = np.full(n, "#ffffff", dtype=object)
-    if selected is not None and 0 <= int(selected) < tree.node_count and drawn[int(selected)]:
-        at = int(np.searchsorted(nodes, int(selected)))
-        width[at], line[at] = 3.0, "#111111"
-    marker["line"] = dict(width=width, color=line)
-    custom = np.column_stack([nodes, tree.weighted_n[nodes], extra])
-    hover = (
-        f"#%{{customdata[0]}} · %{{label}}<br>{esc(texts['samples'])}: %{{customdata[1]:.4g}}<br>"
-        + dist
-        + "<extra></extra>"
-    )
-    fig = go.Figure(
-        go.Icicle(
-            ids=ids,
-            parents=parents,
-            values=own,
-            labels=labels,
-            branchvalues="remainder",  # a node's area is its leaves' weight: no rounding clash
-            customdata=custom,
-            hovertemplate=hover,
-            marker=marker,
-            maxdepth=MAX_DEPTH,
-            tiling=dict(orientation="v"),
-            sort=False,
-            pathbar=dict(visible=True, thickness=18),
-            level=_start_level(tree, selected),
+        cursor += w + 4
+    order = sorted(range(nodes.size), key=lambda j: int(nodes[j]) == selected)  # the framed one on top
+    for i, r, a, w in ((int(nodes[j]), int(rows[j]), float(x0[j]), float(width[j])) for j in order):
+        if classes is not None:
+            color = mix(LIGHT + (1.0 - LIGHT) * float(purity[i]), colors[int(k_major[i]) % len(colors)])
+        else:
+            color = _oranges((float(value[i, 0]) - lo) / (hi - lo) if hi > lo else 0.5)
+        chosen = selected is not None and i == int(selected)
+        stroke = ' stroke="#111111" stroke-width="3"' if chosen else ' stroke="#ffffff" stroke-width="1"'
+        y = top + r * ROW_HEIGHT
+        label = fit(label_of(i), w - 8, LABEL_SIZE) if w >= 24 else ""
+        text = (
+            f'<text x="{n(a + w / 2)}" y="{n(y + ROW_HEIGHT / 2 + 4)}" text-anchor="middle"'
+            f' font-size="{LABEL_SIZE}" fill="{_ink(color)}">{x(label)}</text>'
+            if label and label != "…"
+            else ""
         )
-    )
-    return base_layout(fig, height, top=10)
+        out.append(
+            f'<g id="dtnode{i}" class="sector"><a xlink:title="{tip_of(i)}">'
+            f'<rect x="{n(a)}" y="{n(y)}" width="{n(w)}" height="{ROW_HEIGHT}" fill="{color}"{stroke}/>'
+            f"{text}</a></g>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)

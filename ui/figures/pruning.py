@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dtcore.export import PALETTE
-from dtcore.numbers import fmt_pct
+from dtcore.numbers import fmt_fixed, fmt_pct
 from ui.services.pruning import AlphaCurves, CFCurves
 from ui.views.text import html_text as x
 
@@ -104,7 +104,7 @@ def _y_ticks(panel: Panel) -> tuple[float, float]:
 def _tick_label(v: float, step: float, panel: Panel) -> str:
     if panel.percent:
         digits = max(0, -math.floor(math.log10(step * 100) + 1e-9))
-        return f"{v * 100:.{digits}f}%"
+        return fmt_fixed(v * 100, digits) + "%"
     if panel.integer:
         return f"{int(round(v)):,}"
     return fmt_axis(v, step)

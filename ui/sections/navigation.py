@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.figures.overview import overview_figure
+from ui.figures.overview import overview_svg
 from ui.services import find
 from ui.services.loading import raw_rows
 from ui.state import model, report_mode, state, url
 from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
+from ui.views.picture_scale import TextBounds
 from ui.views.text import md_escape
 
-from .tree_frame import tree_frame
+from .tree_frame import picture_frame, tree_frame
 
 WINDOWS = (1, 2, 3, 4, 5, 6)
 #: the overview map's height: low enough that the focused view starts above the fold of a
 #: 1000 px high window (issue 27)
 OVERVIEW_HEIGHT = 260
+#: the overview opens fitted to the column's width (its labels are small on purpose), at most that tall
+OVERVIEW_BOUNDS = TextBounds(low=1.0, high=40.0, max_height=OVERVIEW_HEIGHT)
 SHOW = ("focus", "whole")
 
 
@@ -48,34 +51,16 @@ def focus_on(node: int | None) -> None:
         st.session_state["focus_show"] = "focus"  # from the whole tree too: show the focused view
 
 
-def overview_node(event) -> int | None:
-    """The node a selection event of the overview map names (its point's id), or None."""
-    if event is None:
-        return None
-    selection = event.get("selection", {}) if hasattr(event, "get") else getattr(event, "selection", {})
-    points = selection.get("points", []) if hasattr(selection, "get") else []
-    for p in points:
-        node = p.get("id")
-        if node is None and p.get("customdata"):
-            node = p["customdata"][0]
-        if node is not None and str(node).lstrip("-").isdigit():
-            return int(node)
-    return None
-
-
 def overview_key(node: int) -> str:
-    """The overview chart's key: one per focused node, so a chart never holds a click that was
-    already followed (clicking the same node again after moving away works)."""
+    """The overview frame's key: one per focused node (a new picture opens as it should)."""
     return f"tree_overview_{int(node)}"
 
 
-def take_overview_click(node: int, n_nodes: int) -> int:
-    """Before the section is drawn: a node clicked in the overview becomes the focus."""
-    picked = overview_node(st.session_state.get(overview_key(node)))
-    if picked is not None and 0 <= picked < n_nodes and picked != node:
-        focus_on(picked)
-        return picked
-    return node
+def on_overview_event(value) -> None:
+    """A click on a sector (or a box of the path above them) of the overview map focuses it."""
+    click = focus.frame_click(value)
+    if click is not None and click[0] == "node":
+        focus_on(click[1])
 
 
 def _hit_picked() -> None:
@@ -229,15 +214,17 @@ def find_panel(res) -> None:
 
 
 def overview_panel(res, node: int) -> None:
+    """The overview map (``ui.figures.overview.overview_svg``) in a tree frame, fitted to the
+    column's width: a click on a sector focuses its node."""
     texts = {"samples": t("dot.samples"), "mean": t("nav.mean")}
     with st.expander(t("nav.overview"), expanded=True):
         st.caption(t("nav.overview_help"))
-        st.plotly_chart(
-            overview_figure(res.estimator, selected=node, texts=texts, height=OVERVIEW_HEIGHT),
+        picture_frame(
+            overview_svg(res.estimator, selected=node, texts=texts),
             key=overview_key(node),
-            on_select="rerun",
-            selection_mode="points",
-            config={"displayModeBar": False},
+            on_event=on_overview_event,
+            bounds=OVERVIEW_BOUNDS,
+            fixed=True,
         )
 
 
@@ -252,7 +239,7 @@ def big_tree_section(res) -> str:
     if st.session_state.get("_focus_tree") != sig:  # boxes opened in another tree mean nothing here
         st.session_state["_focus_tree"] = sig
         st.session_state["focus_opened"] = []
-    node = take_overview_click(int(st.session_state["node"]), tree.node_count)
+    node = int(st.session_state["node"])
     st.caption(t("nav.big", nodes=tree.node_count))
     if not report_mode.active():
         find_panel(res)

@@ -177,6 +177,52 @@ def tree_frame(
     the page reports it back that long after (``on_drawn(step)`` runs as a callback), so a
     player moves on when the browser has drawn the step, not on a clock of its own."""
 
+    try:
+        if not server_draws():  # not a picture cached before ``dot`` went: the page plays by that
+            export.render("", "svg")  # raises GraphvizMissing with its message
+        svg = svg_of(dot)
+    except export.GraphvizMissing as exc:
+        # no ``dot`` on this server: the browser draws the picture if it is small enough
+        if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
+            fitted_chart(dot, key, bounds)
+        else:
+            st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
+        return
+    picture_frame(
+        svg,
+        key=key,
+        on_event=on_event,
+        height=height,
+        hint=hint,
+        bounds=bounds,
+        fixed=fixed,
+        basis=basis,
+        same_height=same_height,
+        step=step,
+        advance_ms=advance_ms,
+        on_drawn=on_drawn,
+    )
+
+
+def picture_frame(
+    svg: str,
+    *,
+    key: str,
+    on_event=None,
+    height: int = HEIGHT,
+    hint: str = "",
+    bounds: TextBounds = FITTED,
+    fixed: bool = False,
+    basis: tuple[float, float] | None = None,
+    same_height: bool = False,
+    step: int | None = None,
+    advance_ms: int | None = None,
+    on_drawn=None,
+) -> None:
+    """Show ``svg`` (a Graphviz picture, or another the app draws with the same node ids, the
+    overview map) in the frame, as :func:`tree_frame` describes; sent once per session, then
+    by its digest."""
+
     def changed():
         value = st.session_state.get(key)
         clicked = (
@@ -206,17 +252,6 @@ def tree_frame(
         if on_drawn is not None:
             on_drawn(shown)
 
-    try:
-        if not server_draws():  # not a picture cached before ``dot`` went: the page plays by that
-            export.render("", "svg")  # raises GraphvizMissing with its message
-        svg = svg_of(dot)
-    except export.GraphvizMissing as exc:
-        # no ``dot`` on this server: the browser draws the picture if it is small enough
-        if dot.count('id="dtnode') + dot.count('id="dtmore') <= BROWSER_NODE_BUDGET:
-            fitted_chart(dot, key, bounds)
-        else:
-            st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
-        return
     payload = picture_payload(svg)
     _mount(
         "frame",
