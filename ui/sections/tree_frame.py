@@ -149,33 +149,10 @@ def forget_picture(digest: object) -> None:
         sent.remove(digest)
 
 
-def tree_frame(
-    dot: str,
-    *,
-    key: str,
-    on_event=None,
-    height: int = HEIGHT,
-    hint: str = "",
-    bounds: TextBounds = FITTED,
-    fixed: bool = False,
-    basis: tuple[float, float] | None = None,
-    same_height: bool = False,
-    step: int | None = None,
-    advance_ms: int | None = None,
-    on_drawn=None,
-) -> None:
-    """Draw ``dot`` in the frame; ``on_event(value)`` runs (as a callback) on a click (None: a
-    click does nothing, the picture only scrolls and drags). ``hint``:
-    a line of text in the frame's top left corner (set as text, never as markup). The picture
-    opens fitted to the frame's width with its node text within ``bounds``, the frame as tall
-    as the picture up to ``bounds.max_height`` (``height`` when no dot is drawn); ``basis``: the
-    size in SVG units to fit instead of the picture's own (several frames at one scale), and
-    ``same_height``: the frame as tall as that basis, not as its own picture (side by side).
-    ``fixed``: the picture keeps that scale and scrolls and drags inside the frame (no wheel
-    zoom, no "fit"); else pan/zoom. ``step``: the number of a picture in a sequence (Growth's
-    steps), set on the frame as ``data-step`` once this picture is in place; with ``advance_ms``
-    the page reports it back that long after (``on_drawn(step)`` runs as a callback), so a
-    player moves on when the browser has drawn the step, not on a clock of its own."""
+def tree_frame(dot: str, *, key: str, bounds: TextBounds = FITTED, **options: Any) -> None:
+    """Draw ``dot`` in the frame: laid out by the server's ``dot`` and shown by
+    :func:`picture_frame` (``options``: its settings); without ``dot`` on the server, a small
+    picture is laid out by the browser instead (``fitted_chart``)."""
 
     try:
         if not server_draws():  # not a picture cached before ``dot`` went: the page plays by that
@@ -188,20 +165,7 @@ def tree_frame(
         else:
             st.warning(t("download.no_graphviz", message=md_escape(str(exc))))
         return
-    picture_frame(
-        svg,
-        key=key,
-        on_event=on_event,
-        height=height,
-        hint=hint,
-        bounds=bounds,
-        fixed=fixed,
-        basis=basis,
-        same_height=same_height,
-        step=step,
-        advance_ms=advance_ms,
-        on_drawn=on_drawn,
-    )
+    picture_frame(svg, key=key, bounds=bounds, **options)
 
 
 def picture_frame(
@@ -219,9 +183,19 @@ def picture_frame(
     advance_ms: int | None = None,
     on_drawn=None,
 ) -> None:
-    """Show ``svg`` (a Graphviz picture, or another the app draws with the same node ids, the
-    overview map) in the frame, as :func:`tree_frame` describes; sent once per session, then
-    by its digest."""
+    """Show ``svg`` (a Graphviz picture, or another the app draws with the same node ids: the
+    overview map) in the frame, sent once per session, then by its digest. ``on_event(value)``
+    runs (as a callback) on a click (None: a click does nothing, the picture only scrolls and
+    drags). ``hint``: a line of text in the frame's top left corner (set as text, never as markup). The picture
+    opens fitted to the frame's width with its node text within ``bounds``, the frame as tall
+    as the picture up to ``bounds.max_height`` (``height`` when no dot is drawn); ``basis``: the
+    size in SVG units to fit instead of the picture's own (several frames at one scale), and
+    ``same_height``: the frame as tall as that basis, not as its own picture (side by side).
+    ``fixed``: the picture keeps that scale and scrolls and drags inside the frame (no wheel
+    zoom, no "fit"); else pan/zoom. ``step``: the number of a picture in a sequence (Growth's
+    steps), set on the frame as ``data-step`` once this picture is in place; with ``advance_ms``
+    the page reports it back that long after (``on_drawn(step)`` runs as a callback), so a
+    player moves on when the browser has drawn the step, not on a clock of its own."""
 
     def changed():
         value = st.session_state.get(key)
