@@ -173,6 +173,16 @@ function openView(frame, stage, data) {
   if (!fixed) el.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
 }
 
+// A hint that wraps onto more lines than its row holds (a narrow column) pushes the picture
+// down instead of covering its top. Measured only once the frame has its width (a frame laid
+// out at no width wraps every word), again when the width changes.
+function placeStage(frame, stage, hint) {
+  const lines = hint.style.display !== "none" && frame.clientWidth > 0 ? hint.offsetHeight + 14 : 0;
+  const room = lines > 36 ? lines : 0;
+  stage.style.marginTop = room ? `${room}px` : "";
+  stage.style.height = room ? `calc(100% - ${room}px)` : "";
+}
+
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   const frame = parentElement.querySelector(".dt-frame");
@@ -183,6 +193,7 @@ export default function (component) {
   hint.textContent = data.hint || "";
   hint.style.display = data.hint ? "block" : "none";
   frame.classList.toggle("dt-has-hint", Boolean(data.hint));
+  placeStage(frame, stage, hint);
   const fixed = Boolean(data.fixed);
   frame.classList.toggle("dt-fixed", fixed);
   frame._dtFixed = fixed;
@@ -251,6 +262,7 @@ export default function (component) {
     // the frame can open before the page has its final width (columns, the sidebar): reopen a
     // picture nobody has moved yet when the width changes
     new ResizeObserver(() => {
+      placeStage(frame, stage, hint);
       if (frame._dtTouched || !frame._dtView || !stage.firstChild) return;
       if (stage.clientWidth > 0 && stage.clientWidth !== frame._dtOpenedWidth) {
         openView(frame, stage, frame._dtData);
