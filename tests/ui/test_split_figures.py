@@ -126,23 +126,6 @@ def test_decimate_keeps_envelope_and_requested_points():
     assert np.array_equal(F.decimate(s[:100]), np.arange(100))
 
 
-def test_tree_overview_is_clickable_and_marks_forced_nodes():
-    est, X, y = fit("watermelon_3.0", "cart")
-    tree = est.tree_
-    labels = ["<b>x</b>"] + [str(i) for i in range(1, tree.node_count)]
-    fig = F.tree_overview_figure(
-        tree, labels, colors=["#000000"] * tree.node_count, selected=2, forced=[0], texts=TEXTS
-    )
-    nodes = fig.data[1]
-    assert list(nodes.customdata) == list(range(tree.node_count))
-    assert nodes.marker.line.width[0] == 4 and nodes.marker.line.width[1] == 1
-    assert nodes.text[0] == "&lt;b&gt;x&lt;/b&gt;"  # user labels escaped
-    x, yy = F.tree_layout(tree.parent, tree.depth, tree.children_of)
-    for i in range(1, tree.node_count):  # children sit one level below their parent
-        assert yy[i] == yy[tree.parent[i]] - 1
-    assert fig.data[2].x[0] == x[2]  # the selection ring
-
-
 def test_subset_bars_and_value_bars():
     fig = F.candidate_bars_figure(
         ["{a}", "{b}", "{a, c}"], [0.1, 0.3, 0.2], [True, True, True], 1, 2, texts=TEXTS

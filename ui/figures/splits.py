@@ -9,7 +9,7 @@ hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -28,8 +28,6 @@ INELIGIBLE = "#b8b8b8"
 CHOSEN = "#d62728"
 RUNNER = "#9467bd"
 PICKED = "#111111"  # the candidate being previewed: a dark ring / outline
-SELECTED = "#2ca02c"
-EDGE = "#9a9a9a"
 
 #: above this many candidates a curve is decimated (min and max per bucket, the best kept exact):
 #: 500 buckets on a chart some 800 px wide draw the same envelope as 4 000 points did, in SVG.
@@ -292,89 +290,6 @@ def value_bars_figure(labels, counts, *, classes, texts: dict, entropies=None) -
     fig.update_xaxes(type="category", title_text=esc(texts["value"]))
     fig.update_yaxes(title_text=esc(texts["count"]), gridcolor=GRID)
     return split_figure_layout(fig, 320)
-
-
-# ---------------------------------------------------------------------------------------------
-# the tree as a clickable picture
-
-
-def tree_layout(
-    parent: np.ndarray, depth: np.ndarray, children_of: Callable[[int], np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """(x, y) of every node: leaves one unit apart in pre-order, a test centred over its
-    children, y = −depth (a loop over nodes: a tree has at most a few thousand)."""
-    n = len(parent)
-    x = np.zeros(n)
-    nxt = 0.0
-    leaf_x = {}
-    for i in range(n):  # pre-order: leaves left to right
-        if len(children_of(i)) == 0:
-            leaf_x[i] = nxt
-            nxt += 1.0
-    for i in range(n - 1, -1, -1):  # children have larger ids than their parent
-        kids = children_of(i)
-        x[i] = leaf_x[i] if len(kids) == 0 else (x[kids[0]] + x[kids[-1]]) / 2
-    return x, -np.asarray(depth, dtype=np.float64)
-
-
-def tree_overview_figure(tree, labels, *, colors, selected=None, forced=(), texts: dict) -> go.Figure:
-    """Nodes as markers (colour = predicted class or value colour), edges as lines; the
-    selected node ringed, forced splits with a thick outline. ``customdata`` = node id, so a
-    click selects the node. ``labels``: short text per node (user text, escaped here)."""
-    n = tree.node_count
-    x, y = tree_layout(tree.parent, tree.depth, tree.children_of)
-    ex, ey = [], []
-    for i in range(1, n):
-        p = int(tree.parent[i])
-        ex += [x[p], x[i], None]
-        ey += [y[p], y[i], None]
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=ex, y=ey, mode="lines", line=dict(color=EDGE, width=1), hoverinfo="skip", showlegend=False
-        )
-    )
-    forced = {int(f) for f in forced}
-    width = [4 if i in forced else 1 for i in range(n)]
-    line_col = [CHOSEN if i in forced else "#555555" for i in range(n)]
-    size = [16 if tree.feature[i] >= 0 else 11 for i in range(n)]
-    show_text = n <= 40
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=y,
-            customdata=np.arange(n),
-            mode="markers+text" if show_text else "markers",
-            text=[esc(s) for s in labels] if show_text else None,
-            textposition=["top center" if tree.feature[i] >= 0 else "bottom center" for i in range(n)],
-            textfont=dict(size=11),
-            hovertext=[f"#{i} · {esc(labels[i])}" for i in range(n)],
-            hovertemplate="%{hovertext}<extra></extra>",
-            showlegend=False,
-            marker=dict(
-                color=list(colors),
-                size=size,
-                line=dict(color=line_col, width=width),
-                symbol=["square" if tree.feature[i] >= 0 else "circle" for i in range(n)],
-            ),
-        )
-    )
-    if selected is not None and 0 <= int(selected) < n:
-        s = int(selected)
-        fig.add_trace(
-            go.Scatter(
-                x=[x[s]],
-                y=[y[s]],
-                mode="markers",
-                showlegend=False,
-                hoverinfo="skip",
-                marker=dict(size=21, color="rgba(0,0,0,0)", line=dict(color=SELECTED, width=2.5)),
-            )
-        )
-    fig.update_xaxes(visible=False, range=[float(x.min()) - 0.8, float(x.max()) + 0.8])
-    fig.update_yaxes(visible=False, range=[float(y.min()) - 0.6, 0.6])
-    fig.update_layout(title=dict(text=esc(texts["title"]), font=dict(size=13)))
-    return split_figure_layout(fig, int(min(120 + 80 * (tree.get_depth() + 1), 560)))
 
 
 # ---------------------------------------------------------------------------------------------
