@@ -47,17 +47,3 @@ def test_a_picture_sent_once_is_sent_as_its_digest_after():
     assert first["svg"] and first["digest"]
     at.run()
     assert frame_payload(at) == {**first, "svg": None}
-
-
-def test_a_frame_message_carries_its_data_and_names_its_script():
-    """The frame's script and style are served files (``tree_frame._serve_assets``): a message
-    holds their names, not their 17 KB, so a rerun that changes a frame's data sends its data
-    only. A second AppTest (a new runtime, a new component registry) serves them too."""
-    for _ in range(2):
-        at = AppTest.from_function(script, default_timeout=60)
-        at.run()
-        [frame] = at.get("bidi_component")
-        proto = frame.proto
-        assert (proto.js_source_path, proto.css_source_path) == ("frame.js", "frame.css")
-        assert not proto.js_content and not proto.css_content
-        assert len(proto.SerializeToString()) < len(proto.json) + 500

@@ -65,17 +65,22 @@ PICTURES = """() => {
 
 
 def pictures(page, count: int = 1, timeout: float = 60_000) -> list[dict]:
-    """The tree pictures once the script is done and ``count`` of them are drawn and fitted
-    (a chart measured before fit.js sized it read 7.9 px: a race, not the picture users see)."""
+    """The tree pictures once the script is done and ``count`` of them are drawn, fitted and at
+    rest (a chart measured before fit.js sized it read 7.9 px: a race, not the picture users
+    see)."""
     script_done(page, timeout=timeout)
     page.locator("svg g.node").nth(0).wait_for(state="attached", timeout=timeout)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     deadline = 40
+    last = None
     while True:
         page.wait_for_timeout(250)
         found = [p for p in page.evaluate(PICTURES) if p["min_px"] is not None and p["fitted"]]
-        if len(found) >= count or deadline == 0:
+        # measured twice alike: a frame reopens its picture when the page's width settles late
+        # (a scroll bar appearing), and a measure in between reads a picture half moved
+        if (len(found) >= count and found == last) or deadline == 0:
             return found
+        last = found
         deadline -= 1
 
 
