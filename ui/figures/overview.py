@@ -16,6 +16,7 @@ from dtcore import export
 from dtcore.base import BaseTreeEstimator
 from dtcore.schema import Schema
 from dtcore.tree import Tree
+from ui.views.text import html_text as x
 
 from .static_charts import fit, mix, n, text_width
 from .style import FONT, plain
@@ -136,8 +137,6 @@ def overview_svg(est: BaseTreeEstimator, *, selected: int | None = None, texts: 
     "node:N". ``texts``: "samples" and "mean" words (the UI language). User text (feature and
     class names) is XML-escaped; the tooltip is the ``<a>``'s ``xlink:title``, which the frame's
     sanitiser keeps."""
-    from ui.views.text import html_text as x
-
     tree, schema = est.tree_, est.schema_
     s = start_sector(tree, selected)
     nodes, rows, x0, width = sector_layout(tree, s)

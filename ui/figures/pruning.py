@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from dtcore.export import PALETTE
@@ -73,22 +73,21 @@ class Curve:
 
 @dataclass(frozen=True)
 class Panel:
-    """A plot area: its curves, the ±1 SE band (lower, upper), the CV rule's star (position),
-    the y axis title, and how its ticks read (a share as a percentage, whole counts)."""
+    """A plot area: its curves, the ±1 SE band (lower, upper), the CV rule's star (a position on
+    the first curve), the y axis title, and how its ticks read (a share as a percentage, whole
+    counts)."""
 
     curves: list[Curve]
     y_title: str
     band: tuple[Sequence[float], Sequence[float]] | None = None
     star: int | None = None
-    star_curve: int = 0
     percent: bool = False
     integer: bool = False
-    extra_top: list[float] = field(default_factory=list)  # values the axis must reach
 
 
 def _y_ticks(panel: Panel) -> tuple[float, float]:
     """(axis top, tick step): from 0 to a round value at or above every value drawn."""
-    values = [float(v) for c in panel.curves for v in c.y] + list(panel.extra_top)
+    values = [float(v) for c in panel.curves for v in c.y]
     if panel.band is not None:
         values += [float(v) for v in panel.band[1]]
     vmax = max([v for v in values if v == v] + [0.0])
@@ -176,7 +175,7 @@ def line_chart_svg(
     """Panels one above the other over one x axis (data positions ``xs``, labelled ``ticks``);
     ``tips[g]``: the tooltip of group g of ``groups`` (consecutive positions; default one per
     position; several only with ``step_columns``), a column of the plot; ``chosen``: a dashed line at
-    that x in every panel, named once; ``legend``: (kind "line" / "dot" / "band" / "star", name,
+    that x in every panel, named once; ``legend``: (kind "line" / "dash" / "band" / "star", name,
     colour). ``step_columns``: each position's column reaches to the next (staircases), else it
     is centred on it. ``panel_height``: px per panel, ``width``: the chart's (it shrinks with its
     column)."""
@@ -283,7 +282,7 @@ def line_chart_svg(
                 dots = "".join(f"M{n(a)} {n(b)}h0" for a, b in zip(xp, ys))
                 out.append(f'<path d="{dots}" stroke="{c.color}" stroke-width="6" stroke-linecap="round"/>')
         if p.star is not None:
-            sx, sy = xp[p.star], py(p.curves[p.star_curve].y[p.star])
+            sx, sy = xp[p.star], py(p.curves[0].y[p.star])
             out.append(f'<polygon points="{_star(sx, sy)}" fill="{RULE}" stroke="{CHOSEN}"/>')
         if chosen is not None:
             cx = px(chosen)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -25,7 +24,6 @@ from ui.views.focus import BROWSER_NODE_BUDGET
 from ui.views.picture_scale import FITTED, TextBounds
 from ui.views.text import md_escape
 
-ASSETS = Path(export.__file__).with_name("assets")
 HTML = (
     '<div class="dt-frame"><div class="dt-hint"></div><button class="dt-fit" type="button">fit</button>'
     '<div class="dt-stage"></div></div>'
