@@ -47,3 +47,17 @@ def test_a_picture_sent_once_is_sent_as_its_digest_after():
     assert first["svg"] and first["digest"]
     at.run()
     assert frame_payload(at) == {**first, "svg": None}
+
+
+def test_a_frame_message_carries_its_data_and_names_its_script():
+    """The frame's script is a served file (``tree_frame._serve_assets``): a message holds its
+    name, not its 17 KB, so a rerun that changes a frame's data sends that data and the 1 KB
+    style only. A second AppTest (a new runtime, a new component registry) serves it too."""
+    for _ in range(2):
+        at = AppTest.from_function(script, default_timeout=60)
+        at.run()
+        [frame] = at.get("bidi_component")
+        proto = frame.proto
+        assert proto.js_source_path == "frame.js" and not proto.js_content
+        assert proto.css_content and not proto.css_source_path
+        assert len(proto.SerializeToString()) < len(proto.json) + len(proto.html_content) + 1500

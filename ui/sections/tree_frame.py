@@ -11,14 +11,17 @@ kept (an allow-list) before it is shown, and its text is user text escaped by
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import shutil
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import streamlit as st
 
+import dtcore
 from dtcore import export
-from dtcore.export.html import asset_text, inline_script
+from dtcore.export.html import ASSETS, asset_text
 from ui.state.state import t
 from ui.views.focus import BROWSER_NODE_BUDGET
 from ui.views.picture_scale import FITTED, TextBounds
@@ -30,19 +33,59 @@ HTML = (
 )
 HEIGHT = 560
 
-#: the frame's script and style, inline in each frame message (``inline_script`` joins frame.js
-#: with the opening scale it imports). Served as component files instead (Streamlit's registry
-#: given dtcore/export/assets as the asset directory) a message was 17 KB lighter, but the frame
-#: then opened after a module fetch and, one run in five under load, a textbook tree kept a
-#: scale a few pixels too wide for its frame (tests/browser/test_readable_trees.py): not yet.
-_FRAME = st.components.v2.component(
-    "dt_tree_frame",
-    html=HTML,
-    css=asset_text("frame.css"),
-    js=inline_script("frame.js"),
-)
-#: fits the browser-drawn picture (``st.graphviz_chart``) in the same keyed container
-_FIT = st.components.v2.component("dt_tree_fit", html="<span></span>", js=inline_script("fit.js"))
+#: the app's components, as a component package names them ("dtcore.<name>"): their scripts are
+#: files of dtcore/export/assets that the server serves (``_serve_assets``), so the page fetches
+#: frame.js once over HTTP instead of receiving its 17 KB in every frame message whose data
+#: changed (three per language switch back on a big tree's Train page: 51 KB; issue 26). Their
+#: style stays inline (1 KB): a served stylesheet can arrive after the script first measured the
+#: frame, and a fixed-scale picture kept a scale a few pixels too wide (test_readable_trees).
+PACKAGE = "dtcore"
+FRAME_NAME, FIT_NAME = f"{PACKAGE}.dt_tree_frame", f"{PACKAGE}.dt_tree_fit"
+
+
+def _serve_assets() -> None:
+    """Declare dtcore/export/assets the asset directory of both components on the component
+    registry in use (the server's; AppTest makes one per test), as the ``[tool.streamlit.component]``
+    table of an installed component package would. Streamlit's registry API (1.67, pinned in
+    requirements.txt); at once when declared already."""
+    from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+    registry = get_bidi_component_manager()
+    if registry.get_component_asset_root(FRAME_NAME) is not None:
+        return
+    manifest = ComponentManifest(
+        name=PACKAGE,
+        version=dtcore.__version__,
+        components=[
+            ComponentConfig(name=n.split(".", 1)[1], asset_dir=ASSETS.name) for n in (FRAME_NAME, FIT_NAME)
+        ],
+    )
+    registry.register_from_manifest(manifest, ASSETS.parent)
+
+
+class Components(NamedTuple):
+    frame: Callable[..., Any]
+    fit: Callable[..., Any]
+
+
+@functools.cache
+def _components() -> Components:
+    """The components' mount commands, made at the first mount (in a script run, where the
+    registry that resolves their file names is the server's)."""
+    _serve_assets()
+    return Components(
+        frame=st.components.v2.component(FRAME_NAME, html=HTML, css=asset_text("frame.css"), js="frame.js"),
+        #: fits the browser-drawn picture (``st.graphviz_chart``) in the same keyed container
+        fit=st.components.v2.component(FIT_NAME, html="<span></span>", js="fit.js"),
+    )
+
+
+def _mount(component: str, **kwargs: Any) -> None:
+    """Mount ``component`` ("frame" or "fit"); a new registry (AppTest's next test) learns
+    the files first."""
+    _serve_assets()
+    getattr(_components(), component)(**kwargs)
 
 
 def server_draws() -> bool:
@@ -57,7 +100,7 @@ def fitted_chart(dot: str, key: str, bounds: TextBounds = FITTED) -> None:
     the bound and scrolls inside its box."""
     with st.container(key=f"dtfit_{key}"):
         st.graphviz_chart(dot, width="content")
-        _FIT(key=f"dtfitjs_{key}", data=bounds.as_data())
+        _mount("fit", key=f"dtfitjs_{key}", data=bounds.as_data())
 
 
 #: session state: digests of the SVGs this session's page holds (oldest first, at most
@@ -186,7 +229,8 @@ def picture_frame(
             on_drawn(shown)
 
     payload = picture_payload(svg)
-    _FRAME(
+    _mount(
+        "frame",
         key=key,
         data={
             **payload,
