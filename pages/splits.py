@@ -1,6 +1,8 @@
 """Splits page: why the tree chose the test at a node, what every alternative would have
 scored, the worked arithmetic, and manual tree building (force an alternative, undo it)."""
 
+import functools
+
 import streamlit as st
 
 from dtcore import explain
@@ -55,9 +57,8 @@ def tree_panel(res):
     )
     explorer.node_chosen(node)
     node = 0 if node is None else int(node)
-    navigation.splits_tree(
-        est, node, model.forced_nodes(), explorer.on_frame_click, hint=t("nav.splits_hint")
-    )
+    on_click = functools.partial(explorer.on_frame_click, big=focus.is_big(tree))
+    navigation.splits_tree(res, node, model.forced_nodes(), on_click, hint=t("nav.splits_hint"))
     return node
 
 

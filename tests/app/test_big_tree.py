@@ -207,6 +207,67 @@ def test_splits_page_of_a_big_tree_lists_the_neighbourhood_only():
     assert [int(re.match(r"#(\d+)", o).group(1)) for o in sel.options] == focus.nearby_nodes(tree, child)
 
 
+def test_splits_page_of_a_big_tree_shows_the_focused_view_the_page_holds():
+    """Going from Train & tree to Splits on a big tree sends no picture: the Splits tree is the
+    focused view Train drew (same window, boxes, layout), so its frame gets the digest only;
+    the node chosen there is Train's focus, on every visit."""
+    import json
+
+    at = big_app()
+    at.selectbox(key="focus_levels").select(2).run()
+    (train,) = tree_frames(at)
+    held = json.loads(train.proto.json)["digest"]
+    at.switch_page("pages/splits.py").run()
+    assert not at.exception
+    (split,) = [c for c in tree_frames(at) if c.key == "split_frame"]
+    data = json.loads(split.proto.json)
+    assert data["digest"] == held and data["svg"] is None
+    tree = at.session_state["result"].estimator.tree_
+    child = int(tree.children_of(0)[1])
+    # what a click on a node there does (``splits.on_frame_click``, checked below): both pages'
+    # selection moves, the boxes opened close
+    at.session_state["split_node"] = at.session_state["node"] = at.session_state["_split_node_seen"] = child
+    at.session_state["focus_opened"] = []
+    at.run()
+    assert not at.exception
+    at.switch_page("pages/train.py").run()
+    assert focused(at).startswith(f"**Focused on node #{child}:**")
+    (train,) = tree_frames(at)
+    at.switch_page("pages/splits.py").run()
+    (split,) = [c for c in tree_frames(at) if c.key == "split_frame"]
+    # a second visit keeps the node (the selector's own state went while Train ran)
+    assert at.session_state["node"] == at.session_state["split_node"] == child
+    assert json.loads(split.proto.json)["digest"] == json.loads(train.proto.json)["digest"]
+
+
+def clicks_script() -> None:
+    import streamlit as st
+
+    from ui.sections.splits import on_frame_click
+
+    for value, big in st.session_state["clicks"]:
+        on_frame_click(value, big=big)
+
+
+def test_a_click_in_the_splits_tree_selects_and_opens_in_the_view_it_shows():
+    from streamlit.testing.v1 import AppTest
+
+    def after(*clicks):
+        at = AppTest.from_function(clicks_script)
+        at.session_state["clicks"] = list(clicks)
+        at.run()
+        assert not at.exception
+        return at.session_state
+
+    state = after(("more:9", True), ("more:9", True))
+    assert state["focus_opened"] == [9] and "split_opened" not in state
+    state = after(("more:9", True), ("crumb:3", True))
+    assert (state["node"], state["split_node"], state["focus_opened"]) == (3, 3, [])
+    state = after(("more:9", False), ("crumb:3", False))  # a small tree: no breadcrumbs, own boxes
+    assert state["split_opened"] == [9] and "node" not in state
+    assert after(("node:4", False))["split_node"] == 4
+
+
 def generated_app(rows: int = 20_000):
     """The Train page on a generated table (CART unlimited: thousands of nodes), as an upload."""
     import numpy as np

@@ -117,15 +117,46 @@ def draw_tree(
         st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
 
 
-def splits_tree(est, node: int, forced, on_event, hint: str = "") -> None:
-    """The Splits page's clickable tree: the tree to the automatic depth from the root, the path
-    to the selected node unfolded and highlighted; summary boxes open on click."""
+def splits_tree(res, node: int, forced, on_event, hint: str = "") -> None:
+    """The Splits page's clickable tree. A big tree: the focused view of ``node`` as Train &
+    tree draws it (:func:`focused_dot`: the same picture, so the page already holds it and
+    going there sends no picture again; issue 26). A small one: the tree to the automatic
+    depth from the root, the path to the selected node unfolded and highlighted; summary boxes
+    open on click."""
+    est = res.estimator
     tree = est.tree_
-    auto = treeview.auto_depth(tree)
-    levels = tree.get_depth() if auto is None else auto
-    w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
-    dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
+    if focus.is_big(tree):
+        dot = focused_dot(res, node, forced)
+    else:
+        auto = treeview.auto_depth(tree)
+        levels = tree.get_depth() if auto is None else auto
+        w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
+        dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
     tree_frame(dot, key="split_frame", on_event=on_event, height=460, hint=hint)
+
+
+def opened_boxes(res) -> list[int]:
+    """The summary boxes clicked open in the focused view (``focus_opened``), emptied when the
+    tree is another (boxes opened in another tree mean nothing here)."""
+    sig = (res.key, repr(model.forced_ops()))
+    if st.session_state.get("_focus_tree") != sig:
+        st.session_state["_focus_tree"] = sig
+        st.session_state["focus_opened"] = []
+    return st.session_state.setdefault("focus_opened", [])
+
+
+def focused_dot(res, node: int, forced, levels: int | None = None, rankdir: str | None = None) -> str:
+    """The focused view of ``node``: ``levels`` below it (the window's selector, else its
+    default), the boxes clicked open, the chosen layout (``rankdir``, else the URL's). The one
+    home of that picture: Train & tree and the Splits page draw the same DOT of a big tree."""
+    if levels is None:
+        levels = st.session_state.get("focus_levels", focus.DEFAULT_WINDOW)
+    if rankdir is None:
+        layout = st.session_state.get("layout", "auto")
+        rankdir = None if layout == "auto" else layout
+    est = res.estimator
+    w = focus.window(est.tree_, node, levels, selected=node, opened=opened_boxes(res))
+    return focus.focus_dot(est, w, selected=node, forced=forced, rankdir=rankdir, lang=state.lang())
 
 
 def validation_errors(res):
@@ -235,10 +266,7 @@ def big_tree_section(res) -> str:
     url.default("node")
     if st.session_state.get("node") is None or not 0 <= int(st.session_state["node"]) < tree.node_count:
         st.session_state["node"] = 0
-    sig = (res.key, repr(model.forced_ops()))
-    if st.session_state.get("_focus_tree") != sig:  # boxes opened in another tree mean nothing here
-        st.session_state["_focus_tree"] = sig
-        st.session_state["focus_opened"] = []
+    opened_boxes(res)  # emptied first when the tree is another
     node = int(st.session_state["node"])
     st.caption(t("nav.big", nodes=tree.node_count))
     if not report_mode.active():
@@ -259,7 +287,8 @@ def big_tree_section(res) -> str:
         format_func=state.fixed_labels(SHOW, lambda v: t("nav.show." + v), key="focus_show"),
     )
     st.session_state.setdefault("focus_levels", focus.DEFAULT_WINDOW)
-    levels = report_mode.control(c2.selectbox, t("nav.window"), WINDOWS, key="focus_levels")
+    # kept on other pages (``url.KEEP``): the Splits page draws the same focused view
+    levels = report_mode.control(c2.selectbox, t("nav.window"), WINDOWS, key="focus_levels", **url.KEEP)
     layouts = ("auto", "TB", "LR")
     url.keep_valid("layout", layouts, "auto")
     layout = report_mode.control(
@@ -287,8 +316,7 @@ def big_tree_section(res) -> str:
         st.caption(t("nav.server", nodes=tree.node_count))
         tree_frame(dot, key="whole_frame", on_event=on_frame_event)
         return dot
-    w = focus.window(tree, node, levels, selected=node, opened=st.session_state.get("focus_opened", []))
-    dot = focus.focus_dot(est, w, selected=node, forced=forced, rankdir=rankdir, lang=state.lang())
+    dot = focused_dot(res, node, forced, levels=levels, rankdir=rankdir)
     path = treeview.node_path(est, node)
     st.markdown(
         f"**{t('nav.focus', node=node)}:** "

@@ -89,19 +89,23 @@ def on_tree_click():
         )
 
 
-def on_frame_click(value) -> None:
-    """A click in the clickable tree (``ui.sections.tree_frame``): a node is selected, a summary
-    box opens."""
+def on_frame_click(value, big: bool = False) -> None:
+    """A click in the clickable tree (``ui.sections.tree_frame``): a node (or a breadcrumb above
+    a big tree's focused view) is selected, a summary box opens. A big tree's picture is the
+    focused view Train & tree draws (``navigation.focused_dot``): its boxes are that view's
+    (``focus_opened``), closed again when the selection moves, as there (``big``)."""
     click = frame_click(value)
     if click is None:
         return
     kind, node = click
-    if kind == "node":
+    if kind in ("node", "crumb") and (kind == "node" or big):
         st.session_state["split_node"] = st.session_state["node"] = st.session_state["_split_node_seen"] = (
             node
         )
+        if big:
+            st.session_state["focus_opened"] = []
     elif kind == "more":
-        opened = st.session_state.setdefault("split_opened", [])
+        opened = st.session_state.setdefault("focus_opened" if big else "split_opened", [])
         if node not in opened:
             opened.append(node)
 
@@ -127,11 +131,16 @@ def node_in_view():
 def prepare_node_widget(nodes) -> None:
     """Before the node selector: the URL-bound ``node`` fits this tree, and the selector's own
     key (``split_node``) follows it when it changed elsewhere (one key cannot serve two
-    differently labelled widgets, the Train page's and this one: Streamlit resets it)."""
+    differently labelled widgets, the Train page's and this one: Streamlit resets it), or when
+    Streamlit dropped it (another page ran: without this a second visit showed the root and
+    moved Train's focus there too)."""
     default("node")
     if st.session_state["node"] not in nodes:
         st.session_state["node"] = None
-    if st.session_state.get("_split_node_seen", -1) != st.session_state["node"]:
+    if (
+        st.session_state.get("_split_node_seen", -1) != st.session_state["node"]
+        or "split_node" not in st.session_state
+    ):
         st.session_state["split_node"] = st.session_state["node"]
 
 
