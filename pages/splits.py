@@ -6,10 +6,12 @@ import functools
 import streamlit as st
 
 from dtcore import explain
+from ui.figures.split_curve import threshold_curve_svg
 from ui.figures.splits import feature_figure
 from ui.figures.static_charts import children_svg
 from ui.sections import navigation
 from ui.sections import splits as explorer
+from ui.sections.tree_frame import picture_frame
 from ui.services import roles as R
 from ui.services.training import TrainingError
 from ui.state import boundary, model, report_mode, state, url
@@ -18,6 +20,7 @@ from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
 from ui.views.arithmetic import FORMULA_CSS, arithmetic_latex
+from ui.views.picture_scale import TextBounds
 from ui.views.splits import (
     candidate_label,
     candidate_order,
@@ -37,6 +40,9 @@ PLOT_CONFIG = {"displayModeBar": False}
 #: a table taller than this scrolls in its box (about ten rows, as st.dataframe showed them):
 #: plain HTML tables, not st.dataframe's grid, whose scripts a cold visit fetched (issue 26)
 TABLE_HEIGHT = "24rem"
+#: the score curve opens fitted to the column's width, at most 15/14 of its own size (a chart has no
+#: node text: the frame counts 14 px; its 13 px labels stay under 14 px), centred in a wider column
+CURVE_BOUNDS = TextBounds(low=1.0, high=15.0, max_height=900)
 MAX_OPTIONS = 300  # candidates listed in the selector (all of them can be clicked on the curve)
 
 
@@ -132,15 +138,20 @@ def feature_picker(rep, node):
 
 
 def feature_chart(rep, nd, j):
-    """The chart of feature j (``ui.figures.splits.feature_figure``, as the report command draws
-    it); clicks on a curve point or subset bar select that candidate."""
+    """The chart of feature j: a continuous feature's score curve as the server's SVG in the tree
+    frame (``ui.figures.split_curve``), else ``ui.figures.splits.feature_figure``'s Plotly chart
+    (as the report command draws them); a click on a curve column or a subset bar selects that
+    candidate."""
     rec = rep.features[j]
-    fig = feature_figure(nd, rep, j, state.lang(), picked=explorer.previewed_candidate(rep, j))
-    if fig is None:
+    mode = rec.mode
+    picked = explorer.previewed_candidate(rep, j)
+    # a continuous feature's curve: an SVG from the server in the tree frame (no Plotly, issue 26)
+    curve = threshold_curve_svg(nd, rep, j, state.lang(), picked=picked) if mode == "threshold" else None
+    fig = None if curve is not None else feature_figure(nd, rep, j, state.lang(), picked=picked)
+    if fig is None and curve is None:
         st.info(t("splits.reason." + (rec.reason or "no_test")))
         return
     key = f"split_curve_{node_key(rep)}_{j}_{len(model.forced_ops())}"  # a new tree: a fresh chart
-    mode = rec.mode
     if mode == "threshold" and rep.algorithm == "c45":
         min_split = rec.min_split if rec.min_split is not None else float("nan")
         st.caption(
@@ -151,7 +162,10 @@ def feature_chart(rep, nd, j):
                 penalty=num(rec.mdl_penalty if rec.mdl_penalty is not None else 0.0, 4),
             )
         )
-    if mode in ("threshold", "subset"):
+    if curve is not None:
+        picture_frame(curve, key=key, on_event=explorer.on_curve_pick, bounds=CURVE_BOUNDS, fixed=True)
+        st.caption(t("splits.curve_hint"))
+    elif mode == "subset":
         st.plotly_chart(
             fig,
             key=key,
@@ -159,8 +173,8 @@ def feature_chart(rep, nd, j):
             selection_mode="points",
             config=PLOT_CONFIG,
         )
-        st.caption(t("splits.curve_hint" if mode == "threshold" else "splits.subset_hint"))
-        ovr = one_vs_rest_rows(rec, nd.schema, t) if mode == "subset" else []
+        st.caption(t("splits.subset_hint"))
+        ovr = one_vs_rest_rows(rec, nd.schema, t)
         if len(ovr) > 1:
             st.caption(t("splits.one_vs_rest"))
             st.markdown(table_html(TextTable.of_rows(ovr), max_height=TABLE_HEIGHT), unsafe_allow_html=True)

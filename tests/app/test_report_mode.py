@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from dtcore.estimators import make_estimator
 from tests.app import apptest
-from tests.app.frame_pictures import node_ids, node_xy, tree_svg
+from tests.app.frame_pictures import frame_data, node_ids, node_xy, tree_svg
 from ui.services.loading import load_sample
 from ui.state.report_mode import CSS
 
@@ -74,7 +74,9 @@ def test_splits_page_report_draws_the_feature_the_url_names_without_controls():
     assert not at.get("page_link")
     assert at.session_state["split_feature"] == "密度"
     assert r"\frac{\log_2 14}{17}" in "\n".join(m.value for m in at.latex)  # 密度's C4.5 arithmetic
-    assert at.get("plotly_chart")  # the tree overview and the curve
+    # the curve of 密度 at the root, drawn by the server (no Plotly chart on the page)
+    curves = [c for c in at.get("bidi_component") if str(c.key).startswith("split_curve_0_")]
+    assert len(curves) == 1 and 'id="dtpick' in frame_data(curves[0])["svg"]
 
 
 def test_prune_page_report_takes_arrangement_and_levels_from_the_url():

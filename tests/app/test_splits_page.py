@@ -134,30 +134,60 @@ def test_a_link_naming_a_feature_opens_its_chart():
 
 def test_the_previewed_candidate_is_ringed_on_the_curve():
     """Issue 16, item 11: picking a candidate (here in the selector; a click on the chart sets
-    the same value) rings it on the gain curve, next to the chosen star."""
-    import json
+    the same value, ``splits.on_curve_pick``) rings it on the gain curve, next to the chosen star:
+    the page's frame shows the curve drawn with that candidate picked (where the ring is drawn:
+    tests/ui/test_split_curve.py)."""
+    from tests.app.frame_pictures import all_frames, frame_data
+    from ui.commands.report import node_report
+    from ui.figures.split_curve import threshold_curve_svg
+    from ui.views.focus import frame_click
 
     at = start(sample="watermelon_3.0", algo="c45", split_feature="密度")
     ok(at)
+    est = at.session_state["result"].estimator
+    df = at.session_state["data"].df
+    res = at.session_state["result"]
+    nd, rep = node_report(est, df[res.features].to_numpy(dtype=object), df[res.target].to_numpy(dtype=object))
+    j = [f.name for f in rep.features].index("密度")
 
-    def ringed():
-        for chart in at.get("plotly_chart"):
-            spec = json.loads(chart.proto.spec)
-            rings = [
-                d
-                for d in spec["data"]
-                if d.get("marker", {}).get("symbol") == "circle-open" and d.get("mode") == "markers+text"
-            ]
-            if rings:
-                return rings[0]["customdata"][0]
-        return None
+    def curve() -> str:
+        (frame,) = [c for c in all_frames(at) if str(c.key).startswith("split_curve_")]
+        return frame_data(frame)["svg"]
 
-    assert ringed() is None  # the best candidate is previewed: the star already marks it
+    assert not at.get("plotly_chart")  # the curve is the server's SVG: no Plotly on the page
+    assert any(c.value.startswith("Top: the score of every cut") for c in at.caption)  # how to read it
+    # the best candidate is previewed: the star already marks it, no ring
+    assert curve() == threshold_curve_svg(nd, rep, j, "en", picked=rep.features[j].best)
     box = at.selectbox(key="split_candidate")
     box.select_index(3).run()  # past the best and the runner-up, which have their own marks
     ok(at)
     picked = at.selectbox(key="split_candidate").value
-    assert picked == at.session_state["split_candidate"] and ringed() == picked
+    assert picked == at.session_state["split_candidate"]
+    assert curve() == threshold_curve_svg(nd, rep, j, "en", picked=picked)
+    assert f'id="dtpick{picked}"' in curve() and frame_click(f"pick:{picked}") == ("pick", picked)
+
+
+def pick_script() -> None:
+    import streamlit as st
+
+    from ui.sections.splits import on_curve_pick
+
+    for value in st.session_state["picks"]:
+        on_curve_pick(value)
+
+
+def test_a_click_on_the_curve_previews_that_candidate():
+    """The curve's frame sends ``"pick:K"`` for a click in the column of candidate K; anything
+    else (a node of a tree picture, garbage) leaves the preview alone."""
+    for picks, expected in ((["pick:7"], 7), (["pick:7", "node:3", "pick:x", None], 7), (["node:3"], None)):
+        at = AppTest.from_function(pick_script)
+        at.session_state["picks"] = picks
+        at.run()
+        assert not at.exception
+        if expected is None:
+            assert "split_candidate" not in at.session_state
+        else:
+            assert at.session_state["split_candidate"] == expected
 
 
 def test_the_choice_names_the_number_the_algorithm_ranks_by():

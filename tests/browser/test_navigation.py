@@ -142,3 +142,23 @@ def test_clicking_a_node_on_the_splits_page_selects_it(page, app_url):
     assert page.locator(
         f"{FRAME} g#dtnode3 path[stroke-width='3'], {FRAME} g#dtnode3 polygon[stroke-width='3']"
     ).count()
+
+
+def test_clicking_the_score_curve_previews_that_cut(page, app_url):
+    """The Splits page's score curve is the server's SVG in the same frame: a click in a cut's
+    column previews that cut (the candidate selector shows it, the curve rings it). Watermelon
+    3.0, C4.5, 密度 at the root: the cut at 0.6815 (candidate 13) is neither the best nor the
+    runner-up."""
+    open_page(page, app_url, "splits", lang="en", sample="watermelon_3.0", split_feature="密度")
+    curve = '[class*="st-key-split_curve_0_6"] .dt-frame'
+    column = page.locator(f"{curve} svg g#dtpick13 rect")
+    column.wait_for(state="attached", timeout=60_000)
+    script_done(page)
+    assert page.locator(f'{curve} svg path[stroke="#111111"]').count() == 0  # nothing ringed yet
+    column.click()
+    page.locator(f'{curve} svg path[stroke="#111111"]').first.wait_for(state="attached", timeout=30_000)
+    script_done(page)
+    box = page.locator('.st-key-split_candidate input[role="combobox"]').first
+    chosen = box.input_value() or box.get_attribute("aria-label") or ""
+    chosen += page.locator(".st-key-split_candidate").text_content() or ""
+    assert "0.6815" in chosen, chosen

@@ -100,9 +100,10 @@ def test_gain_curve_chinese(page, app_url):
     """The split explorer's score curve of 密度 at the root of the watermelon 3.0 C4.5 tree (the
     URL names the feature: the algorithm itself would chart 纹理)."""
     open_page(page, app_url, "splits", report=1, lang="zh", sample="watermelon_3.0", split_feature="密度")
-    # the page keys its chart by node and feature index (密度 is feature 6)
-    chart = page.locator('[class*="st-key-split_curve_0_6"]').first
-    png = settled_png(page, chart, inner=".main-svg")
+    # the page keys its chart by node and feature index (密度 is feature 6): the server's SVG in
+    # the tree frame, its click columns drawn
+    chart = page.locator('[class*="st-key-split_curve_0_6"] .dt-frame').first
+    png = settled_png(page, chart, inner='.dt-stage svg g[id^="dtpick"]')
     assert_image_snapshot(LAYER, "splits-curve-watermelon3-c45-density-zh.png", png)
 
 

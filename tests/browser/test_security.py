@@ -215,10 +215,19 @@ def test_markup_in_labels_stays_text(page, app_url, tmp_path):
         viewer.close()
 
     go(page, "Splits")
-    page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
+    # the root's chart: the <img> column's score curve, the server's SVG in the tree frame
+    curve = page.locator('[class*="st-key-split_curve_"] .dt-frame svg').first
+    curve.wait_for(state="visible", timeout=60_000)
     check(page, watch, "Splits")
-    figures = "".join(page.locator(".js-plotly-plot").all_text_contents())
-    assert IMG in figures and LINK in figures and MD in figures, "Plotly shows the labels as typed"
+    figures = curve.text_content() or ""
+    assert IMG in figures and LINK in figures and MD in figures, "the curve shows the labels as typed"
+    stage = '[class*="st-key-split_curve_"] .dt-stage'
+    assert page.locator(f"{stage} :is(script, img, b, foreignObject, title)").count() == 0
+    assert page.locator(f"{stage} a[href], {stage} a[*|href]").count() == 0  # tooltips, no links
+    tips = page.locator(f"{stage} a").evaluate_all(
+        "els => els.map(a => a.getAttributeNS('http://www.w3.org/1999/xlink', 'title'))"
+    )
+    assert tips and all(IMG in tip for tip in tips), "each column's tooltip names the <img> column as typed"
     literal_visible(page, IMG, "Splits")
 
     go(page, "Pruning")

@@ -71,13 +71,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "splits.mark.ineligible": ("not eligible", "不合格"),
     "splits.mark.picked": ("previewed", "预览中"),
     "splits.mark.candidates": ("candidate cuts", "候选切点"),
+    "splits.mark.column_pick": ("a click picks", "点击选择"),
     "splits.c45_cuts": (
         "C4.5 cuts need MinSplit = {min_split} weight on each side (grey: fewer); {n} eligible cuts, MDL penalty log₂({n})/N = {penalty} is subtracted from the best gain. The tree stores the largest training value ≤ the cut (dotted line).",
         "C4.5 的切点两侧都需要至少 MinSplit = {min_split} 的权重（灰色：不足）；共 {n} 个合格切点，最佳增益需减去 MDL 惩罚 log₂({n})/N = {penalty}。树中存储的是不超过切点的最大训练值（点线）。",
     ),
     "splits.curve_hint": (
-        "Top: the score of every cut x ≤ t. Bottom: the feature's values at this node by class. Click a point to preview that cut.",
-        "上：每个切点 x ≤ t 的得分。下：该特征在本节点的取值分布（按类别）。点击一个点可预览该切点。",
+        "Top: the score of every cut x ≤ t. Bottom: the feature's values at this node by class. Click a point to preview that cut (where cuts lie closer than a few pixels, the best of them; the selector below lists every cut).",
+        "上：每个切点 x ≤ t 的得分。下：该特征在本节点的取值分布（按类别）。点击一个点可预览该切点（相距不足几个像素的切点中取最佳者；下方的选择框列出全部切点）。",
     ),
     "splits.subset_hint": (
         "Each bar is a binary test: the listed categories go left. Click a bar to preview it.",

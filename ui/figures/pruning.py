@@ -23,8 +23,21 @@ from dtcore.numbers import fmt_fixed, fmt_pct
 from ui.services.pruning import AlphaCurves, CFCurves
 from ui.views.text import html_text as x
 
-from .static_charts import INK, MUTED, SIZE, fit, fmt_axis, legend_rows, n, nice_step, svg_open, text_width
-from .style import GRID, plain
+from .static_charts import (
+    INK,
+    MUTED,
+    SIZE,
+    fit,
+    fmt_axis,
+    grid_row,
+    legend_rows,
+    n,
+    nice_step,
+    star_points,
+    svg_open,
+    text_width,
+)
+from .style import plain
 
 COLORS = {
     "train": PALETTE[0],
@@ -131,16 +144,6 @@ def _staircase(
     return "".join(out)
 
 
-def _star(cx: float, cy: float, r: float = 8.0) -> str:
-    """A five-pointed star's points around (cx, cy), outer radius ``r``."""
-    pts = []
-    for k in range(10):
-        rad = r if k % 2 == 0 else r * 0.45
-        a = math.pi / 2 + k * math.pi / 5
-        pts.append(f"{n(cx + rad * math.cos(a))},{n(cy - rad * math.sin(a))}")
-    return " ".join(pts)
-
-
 def _spaced(
     ticks: list[tuple[float, str]], px: Callable[[float], float], gap: float = 10
 ) -> list[tuple[float, str]]:
@@ -219,7 +222,7 @@ def line_chart_svg(
                 )
             elif kind == "star":
                 out.append(
-                    f'<polygon points="{_star(sx + 6, y + 7.5, 6)}" fill="{color}" stroke="{CHOSEN}"/>'
+                    f'<polygon points="{star_points(sx + 6, y + 7.5, 6)}" fill="{color}" stroke="{CHOSEN}"/>'
                 )
             else:
                 dash = ' stroke-dasharray="2 3"' if kind == "dash" else ""
@@ -241,12 +244,7 @@ def line_chart_svg(
 
         k = 0
         while k * step <= top * (1 + 1e-9):
-            gy = py(k * step)
-            out.append(f'<line x1="{n(left)}" y1="{n(gy)}" x2="{n(right)}" y2="{n(gy)}" stroke="{GRID}"/>')
-            out.append(
-                f'<text x="{n(left - 6)}" y="{n(gy + 4.5)}" text-anchor="end" fill="{MUTED}">'
-                f"{x(_tick_label(k * step, step, p))}</text>"
-            )
+            out += grid_row(left, right, py(k * step), _tick_label(k * step, step, p))
             k += 1
         mid = (ptop + pbot) / 2
         out.append(
@@ -283,7 +281,7 @@ def line_chart_svg(
                 out.append(f'<path d="{dots}" stroke="{c.color}" stroke-width="6" stroke-linecap="round"/>')
         if p.star is not None:
             sx, sy = xp[p.star], py(p.curves[0].y[p.star])
-            out.append(f'<polygon points="{_star(sx, sy)}" fill="{RULE}" stroke="{CHOSEN}"/>')
+            out.append(f'<polygon points="{star_points(sx, sy)}" fill="{RULE}" stroke="{CHOSEN}"/>')
         if chosen is not None:
             cx = px(chosen)
             out.append(

@@ -321,6 +321,7 @@ def curve_texts(rep: SplitReport, rec: FeatureSplits, lang: str) -> dict[str, st
         "ineligible": t("splits.mark.ineligible"),
         "candidates": t("splits.mark.candidates"),
         "picked": t("splits.mark.picked"),
+        "best": t("splits.mark.column_pick"),
         "entropy": "Ent",
         "value": rec.name,
     }

@@ -80,6 +80,24 @@ def svg_open(width: float, height: float, label: str) -> str:
     )
 
 
+def grid_row(left: float, right: float, y: float, label: str) -> list[str]:
+    """A horizontal grid line across a plot at ``y`` and its tick label left of ``left``."""
+    return [
+        f'<line x1="{n(left)}" y1="{n(y)}" x2="{n(right)}" y2="{n(y)}" stroke="{GRID}"/>',
+        f'<text x="{n(left - 6)}" y="{n(y + 4.5)}" text-anchor="end" fill="{MUTED}">{x(label)}</text>',
+    ]
+
+
+def star_points(cx: float, cy: float, r: float = 8.0) -> str:
+    """A five-pointed star's points around (cx, cy), outer radius ``r``."""
+    pts = []
+    for k in range(10):
+        rad = r if k % 2 == 0 else r * 0.45
+        a = np.pi / 2 + k * np.pi / 5
+        pts.append(f"{n(cx + rad * np.cos(a))},{n(cy - rad * np.sin(a))}")
+    return " ".join(pts)
+
+
 def value_axis(left: float, scale: float, vmax: float, top: float, height: float) -> list[str]:
     """A horizontal value axis from 0 to ``vmax`` (``scale`` px per unit from ``left``): a grid
     line over the plot (``top``, ``height``) and a tick label under it at every nice step."""
@@ -197,12 +215,15 @@ def confusion_svg(labels: Sequence[str], matrix: ArrayLike, x_title: str, y_titl
     return "\n".join(out)
 
 
-def legend_rows(names: Sequence[str], width: float) -> list[list[tuple[int, float]]]:
-    """The legend's entries (index, x) in rows that fit ``width``: a swatch, the name, a gap."""
+def legend_rows(
+    names: Sequence[str], width: float, label_max: float = LABEL_MAX
+) -> list[list[tuple[int, float]]]:
+    """The legend's entries (index, x) in rows that fit ``width``: a swatch, the name (cut at
+    ``label_max`` px), a gap."""
     rows: list[list[tuple[int, float]]] = [[]]
     cursor = 0.0
     for i, name in enumerate(names):
-        w = 16 + min(LABEL_MAX, text_width(name)) + 14
+        w = 16 + min(label_max, text_width(name)) + 14
         if rows[-1] and cursor + w > width:
             rows.append([])
             cursor = 0.0

@@ -77,7 +77,7 @@ def on_frame_event(value) -> None:
         opened = st.session_state.setdefault("focus_opened", [])
         if node not in opened:
             opened.append(node)
-    else:
+    elif kind in ("node", "crumb"):
         focus_on(node)
 
 

@@ -110,6 +110,13 @@ def on_frame_click(value, big: bool = False) -> None:
             opened.append(node)
 
 
+def on_curve_pick(value) -> None:
+    """A click on the score curve (``ui.figures.split_curve``: ``"pick:K"``) previews candidate K."""
+    click = frame_click(value)
+    if click is not None and click[0] == "pick":
+        st.session_state["split_candidate"] = click[1]
+
+
 def on_curve_click(key):
     k = _picked(key)
     if k is not None:

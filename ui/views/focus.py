@@ -73,8 +73,9 @@ def shown_nodes(tree: Tree, depth: int | None) -> int:
     return int((tree.depth <= depth).sum()) + inner_at
 
 
-#: what a click in the pan/zoom frame names: a node, a breadcrumb, a summary box
-CLICK_KINDS = ("node", "crumb", "more")
+#: what a click in the pan/zoom frame names: a node, a breadcrumb, a summary box, a candidate of
+#: the Splits page's score curve (``ui.figures.split_curve``)
+CLICK_KINDS = ("node", "crumb", "more", "pick")
 
 
 def frame_click(value: object) -> tuple[str, int] | None:

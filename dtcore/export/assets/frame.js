@@ -6,11 +6,11 @@
 // scrolls inside the frame (wheel, scroll bars or dragging), opening on the root node; there
 // is no zoom and no "fit". A click on a
 // node (<g id="dtnodeN">), a breadcrumb (dtcrumbN) or a summary box (dtmoreN) sends
-// "node:N" / "crumb:N" / "more:N" to Python. The SVG is parsed as XML and only what Graphviz
+// "node:N" / "crumb:N" / "more:N" to Python (a column of the Splits page's curve, dtpickK: "pick:K"). The SVG is parsed as XML and only what Graphviz
 // draws a tree with is kept (an allow-list of elements and attributes, see cleanSvg) before it is
 // shown; nothing is loaded from the network.
 import { nodeFont, openingScale } from "./scale.js";
-const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"]];
+const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"], ["dtpick", "pick"]];
 const MIN_HEIGHT = 120; // the fewest pixels a frame is tall
 const PAD = 16; // a frame's room beyond its picture
 
