@@ -15,6 +15,7 @@ from ui.state import boundary, report_mode, state
 from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import compare as V
+from ui.views import focus as focus_nodes
 from ui.views import tree as treeview
 from ui.views.text import md_escape, training_error
 
@@ -24,7 +25,9 @@ CHART = {"displayModeBar": False}
 def trees_section(c: Comparison) -> None:
     st.subheader(t("compare.trees"))
     lead = c.entries[0]
-    nodes = list(range(lead.nodes))
+    # a big tree's selector lists the neighbourhood of its pick (1 313 labels were 28 KB on every
+    # run, issue 26); picking a node moves the neighbourhood with it
+    nodes = focus_nodes.nearby_nodes(lead.estimator.tree_, st.session_state.get("compare_focus"))
     S.prepare_focus(nodes, repr((lead.key, c.rows["train"].size, lead.nodes)))
     picked = report_mode.control(
         st.selectbox,

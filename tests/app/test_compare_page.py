@@ -157,3 +157,37 @@ def test_absolute_error_leaves_the_regression_defaults_on_a_large_table():
     assert f"CART (absolute error) is not among the defaults on {n:,} training rows" in captions
     assert "ID3" not in captions  # not a regression contender: nothing to say about it
     assert len(tree_svgs(at)) == 2
+
+
+def test_a_big_lead_trees_focus_selector_lists_the_neighbourhood_of_its_pick():
+    """A noisy 4 000-row table: the lead tree is over the selector limit, so the focus selector
+    lists the path, children and siblings of the picked node only (a selector of every node sent
+    all their labels on every run), and moves with the pick."""
+    import re
+
+    from ui.views import focus
+
+    at, _ = upload_table(4000, flip=0.3)
+    at.switch_page(COMPARE).run()
+    no_exception(at)
+    at.multiselect(key="compare_algos").set_value(["cart", "cart-entropy"]).run()
+    no_exception(at)
+
+    def listed() -> list[int]:
+        return [int(re.match(r"#(\d+)", o).group(1)) for o in at.selectbox(key="compare_focus").options]
+
+    from ui.services import compare as service
+    from ui.services.training import Split
+
+    d = at.session_state["data"]
+    c = service.run(
+        d.df, at.session_state["roles"], "classification", ["cart", "cart-entropy"], Split(0, 0, 0)
+    )
+    lead = c.entries[0].estimator.tree_
+    assert focus.is_big(lead)
+    assert listed() == focus.nearby_nodes(lead, None) and len(listed()) < 10
+    child = int(lead.children_of(0)[0])
+    box = at.selectbox(key="compare_focus")
+    box.select(box.options[listed().index(child)]).run()
+    no_exception(at)
+    assert listed() == focus.nearby_nodes(lead, child) and child in listed()
