@@ -8,9 +8,9 @@ from dtcore.numbers import fmt_metric, fmt_pct
 from ui.figures.regression import (
     MAX_LEAVES,
     MAX_POINTS,
-    leaf_values_figure,
-    predicted_actual_figure,
-    residuals_figure,
+    leaf_values_svg,
+    predicted_actual_svg,
+    residuals_svg,
 )
 from ui.figures.static_charts import confusion_svg, importances_svg
 from ui.i18n import option_label
@@ -26,7 +26,6 @@ from ui.views import tree as treeview
 from ui.views.text import md_escape, training_error
 
 SPLITS = ("train", "valid", "test")
-CHART = {"displayModeBar": False}
 #: the scores' order in the headline: held-out rows first (training accuracy flatters a big tree)
 HEADLINE_ORDER = ("test", "valid", "train")
 LAYOUTS = ("auto", "TB", "LR")
@@ -294,25 +293,36 @@ def regression_section(res):
         format_func=state.fixed_labels(names, lambda s: t("metrics." + s), key="regfit_split"),
     )
     pts = model.regression_points_for(res, which)
-    texts = {k: t("regfit." + k) for k in ("actual", "predicted", "residual", "leaf", "leaf_value")}
+    words = (
+        "actual",
+        "predicted",
+        "residual",
+        "leaf",
+        "leaf_value",
+        "rows",
+        "median",
+        "quartiles",
+        "whiskers",
+    )
+    texts = {k: t("regfit." + k) for k in words}
+    # static SVG from the server: nothing in them is clicked (issue 26: Plotly's were 2.8 s of
+    # browser CPU at 10⁵ rows)
     left, right = st.columns(2, gap="large")
-    with left:
+    with left.container(key="regfit_pa"):
         st.markdown(f"**{t('regfit.predicted_actual')}**")
-        st.plotly_chart(
-            predicted_actual_figure(pts.truth, pts.predicted, texts), config=CHART, key="regfit_pa"
-        )
-    with right:
+        st.markdown(predicted_actual_svg(pts.truth, pts.predicted, texts), unsafe_allow_html=True)
+    with right.container(key="regfit_res"):
         st.markdown(f"**{t('regfit.residuals')}**")
-        st.plotly_chart(residuals_figure(pts.truth, pts.predicted, texts), config=CHART, key="regfit_res")
+        st.markdown(residuals_svg(pts.truth, pts.predicted, texts), unsafe_allow_html=True)
     if pts.truth.size > MAX_POINTS:
         st.caption(t("regfit.thinned", shown=f"{MAX_POINTS:,}", rows=f"{pts.truth.size:,}"))
     st.markdown(f"**{t('regfit.leaves', top=MAX_LEAVES)}**")
     values = res.estimator.tree_.value[:, 0]
-    st.plotly_chart(
-        leaf_values_figure(pts.leaf, pts.truth, dict(enumerate(values.tolist())), texts),
-        config=CHART,
-        key="regfit_leaves",
-    )
+    with st.container(key="regfit_leaves"):
+        st.markdown(
+            leaf_values_svg(pts.leaf, pts.truth, dict(enumerate(values.tolist())), texts),
+            unsafe_allow_html=True,
+        )
 
 
 def page():

@@ -14,6 +14,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "regfit.residual": ("actual − predicted", "真实值 − 预测值"),
     "regfit.leaf": ("leaf", "叶节点"),
     "regfit.leaf_value": ("prediction", "预测值"),
+    "regfit.rows": ("rows", "行"),
+    "regfit.median": ("median", "中位数"),
+    "regfit.quartiles": ("quartiles", "四分位数"),
+    "regfit.whiskers": ("whiskers (within 1.5 × IQR)", "须线（1.5 倍四分位距以内）"),
     "regfit.thinned": (
         "The scatter plots show {shown} of the {rows} rows (evenly spaced); the boxes use every row.",
         "散点图显示 {rows} 行中均匀抽取的 {shown} 行；箱线图使用全部样本。",

@@ -1,37 +1,45 @@
-"""Plotly figures of a regression tree's fit (Train page): predicted against actual, residuals,
-and the training values in each leaf, as dtreeviz shows them.
+"""A regression tree's fit on the Train page as static SVG drawn by the server (issue 26):
+predicted against actual, residuals, and the true values in each leaf, as dtreeviz shows them.
 
-Large splits are thinned to ``MAX_POINTS`` rows by a fixed stride (deterministic pictures; the
-caption says so); the box plots use every row.
+Plotly drew them before: on a 10⁵-row table the Train page then loaded Plotly's script, was sent
+every leaf's values for the browser to find their quartiles (435 KB), and cost the browser 2.8 s
+of CPU. Nothing in them is clicked. Large splits are thinned to ``MAX_POINTS`` rows by a fixed
+stride (deterministic pictures; the caption says so); a point has its own tooltip when there are
+at most ``TIP_POINTS``. The boxes use every row: quartiles, median and whiskers (the furthest
+values within 1.5 × the interquartile range, as Plotly drew them) are computed here, and each
+box's tooltip gives them. Fixed float formatting, the app's font: the same input, the same bytes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
-import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
+from ui.views.text import html_text as x
 
-from .style import GRID, base_layout, esc, plain
+from .static_charts import INK, MUTED, fit, fmt_axis, grid_row, n, nice_ticks, svg_open, text_width
+from .style import plain
 
 MAX_POINTS = 4000
+#: at most this many points get a tooltip each (past it the points are one path: 4 000 tooltips
+#: would be most of the chart's bytes)
+TIP_POINTS = 400
 POINT = PALETTE[0]
 LINE = "#888888"
+DIAMOND = "#d62728"
 #: the leaves drawn in the leaf-value chart: the largest ones
 MAX_LEAVES = 24
+SCATTER_WIDTH = 520  # px: half the page at 1 400 px (the two scatter plots sit side by side)
+LEAVES_WIDTH = 1040  # px: across the page
+HEIGHT = 360
 
 
 def thinned(n: int) -> np.ndarray:
     """Positions of at most MAX_POINTS of ``n`` rows, evenly strided."""
     return np.arange(n) if n <= MAX_POINTS else np.linspace(0, n - 1, MAX_POINTS).round().astype(np.int64)
-
-
-def _scatter_layout(fig: go.Figure, x_title: str, y_title: str) -> go.Figure:
-    base_layout(fig, 380, showlegend=False, hovermode="closest")
-    fig.update_xaxes(title_text=esc(x_title), gridcolor=GRID, zeroline=False)
-    fig.update_yaxes(title_text=esc(y_title), gridcolor=GRID, zeroline=False)
-    return fig
 
 
 def _finite(truth: ArrayLike, predicted: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -42,75 +50,192 @@ def _finite(truth: ArrayLike, predicted: ArrayLike) -> tuple[np.ndarray, np.ndar
     return t[keep], p[keep]
 
 
-def _points(x: np.ndarray, y: np.ndarray, x_name: str, y_name: str) -> go.Scatter:
-    """At most MAX_POINTS of the rows as markers (evenly strided), hover naming both axes."""
-    idx = thinned(x.size)
-    return go.Scatter(
-        x=x[idx].round(10).tolist(),
-        y=y[idx].round(10).tolist(),
-        mode="markers",
-        marker=dict(color=POINT, size=5, opacity=0.6),
-        hovertemplate=f"{esc(x_name)} %{{x}} · {esc(y_name)} %{{y}}<extra></extra>",
+def _range(values: Sequence[np.ndarray]) -> tuple[float, float]:
+    """The span of every value given, padded by 4 % (a constant: ±0.5)."""
+    every = np.concatenate([np.asarray(v, dtype=float).ravel() for v in values] + [np.zeros(0)])
+    if not every.size:
+        return 0.0, 1.0
+    lo, hi = float(every.min()), float(every.max())
+    if hi <= lo:
+        return lo - 0.5, hi + 0.5
+    pad = (hi - lo) * 0.04
+    return lo - pad, hi + pad
+
+
+def _frame(
+    width: float, y_lo: float, y_hi: float, y_title: str, x_title: str, label: str
+) -> tuple[list[str], float, float, float, float, Callable[[float], float]]:
+    """The chart's opening, its y grid and both axis titles: (parts, left, right, top, bottom, py)."""
+    y_ticks, y_step = nice_ticks(y_lo, y_hi)
+    left = 24 + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
+    right, top, bottom = width - 14, 12.0, HEIGHT - 44.0
+
+    def py(v: float) -> float:
+        return bottom - (float(v) - y_lo) / (y_hi - y_lo) * (bottom - top)
+
+    out = [svg_open(width, HEIGHT, label)]
+    for v in y_ticks:
+        out += grid_row(left, right, py(v), fmt_axis(v, y_step))
+    mid = (top + bottom) / 2
+    out.append(
+        f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
+        f"{x(fit(y_title, bottom - top))}</text>"
+    )
+    out.append(f'<line x1="{n(left)}" y1="{n(bottom)}" x2="{n(right)}" y2="{n(bottom)}" stroke="{MUTED}"/>')
+    out.append(
+        f'<text x="{n((left + right) / 2)}" y="{HEIGHT - 8}" text-anchor="middle" fill="{INK}">'
+        f"{x(fit(x_title, right - left))}</text>"
+    )
+    return out, left, right, top, bottom, py
+
+
+def scatter_svg(
+    xs: ArrayLike, ys: ArrayLike, x_title: str, y_title: str, *, diagonal: bool = False, zero: bool = False
+) -> str:
+    """One point per row (at most MAX_POINTS, evenly strided), ``diagonal``: the dashed line where
+    y = x (predicted against actual), ``zero``: a dashed line at y = 0 (residuals)."""
+    xv, yv = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    idx = thinned(xv.size)
+    xv, yv = xv[idx], yv[idx]
+    x_lo, x_hi = _range([xv])
+    y_lo, y_hi = _range([yv, np.zeros(1)] if zero else [yv])
+    out, left, right, top, bottom, py = _frame(
+        SCATTER_WIDTH, y_lo, y_hi, y_title, x_title, f"{y_title} / {x_title}"
     )
 
+    def px(v: float) -> float:
+        return left + (float(v) - x_lo) / (x_hi - x_lo) * (right - left)
 
-def predicted_actual_figure(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> go.Figure:
+    x_ticks, x_step = nice_ticks(x_lo, x_hi)
+    for v in x_ticks:
+        tx = px(v)
+        out.append(
+            f'<line x1="{n(tx)}" y1="{n(bottom)}" x2="{n(tx)}" y2="{n(bottom + 4)}" stroke="{MUTED}"/>'
+        )
+        out.append(
+            f'<text x="{n(tx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">{x(fmt_axis(v, x_step))}</text>'
+        )
+    if diagonal:
+        a, b = max(x_lo, y_lo), min(x_hi, y_hi)
+        if b > a:
+            out.append(
+                f'<line x1="{n(px(a))}" y1="{n(py(a))}" x2="{n(px(b))}" y2="{n(py(b))}" stroke="{LINE}"'
+                f' stroke-dasharray="6 4"/>'
+            )
+    if zero:
+        out.append(
+            f'<line x1="{n(left)}" y1="{n(py(0.0))}" x2="{n(right)}" y2="{n(py(0.0))}" stroke="{LINE}"'
+            f' stroke-dasharray="6 4"/>'
+        )
+    if xv.size <= TIP_POINTS:
+        out.append(f'<g fill="{POINT}" fill-opacity="0.6">')
+        for a, b in zip(xv.tolist(), yv.tolist()):
+            out.append(
+                f'<circle cx="{n(px(a))}" cy="{n(py(b))}" r="3"><title>{x(x_title)} {x(plain(a))} · '
+                f"{x(y_title)} {x(plain(b))}</title></circle>"
+            )
+        out.append("</g>")
+    elif xv.size:
+        dots = "".join(f"M{n(px(a))} {n(py(b))}h0" for a, b in zip(xv.tolist(), yv.tolist()))
+        out.append(
+            f'<path d="{dots}" stroke="{POINT}" stroke-opacity="0.6" stroke-width="5" stroke-linecap="round"/>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def predicted_actual_svg(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> str:
     """One point per row (true value across, prediction up) and the line where they agree."""
     t, p = _finite(truth, predicted)
-    lo = float(min(t.min(initial=0.0), p.min(initial=0.0))) if t.size else 0.0
-    hi = float(max(t.max(initial=1.0), p.max(initial=1.0))) if t.size else 1.0
-    fig = go.Figure(
-        [
-            go.Scatter(
-                x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color=LINE, dash="dash"), hoverinfo="skip"
-            ),
-            _points(t, p, texts["actual"], texts["predicted"]),
-        ]
-    )
-    return _scatter_layout(fig, texts["actual"], texts["predicted"])
+    return scatter_svg(t, p, texts["actual"], texts["predicted"], diagonal=True)
 
 
-def residuals_figure(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> go.Figure:
+def residuals_svg(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> str:
     """Residual (true − predicted) of each row against its prediction, with the zero line."""
     t, p = _finite(truth, predicted)
-    fig = go.Figure(_points(p, t - p, texts["predicted"], texts["residual"]))
-    fig.add_hline(y=0, line=dict(color=LINE, dash="dash"))
-    return _scatter_layout(fig, texts["predicted"], texts["residual"])
+    return scatter_svg(p, t - p, texts["predicted"], texts["residual"], zero=True)
 
 
-def leaf_values_figure(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: dict) -> go.Figure:
+def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float]:
+    """(lower whisker, Q1, median, Q3, upper whisker): quartiles by linear interpolation, each
+    whisker the furthest value within 1.5 × the interquartile range of its quartile."""
+    q1, med, q3 = (float(v) for v in np.percentile(values, [25, 50, 75]))
+    reach = 1.5 * (q3 - q1)
+    low = float(values[values >= q1 - reach].min())
+    high = float(values[values <= q3 + reach].max())
+    return low, q1, med, q3, high
+
+
+def largest_leaves(leaf: np.ndarray, limit: int = MAX_LEAVES) -> np.ndarray:
+    """The ``limit`` leaves holding the most rows, in node order."""
+    ids, counts = np.unique(leaf, return_counts=True)
+    return np.sort(ids[np.argsort(-counts, kind="stable")[:limit]])
+
+
+def leaf_values_svg(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: dict) -> str:
     """A box of the rows' true values per leaf (the MAX_LEAVES largest, by rows, in node order),
     with the leaf's prediction as a diamond: how spread each leaf's rows are around its value."""
-    leaf = np.asarray(leaf)
+    leaf_a = np.asarray(leaf)
     t = np.asarray(truth, dtype=float)
-    ok = (leaf >= 0) & np.isfinite(t)
-    leaf, t = leaf[ok], t[ok]
-    ids, counts = np.unique(leaf, return_counts=True)
-    top = np.sort(ids[np.argsort(-counts, kind="stable")[:MAX_LEAVES]])
-    fig = go.Figure()
-    for i in top.tolist():
-        vals = t[leaf == i]
-        fig.add_trace(
-            go.Box(
-                y=vals.round(10).tolist(),
-                name=f"#{i}",
-                marker_color=POINT,
-                boxpoints=False,
-                hovertemplate=f"#{i}: %{{y}}<extra></extra>",
+    ok = (leaf_a >= 0) & np.isfinite(t)
+    leaf_a, t = leaf_a[ok], t[ok]
+    top_leaves = largest_leaves(leaf_a).tolist()
+    order = np.argsort(leaf_a, kind="stable")
+    starts = np.searchsorted(leaf_a[order], top_leaves, side="left")
+    stops = np.searchsorted(leaf_a[order], top_leaves, side="right")
+    stats = [box_stats(t[order[a:b]]) for a, b in zip(starts, stops)]
+    values = [float(leaf_value[i]) for i in top_leaves]
+    y_lo, y_hi = _range([np.array([v for s in stats for v in (s[0], s[4])]), np.array(values)])
+    out, left, right, top, bottom, py = _frame(
+        LEAVES_WIDTH, y_lo, y_hi, texts["actual"], texts["leaf"], texts["leaf"]
+    )
+    slot = (right - left) / max(len(top_leaves), 1)
+    half = min(slot * 0.3, 24)
+    for k, (i, (low, q1, med, q3, high), value, a, b) in enumerate(
+        zip(top_leaves, stats, values, starts, stops)
+    ):
+        cx = left + slot * (k + 0.5)
+        tip = "&#10;".join(
+            x(line)
+            for line in (
+                f"#{i} · {int(b - a):,} {texts['rows']}",
+                f"{texts['leaf_value']} {plain(value)}",
+                f"{texts['median']} {plain(med)}",
+                f"{texts['quartiles']} {plain(q1)} – {plain(q3)}",
+                f"{texts['whiskers']} {plain(low)} – {plain(high)}",
             )
         )
-    fig.add_trace(
-        go.Scatter(
-            x=[f"#{i}" for i in top.tolist()],
-            y=[round(float(leaf_value[i]), 10) for i in top.tolist()],
-            mode="markers",
-            marker=dict(symbol="diamond", size=9, color="#d62728"),
-            name=esc(texts["leaf_value"]),
-            text=[plain(leaf_value[i]) for i in top.tolist()],
-            hovertemplate=f"{esc(texts['leaf_value'])} %{{text}}<extra></extra>",
+        out.append(f"<g><title>{tip}</title>")
+        out.append(
+            f'<rect x="{n(cx - slot / 2)}" y="{n(top)}" width="{n(slot)}" height="{n(bottom - top)}"'
+            f' fill="#ffffff" fill-opacity="0"/>'
         )
-    )
-    base_layout(fig, 380, showlegend=False, hovermode="closest")
-    fig.update_xaxes(title_text=esc(texts["leaf"]), type="category")
-    fig.update_yaxes(title_text=esc(texts["actual"]), gridcolor=GRID, zeroline=False)
-    return fig
+        out.append(
+            f'<line x1="{n(cx)}" y1="{n(py(high))}" x2="{n(cx)}" y2="{n(py(q3))}" stroke="{POINT}"/>'
+            f'<line x1="{n(cx)}" y1="{n(py(q1))}" x2="{n(cx)}" y2="{n(py(low))}" stroke="{POINT}"/>'
+        )
+        for w in (low, high):
+            out.append(
+                f'<line x1="{n(cx - half / 2)}" y1="{n(py(w))}" x2="{n(cx + half / 2)}" y2="{n(py(w))}"'
+                f' stroke="{POINT}"/>'
+            )
+        out.append(
+            f'<rect x="{n(cx - half)}" y="{n(py(q3))}" width="{n(2 * half)}" height="{n(max(py(q1) - py(q3), 0.5))}"'
+            f' fill="{POINT}" fill-opacity="0.35" stroke="{POINT}"/>'
+        )
+        out.append(
+            f'<line x1="{n(cx - half)}" y1="{n(py(med))}" x2="{n(cx + half)}" y2="{n(py(med))}" stroke="{POINT}"'
+            f' stroke-width="2"/>'
+        )
+        vy = py(value)
+        out.append(
+            f'<polygon points="{n(cx)},{n(vy - 6)} {n(cx + 6)},{n(vy)} {n(cx)},{n(vy + 6)} {n(cx - 6)},{n(vy)}"'
+            f' fill="{DIAMOND}"/>'
+        )
+        out.append("</g>")
+        out.append(
+            f'<text x="{n(cx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">'
+            f"{x(fit(f'#{i}', slot))}</text>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)

@@ -36,6 +36,7 @@ from .static_charts import (
     legend_rows,
     n,
     nice_step,
+    nice_ticks,
     star_points,
     text_width,
 )
@@ -61,21 +62,6 @@ DOT_LIMIT = 200
 LEGEND_MAX = 420
 #: the prefix of a click column's id (``frame.js`` sends ``"pick:K"``, ``ui.views.focus``)
 PICK_PREFIX = "dtpick"
-
-
-def _x_ticks(lo: float, hi: float) -> tuple[list[float], float]:
-    """Round tick values inside [lo, hi] and their step (about six)."""
-    span = hi - lo
-    if span <= 0:
-        return [lo], 1.0
-    step = nice_step(span, 6)
-    first = math.ceil(lo / step - 1e-9) * step
-    ticks = []
-    v = first
-    while v <= hi + 1e-9 * span:
-        ticks.append(0.0 if abs(v) < step * 1e-9 else v)
-        v += step
-    return ticks, step
 
 
 def _diamond(cx: float, cy: float, r: float) -> str:
@@ -305,7 +291,7 @@ def curve_svg(
             f"{x(plain(xs[k]))} · {x(num(s[k], 3))}</text>"
         )
     # the x axis under the histogram
-    ticks, step = _x_ticks(lo, hi)
+    ticks, step = nice_ticks(lo, hi)
     for v in ticks:
         tx = float(px(v))
         out.append(f'<line x1="{n(tx)}" y1="{n(h_bot)}" x2="{n(tx)}" y2="{n(h_bot + 4)}" stroke="{MUTED}"/>')

@@ -71,6 +71,20 @@ def nice_step(top: float, ticks: int = 5) -> float:
     return next(float(m * base) for m in (1, 2, 5, 10) if m * base >= need * (1 - 1e-9))
 
 
+def nice_ticks(lo: float, hi: float, ticks: int = 6) -> tuple[list[float], float]:
+    """Round tick values inside [lo, hi] (about ``ticks``) and their step."""
+    span = hi - lo
+    if span <= 0:
+        return [lo], 1.0
+    step = nice_step(span, ticks)
+    out = []
+    v = float(np.ceil(lo / step - 1e-9)) * step
+    while v <= hi + 1e-9 * span:
+        out.append(0.0 if abs(v) < step * 1e-9 else v)
+        v += step
+    return out, step
+
+
 def svg_open(width: float, height: float, label: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="dt-static-chart" role="img"'
