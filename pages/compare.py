@@ -6,7 +6,7 @@ import streamlit as st
 
 from dtcore.analysis.compare import Comparison
 from dtcore.analysis.compare_records import Note
-from ui.figures.compare import cv_figure
+from ui.figures.compare import cv_svg
 from ui.sections import compare as S
 from ui.sections.tree_frame import tree_frame
 from ui.services import roles as R
@@ -18,8 +18,6 @@ from ui.views import compare as V
 from ui.views import focus as focus_nodes
 from ui.views import tree as treeview
 from ui.views.text import md_escape, training_error
-
-CHART = {"displayModeBar": False}
 
 
 def trees_section(c: Comparison) -> None:
@@ -76,10 +74,13 @@ def scores_section(c: Comparison) -> None:
     if c.cv_folds >= 2:
         metric = t("compare.metric." + V.metrics(c.task)[0])
         st.markdown("**" + t("compare.cv", metric=metric, k=c.cv_folds) + "**")
-        fig = cv_figure(
-            [V.label(e.key, t, e.algorithm) for e in c.entries], [e.cv for e in c.entries], metric
+        words = {w: t("compare.cv." + w) for w in ("mean", "median", "quartiles", "range")}
+        words["fold"] = t("compare.cv.fold", k="{k}")
+        svg = cv_svg(
+            [V.label(e.key, t, e.algorithm) for e in c.entries], [e.cv for e in c.entries], metric, words
         )
-        st.plotly_chart(fig, config=CHART, key="compare_cv")
+        with st.container(key="compare_cv"):  # static SVG from the server: no Plotly (issue 26)
+            st.markdown(svg, unsafe_allow_html=True)
 
 
 def agreement_section(c: Comparison) -> None:

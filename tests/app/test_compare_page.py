@@ -9,6 +9,13 @@ from tests.app.frame_pictures import heavy_nodes, tree_svgs
 COMPARE = "pages/compare.py"
 
 
+def cv_chart(at) -> str | None:
+    """The cross-validation chart (static SVG: a point per fold), or None."""
+    return next(
+        (m.value for m in at.markdown if m.value.startswith("<svg") and " · fold 1: " in m.value), None
+    )
+
+
 def no_exception(at):
     assert not at.exception, [e.value for e in at.exception]
 
@@ -27,7 +34,7 @@ def test_watermelon_defaults_and_first_disagreement():
     scores_at_first = frames[0]
     assert any("information gain 0.381" in str(v) for v in scores_at_first.to_numpy().ravel())
     assert any("gain ratio 0.263" in str(v) for v in scores_at_first.to_numpy().ravel())
-    assert at.get("plotly_chart")
+    assert cv_chart(at) and not at.get("plotly_chart")
 
 
 def test_same_split_as_training_and_agreement_on_test_rows():
@@ -114,11 +121,11 @@ def test_a_large_table_compares_without_cv_or_id3_until_asked():
     assert f"Cross-validation is off on {n:,} training rows" in captions
     toggle = at.toggle(key="compare_ask_cv")
     assert toggle.value is False
-    assert not at.get("plotly_chart")  # no CV chart
+    assert cv_chart(at) is None  # no CV chart
     assert not any("CV" in col for col in at.dataframe[-3].value.columns)  # scores table
     toggle.set_value(True).run()
     no_exception(at)
-    assert at.get("plotly_chart")
+    assert cv_chart(at)
     scores = next(df.value for df in at.dataframe if "CV5 mean" in df.value.columns)
     assert len(scores) == 2 and scores["CV5 mean"].notna().all()
 
@@ -131,7 +138,7 @@ def test_id3_on_wide_continuous_columns_is_left_out_then_warned_about():
     no_exception(at)
     assert "id3" not in at.multiselect(key="compare_algos").value
     assert not at.toggle  # few rows: no switch, CV runs
-    assert at.get("plotly_chart")
+    assert cv_chart(at)
     at.multiselect(key="compare_algos").set_value(["id3", "c45"]).run()
     no_exception(at)
     warned = " ".join(w.value for w in at.warning)

@@ -146,7 +146,9 @@ def test_open_a_glob_train_on_dask_and_get_the_in_memory_hist_tree(root):
         at.switch_page(page).run()
         no_exception(at)
         assert any(words in i.value for i in at.info), page
-    assert not at.get("plotly_chart")  # Compare draws nothing but its notice
+    # Compare draws nothing but its notice: no tree, no chart
+    assert not at.get("plotly_chart") and not at.get("bidi_component")
+    assert not [m for m in at.markdown if m.value.startswith("<svg")]
     # another algorithm: told that Dask grows CART only
     at.switch_page(TRAIN).run()
     at.selectbox(key="algo").select("c45").run()

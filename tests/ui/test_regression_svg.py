@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from ui.figures import regression as R
+from ui.figures.static_charts import box_stats
 from ui.figures.style import plain
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -26,10 +27,10 @@ TEXTS = {
 
 def test_box_stats_are_the_quartiles_and_the_whiskers_within_one_and_a_half_iqr():
     v = np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 100])
-    low, q1, med, q3, high = R.box_stats(v)
+    low, q1, med, q3, high = box_stats(v)
     assert (q1, med, q3) == tuple(np.percentile(v, [25, 50, 75]))
     assert low == 1.0 and high == 8.0  # 100 lies past Q3 + 1.5 IQR: the whisker stops at 8
-    assert R.box_stats(np.array([2.5])) == (2.5, 2.5, 2.5, 2.5, 2.5)
+    assert box_stats(np.array([2.5])) == (2.5, 2.5, 2.5, 2.5, 2.5)
 
 
 def test_each_leaf_box_states_its_rows_numbers():
@@ -44,7 +45,7 @@ def test_each_leaf_box_states_its_rows_numbers():
     counts = {int(i): int((leaf == i).sum()) for i in top}
     assert min(counts.values()) >= max(int((leaf == i).sum()) for i in set(values) - set(counts))
     for tip, i in zip(tips, top.tolist()):
-        low, q1, med, q3, high = R.box_stats(truth[leaf == i])
+        low, q1, med, q3, high = box_stats(truth[leaf == i])
         assert tip.split("\n") == [
             f"#{i} · {counts[i]:,} rows",
             f"prediction {plain(values[i])}",

@@ -64,6 +64,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "Cross-validated {metric} ({k} folds of the training rows)",
         "交叉验证{metric}（训练行的 {k} 折）",
     ),
+    "compare.cv.fold": ("fold {k}", "第 {k} 折"),
+    "compare.cv.mean": ("mean (dashed)", "均值（虚线）"),
+    "compare.cv.median": ("median", "中位数"),
+    "compare.cv.quartiles": ("quartiles", "四分位数"),
+    "compare.cv.range": ("folds from", "各折范围"),
     "compare.slow.id3.left_out": (
         "ID3 is not among the defaults: its test of a continuous column has one branch per distinct value, and {feature} has {n} of them here (a tree of millions of nodes). Add it to run it anyway.",
         "默认不含 ID3：它对连续列的检验每个不同取值一个分支，此处 {feature} 有 {n} 个取值（树会有数百万个节点）。仍可手动加入。",

@@ -12,15 +12,13 @@ box's tooltip gives them. Fixed float formatting, the app's font: the same input
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
 from ui.views.text import html_text as x
 
-from .static_charts import INK, MUTED, fit, fmt_axis, grid_row, n, nice_ticks, svg_open, text_width
+from .static_charts import MUTED, box_stats, fit, fmt_axis, n, nice_ticks, padded_range, y_plot
 from .style import plain
 
 MAX_POINTS = 4000
@@ -50,45 +48,6 @@ def _finite(truth: ArrayLike, predicted: ArrayLike) -> tuple[np.ndarray, np.ndar
     return t[keep], p[keep]
 
 
-def _range(values: Sequence[np.ndarray]) -> tuple[float, float]:
-    """The span of every value given, padded by 4 % (a constant: ±0.5)."""
-    every = np.concatenate([np.asarray(v, dtype=float).ravel() for v in values] + [np.zeros(0)])
-    if not every.size:
-        return 0.0, 1.0
-    lo, hi = float(every.min()), float(every.max())
-    if hi <= lo:
-        return lo - 0.5, hi + 0.5
-    pad = (hi - lo) * 0.04
-    return lo - pad, hi + pad
-
-
-def _frame(
-    width: float, y_lo: float, y_hi: float, y_title: str, x_title: str, label: str
-) -> tuple[list[str], float, float, float, float, Callable[[float], float]]:
-    """The chart's opening, its y grid and both axis titles: (parts, left, right, top, bottom, py)."""
-    y_ticks, y_step = nice_ticks(y_lo, y_hi)
-    left = 24 + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
-    right, top, bottom = width - 14, 12.0, HEIGHT - 44.0
-
-    def py(v: float) -> float:
-        return bottom - (float(v) - y_lo) / (y_hi - y_lo) * (bottom - top)
-
-    out = [svg_open(width, HEIGHT, label)]
-    for v in y_ticks:
-        out += grid_row(left, right, py(v), fmt_axis(v, y_step))
-    mid = (top + bottom) / 2
-    out.append(
-        f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
-        f"{x(fit(y_title, bottom - top))}</text>"
-    )
-    out.append(f'<line x1="{n(left)}" y1="{n(bottom)}" x2="{n(right)}" y2="{n(bottom)}" stroke="{MUTED}"/>')
-    out.append(
-        f'<text x="{n((left + right) / 2)}" y="{HEIGHT - 8}" text-anchor="middle" fill="{INK}">'
-        f"{x(fit(x_title, right - left))}</text>"
-    )
-    return out, left, right, top, bottom, py
-
-
 def scatter_svg(
     xs: ArrayLike, ys: ArrayLike, x_title: str, y_title: str, *, diagonal: bool = False, zero: bool = False
 ) -> str:
@@ -97,10 +56,10 @@ def scatter_svg(
     xv, yv = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     idx = thinned(xv.size)
     xv, yv = xv[idx], yv[idx]
-    x_lo, x_hi = _range([xv])
-    y_lo, y_hi = _range([yv, np.zeros(1)] if zero else [yv])
-    out, left, right, top, bottom, py = _frame(
-        SCATTER_WIDTH, y_lo, y_hi, y_title, x_title, f"{y_title} / {x_title}"
+    x_lo, x_hi = padded_range([xv])
+    y_lo, y_hi = padded_range([yv, np.zeros(1)] if zero else [yv])
+    out, left, right, top, bottom, py = y_plot(
+        SCATTER_WIDTH, HEIGHT, y_lo, y_hi, y_title, x_title, f"{y_title} / {x_title}"
     )
 
     def px(v: float) -> float:
@@ -156,16 +115,6 @@ def residuals_svg(truth: ArrayLike, predicted: ArrayLike, texts: dict) -> str:
     return scatter_svg(p, t - p, texts["predicted"], texts["residual"], zero=True)
 
 
-def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float]:
-    """(lower whisker, Q1, median, Q3, upper whisker): quartiles by linear interpolation, each
-    whisker the furthest value within 1.5 × the interquartile range of its quartile."""
-    q1, med, q3 = (float(v) for v in np.percentile(values, [25, 50, 75]))
-    reach = 1.5 * (q3 - q1)
-    low = float(values[values >= q1 - reach].min())
-    high = float(values[values <= q3 + reach].max())
-    return low, q1, med, q3, high
-
-
 def largest_leaves(leaf: np.ndarray, limit: int = MAX_LEAVES) -> np.ndarray:
     """The ``limit`` leaves holding the most rows, in node order."""
     ids, counts = np.unique(leaf, return_counts=True)
@@ -185,9 +134,9 @@ def leaf_values_svg(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: 
     stops = np.searchsorted(leaf_a[order], top_leaves, side="right")
     stats = [box_stats(t[order[a:b]]) for a, b in zip(starts, stops)]
     values = [float(leaf_value[i]) for i in top_leaves]
-    y_lo, y_hi = _range([np.array([v for s in stats for v in (s[0], s[4])]), np.array(values)])
-    out, left, right, top, bottom, py = _frame(
-        LEAVES_WIDTH, y_lo, y_hi, texts["actual"], texts["leaf"], texts["leaf"]
+    y_lo, y_hi = padded_range([np.array([v for s in stats for v in (s[0], s[4])]), np.array(values)])
+    out, left, right, top, bottom, py = y_plot(
+        LEAVES_WIDTH, HEIGHT, y_lo, y_hi, texts["actual"], texts["leaf"], texts["leaf"]
     )
     slot = (right - left) / max(len(top_leaves), 1)
     half = min(slot * 0.3, 24)

@@ -14,7 +14,7 @@ of its text (``st.markdown(..., unsafe_allow_html=True)``: ``st.html`` drops SVG
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -83,6 +83,16 @@ def nice_ticks(lo: float, hi: float, ticks: int = 6) -> tuple[list[float], float
         out.append(0.0 if abs(v) < step * 1e-9 else v)
         v += step
     return out, step
+
+
+def box_stats(values: np.ndarray) -> tuple[float, float, float, float, float]:
+    """(lower whisker, Q1, median, Q3, upper whisker): quartiles by linear interpolation, each
+    whisker the furthest value within 1.5 × the interquartile range of its quartile."""
+    q1, med, q3 = (float(v) for v in np.percentile(values, [25, 50, 75]))
+    reach = 1.5 * (q3 - q1)
+    low = float(values[values >= q1 - reach].min())
+    high = float(values[values <= q3 + reach].max())
+    return low, q1, med, q3, high
 
 
 def svg_open(width: float, height: float, label: str) -> str:
@@ -313,3 +323,43 @@ def children_svg(
     )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def padded_range(values: Sequence[np.ndarray]) -> tuple[float, float]:
+    """The span of every value given, padded by 4 % (a constant: ±0.5)."""
+    every = np.concatenate([np.asarray(v, dtype=float).ravel() for v in values] + [np.zeros(0)])
+    if not every.size:
+        return 0.0, 1.0
+    lo, hi = float(every.min()), float(every.max())
+    if hi <= lo:
+        return lo - 0.5, hi + 0.5
+    pad = (hi - lo) * 0.04
+    return lo - pad, hi + pad
+
+
+def y_plot(
+    width: float, height: float, y_lo: float, y_hi: float, y_title: str, x_title: str, label: str
+) -> tuple[list[str], float, float, float, float, Callable[[float], float]]:
+    """A chart's opening, its y grid from ``y_lo`` to ``y_hi`` and both axis titles: (parts, left,
+    right, top, bottom, py: a value's y)."""
+    y_ticks, y_step = nice_ticks(y_lo, y_hi)
+    left = 24 + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
+    right, top, bottom = width - 14, 12.0, height - 44.0
+
+    def py(v: float) -> float:
+        return bottom - (float(v) - y_lo) / (y_hi - y_lo) * (bottom - top)
+
+    out = [svg_open(width, height, label)]
+    for v in y_ticks:
+        out += grid_row(left, right, py(v), fmt_axis(v, y_step))
+    mid = (top + bottom) / 2
+    out.append(
+        f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
+        f"{x(fit(y_title, bottom - top))}</text>"
+    )
+    out.append(f'<line x1="{n(left)}" y1="{n(bottom)}" x2="{n(right)}" y2="{n(bottom)}" stroke="{MUTED}"/>')
+    out.append(
+        f'<text x="{n((left + right) / 2)}" y="{n(height - 8)}" text-anchor="middle" fill="{INK}">'
+        f"{x(fit(x_title, right - left))}</text>"
+    )
+    return out, left, right, top, bottom, py
