@@ -6,7 +6,7 @@ import functools
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.split_curve import threshold_curve_svg
+from ui.figures.split_curve import branch_bars_svg, threshold_curve_svg
 from ui.figures.splits import feature_figure
 from ui.figures.static_charts import children_svg
 from ui.sections import navigation
@@ -139,16 +139,19 @@ def feature_picker(rep, node):
 
 def feature_chart(rep, nd, j):
     """The chart of feature j: a continuous feature's score curve as the server's SVG in the tree
-    frame (``ui.figures.split_curve``), else ``ui.figures.splits.feature_figure``'s Plotly chart
-    (as the report command draws them); a click on a curve column or a subset bar selects that
-    candidate."""
+    frame and a multiway test's branches as a static chart (``ui.figures.split_curve``), CART's
+    subsets as ``ui.figures.splits.feature_figure``'s Plotly bars (the report command draws all
+    three with Plotly); a click on a curve column or a subset bar selects that candidate."""
     rec = rep.features[j]
     mode = rec.mode
     picked = explorer.previewed_candidate(rep, j)
     # a continuous feature's curve: an SVG from the server in the tree frame (no Plotly, issue 26)
     curve = threshold_curve_svg(nd, rep, j, state.lang(), picked=picked) if mode == "threshold" else None
-    fig = None if curve is not None else feature_figure(nd, rep, j, state.lang(), picked=picked)
-    if fig is None and curve is None:
+    # a multiway test's branches: the static children chart (nothing in it is clicked)
+    bars = branch_bars_svg(nd, rep, j, state.lang()) if mode in ("multiway", "intervals") else None
+    # CART's subsets: Plotly's bars (a click on one previews it)
+    fig = feature_figure(nd, rep, j, state.lang(), picked=picked) if mode == "subset" else None
+    if fig is None and curve is None and bars is None:
         st.info(t("splits.reason." + (rec.reason or "no_test")))
         return
     key = f"split_curve_{node_key(rep)}_{j}_{len(model.forced_ops())}"  # a new tree: a fresh chart
@@ -165,7 +168,10 @@ def feature_chart(rep, nd, j):
     if curve is not None:
         picture_frame(curve, key=key, on_event=explorer.on_curve_pick, bounds=CURVE_BOUNDS, fixed=True)
         st.caption(t("splits.curve_hint"))
-    elif mode == "subset":
+    elif bars is not None:
+        with st.container(key=key):
+            st.markdown(bars, unsafe_allow_html=True)
+    else:
         st.plotly_chart(
             fig,
             key=key,
@@ -178,8 +184,6 @@ def feature_chart(rep, nd, j):
         if len(ovr) > 1:
             st.caption(t("splits.one_vs_rest"))
             st.markdown(table_html(TextTable.of_rows(ovr), max_height=TABLE_HEIGHT), unsafe_allow_html=True)
-    else:
-        st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
 
 
 def node_key(rep):

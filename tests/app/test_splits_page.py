@@ -220,3 +220,21 @@ def test_c45_threshold_shows_the_textbook_midpoint_beside_it():
     ok(at)
     md = "\n".join(m.value for m in at.markdown)
     assert md_escape("密度 ≤ 0.36（中点 0.3815）") in md, md
+
+
+def test_a_multiway_tests_branches_are_a_static_chart_with_each_branchs_entropy():
+    """ID3 at the root of buys_computer charts age (three branches): the class counts per branch
+    with each branch's entropy, drawn by the server (no Plotly on the page)."""
+    from dtcore.criteria import entropy
+    from ui.views.splits import num
+
+    at = start(sample="buys_computer", algo="id3")
+    ok(at)
+    est, X, y = fit("buys_computer", "id3")
+    rep = explain.split_report(est, X, y, None, 0)
+    rec = rep.features[rep.chosen]
+    assert rec.mode == "multiway" and len(rec.branch_counts) == 3
+    assert not at.get("plotly_chart")
+    (chart,) = [m.value for m in at.markdown if m.value.startswith("<svg") and ">Ent " in m.value]
+    for e in entropy(rec.branch_counts):
+        assert f">Ent {num(e, 3)} · = " in chart

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dtcore.explain import NodeData, SplitReport
+from dtcore.criteria import entropy
+from dtcore.explain import NodeData, SplitReport, branch_labels
 from dtcore.export import PALETTE, REGRESSION_COLOR
 from ui.views.splits import num
 from ui.views.text import html_text as x
@@ -30,6 +31,7 @@ from .static_charts import (
     INK,
     MUTED,
     SIZE,
+    children_svg,
     fit,
     fmt_axis,
     grid_row,
@@ -361,3 +363,24 @@ def threshold_curve_svg(
         stored=stored,
         picked=picked,
     )
+
+
+def branch_bars_svg(nd: NodeData, rep: SplitReport, j: int, lang: str = "en") -> str | None:
+    """The class counts in each branch of feature ``j``'s multiway test at the report's node,
+    each branch's entropy in its label, as the static children chart (``children_svg``: nothing
+    in it is clicked, so no Plotly); None: not a multiway test of a classification tree."""
+    rec = rep.features[j]
+    s = nd.schema
+    if (
+        rec.mode not in ("multiway", "intervals")
+        or rec.branch_counts is None
+        or s.classes is None
+        or rec.test is None
+    ):
+        return None
+    counts = np.asarray(rec.branch_counts, dtype=float)
+    labels = branch_labels(s, rec.test)[: counts.shape[0]]
+    texts = curve_texts(rep, rec, lang)
+    # the entropy first: a long category is cut with "…", never the number
+    names = [f"{texts['entropy']} {num(e, 3)} · {label}" for label, e in zip(labels, entropy(counts))]
+    return children_svg(names, counts, list(s.classes), texts["count"], label_max=280)

@@ -257,13 +257,18 @@ def legend_rows(
 
 
 def children_svg(
-    labels: Sequence[str], values: ArrayLike, classes: Sequence[str] | None, axis_title: str
+    labels: Sequence[str],
+    values: ArrayLike,
+    classes: Sequence[str] | None,
+    axis_title: str,
+    label_max: float = LABEL_MAX,
 ) -> str:
     """A test's children, one horizontal bar per branch, first branch on top: stacked by class
     (the tree's class colours, a legend above) or, for regression (``classes`` None, one value
     per branch), the branch's weight. A count is printed in its segment where it fits; a
     ``<title>`` per segment names the branch, the class and the count. The Splits page's and the
-    node data's children chart, which Plotly drew before: nothing in it is clicked (issue 26)."""
+    node data's children chart, which Plotly drew before: nothing in it is clicked (issue 26).
+    ``label_max``: the widest branch label (px) before it is cut with "…"."""
     vals = np.asarray(values, dtype=float).reshape(len(labels), -1)
     names = [str(v) for v in labels]
     class_names = [str(c) for c in classes] if classes is not None else []
@@ -272,7 +277,7 @@ def children_svg(
         if classes is not None
         else [REGRESSION_COLOR]
     )
-    left = 10 + min(LABEL_MAX, max((text_width(s) for s in names), default=0)) + 8
+    left = 10 + min(label_max, max((text_width(s) for s in names), default=0)) + 8
     right = WIDTH - 10
     legend = legend_rows(class_names, WIDTH - 20) if class_names else []
     plot_top = 10 + 20 * len(legend)
@@ -296,7 +301,7 @@ def children_svg(
         y = plot_top + r * ROW
         out.append(f"<g><title>{x(name)}</title>")
         out.append(
-            f'<text x="{n(left - 8)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="end">{x(fit(name, LABEL_MAX))}</text>'
+            f'<text x="{n(left - 8)}" y="{n(y + ROW / 2 + 4.5)}" text-anchor="end">{x(fit(name, label_max))}</text>'
         )
         out.append("</g>")
         start = left
