@@ -17,7 +17,7 @@ from ui.state.state import t
 from ui.views import compare as V
 from ui.views import focus as focus_nodes
 from ui.views import tree as treeview
-from ui.views.text import md_escape, training_error
+from ui.views.text import TextTable, md_escape, table_html, training_error
 
 
 def trees_section(c: Comparison) -> None:
@@ -53,6 +53,11 @@ def trees_section(c: Comparison) -> None:
             tree_frame(dot, key=f"compare_{e.key}", fixed=True)
 
 
+# the few-row tables are plain HTML (``table_html``), not st.dataframe's canvas grid: four grids
+# were a tenth of the page's browser CPU (issue 26); the rows the algorithms disagree on (up to
+# 200) keep the grid, which draws only the rows in view
+
+
 def first_section(c: Comparison, notes: list[Note]) -> None:
     st.subheader(t("compare.first"))
     if len(c.entries) < 2:
@@ -65,12 +70,12 @@ def first_section(c: Comparison, notes: list[Note]) -> None:
     for sentence in V.first_sentences(c, notes, t):
         st.markdown("- " + sentence)
     st.caption(t("compare.first.scores"))
-    st.dataframe(V.scores_at_first(c, t), hide_index=True)
+    st.markdown(table_html(TextTable.of_frame(V.scores_at_first(c, t))), unsafe_allow_html=True)
 
 
 def scores_section(c: Comparison) -> None:
     st.subheader(t("compare.scores"))
-    st.dataframe(V.scores_table(c, t), hide_index=True)
+    st.markdown(table_html(TextTable.of_frame(V.scores_table(c, t))), unsafe_allow_html=True)
     if c.cv_folds >= 2:
         metric = t("compare.metric." + V.metrics(c.task)[0])
         st.markdown("**" + t("compare.cv", metric=metric, k=c.cv_folds) + "**")
@@ -86,7 +91,9 @@ def scores_section(c: Comparison) -> None:
 def agreement_section(c: Comparison) -> None:
     st.subheader(t("compare.agreement"))
     st.caption(t("compare.agreement.caption", rows=t("compare.rows." + c.agree_on)))
-    st.dataframe(V.agreement_table(c, t))
+    st.markdown(
+        table_html(TextTable.of_frame(V.agreement_table(c, t), index_header="")), unsafe_allow_html=True
+    )
     n = int(c.disagree_rows.size)
     st.markdown("**" + t("compare.disagree", n=n) + "**")
     if n == 0:

@@ -4,7 +4,7 @@ all on the training service's row split."""
 
 from dtcore.analysis.compare import DEFAULTS
 from tests.app.apptest import start, upload_table
-from tests.app.frame_pictures import heavy_nodes, tree_svgs
+from tests.app.frame_pictures import heavy_nodes, html_tables, tree_svgs
 
 COMPARE = "pages/compare.py"
 
@@ -30,10 +30,9 @@ def test_watermelon_defaults_and_first_disagreement():
         assert heavy_nodes(svg) == [0]
     text = " ".join(m.value for m in at.markdown)
     assert "choose different tests" in text and "CART only makes binary tests" in text
-    frames = [df.value for df in at.dataframe]
-    scores_at_first = frames[0]
-    assert any("information gain 0.381" in str(v) for v in scores_at_first.to_numpy().ravel())
-    assert any("gain ratio 0.263" in str(v) for v in scores_at_first.to_numpy().ravel())
+    scores_at_first = [cell for row in html_tables(at)[0] for cell in row]
+    assert any("information gain 0.381" in cell for cell in scores_at_first)
+    assert any("gain ratio 0.263" in cell for cell in scores_at_first)
     assert cv_chart(at) and not at.get("plotly_chart")
 
 
@@ -122,12 +121,13 @@ def test_a_large_table_compares_without_cv_or_id3_until_asked():
     toggle = at.toggle(key="compare_ask_cv")
     assert toggle.value is False
     assert cv_chart(at) is None  # no CV chart
-    assert not any("CV" in col for col in at.dataframe[-3].value.columns)  # scores table
+    assert not any("CV" in col for table in html_tables(at) for col in table[0])  # scores table
     toggle.set_value(True).run()
     no_exception(at)
     assert cv_chart(at)
-    scores = next(df.value for df in at.dataframe if "CV5 mean" in df.value.columns)
-    assert len(scores) == 2 and scores["CV5 mean"].notna().all()
+    scores = next(table for table in html_tables(at) if "CV5 mean" in table[0])
+    mean = scores[0].index("CV5 mean")
+    assert len(scores) == 3 and all(float(row[mean]) > 0 for row in scores[1:])  # header, two rows
 
 
 def test_id3_on_wide_continuous_columns_is_left_out_then_warned_about():

@@ -15,6 +15,7 @@ from ui import i18n
 from ui.services import growth as G
 from ui.views import compare as CV
 from ui.views import growth as GV
+from ui.views.text import TextTable
 from ui.views.tree import auto_depth
 
 ODD = "a*b_[c]"  # Markdown would eat these characters unescaped
@@ -81,7 +82,12 @@ def test_compare_tables_and_sentences():
     t = lambda key, **v: i18n.translate(key, "zh", **v)  # noqa: E731
     scores = CV.scores_table(c, t)
     assert list(scores["算法"]) == ["ID3", "C4.5", "CART（基尼）"]
-    assert CV.agreement_table(c, t).shape == (3, 3)
+    agreement = CV.agreement_table(c, t)
+    assert agreement.shape == (3, 3)
+    # as the page prints it (an HTML table): the index a first column, every cell as shown
+    shown = TextTable.of_frame(agreement, index_header="")
+    assert shown.columns == ("", *agreement.columns) and [r[0] for r in shown.rows] == list(scores["算法"])
+    assert [r[1:] for r in shown.rows] == [tuple(str(v) for v in row) for row in agreement.to_numpy()]
     first = CV.scores_at_first(c, t)
     assert first.shape == (2, 4) and first.iloc[0, 1].startswith("✓ 信息增益 0.381")
     words = CV.first_sentences(c, c.notes(), t)

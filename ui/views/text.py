@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Protocol
+from typing import Any, Protocol
 
 #: the pages' translation function: ``t(key, **values)`` → text in the user's language
 Translate = Callable[..., str]
@@ -83,6 +83,17 @@ class TextTable:
         """The cells of the column headed ``name``, top to bottom."""
         i = self.columns.index(name)
         return [row[i] for row in self.rows]
+
+    @classmethod
+    def of_frame(cls, frame: Any, index_header: str | None = None) -> TextTable:
+        """A small pandas DataFrame as text cells; ``index_header``: its index as a first column
+        headed so (None: the index is left out)."""
+        columns = [str(c) for c in frame.columns]
+        rows = [[str(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+        if index_header is not None:
+            columns = [index_header, *columns]
+            rows = [[str(i), *row] for i, row in zip(frame.index, rows)]
+        return cls(tuple(columns), tuple(tuple(r) for r in rows))
 
     @classmethod
     def of_rows(cls, rows: Sequence[Mapping[str, object]]) -> TextTable:
