@@ -29,6 +29,7 @@ TRAIN = "pages/train.py"
 STATIC_CHARTS = (
     "importances",
     "confusion",
+    "nodedata_feature",
     "nodedata_children",
     "split_children",
     "prune_alpha_error",

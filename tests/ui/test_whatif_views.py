@@ -1,19 +1,30 @@
 """What-if views and the node data figures, on their DOT / tables / figure JSON (no Streamlit)."""
 
-import json
 import re
 
 import numpy as np
 import pytest
 
 from dtcore import explain
+from dtcore.export.thresholds import node_thresholds
 from dtcore.numbers import fmt_weight
 from tests.dtcore.whatif_models import fitted
-from ui.figures.node_data import node_children_svg, node_feature_figure
+from ui.figures.node_data import node_children_svg, node_feature_svg
+from ui.figures.style import plain
 from ui.views import whatif as W
 from ui.views.text import TABLE_CSS, TextTable, table_html
 
-TEXTS = {"count": "w", "threshold": "t", "mean": "mean", "value": "v", "missing": "?"}
+TEXTS = {
+    "count": "w",
+    "threshold": "t",
+    "mean": "mean",
+    "value": "v",
+    "missing": "?",
+    "rows": "rows",
+    "median": "median",
+    "quartiles": "quartiles",
+    "whiskers": "whiskers",
+}
 
 
 def tr(key, **values):
@@ -92,27 +103,36 @@ def test_a_table_of_rows_keeps_their_order_and_a_tall_one_scrolls_under_its_head
     assert "style=" not in table_html(table)
 
 
-def test_node_data_figures_classification_and_regression():
+def test_node_data_charts_classification_and_regression():
+    """The node data's charts are static SVG: the root's histogram holds the root's weight, its
+    threshold is marked where the tree cuts, the children's bars add up to it; for regression
+    the rows are points and each child's mean a segment."""
+    import xml.etree.ElementTree as ET
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
     est, X, Xe = fitted("iris", "c45")
     y = np.array([list(est.schema_.classes).index(v) for v in fitted_y("iris")])
     nd = explain.explainer_data(est, Xe, y, None, 0)
-    fig = node_feature_figure(nd, texts=TEXTS)
-    assert [t.type for t in fig.data] == ["bar"] * 3
-    shapes = fig.layout.shapes
-    assert shapes and shapes[0].x0 == float(est.tree_.cuts_of(0)[0])
-    assert sum(float(np.sum(t.y)) for t in fig.data) == est.tree_.weighted_n[0]
-    bars = node_children_svg(est.tree_, est.schema_, 0, texts=TEXTS)
+    svg = node_feature_svg(nd, texts=TEXTS)
+    root = ET.fromstring(svg)
+    bars = [float(t.text.rsplit(": ", 1)[1]) for t in root.iter(svg_ns + "title")]
+    assert sum(bars) == pytest.approx(est.tree_.weighted_n[0])
+    shown = node_thresholds(est.tree_, 0, 4)[0]
+    assert f"{TEXTS['threshold']} {shown}" in svg and "stroke-dasharray" in svg
+    children = node_children_svg(est.tree_, est.schema_, 0, texts=TEXTS)
     # every segment's tooltip ends with its count: together the root's weight
-    counts = [float(c) for c in re.findall(r"<title>[^<]* · [^<]*: ([\d.]+)</title>", bars)]
+    counts = [float(c) for c in re.findall(r"<title>[^<]* · [^<]*: ([\d.]+)</title>", children)]
     assert len(counts) >= 2 and sum(counts) == pytest.approx(est.tree_.weighted_n[0])
-    json.loads(fig.to_json())  # serialisable
+    assert svg == node_feature_svg(nd, texts=TEXTS)  # byte-identical
     reg, Xr, Xre = fitted("diabetes", "cart")
     nd = explain.explainer_data(reg, Xre, np.asarray(fitted_y("diabetes"), float), None, 0)
-    fig = json.loads(node_feature_figure(nd, texts=TEXTS).to_json())
-    assert fig["data"][0]["mode"] == "markers" and len(fig["data"]) == 3  # points, two child means
-    assert {fig["data"][1]["y"][0], fig["data"][2]["y"][0]} == set(
-        reg.tree_.value[reg.tree_.children_of(0), 0]
-    )
+    root = ET.fromstring(node_feature_svg(nd, texts=TEXTS))
+    segments = [t.text for t in root.iter(svg_ns + "title") if TEXTS["mean"] in (t.text or "")]
+    kids = reg.tree_.children_of(0)
+    assert segments == [f"#{int(k)} {TEXTS['mean']} {plain(reg.tree_.value[k, 0])}" for k in kids]
+    # 442 rows: more than get a tooltip each, drawn as one path of a dot per row
+    dots = [el.get("d") for el in root.iter(svg_ns + "path") if (el.get("d") or "").endswith("h0")]
+    assert len(dots) == 1 and dots[0].count("h0") == int(reg.tree_.weighted_n[0])
 
 
 def fitted_y(sample):

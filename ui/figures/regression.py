@@ -12,13 +12,24 @@ box's tooltip gives them. Fixed float formatting, the app's font: the same input
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.export import PALETTE
 from ui.views.text import html_text as x
 
-from .static_charts import MUTED, box_stats, fit, fmt_axis, n, nice_ticks, padded_range, y_plot
+from .static_charts import (
+    MUTED,
+    box_stats,
+    fit,
+    n,
+    padded_range,
+    threshold_mark,
+    x_ticks,
+    y_plot,
+)
 from .style import plain
 
 MAX_POINTS = 4000
@@ -49,31 +60,35 @@ def _finite(truth: ArrayLike, predicted: ArrayLike) -> tuple[np.ndarray, np.ndar
 
 
 def scatter_svg(
-    xs: ArrayLike, ys: ArrayLike, x_title: str, y_title: str, *, diagonal: bool = False, zero: bool = False
+    xs: ArrayLike,
+    ys: ArrayLike,
+    x_title: str,
+    y_title: str,
+    *,
+    diagonal: bool = False,
+    zero: bool = False,
+    marks: Sequence[tuple[float, str]] = (),
+    segments: Sequence[tuple[float, float, float, str]] = (),
+    width: int = SCATTER_WIDTH,
 ) -> str:
     """One point per row (at most MAX_POINTS, evenly strided), ``diagonal``: the dashed line where
-    y = x (predicted against actual), ``zero``: a dashed line at y = 0 (residuals)."""
+    y = x (predicted against actual), ``zero``: a dashed line at y = 0 (residuals); ``marks``:
+    (x, label) dashed red verticals labelled at the top (a test's threshold); ``segments``: (x0,
+    x1, y, tooltip) dark horizontal lines (a child's mean over its range)."""
     xv, yv = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     idx = thinned(xv.size)
     xv, yv = xv[idx], yv[idx]
-    x_lo, x_hi = padded_range([xv])
-    y_lo, y_hi = padded_range([yv, np.zeros(1)] if zero else [yv])
+    x_lo, x_hi = padded_range([xv, np.array([m[0] for m in marks])])
+    seg_y = np.array([sg[2] for sg in segments])
+    y_lo, y_hi = padded_range([yv, np.zeros(1), seg_y] if zero else [yv, seg_y])
     out, left, right, top, bottom, py = y_plot(
-        SCATTER_WIDTH, HEIGHT, y_lo, y_hi, y_title, x_title, f"{y_title} / {x_title}"
+        width, HEIGHT, y_lo, y_hi, y_title, x_title, f"{y_title} / {x_title}"
     )
 
     def px(v: float) -> float:
         return left + (float(v) - x_lo) / (x_hi - x_lo) * (right - left)
 
-    x_ticks, x_step = nice_ticks(x_lo, x_hi)
-    for v in x_ticks:
-        tx = px(v)
-        out.append(
-            f'<line x1="{n(tx)}" y1="{n(bottom)}" x2="{n(tx)}" y2="{n(bottom + 4)}" stroke="{MUTED}"/>'
-        )
-        out.append(
-            f'<text x="{n(tx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">{x(fmt_axis(v, x_step))}</text>'
-        )
+    out += x_ticks(px, x_lo, x_hi, bottom)
     if diagonal:
         a, b = max(x_lo, y_lo), min(x_hi, y_hi)
         if b > a:
@@ -86,6 +101,13 @@ def scatter_svg(
             f'<line x1="{n(left)}" y1="{n(py(0.0))}" x2="{n(right)}" y2="{n(py(0.0))}" stroke="{LINE}"'
             f' stroke-dasharray="6 4"/>'
         )
+    for x0, x1, sy, tip in segments:
+        out.append(
+            f'<line x1="{n(px(x0))}" y1="{n(py(sy))}" x2="{n(px(x1))}" y2="{n(py(sy))}" stroke="#333333"'
+            f' stroke-width="2.5"><title>{x(tip)}</title></line>'
+        )
+    for mx, label in marks:
+        out += threshold_mark(px(mx), top, bottom, label)
     if xv.size <= TIP_POINTS:
         out.append(f'<g fill="{POINT}" fill-opacity="0.6">')
         for a, b in zip(xv.tolist(), yv.tolist()):
@@ -132,29 +154,42 @@ def leaf_values_svg(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: 
     order = np.argsort(leaf_a, kind="stable")
     starts = np.searchsorted(leaf_a[order], top_leaves, side="left")
     stops = np.searchsorted(leaf_a[order], top_leaves, side="right")
-    stats = [box_stats(t[order[a:b]]) for a, b in zip(starts, stops)]
-    values = [float(leaf_value[i]) for i in top_leaves]
-    y_lo, y_hi = padded_range([np.array([v for s in stats for v in (s[0], s[4])]), np.array(values)])
-    out, left, right, top, bottom, py = y_plot(
-        LEAVES_WIDTH, HEIGHT, y_lo, y_hi, texts["actual"], texts["leaf"], texts["leaf"]
-    )
-    slot = (right - left) / max(len(top_leaves), 1)
+    groups = [(f"#{i}", t[order[a:b]], float(leaf_value[i])) for i, a, b in zip(top_leaves, starts, stops)]
+    return boxes_svg(groups, texts["actual"], texts["leaf"], texts, marker_name=texts["leaf_value"])
+
+
+def boxes_svg(
+    groups: Sequence[tuple[str, np.ndarray, float | None]],
+    y_title: str,
+    x_title: str,
+    texts: dict,
+    marker_name: str = "",
+    width: int = LEAVES_WIDTH,
+) -> str:
+    """A box per (label, values, marker) group, left to right: quartiles, the median, whiskers
+    (``box_stats``), the marker (a value of the group's, e.g. a leaf's prediction) as a red
+    diamond; each box's tooltip its label, rows, marker (named ``marker_name``), median,
+    quartiles and whiskers (``texts``: ``rows``, ``median``, ``quartiles``, ``whiskers``)."""
+    groups = [(label, np.asarray(v, dtype=float), m) for label, v, m in groups]
+    groups = [(label, v[np.isfinite(v)], m) for label, v, m in groups]
+    groups = [g for g in groups if g[1].size]
+    stats = [box_stats(v) for _, v, _ in groups]
+    marks = np.array([m for _, _, m in groups if m is not None])
+    y_lo, y_hi = padded_range([np.array([v for st in stats for v in (st[0], st[4])]), marks])
+    out, left, right, top, bottom, py = y_plot(width, HEIGHT, y_lo, y_hi, y_title, x_title, x_title)
+    slot = (right - left) / max(len(groups), 1)
     half = min(slot * 0.3, 24)
-    for k, (i, (low, q1, med, q3, high), value, a, b) in enumerate(
-        zip(top_leaves, stats, values, starts, stops)
-    ):
+    for k, ((label, vals, marker), (low, q1, med, q3, high)) in enumerate(zip(groups, stats)):
         cx = left + slot * (k + 0.5)
-        tip = "&#10;".join(
-            x(line)
-            for line in (
-                f"#{i} · {int(b - a):,} {texts['rows']}",
-                f"{texts['leaf_value']} {plain(value)}",
-                f"{texts['median']} {plain(med)}",
-                f"{texts['quartiles']} {plain(q1)} – {plain(q3)}",
-                f"{texts['whiskers']} {plain(low)} – {plain(high)}",
-            )
-        )
-        out.append(f"<g><title>{tip}</title>")
+        lines = [f"{label} · {vals.size:,} {texts['rows']}"]
+        if marker is not None:
+            lines.append(f"{marker_name} {plain(marker)}")
+        lines += [
+            f"{texts['median']} {plain(med)}",
+            f"{texts['quartiles']} {plain(q1)} – {plain(q3)}",
+            f"{texts['whiskers']} {plain(low)} – {plain(high)}",
+        ]
+        out.append(f"<g><title>{'&#10;'.join(x(line) for line in lines)}</title>")
         out.append(
             f'<rect x="{n(cx - slot / 2)}" y="{n(top)}" width="{n(slot)}" height="{n(bottom - top)}"'
             f' fill="#ffffff" fill-opacity="0"/>'
@@ -176,15 +211,16 @@ def leaf_values_svg(leaf: ArrayLike, truth: ArrayLike, leaf_value: dict, texts: 
             f'<line x1="{n(cx - half)}" y1="{n(py(med))}" x2="{n(cx + half)}" y2="{n(py(med))}" stroke="{POINT}"'
             f' stroke-width="2"/>'
         )
-        vy = py(value)
-        out.append(
-            f'<polygon points="{n(cx)},{n(vy - 6)} {n(cx + 6)},{n(vy)} {n(cx)},{n(vy + 6)} {n(cx - 6)},{n(vy)}"'
-            f' fill="{DIAMOND}"/>'
-        )
+        if marker is not None:
+            vy = py(marker)
+            out.append(
+                f'<polygon points="{n(cx)},{n(vy - 6)} {n(cx + 6)},{n(vy)} {n(cx)},{n(vy + 6)} {n(cx - 6)},{n(vy)}"'
+                f' fill="{DIAMOND}"/>'
+            )
         out.append("</g>")
         out.append(
             f'<text x="{n(cx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">'
-            f"{x(fit(f'#{i}', slot))}</text>"
+            f"{x(fit(label, slot))}</text>"
         )
     out.append("</svg>")
     return "\n".join(out)

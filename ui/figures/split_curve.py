@@ -38,9 +38,9 @@ from .static_charts import (
     legend_rows,
     n,
     nice_step,
-    nice_ticks,
     star_points,
     text_width,
+    x_ticks,
 )
 from .style import FONT, plain
 
@@ -293,13 +293,7 @@ def curve_svg(
             f"{x(plain(xs[k]))} · {x(num(s[k], 3))}</text>"
         )
     # the x axis under the histogram
-    ticks, step = nice_ticks(lo, hi)
-    for v in ticks:
-        tx = float(px(v))
-        out.append(f'<line x1="{n(tx)}" y1="{n(h_bot)}" x2="{n(tx)}" y2="{n(h_bot + 4)}" stroke="{MUTED}"/>')
-        out.append(
-            f'<text x="{n(tx)}" y="{n(h_bot + 17)}" text-anchor="middle" fill="{MUTED}">{x(fmt_axis(v, step))}</text>'
-        )
+    out += x_ticks(lambda v: float(px(v)), lo, hi, h_bot)
     out.append(f'<line x1="{n(left)}" y1="{n(h_bot)}" x2="{n(right)}" y2="{n(h_bot)}" stroke="{MUTED}"/>')
     out.append(
         f'<text x="{n((left + right) / 2)}" y="{n(height - 8)}" text-anchor="middle">{x(fit(texts["threshold"], 400))}</text>'

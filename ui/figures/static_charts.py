@@ -343,13 +343,20 @@ def padded_range(values: Sequence[np.ndarray]) -> tuple[float, float]:
 
 
 def y_plot(
-    width: float, height: float, y_lo: float, y_hi: float, y_title: str, x_title: str, label: str
+    width: float,
+    height: float,
+    y_lo: float,
+    y_hi: float,
+    y_title: str,
+    x_title: str,
+    label: str,
+    top: float = 12.0,
 ) -> tuple[list[str], float, float, float, float, Callable[[float], float]]:
     """A chart's opening, its y grid from ``y_lo`` to ``y_hi`` and both axis titles: (parts, left,
-    right, top, bottom, py: a value's y)."""
+    right, top, bottom, py: a value's y); ``top``: the plot's top (room above it for a legend)."""
     y_ticks, y_step = nice_ticks(y_lo, y_hi)
     left = 24 + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
-    right, top, bottom = width - 14, 12.0, height - 44.0
+    right, bottom = width - 14, height - 44.0
 
     def py(v: float) -> float:
         return bottom - (float(v) - y_lo) / (y_hi - y_lo) * (bottom - top)
@@ -368,3 +375,32 @@ def y_plot(
         f"{x(fit(x_title, right - left))}</text>"
     )
     return out, left, right, top, bottom, py
+
+
+#: a test's threshold in the node data charts (the split explorer's chosen-cut red)
+MARK = "#d62728"
+
+
+def threshold_mark(x_px: float, top: float, bottom: float, label: str) -> list[str]:
+    """A dashed red vertical at ``x_px`` from ``top`` to ``bottom``, ``label`` beside its top."""
+    return [
+        f'<line x1="{n(x_px)}" y1="{n(top)}" x2="{n(x_px)}" y2="{n(bottom)}" stroke="{MARK}" stroke-width="2"'
+        f' stroke-dasharray="6 4"/>',
+        f'<text x="{n(x_px + 4)}" y="{n(top + 12)}" fill="{MARK}">{x(label)}</text>',
+    ]
+
+
+def x_ticks(px: Callable[[float], float], lo: float, hi: float, bottom: float) -> list[str]:
+    """Tick marks and labels of a numeric x axis from ``lo`` to ``hi`` under ``bottom``
+    (``px``: a value's x)."""
+    out = []
+    ticks, step = nice_ticks(lo, hi)
+    for v in ticks:
+        tx = float(px(v))
+        out.append(
+            f'<line x1="{n(tx)}" y1="{n(bottom)}" x2="{n(tx)}" y2="{n(bottom + 4)}" stroke="{MUTED}"/>'
+        )
+        out.append(
+            f'<text x="{n(tx)}" y="{n(bottom + 17)}" text-anchor="middle" fill="{MUTED}">{x(fmt_axis(v, step))}</text>'
+        )
+    return out

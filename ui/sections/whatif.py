@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.node_data import node_children_svg, node_feature_figure
+from ui.figures.node_data import node_children_svg, node_feature_svg
 from ui.services.loading import raw_rows
 from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
@@ -185,11 +185,11 @@ def _node_data(res, inner: list[int], path_tests) -> None:
         "mean": t("nodedata.mean"),
         "value": tree_feature_name(est, int(node)),
         "missing": t("whatif.missing"),
+        **{k: t("regfit." + k) for k in ("rows", "median", "quartiles", "whiskers")},
     }
     a, b = st.columns([3, 2], gap="large")
-    a.plotly_chart(
-        node_feature_figure(nd, texts=texts), config={"displayModeBar": False}, key="nodedata_feature"
-    )
+    with a.container(key="nodedata_feature"):  # static SVG too: the section loads no Plotly (issue 26)
+        st.markdown(node_feature_svg(nd, texts=texts), unsafe_allow_html=True)
     with b.container(key="nodedata_children"):  # static SVG: nothing in it is clicked (issue 26)
         st.markdown(node_children_svg(tree, est.schema_, int(node), texts=texts), unsafe_allow_html=True)
     st.caption(t("nodedata.caption"))
