@@ -11,7 +11,7 @@ import numpy as np
 from dtcore import explain
 from tests.dtcore.test_explain import fit
 from ui.figures import split_curve as C
-from ui.figures.splits import class_histogram, decimate
+from ui.figures.splits import Histogram, class_histogram, decimate
 from ui.views.splits import num
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -119,7 +119,7 @@ def test_a_big_curve_keeps_its_maximum_and_few_columns_that_each_pick_their_best
     score = np.exp(-(thr**2)) + rng.normal(scale=0.01, size=n)
     ok = rng.random(n) > 0.05
     best = int(np.argmax(np.where(ok, score, -np.inf)))
-    hist = (np.linspace(-4, 4, 40), np.full(40, 0.2), rng.random((2, 40)) * 100)
+    hist = Histogram(np.linspace(-4, 4, 40), np.full(40, 0.2), rng.random((2, 40)) * 100, False)
     args = (thr, score, ok, best, None, hist, decimate(score, keep=(best,)))
     svg = C.curve_svg(*args, classes=["a", "b"], texts=TEXTS)
     assert svg == C.curve_svg(*args, classes=["a", "b"], texts=TEXTS)  # byte-identical

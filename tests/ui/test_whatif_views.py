@@ -143,3 +143,37 @@ def fitted_y(sample):
 
     s = next(s for s in samples() if s["id"] == sample)
     return prepare_training(read_table(DATA / s["file"]), s["target"], ignore=s["ignore"])[1]
+
+
+def test_node_data_tooltips_name_a_bars_value_or_its_bin_and_thinning_is_told():
+    """A bar per distinct value names that value (its drawn width is no range of values); a bar
+    of equal-width bins names its bin. A regression node's points are thinned past
+    ``MAX_POINTS`` rows, and ``points_thinned`` gives the rows the caption then counts."""
+    import xml.etree.ElementTree as ET
+
+    from dtcore import CARTClassifier, CARTRegressor
+    from ui.figures.node_data import points_thinned
+    from ui.figures.regression import MAX_POINTS
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    est, X, Xe = fitted("iris", "c45")  # petal width: 22 distinct values at the root
+    y = np.array([list(est.schema_.classes).index(v) for v in fitted_y("iris")])
+    nd = explain.explainer_data(est, Xe, y, None, 0)
+    tips = [t.text for t in ET.fromstring(node_feature_svg(nd, texts=TEXTS)).iter(svg_ns + "title")]
+    values = set(np.unique(nd.X[:, int(est.tree_.feature[0])]).tolist())
+    assert tips and all(float(t.split(" = ")[1].split(":")[0]) in values for t in tips)
+    rng = np.random.default_rng(0)
+    Xn = rng.normal(size=(MAX_POINTS + 500, 1))
+    yc = (Xn[:, 0] > 0).astype(int)
+    clf = CARTClassifier(max_depth=1).fit(Xn, yc)
+    nd = explain.explainer_data(clf, Xn, yc, None, 0)
+    tips = [t.text for t in ET.fromstring(node_feature_svg(nd, texts=TEXTS)).iter(svg_ns + "title")]
+    assert tips and all(" … " in t for t in tips) and points_thinned(nd) is None
+    yr = Xn[:, 0] * 2 + rng.normal(size=Xn.shape[0])
+    reg = CARTRegressor(max_depth=1).fit(Xn, yr)
+    assert points_thinned(explain.explainer_data(reg, Xn, yr, None, 0)) == MAX_POINTS + 500
+    small, Xs, Xse = fitted("diabetes", "cart")  # 442 rows: every one drawn
+    assert (
+        points_thinned(explain.explainer_data(small, Xse, np.asarray(fitted_y("diabetes"), float), None, 0))
+        is None
+    )

@@ -10,6 +10,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "到达该节点的训练样本：按类别显示划分特征的分布并标出阈值（回归：目标值对特征的散点图及"
         "各子节点的均值），以及每个子节点的类别计数。",
     ),
+    "nodedata.thinned": (
+        "The points show {shown} of the node's {rows} rows (evenly spaced).",
+        "散点图显示该节点 {rows} 行中均匀抽取的 {shown} 行。",
+    ),
     "nodedata.leaf": (
         "A leaf has no test: pick a node that splits.",
         "叶节点没有测试：请选择一个有划分的节点。",

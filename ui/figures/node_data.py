@@ -18,8 +18,8 @@ from dtcore.schema import Schema
 from dtcore.tree import Tree
 from ui.views.text import html_text as x
 
-from .regression import boxes_svg, scatter_svg
-from .splits import class_histogram
+from .regression import MAX_POINTS, boxes_svg, scatter_svg
+from .splits import Histogram, class_histogram
 from .static_charts import (
     children_svg,
     legend_rows,
@@ -79,6 +79,16 @@ def node_feature_svg(nd: NodeData, *, texts: dict) -> str:
     )
 
 
+def points_thinned(nd: NodeData) -> int | None:
+    """The rows ``node_feature_svg`` draws as points when it shows only ``MAX_POINTS`` of them (a
+    regression tree's continuous test on more rows), else None: the caption says so."""
+    j = int(nd.tree.feature[nd.node])
+    if nd.schema.classes is not None or nd.schema.features[j].is_categorical:
+        return None
+    rows = int(np.count_nonzero(~np.isnan(nd.X[:, j])))
+    return rows if rows > MAX_POINTS else None
+
+
 def node_children_svg(tree: Tree, schema: Schema, node: int, *, texts: dict, precision: int = 4) -> str:
     """The class counts (regression: weight, with the mean in the label) of each child, as the
     Splits page's static children chart (``static_charts.children_svg``)."""
@@ -95,15 +105,16 @@ def node_children_svg(tree: Tree, schema: Schema, node: int, *, texts: dict, pre
 
 
 def histogram_svg(
-    hist: tuple[np.ndarray, np.ndarray, np.ndarray],
+    hist: Histogram,
     classes: list[str],
     x_title: str,
     y_title: str,
     marks: list[tuple[float, str]],
 ) -> str:
     """``class_histogram``'s bars stacked by class (a legend of the classes above), ``marks``
-    (threshold, label) dashed; each bar's tooltip its class, range and weight."""
-    centres, widths, counts = hist
+    (threshold, label) dashed; each bar's tooltip its class, its value (a bar per distinct
+    value) or its bin's range, and its weight."""
+    centres, widths, counts = hist.centres, hist.widths, hist.counts
     rows = legend_rows(classes, WIDTH - 60)
     stacks = counts.sum(axis=0) if counts.size else np.zeros(1)
     x_lo, x_hi = padded_range([centres - widths / 2, centres + widths / 2, np.array([m[0] for m in marks])])
@@ -129,10 +140,10 @@ def histogram_svg(
             if v <= 0:
                 continue
             x0, x1 = px(c - w / 2), px(c + w / 2)
+            where = f"= {plain(c)}" if hist.by_value else f"{plain(c - w / 2)} … {plain(c + w / 2)}"
             out.append(
                 f'<rect x="{n(x0)}" y="{n(py(b0 + v))}" width="{n(max(x1 - x0, 0.5))}" height="{n(py(b0) - py(b0 + v))}"'
-                f' fill="{color}"><title>{x(name)} · {x(x_title)} {x(plain(c - w / 2))} … {x(plain(c + w / 2))}:'
-                f" {x(plain(v))}</title></rect>"
+                f' fill="{color}"><title>{x(name)} · {x(x_title)} {x(where)}: {x(plain(v))}</title></rect>'
             )
         base = base + counts[k]
     out += x_ticks(px, x_lo, x_hi, bottom)

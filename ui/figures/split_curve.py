@@ -26,7 +26,7 @@ from dtcore.export import PALETTE, REGRESSION_COLOR
 from ui.views.splits import num
 from ui.views.text import html_text as x
 
-from .splits import class_histogram, curve_texts, decimate, second_best
+from .splits import Histogram, class_histogram, curve_texts, decimate, second_best
 from .static_charts import (
     INK,
     MUTED,
@@ -106,7 +106,7 @@ def curve_svg(
     eligible: ArrayLike,
     chosen: int | None,
     runner: int | None,
-    hist: tuple[np.ndarray, np.ndarray, np.ndarray],
+    hist: Histogram,
     drawn: np.ndarray,
     *,
     classes: Sequence[str] | None,
@@ -117,13 +117,13 @@ def curve_svg(
     """The chart: ``drawn`` the candidate indices whose points the line goes through (all, or a
     decimated envelope: ``ui.figures.splits.decimate``); ``chosen``/``runner``/``picked``:
     candidate indices or None (the algorithm's cut a red star, the runner-up a purple diamond,
-    the previewed one a dark ring); ``hist``: ``class_histogram``'s (centres, widths, counts);
+    the previewed one a dark ring); ``hist``: the feature's ``class_histogram``;
     ``stored``: the threshold the tree stores when it is not the chosen midpoint (C4.5), dotted
     in the histogram; ``texts``: the translated words of ``curve_texts``."""
     xs = np.asarray(threshold, dtype=np.float64)
     s = np.asarray(score, dtype=np.float64)
     ok = np.asarray(eligible, dtype=bool)
-    centres, widths, counts = hist
+    centres, widths, counts = hist.centres, hist.widths, hist.counts
     finite = s[np.isfinite(s)]
     top = float(finite.max()) if finite.size else 1.0
     bottom = min(float(finite.min()) if finite.size else 0.0, 0.0)

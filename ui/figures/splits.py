@@ -10,6 +10,7 @@ hover/labels as text with a small HTML subset, so labels are HTML-escaped here).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
@@ -69,6 +70,17 @@ def decimate(score: np.ndarray, max_points: int = MAX_POINTS, keep: Sequence[int
     return np.unique(idx[idx < n])
 
 
+class Histogram(NamedTuple):
+    """A feature's known values at a node, by class: bar centres and widths, ``counts`` (n_classes
+    or 1, B), and ``by_value``: one bar per distinct value (its centre is that value; its width
+    only draws it) rather than equal-width bins (a bar covers centre ± width / 2)."""
+
+    centres: np.ndarray
+    widths: np.ndarray
+    counts: np.ndarray
+    by_value: bool
+
+
 def class_histogram(
     x: np.ndarray,
     y: np.ndarray,
@@ -76,9 +88,9 @@ def class_histogram(
     n_classes: int,
     distinct_bars: int = DISTINCT_BARS,
     bins: int = HIST_BINS,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(centres, widths, counts (n_classes or 1, B)) of a feature's known values at a node, by
-    class: one bar per distinct value when few, else equal-width bins."""
+) -> Histogram:
+    """The class histogram of a feature's known values at a node: one bar per distinct value when
+    few, else equal-width bins."""
     x = np.asarray(x, dtype=np.float64)
     w = np.ones(x.size) if w is None else np.asarray(w, dtype=np.float64)
     known = ~np.isnan(x)
@@ -87,18 +99,18 @@ def class_histogram(
     groups = max(n_classes, 1)
     key = y.astype(np.int64) if n_classes else np.zeros(x.size, np.int64)
     if x.size == 0:
-        return np.zeros(0), np.zeros(0), np.zeros((groups, 0))
+        return Histogram(np.zeros(0), np.zeros(0), np.zeros((groups, 0)), True)
     uniq, inv = np.unique(x, return_inverse=True)
     if uniq.size <= distinct_bars:
         gap = np.diff(uniq).min() if uniq.size > 1 else max(abs(uniq[0]) * 0.1, 1.0)
         counts = np.zeros((groups, uniq.size))
         np.add.at(counts, (key, inv), w)
-        return uniq, np.full(uniq.size, gap * 0.8), counts
+        return Histogram(uniq, np.full(uniq.size, gap * 0.8), counts, True)
     edges = np.linspace(uniq[0], uniq[-1], bins + 1)
     b = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, bins - 1)
     counts = np.zeros((groups, bins))
     np.add.at(counts, (key, b), w)
-    return (edges[:-1] + edges[1:]) / 2, np.diff(edges), counts
+    return Histogram((edges[:-1] + edges[1:]) / 2, np.diff(edges), counts, False)
 
 
 def curve_figure(
@@ -177,7 +189,7 @@ def curve_figure(
             row=1,
             col=1,
         )
-    centres, widths, counts = hist
+    centres, widths, counts = hist.centres, hist.widths, hist.counts
     groups = counts.shape[0]
     for k in range(groups):
         label = str(classes[k]) if classes is not None else texts["count"]

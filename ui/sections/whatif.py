@@ -11,7 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dtcore import explain
-from ui.figures.node_data import node_children_svg, node_feature_svg
+from ui.figures.node_data import node_children_svg, node_feature_svg, points_thinned
+from ui.figures.regression import MAX_POINTS
 from ui.services.loading import raw_rows
 from ui.state.state import current_data, fixed_labels, lang, t
 from ui.views import focus
@@ -193,6 +194,8 @@ def _node_data(res, inner: list[int], path_tests) -> None:
     with b.container(key="nodedata_children"):  # static SVG: nothing in it is clicked (issue 26)
         st.markdown(node_children_svg(tree, est.schema_, int(node), texts=texts), unsafe_allow_html=True)
     st.caption(t("nodedata.caption"))
+    if (rows := points_thinned(nd)) is not None:
+        st.caption(t("nodedata.thinned", shown=f"{MAX_POINTS:,}", rows=f"{rows:,}"))
 
 
 def tree_feature_name(est, node: int) -> str:
