@@ -81,24 +81,32 @@ def walk_nodes(
             stack.append((child, rows[pos[keep]], cw[keep]))
 
 
+#: (test, code) pairs looked up at once by ``_may_miss``
+LOOKUP_CHUNK = 1 << 16
+
+
 def _may_miss(tree: Tree, X: np.ndarray) -> bool:
     """Could any row meet a test with no branch for its value? Not when the tested columns hold
-    no NaN and every category code in a tested column has a branch at each test of it."""
+    no NaN and every category code in a tested column has a branch at each test of it (looked
+    up for every (test, code) pair of a feature at once, in chunks of :data:`LOOKUP_CHUNK`)."""
     inner = np.flatnonzero(tree.feature >= 0)
     if inner.size == 0:
         return False
     cols = np.unique(tree.feature[inner])
     if np.isnan(X[:, cols]).any():
         return True
-    codes: dict[int, np.ndarray] = {}
-    for i in inner[tree.cat_size[inner] > 0].tolist():  # categorical tests
-        j = int(tree.feature[i])
-        if j not in codes:
-            codes[j] = np.unique(X[:, j]).astype(np.int64)
-        table = tree.cat_branch_of(i)
-        c = codes[j]
-        if np.any(c >= table.size) or np.any(c < 0) or np.any(table[c[c < table.size]] < 0):
-            return True
+    cat_tests = inner[tree.cat_size[inner] > 0]
+    if cat_tests.size == 0:
+        return False
+    lookup = tree.cat_lookup()
+    for j in np.unique(tree.feature[cat_tests]).tolist():
+        codes = np.unique(X[:, j]).astype(np.int64)
+        tests = cat_tests[tree.feature[cat_tests] == j]
+        step = max(1, LOOKUP_CHUNK // max(codes.size, 1))
+        for a in range(0, tests.size, step):
+            part = tests[a : a + step]
+            if (lookup(np.repeat(part, codes.size), np.tile(codes, part.size)) < 0).any():
+                return True
     return False
 
 

@@ -168,7 +168,7 @@ def entropy_continuous(nd: NodeData, j: int, rules: str) -> FeatureSplits:
     rec.usable, rec.split_info, rec.midpoint = True, si, mid
     if c45:
         rec.gain_ratio = gain / si if si * nd.N > SMALL and si > 0 else 0.0
-    else:  # ID3: plain ratio gain / split info (unknown rows a branch), as id3._find
+    else:  # ID3: plain ratio gain / split info (unknown rows a branch), as ID3's grower (dtcore.id3.growth)
         rec.gain_ratio = gain / si if si > 0 else 0.0
     rec.test = SplitTest(j, cuts=(cut,), missing_branch=DISTRIBUTE)
     return rec

@@ -3,10 +3,16 @@ explorer (``dtcore.explain``) both call, so what the explorer shows is what the 
 ``dtcore.c45.rules`` is for C4.5).
 
 * :func:`feature_plan`: how each feature is tested, fixed before growth;
-* :func:`leaf_reason`: the stop rules checked before scoring tests;
-* :func:`branch_rows` / :func:`branches_ok`: ``min_samples_leaf`` on a multiway test;
-* :func:`is_positive` / :func:`better`: a gain that counts, and the tie rule between features;
+* :func:`leaf_reason` / :func:`leaf_reasons`: the stop rules checked before scoring tests;
+* :func:`branch_rows` / :func:`branches_ok` / :func:`branches_ok_many`: ``min_samples_leaf`` on a
+  multiway test;
+* :func:`is_positive` / :func:`better` / :func:`better_many`: a gain that counts, and the tie
+  rule between features;
+* :func:`test_score`: the gain or the plain gain ratio, what the tie rule compares;
 * :func:`weighted_gain` / :func:`decrease_ok`: the ``min_impurity_decrease`` test on N_t/N · gain.
+
+The level-wise grower (``dtcore.id3.growth``) applies each rule to a whole depth at once: a
+rule's one-node form is defined through its many-node form, or one body serves both.
 """
 
 from __future__ import annotations
@@ -57,24 +63,34 @@ def feature_plan(
     return plan, bin_edges
 
 
+#: :func:`leaf_reasons`' codes, by position: 0 is "try to split"
+LEAF_REASONS = (None, "pure", "min_samples_split", "max_depth")
+
+
 def leaf_reason(
     counts: np.ndarray, n_rows: int, depth: int, min_samples_split: float, max_depth: int | None
 ) -> str | None:
     """Why ID3 makes a node a leaf before scoring tests: ``"pure"`` (one class left),
     ``"min_samples_split"`` (fewer rows of positive weight than it), ``"max_depth"``; None: try
-    to split.
+    to split (:func:`leaf_reasons` for one node).
 
     Rows, as ``min_samples_leaf`` counts them (:func:`branches_ok`) and scikit-learn counts
     ``min_samples_split``, not weight: with missing values a row reaches a node with a fraction of
     its weight (3 rows of weight 1.678 at watermelon 2.0α's 纹理=清晰 → 脐部=稍凹) and still counts
     as one row."""
-    if np.count_nonzero(counts > 0) <= 1:
-        return "pure"
-    if min_samples_split > n_rows:
-        return "min_samples_split"
-    if max_depth is not None and depth >= max_depth:
-        return "max_depth"
-    return None
+    code = leaf_reasons(np.asarray(counts)[None, :], np.array([n_rows]), depth, min_samples_split, max_depth)
+    return LEAF_REASONS[int(code[0])]
+
+
+def leaf_reasons(
+    counts: np.ndarray, n_rows: np.ndarray, depth: int, min_samples_split: float, max_depth: int | None
+) -> np.ndarray:
+    """:func:`leaf_reason` for the nodes of one depth at once: ``counts`` (nodes, classes),
+    ``n_rows`` (nodes,); an index into :data:`LEAF_REASONS` per node (the first rule that holds)."""
+    pure = np.count_nonzero(np.asarray(counts) > 0, axis=1) <= 1
+    few = min_samples_split > np.asarray(n_rows)
+    deep = max_depth is not None and depth >= max_depth
+    return np.where(pure, 1, np.where(few, 2, 3 if deep else 0))
 
 
 def branch_rows(branch: np.ndarray, w: np.ndarray, n_branches: int) -> np.ndarray:
@@ -105,22 +121,42 @@ def branches_ok_many(n_rows: np.ndarray, min_samples_leaf: float) -> np.ndarray:
     return (nonempty.sum(axis=1) >= 2) & (smallest >= min_samples_leaf - POSITIVE_GAIN)
 
 
-def is_positive(gain: float) -> bool:
-    """A gain that counts (exceeds float rounding)."""
+def is_positive(gain: Any) -> Any:
+    """A gain that counts (exceeds float rounding); elementwise on an array."""
     return gain > POSITIVE_GAIN
 
 
 def better(score: float, best: float | None) -> bool:
     """Whether a feature's score beats the best so far (features in column order: ties keep the
-    first)."""
-    return best is None or score > best + POSITIVE_GAIN
+    first); :func:`better_many` for one node."""
+    return bool(better_many(np.float64(score), np.float64(-np.inf if best is None else best)))
 
 
-def weighted_gain(N: float, N_total: float, gain: float) -> float:
-    """N_t/N · gain: what ``min_impurity_decrease`` and best-first growth compare."""
+def better_many(score: Any, best: Any) -> Any:
+    """:func:`better` for many nodes at once; ``best`` is −inf where a node has none yet."""
+    return score > best + POSITIVE_GAIN
+
+
+def test_score(gain: Any, iv: Any, criterion: str) -> Any:
+    """What ID3 compares between a node's tests: the gain (``criterion="gain"``) or the plain
+    gain ratio, 0 where the split information is 0 (elementwise on arrays)."""
+    if criterion == "gain":
+        return gain
+    if isinstance(gain, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(iv > 0, gain / iv, 0.0)
+    return gain / iv if iv > 0 else 0.0
+
+
+def weighted_gain(N: Any, N_total: float, gain: Any) -> Any:
+    """N_t/N · gain: what ``min_impurity_decrease`` and best-first growth compare (elementwise
+    on arrays)."""
     return N / N_total * gain
 
 
-def decrease_ok(weighted: float, min_impurity_decrease: float) -> bool:
-    """Whether a split's N_t/N · gain (:func:`weighted_gain`) reaches ``min_impurity_decrease``."""
+def decrease_ok(weighted: Any, min_impurity_decrease: float) -> Any:
+    """Whether a split's N_t/N · gain (:func:`weighted_gain`) reaches ``min_impurity_decrease``
+    (elementwise on an array)."""
+    if isinstance(weighted, np.ndarray):
+        return ~(weighted < min_impurity_decrease)
     return not weighted < min_impurity_decrease

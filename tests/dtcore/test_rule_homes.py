@@ -174,10 +174,14 @@ def test_pruning_explorer_and_counterfactual_route_through_branch_index():
 ID3_RULES = {
     "feature_plan",
     "leaf_reason",
+    "leaf_reasons",
     "branch_rows",
     "branches_ok",
+    "branches_ok_many",
     "is_positive",
     "better",
+    "better_many",
+    "test_score",
     "weighted_gain",
     "decrease_ok",
 }
