@@ -180,7 +180,8 @@ class BaseTreeEstimator:
         for tree in {
             id(t): t for t in (self.tree_, getattr(self, "grown_tree_", None)) if t is not None
         }.values():
-            record_neighbours(tree, X, w)
+            if tree.cut_below is None or tree.cut_above is None:  # exact CART's scan gives them
+                record_neighbours(tree, X, w)
         return self
 
     def _set_schema(self, schema: Schema) -> None:

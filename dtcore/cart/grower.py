@@ -26,6 +26,7 @@ import numpy as np
 from dtcore.cart.categorical import best_categorical, category_stats, scan_categorical
 from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.cart.splitter import (
+    MISSING_ALONE,
     best_per_segment_blocks,
     missing_goes_left,
     scan_sorted,
@@ -51,6 +52,10 @@ class _Choice:
     cat_left: np.ndarray
     n_left: np.ndarray
     n_right: np.ndarray
+    # a continuous winner's neighbours in its segment's sorted values: the largest known value
+    # left of the cut and the smallest right of it (+inf when the missing values go alone)
+    below: np.ndarray
+    above: np.ndarray
 
 
 class _Nodes:
@@ -58,8 +63,8 @@ class _Nodes:
 
     def __init__(self) -> None:
         self.blocks: list[dict[str, np.ndarray]] = []
-        # (node ids, feature, threshold, missing_left, left ids, right ids)
-        self.splits: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        # (node ids, feature, threshold, missing branch, left ids, right ids, below, above)
+        self.splits: list[tuple[np.ndarray, ...]] = []
         # node id → (categories of the feature, codes seen at the node ascending, their branches):
         # the Tree's sparse table, never a dense one per test (nodes × labels on 10⁵ labels)
         self.cat_branch: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
@@ -205,6 +210,8 @@ class Grower:
             np.zeros(0, bool),
             np.zeros(n_seg, np.int64),
             np.zeros(n_seg, np.int64),
+            np.full(n_seg, -np.inf),
+            np.full(n_seg, np.inf),
         )
         G_rows = None
         msl, mwl = self.p.min_samples_leaf, self.p.min_weight_leaf
@@ -259,6 +266,11 @@ class Grower:
             ch.proxy[better] = b[better]
             ch.feature[better] = F[fi[better]]
             ch.threshold[better] = thresholds(xs, c.index[k], c.variant[k])
+            # the values beside the cut, read off the scan: what ``node_rows.cut_neighbours``
+            # would find by routing every row again
+            ch.below[better] = xs[c.index[k]]
+            alone = c.variant[k] == MISSING_ALONE
+            ch.above[better] = np.where(alone, np.inf, xs[np.minimum(c.index[k] + 1, xs.size - 1)])
             ch.missing_left[better] = missing_goes_left(c, k)
             ch.n_left[better], ch.n_right[better] = c.n_left[k], c.n_right[k]
         won: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (j, pair key, side, seg)
@@ -436,7 +448,9 @@ class Grower:
     ) -> None:
         f = ch.feature[segs]
         mb = np.where(ch.missing_left[segs], 0, 1)
-        self.nodes.splits.append((nodes, f, ch.threshold[segs], mb, left_ids, right_ids))
+        self.nodes.splits.append(
+            (nodes, f, ch.threshold[segs], mb, left_ids, right_ids, ch.below[segs], ch.above[segs])
+        )
         M = self.max_cat + 1
         for i, s in enumerate(segs):
             if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
@@ -559,8 +573,10 @@ class Grower:
         mbranch = np.full(N, -1, np.int64)
         lc = np.full(N, -1, np.int64)
         rc = np.full(N, -1, np.int64)
-        for ids, f, t, mb, l, r in nodes.splits:
+        below, above = np.full(N, -np.inf), np.full(N, np.inf)
+        for ids, f, t, mb, l, r, lo, hi in nodes.splits:
             feature[ids], thr[ids], mbranch[ids], lc[ids], rc[ids] = f, t, mb, l, r
+            below[ids], above[ids] = lo, hi
         # subtree sizes bottom-up, then pre-order ids top-down, one vectorised pass per depth
         size = np.ones(N, np.int64)
         by_depth = [np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1)]
@@ -592,6 +608,7 @@ class Grower:
         cut_ptr = np.zeros(N + 1, np.int64)
         cut_ptr[1:] = np.cumsum(ncut)
         cuts = thr[inv][ncut.astype(bool)]
+        cut_below, cut_above = below[inv][ncut.astype(bool)], above[inv][ncut.astype(bool)]
         cat_len = np.zeros(N, np.int64)
         cat_size = np.zeros(N, np.int64)
         code_parts, cat_parts = [np.zeros(0, np.int32)], [np.zeros(0, np.int32)]
@@ -625,6 +642,8 @@ class Grower:
             cat_code=np.concatenate(code_parts),
             cat_branch=np.concatenate(cat_parts),
             n_classes=self.p.n_classes if self.is_clf else 0,
+            cut_below=cut_below,
+            cut_above=cut_above,
         )
 
 
