@@ -33,8 +33,12 @@ from dtcore.c45.rules import (
 )
 from dtcore.criteria import entropy
 from dtcore.entropy.cutpoints import BatchCutScores, score_cuts_batch, xlog2x_table
-from dtcore.entropy.multiway import branch_class_counts, reasonable_branches, score_multiway
-from dtcore.progress import report
+from dtcore.entropy.multiway import (
+    branch_class_counts_many,
+    reasonable_branches_many,
+    score_multiway_many,
+)
+from dtcore.progress import checkpoint, report
 from dtcore.routing import DISTRIBUTE, branch_index, distribute_rows
 from dtcore.schema import Schema
 from dtcore.tree import TreeAssembler
@@ -50,6 +54,10 @@ class GrowthSettings(Protocol):
     mdl_penalty: bool
     criterion: str
 
+
+#: counts (nodes × features × branches × classes) made by one ``bincount`` when a level's
+#: categorical tests are scored: a chunk of the level's nodes at a time
+CHUNK_CELLS = 1 << 21
 
 #: a scored test: (feature, "cont" or "cat", gain, gain ratio, {"midpoint", "lo", "hi"} or {})
 _Candidate = tuple[int, str, float, float, dict[str, float]]
@@ -180,7 +188,8 @@ class Grower:
                     ]
                     for s, v in enumerate(batch.valid.T)
                 ]
-            chosen = [self._choose(t, N, scores, s) for s, (t, N) in enumerate(todo)]
+            cat_scores = self._score_categorical(todo)
+            chosen = [self._choose(N, scores, cat_scores, s) for s, (_t, N) in enumerate(todo)]
             kids: list[list[_Task] | None] = [None] * len(todo)
             if self._level is not None and self._level[3]:
                 # unit weights and no missing value at this level: every continuous cut is
@@ -360,24 +369,59 @@ class Grower:
         self.stats.splits[j] = self.stats.splits.get(j, 0) + 1
         return kids
 
+    def _score_categorical(self, todo: Sequence[tuple[_Task, float]]) -> list[list[_Candidate]]:
+        """Every node's usable categorical tests (those with two branches of ``min_cases``
+        weight), scored for the whole level at once: the features with the same category count
+        are counted together (``branch_class_counts_many``, the same numbers as node by node)
+        and scored by one ``score_multiway_many`` call, in chunks of :data:`CHUNK_CELLS`."""
+        out: list[list[_Candidate]] = [[] for _ in todo]
+        if not self.cat:
+            return out
+        rows = np.concatenate([t.rows for t, _ in todo])
+        w = np.concatenate([t.w for t, _ in todo])
+        sizes = np.array([t.rows.size for t, _ in todo])
+        node = np.repeat(np.arange(len(todo)), sizes)
+        bounds = np.r_[0, np.cumsum(sizes)]
+        used = np.array([[j in t.used for j in self.cat] for t, _ in todo], dtype=bool).reshape(len(todo), -1)
+        groups: dict[int, list[int]] = {}
+        for i, j in enumerate(self.cat):
+            groups.setdefault(self.n_cats[j], []).append(i)
+        found: list[tuple[int, int, int, float, float]] = []  # (node, place in self.cat, j, gain, ratio)
+        for V, places in groups.items():
+            feats = np.array([self.cat[i] for i in places])
+            step = max(1, CHUNK_CELLS // max(1, feats.size * V * self.C))
+            for a in range(0, len(todo), step):
+                b = min(len(todo), a + step)
+                lo, hi = bounds[a], bounds[b]
+                x = self.X[rows[lo:hi, None], feats[None, :]]
+                codes = np.where(np.isnan(x), -1, x).astype(np.int64)
+                bc = branch_class_counts_many(
+                    codes, self.y[rows[lo:hi]], w[lo:hi], node[lo:hi] - a, b - a, V, self.C
+                )
+                sc = score_multiway_many(bc.counts, bc.unknown)
+                ok = reasonable_branches_many(bc.counts.sum(axis=2), self.m).reshape(b - a, feats.size)
+                ok &= ~used[a:b][:, places]
+                gain = sc.gain.reshape(b - a, feats.size).tolist()
+                ratio = sc.gain_ratio.reshape(b - a, feats.size).tolist()
+                for s, f in zip(*np.nonzero(ok)):
+                    found.append((a + int(s), places[f], self.cat[places[f]], gain[s][f], ratio[s][f]))
+                checkpoint()
+        for s, _, j, g, r in sorted(found):  # per node, in column order
+            out[s].append((j, "cat", g, r, {}))
+        return out
+
     def _choose(
-        self, t: _Task, N: float, scores: Sequence[Sequence[_Candidate]] | None, s: int
+        self,
+        N: float,
+        scores: Sequence[Sequence[_Candidate]] | None,
+        cat_scores: Sequence[Sequence[_Candidate]],
+        s: int,
     ) -> _Chosen | None:
-        """Release 8's selection rule over the node's scored features; None → leaf."""
+        """Release 8's selection rule over node s's scored features; None → leaf."""
         est = self.est
         # (feature, kind, gain, ratio, info); ``scores[s]``: the node's continuous candidates
         cands = list(scores[s]) if scores is not None else []
-        if self.cat:
-            y_loc = self.y[t.rows]
-            for j in self.cat:
-                if j in t.used:
-                    continue
-                x = self.X[t.rows, j]
-                counts, unknown = branch_class_counts(x, y_loc, t.w, self.n_cats[j], self.C)
-                if reasonable_branches(counts.sum(axis=1), self.m) < 2:
-                    continue
-                sc = score_multiway(counts, unknown)
-                cands.append((j, "cat", sc.gain, sc.gain_ratio, {}))
+        cands.extend(cat_scores[s])
         if not cands:
             return None
         cands.sort(key=lambda c: c[0])  # column order decides ties

@@ -28,7 +28,7 @@ import numpy as np
 
 from dtcore.criteria import SMALL, entropy
 from dtcore.entropy.cutpoints import score_textbook_cuts
-from dtcore.entropy.multiway import score_multiway_many
+from dtcore.entropy.multiway import branch_class_counts_many, score_multiway_many
 from dtcore.entropy.preorder import CreatedNodes, preorder_tree
 from dtcore.id3.rules import (
     better_many,
@@ -169,7 +169,7 @@ class _Grower:
         bounds = np.r_[0, np.cumsum(np.bincount(node, minlength=kc))]
         for V, feats in self.groups:
             per_node = feats.size * V * self.C
-            step = max(1, CHUNK_CELLS // per_node)
+            step = max(1, CHUNK_CELLS // max(1, per_node))  # a column with no category: 0
             for a in range(0, kc, step):
                 b = min(kc, a + step)
                 lo, hi = bounds[a], bounds[b]
@@ -196,24 +196,13 @@ class _Grower:
         self, rows: np.ndarray, w: np.ndarray, node: np.ndarray, k: int, feats: np.ndarray, V: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(gain, score, usable), each (k, F), of the multiway features ``feats`` (V branches each)
-        at k nodes: one ``bincount`` per kind of count over every (row, feature) cell."""
-        C, F = self.C, feats.size
-        codes = self.B[rows[:, None], feats[None, :]]
-        known = codes >= 0
-        test = node[:, None] * F + np.arange(F)  # (node, feature) of each cell
-        slot = test * V + codes  # (node, feature, branch)
-        y_col = self.y[rows][:, None]
-        w_cells = np.repeat(w, F)
-        KF = k * F
-        # a cell that does not belong in a count goes to one bin past the end, then dropped
-        cell = np.where(known, slot * C + y_col, KF * V * C).ravel()
-        counts = np.bincount(cell, weights=w_cells, minlength=KF * V * C + 1)[: KF * V * C]
-        lost = np.where(known, KF * C, test * C + y_col).ravel()
-        unknown = np.bincount(lost, weights=w_cells, minlength=KF * C + 1)[: KF * C]
-        counted = np.where(known & (w[:, None] > 0), slot, KF * V).ravel()
-        n_rows = np.bincount(counted, minlength=KF * V + 1)[: KF * V]
-        s = score_multiway_many(counts.reshape(KF, V, C), unknown.reshape(KF, C))
-        usable = branches_ok_many(n_rows.reshape(KF, V), self.limits.min_samples_leaf)
+        at k nodes, counted for all of them at once (``branch_class_counts_many``)."""
+        F = feats.size
+        bc = branch_class_counts_many(
+            self.B[rows[:, None], feats[None, :]], self.y[rows], w, node, k, V, self.C
+        )
+        s = score_multiway_many(bc.counts, bc.unknown)
+        usable = branches_ok_many(bc.rows, self.limits.min_samples_leaf)
         score = test_score(s.gain, s.iv, self.limits.criterion)
         return s.gain.reshape(k, F), np.asarray(score).reshape(k, F), usable.reshape(k, F)
 

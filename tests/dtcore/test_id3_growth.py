@@ -142,3 +142,19 @@ def test_one_node_rules_are_their_many_node_forms():
         test_score(gain, iv, "gain_ratio").tolist() == [0.4, 0.0] == [test_score(0.2, 0.5, "gain_ratio"), 0.0]
     )
     assert test_score(gain, iv, "gain") is gain
+
+
+@pytest.mark.parametrize("algo", ["id3", "c45"])
+def test_a_categorical_column_with_no_category_is_never_tested(algo):
+    """A column typed categorical whose every cell is missing has no category (no branch): the
+    level-wise scoring of its tests must not divide by its size (hypothesis found it)."""
+    from dtcore.c45 import C45Classifier
+
+    X = np.empty((40, 2), dtype=object)
+    X[:, 0] = None
+    X[:, 1] = np.array(["a", "b"], dtype=object)[np.arange(40) % 2]
+    y = np.where(np.arange(40) % 2 == 0, "yes", "no")
+    est = (ID3Classifier() if algo == "id3" else C45Classifier(prune=False)).fit(
+        X, y, feature_kinds=["categorical", "categorical"]
+    )
+    assert est.tree_.feature[0] == 1 and est.tree_.node_count == 3

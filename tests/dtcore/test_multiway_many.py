@@ -1,39 +1,49 @@
-"""``score_multiway_many`` and ``branches_ok_many`` (ID3's per-node batch of categorical features) give
-the one-test functions' answers bit for bit, with and without unknown values and empty branches."""
-
-from __future__ import annotations
+"""The batched multiway kernels the level-wise growers use (ID3's and C4.5's categorical tests)
+give the one-test kernels' numbers bit for bit: ``branch_class_counts_many`` against
+``branch_class_counts`` node by node, feature by feature, and ``score_multiway_many`` against
+``score_multiway``, on rows with missing codes, codes past the table and fractional weights."""
 
 import numpy as np
 import pytest
 
-from dtcore.entropy.multiway import score_multiway, score_multiway_many
+from dtcore.entropy.multiway import (
+    branch_class_counts,
+    branch_class_counts_many,
+    reasonable_branches,
+    reasonable_branches_many,
+    score_multiway,
+    score_multiway_many,
+)
+from dtcore.id3.rules import branch_rows
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_many_equals_one_at_a_time(seed):
+@pytest.mark.parametrize("seed", range(5))
+def test_counts_and_scores_of_many_tests_are_those_of_each_test(seed):
     rng = np.random.default_rng(seed)
-    F, V, C = 1 + seed, 2 + seed % 5, 2 + seed % 3
-    counts = rng.integers(0, 6, size=(F, V, C)) * rng.choice([1.0, 0.37, 1 / 3], size=(F, V, C))
-    unknown = (rng.random((F, C)) < 0.5) * rng.random((F, C)) * 3 if seed % 2 else np.zeros((F, C))
-    counts[0, 0] = 0.0  # an empty branch
-    if F > 2:
-        counts[2] = 0.0  # a feature with no known row
-    many = score_multiway_many(counts, unknown)
-    for f in range(F):
-        one = score_multiway(counts[f], unknown[f])
-        assert (many.gain[f], many.split_info[f], many.gain_ratio[f], many.iv[f]) == (
-            one.gain,
-            one.split_info,
-            one.gain_ratio,
-            one.iv,
-        )
-
-
-@pytest.mark.parametrize("min_samples_leaf", [1, 2, 5])
-def test_branches_ok_many_equals_one_at_a_time(min_samples_leaf):
-    from dtcore.id3.rules import branches_ok, branches_ok_many
-
-    rng = np.random.default_rng(min_samples_leaf)
-    n_rows = rng.integers(0, 7, size=(40, 4)) * (rng.random((40, 4)) < 0.7)
-    many = branches_ok_many(n_rows, min_samples_leaf)
-    assert many.tolist() == [branches_ok(r, min_samples_leaf) for r in n_rows]
+    k, F, V, C = (
+        int(rng.integers(1, 6)),
+        int(rng.integers(1, 4)),
+        int(rng.integers(1, 12)),
+        int(rng.integers(2, 4)),
+    )
+    sizes = rng.integers(0, 60, k)
+    node = np.repeat(np.arange(k), sizes)
+    m = node.size
+    codes = rng.integers(-1, V + 2, size=(m, F))  # -1 and ≥ V: unknown
+    y = rng.integers(0, C, m)
+    w = rng.choice([0.0, 0.3, 1.0, 2.5], m)
+    many = branch_class_counts_many(codes, y, w, node, k, V, C)
+    scores = score_multiway_many(many.counts, many.unknown)
+    ok = reasonable_branches_many(many.counts.sum(axis=2), 2.0)
+    bounds = np.r_[0, np.cumsum(sizes)]
+    for i in range(k):
+        rows = slice(bounds[i], bounds[i + 1])
+        for f in range(F):
+            t = i * F + f
+            counts, unknown = branch_class_counts(codes[rows, f], y[rows], w[rows], V, C)
+            np.testing.assert_array_equal(many.counts[t], counts)
+            np.testing.assert_array_equal(many.unknown[t], unknown)
+            np.testing.assert_array_equal(many.rows[t], branch_rows(codes[rows, f], w[rows], V))
+            one = score_multiway(counts, unknown)
+            assert (scores.gain[t], scores.gain_ratio[t], scores.iv[t]) == (one.gain, one.gain_ratio, one.iv)
+            assert ok[t] == (reasonable_branches(counts.sum(axis=1), 2.0) >= 2)
