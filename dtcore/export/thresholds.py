@@ -43,7 +43,7 @@ def fmt_threshold(
     shorter form separates. ``below``/``above`` None or ∓inf: no value on that side."""
     lo = -math.inf if below is None else float(below)
     hi = math.inf if above is None else float(above)
-    t = float(t)
+    t = float(t) + 0.0  # −0.0 + 0.0 is 0.0: a cut at a training value "-0" reads "≤ 0"
     if precision is None or not math.isfinite(t):
         return fmt_num(t, None)
     for p in range(int(precision), _MAX_DIGITS + 1):

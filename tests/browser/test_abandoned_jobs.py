@@ -12,7 +12,9 @@ to another page while Compare runs stops it too."""
 from __future__ import annotations
 
 import os
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,9 +103,13 @@ def start_compare(page, url: str, csv) -> None:
     page.wait_for_timeout(300)
     script_done(page)
     page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Compare").click()
-    page.get_by_text("CART (absolute error) is not among the defaults").first.wait_for(
-        state="visible", timeout=60_000
-    )
+    note = page.get_by_text("CART (absolute error) is not among the defaults").first
+    try:  # the page waits its turn if a job of the module's other test still holds the server
+        note.wait_for(state="visible", timeout=120_000)
+    except Exception:
+        shot = Path(tempfile.mkdtemp()) / "compare-not-shown.png"
+        page.screenshot(path=str(shot))
+        raise AssertionError(f"the Compare page did not show its note in 120 s: {shot}") from None
     script_done(page, timeout=60_000)  # CART on squared error and Friedman's MSE: seconds
     box = page.locator(".st-key-compare_algos input").first
     box.click()

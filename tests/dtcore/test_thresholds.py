@@ -56,6 +56,12 @@ def test_every_rounding_separates_on_random_neighbours():
         assert a <= float(s) < b, (a, b, s)
 
 
+def test_a_cut_at_minus_zero_reads_zero():
+    """A file's "-0" is a training value −0.0, and C4.5 snaps its cut to it: "x ≤ 0" is printed."""
+    assert fmt_threshold(-0.0) == "0" and fmt_threshold(-0.0, 3, -0.01, 0.01) == "0"
+    assert fmt_threshold(-0.001, 3) == "-0.001"
+
+
 def test_midpoint_shown_exactly_when_one_more_digit_holds_it():
     assert fmt_midpoint(0.3815, 3, 0.36, 0.403) == "0.3815"
     assert fmt_midpoint(0.3815, 4, 0.36, 0.403) == "0.3815"
