@@ -190,9 +190,7 @@ def _binary_neighbours(tree: Tree, X: np.ndarray, below: np.ndarray, above: np.n
     low = np.append(below, -np.inf)  # slot n_cuts: the values that went right
     high = np.append(above, np.inf)  # slot n_cuts: the values that went left
     rows = np.arange(X.shape[0])
-    node = np.zeros(X.shape[0], dtype=np.intp)
-    if tree.feature[0] < 0:
-        rows = rows[:0]
+    node = np.zeros(X.shape[0], dtype=np.intp)  # the root is a test: the caller has cuts
     while rows.size:
         checkpoint()
         x = X[rows, feat[node]]

@@ -135,7 +135,8 @@ class _Grower:
         self.X, self.y, self.plan, self.C, self.limits = X, y, plan, n_classes, limits
         n, p = X.shape
         self.V = np.array([n_branches(plan[j]) for j in range(p)], dtype=np.int64)
-        self.thr = [j for j in range(p) if plan[j][0] == "thr"]
+        self.is_thr = np.array([plan[j][0] == "thr" for j in range(p)], dtype=bool)  # binary cuts
+        self.thr = np.flatnonzero(self.is_thr)
         # every multiway feature's branch per row, fixed before growth (-1: unknown)
         self.B = np.zeros((n, p), dtype=np.int32)
         groups: dict[int, list[int]] = {}
@@ -176,7 +177,7 @@ class _Grower:
                 g, s, u = self._multiway(rows[lo:hi], w[lo:hi], node[lo:hi] - a, b - a, feats, V)
                 gain[a:b, feats], score[a:b, feats], ok[a:b, feats] = g, s, u
                 checkpoint()
-        thr = np.array(self.thr, dtype=np.int64)
+        thr = self.thr
         for i in range(kc) if thr.size else ():  # a node's rows sorted per feature: node by node
             r = rows[bounds[i] : bounds[i + 1]]
             t = threshold_tests(
@@ -213,7 +214,7 @@ class _Grower:
         rows, w, node = d.rows[mine], d.w[mine], d.node[mine]
         j = best.feature[node]
         b = self.B[rows, j]
-        at_cut = np.isin(j, self.thr) if self.thr else np.zeros(rows.size, dtype=bool)
+        at_cut = self.is_thr[j]
         if at_cut.any():
             x = self.X[rows[at_cut], j[at_cut]]
             b[at_cut] = np.where(np.isnan(x), -1, x > best.cut[node[at_cut]])
@@ -313,7 +314,7 @@ class _Grower:
         )
         used = d.used[parent]
         tested = best.feature[parent]
-        multi = np.flatnonzero(~np.isin(tested, self.thr))  # a binary cut leaves its feature usable
+        multi = np.flatnonzero(~self.is_thr[tested])  # a binary cut leaves its feature usable
         used[multi, tested[multi]] = True
         place = np.cumsum(reach) - 1
         ids = self.next_id + np.flatnonzero(reach)
