@@ -15,7 +15,10 @@ Lines:
   -no-cv -v``: JVM start and ARFF parsing included; its CPU is the child process's user + system
   time, JIT and GC threads included);
 * **exact CART, 10³ rows**: ``CARTClassifier`` fully grown and at depth 8 on 10³ × 10 against
-  ``DecisionTreeClassifier`` (the same node counts are checked).
+  ``DecisionTreeClassifier`` (the same node counts are checked);
+* **exact CART, 10⁴ rows, fully grown 10⁵ rows, fit memory at 10⁶ rows**: ``bench/lines_exact.py``;
+* **hist**: ``bench/lines_hist.py``; **EBP, CCP with CV**: ``bench/lines_pruning.py``;
+  **Dask**: ``bench/lines_dask.py``.
 
 CPU seconds are what the load inflates least (``time.process_time``; the peer's own process for
 Weka); the ratio column is ours / peer on CPU, the goal that of issue 28.
@@ -39,6 +42,7 @@ import numpy as np
 
 from bench.bench_cart import make_data
 from bench.lines_dask import dask_lines
+from bench.lines_exact import exact_lines
 from bench.lines_hist import hist_lines
 from bench.lines_pruning import pruning_lines
 from dtcore.cart.estimator import CARTClassifier
@@ -59,22 +63,34 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Memory:
+    """Megabytes (2²⁰ bytes) a fit added to its process at its peak."""
+
+    mb: float
+
+
+@dataclass(frozen=True)
 class Line:
     what: str
-    ours: Timing
-    peer: Timing | None
+    ours: Timing | Memory
+    peer: Timing | Memory | None
     peer_name: str
     goal: float  # ours / peer on CPU must stay at or below this
     note: str = ""
 
     @property
     def ratio(self) -> float | None:
-        return None if self.peer is None else self.ours.cpu / self.peer.cpu
+        return None if self.peer is None else amount(self.ours) / amount(self.peer)
 
     @property
     def met(self) -> str:
         r = self.ratio
         return "—" if r is None else ("yes" if r <= self.goal else "no")
+
+
+def amount(m: Timing | Memory) -> float:
+    """What a line's ratio compares: CPU seconds, or megabytes."""
+    return m.cpu if isinstance(m, Timing) else m.mb
 
 
 def timed(fn: Callable[[], object]) -> tuple[Timing, object]:
@@ -234,13 +250,15 @@ def cart_small_lines(rounds: int) -> list[Line]:
 
 
 # -- output -----------------------------------------------------------------------------------
-def fmt(t: Timing | None) -> str:
+def fmt(t: Timing | Memory | None) -> str:
+    if isinstance(t, Memory):
+        return f"{t.mb:.0f} MB"
     return "—" if t is None else f"{t.cpu:.3f} s CPU ({t.wall:.3f} s wall)"
 
 
 def table(lines: list[Line]) -> list[str]:
     out = [
-        "| what | dtcore | peer | ratio (CPU) | goal | met | note |",
+        "| what | dtcore | peer | ratio (CPU or MB) | goal | met | note |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for ln in lines:
@@ -277,10 +295,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="rounds per line (the best is kept)")
     ap.add_argument("--write-doc", action="store_true", help=f"write the table to {DOC.relative_to(ROOT)}")
-    ap.add_argument("--only", choices=("predict", "id3", "cart", "hist"), nargs="*", help="only these lines")
+    ap.add_argument(
+        "--only", choices=("predict", "id3", "cart", "exact", "hist"), nargs="*", help="only these lines"
+    )
     args = ap.parse_args(argv)
-    todo = args.only or ["predict", "id3", "cart", "hist"]
+    todo = args.only or ["predict", "id3", "cart", "exact", "hist"]
     lines: list[Line] = []
+    show = lambda row: print(row, flush=True)  # noqa: E731
     rows = table([])
     print("\n".join(rows), flush=True)
     for key in todo:
@@ -288,10 +309,12 @@ def main(argv: list[str] | None = None) -> None:
             "predict": lambda: [predict_line(args.repeat)],
             "id3": lambda: [id3_line(args.repeat)],
             "hist": lambda: hist_lines(args.repeat),
+            "exact": lambda: exact_lines(args.repeat, show=show),
         }.get(key, lambda: cart_small_lines(args.repeat))()
         lines += new
-        for row in table(new)[2:]:
-            print(row, flush=True)
+        if key != "exact":  # exact_lines prints its rows as it measures them
+            for row in table(new)[2:]:
+                print(row, flush=True)
     lines += pruning_lines(args.repeat, args.only)  # prints its rows (bench/lines_pruning.py)
     lines += [] if args.only else dask_lines(args.repeat, show=lambda row: print(row, flush=True))
     if args.write_doc:

@@ -147,7 +147,10 @@ class BaseTreeEstimator:
         keep = w > 0  # a row of weight 0 is no training case, as in scikit-learn: no threshold
         # snaps to its value, no bin edge or row count includes it (its label is still a class)
         # fractional ``min_samples_*`` are shares of every row, zero weights included (scikit-learn)
-        self.fit_encoded(Xe[keep], np.asarray(y_enc)[keep], schema, w[keep], n_samples=n)
+        y_fit = np.asarray(y_enc)
+        if not keep.all():  # a copy of the table only when some row goes
+            Xe, y_fit, w = Xe[keep], y_fit[keep], w[keep]
+        self.fit_encoded(Xe, y_fit, schema, w, n_samples=n)
         self._fitted_with_names = named
         if self._task == "classification":
             self._class_values, self._proba_columns = typed_classes(y_arr, y_enc, cls or ())

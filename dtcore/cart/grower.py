@@ -27,9 +27,9 @@ from dtcore.cart.categorical import best_categorical, category_stats, scan_categ
 from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.cart.splitter import (
     MISSING_ALONE,
-    best_per_segment_blocks,
+    SCAN_CHUNK,
+    best_cuts,
     missing_goes_left,
-    scan_sorted,
     segment_ids,
     thresholds,
 )
@@ -96,6 +96,11 @@ class Grower:
     """Holds the training arrays and the sorted permutations; ``grow()`` returns a ``Tree``."""
 
     CHUNK_ELEMENTS = 1 << 15  # rows × features per vectorised pass (larger ones fall out of cache)
+    SCAN_CHUNK = SCAN_CHUNK  # candidates scored at a time (``best_cuts``; tests make it small)
+    # a table up to this size is copied feature-major: a feature's gather then reads one
+    # contiguous column (10⁵ × 20: 10 % of a fully grown fit); a bigger one is read in place,
+    # its columns strided (10⁶ × 20: 160 MB saved, the gathers ~10 % slower)
+    FEATURE_MAJOR_BYTES = 1 << 25
 
     def __init__(
         self,
@@ -111,30 +116,41 @@ class Grower:
         n, nf = X.shape
         self.n, self.nf = n, nf
         self.ncat = [int(c) for c in n_categories]
-        self.Xc = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+        # a gather of several features reads the flat buffer at row·row_step + j·col_step
+        X = np.asarray(X, dtype=np.float64)
+        if X.nbytes <= self.FEATURE_MAJOR_BYTES:
+            X = np.asfortranarray(X)
+        elif not (X.flags.c_contiguous or X.flags.f_contiguous):
+            X = np.ascontiguousarray(X)
+        self.X = X
+        self.X_flat = X.reshape(-1) if X.flags.c_contiguous else X.T.reshape(-1)
+        self.row_step: int = nf if X.flags.c_contiguous else 1
+        self.col_step: int = 1 if X.flags.c_contiguous else n
         self.w = np.asarray(w, dtype=np.float64)
         self.w_total = float(self.w.sum())
         self.all_positive = bool(np.all(self.w > 0))
         self.cont = [j for j in range(nf) if self.ncat[j] == 0]
-        self.has_nan = [bool(np.isnan(self.Xc[j]).any()) for j in range(nf)]
+        self.has_nan = [bool(np.isnan(X[:, j]).any()) for j in range(nf)]
         self.max_cat = max([c for c in self.ncat if c > 0], default=0)
         itype = np.int32 if n < 2**31 - 1 else np.int64
         perm = np.empty((len(self.cont) + 1, n), dtype=itype)
         for r, j in enumerate(self.cont):
-            perm[r] = np.argsort(self.Xc[j])  # NaN last; order inside ties does not matter
+            perm[r] = np.argsort(X[:, j])  # NaN last; order inside ties does not matter
         perm[-1] = np.arange(n)
         self.perm0 = perm
         if self.is_clf:
             K = params.n_classes
             self.y = np.asarray(y, dtype=np.int64)
-            R = np.zeros((K + 1, n))  # channel-first: gathers and cumsums run on contiguous rows
-            R[0] = self.w
-            R[1 + self.y, np.arange(n)] = self.w
             # unit weights: the cumulative channels are integer counts, built from the class
             # codes with integer cumsums (exact, so the same proxies bit for bit)
             self.unit = bool(np.all(self.w == 1.0)) and K < 127
             self.ycode = self.y.astype(np.int8) if self.unit else None
             self.unit_reg = False
+            R: np.ndarray | None = None  # read only by weighted scans and categorical features
+            if not self.unit or self.max_cat > 0:
+                R = np.zeros((K + 1, n))  # channel-first: gathers and cumsums run on contiguous rows
+                R[0] = self.w
+                R[1 + self.y, np.arange(n)] = self.w
         else:
             self.y = np.asarray(y, dtype=np.float64)
             # absolute_error scans ranks of y itself, the others cumulative Σw·y
@@ -142,9 +158,16 @@ class Grower:
             self.unit = False
             # unit weights: the cumulative weight is the position (absolute_error reads G itself)
             self.unit_reg = self.crit != "absolute_error" and bool(np.all(self.w == 1.0))
-        self.R = R
+        self._R = R
         self.nodes = _Nodes()
         self.split_order = np.empty(0, np.int64)  # pre-order ids of the tests, in split order
+
+    @property
+    def R(self) -> np.ndarray:
+        """(d, n) stat channels of every row (``splitter``); unit-weight classification on
+        continuous features never reads them, so then they are not made (32 MB at 10⁶ rows)."""
+        assert self._R is not None, "unit-weight class counts come from the class codes"
+        return self._R
 
     # -- statistics ------------------------------------------------------------------------------
     def stats(self, rows: np.ndarray, key: np.ndarray, n_groups: int) -> dict[str, np.ndarray]:
@@ -226,14 +249,14 @@ class Grower:
             flat = pj.ravel()
             # every feature's values in its own order: one gather from the flat (feature, row) array
             if nF > 1:
-                at = pj + (F * self.n)[:, None]
-                xs = self.Xc.take(at.ravel())
+                at = pj.astype(np.intp) * self.row_step + (F * self.col_step)[:, None]
+                xs = self.X_flat.take(at.ravel())
                 offs = np.arange(nF)[:, None]
                 starts = (offs * m + seg_start).ravel()
                 lens = np.broadcast_to(seg_len, (nF, n_seg)).ravel()
                 sid = (offs * n_seg + seg_id).ravel()
             else:
-                xs, starts, lens, sid = self.Xc[F[0]].take(pj[0]), seg_start, seg_len, seg_id
+                xs, starts, lens, sid = self.X[:, F[0]].take(pj[0]), seg_start, seg_len, seg_id
             if self.unit:
                 G, cum = None, self._unit_cumulative(flat)
             elif self.unit_reg:
@@ -243,7 +266,7 @@ class Grower:
                 G = None
             else:
                 G, cum = np.take(self.R, flat, axis=1), None
-            c = scan_sorted(
+            c = best_cuts(
                 xs,
                 G,
                 starts,
@@ -254,15 +277,15 @@ class Grower:
                 mwl,
                 has_missing=any(self.has_nan[j] for j in F),
                 cumulative=cum,
+                chunk=self.SCAN_CHUNK,
             )
-            b_all, where_all = best_per_segment_blocks(c, nF * n_seg)
-            b_all = b_all.reshape(nF, n_seg)
+            b_all = c.proxy.reshape(nF, n_seg)  # one winner per (feature, segment)
             fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
             b = b_all[fi, np.arange(n_seg)]
             better = np.flatnonzero(b > ch.proxy)
             if better.size == 0:
                 continue
-            k = where_all.reshape(nF, n_seg)[fi[better], better]
+            k = fi[better] * n_seg + better
             ch.proxy[better] = b[better]
             ch.feature[better] = F[fi[better]]
             ch.threshold[better] = thresholds(xs, c.index[k], c.variant[k])
@@ -280,7 +303,7 @@ class Grower:
             if G_rows is None:
                 G_rows = np.take(self.R, rows, axis=1).T
             nc = self.ncat[j]
-            cs = category_stats(self.Xc[j][rows], G_rows, seg_id, n_seg, nc)
+            cs = category_stats(self.X[rows, j], G_rows, seg_id, n_seg, nc)
             b, nl_all, pair_left = best_categorical(scan_categorical(cs, self.crit, msl, mwl))
             # categorical features come after the continuous ones: ties go to the lower index
             better = np.flatnonzero((b > ch.proxy) | ((b == ch.proxy) & (b > -np.inf) & (j < ch.feature)))
@@ -339,7 +362,7 @@ class Grower:
             return left
         s = seg_id[sel]
         f = ch.feature[s]
-        x = self.Xc[f, rows[sel]]
+        x = self.X[rows[sel], f]
         nan = np.isnan(x)
         is_cat = np.isnan(ch.threshold[s])
         with np.errstate(invalid="ignore"):
@@ -400,8 +423,10 @@ class Grower:
         """Children's segments in every permutation, each still sorted; kept children first
         (in parent order, left before right), dropped rows after them.
 
-        ``left_el`` is aligned with ``perm[-1]``.  Returns (new perm view, starts, lengths, keep),
-        ``keep`` flagging the kept children among the 2·n_seg in (segment, side) order."""
+        In place: ``perm`` is overwritten (a block of rows goes through one scratch buffer, not
+        a second copy of every permutation: 80 MB at 10⁶ rows × 20 features).  ``left_el`` is
+        aligned with ``perm[-1]``.  Returns (new perm view, starts, lengths, keep), ``keep``
+        flagging the kept children among the 2·n_seg in (segment, side) order."""
         n_seg = seg_start.size
         m = perm.shape[1]
         n_left = np.bincount(seg_id, weights=left_el, minlength=n_seg).astype(np.int64)
@@ -422,8 +447,8 @@ class Grower:
         PR += pos
         left_row = np.zeros(self.n, dtype=bool)
         left_row[perm[-1]] = left_el
-        out = np.empty_like(perm)
         step = max(1, int(self.CHUNK_ELEMENTS // max(m, 1)))
+        scratch = np.empty((min(step, perm.shape[0]), m), perm.dtype)
         for r in range(0, perm.shape[0], step):  # several permutations per vectorised pass
             p = perm[r : r + step]
             lft = left_row.take(p)
@@ -432,9 +457,11 @@ class Grower:
             dest = PR - excl  # a right row goes after the right rows before it, a left one
             np.add(PL, excl, out=dest, where=lft)  # after the left rows before it
             dest += (np.arange(p.shape[0], dtype=np.intp) * m)[:, None]  # flat, row by row
-            np.put(out[r : r + step], dest, p)
+            out = scratch[: p.shape[0]]
+            np.put(out, dest, p)
+            p[...] = out
         m_keep = int(size[keep].sum())
-        return out[:, :m_keep], start[keep], size[keep], keep
+        return perm[:, :m_keep], start[keep], size[keep], keep
 
     # -- builders -----------------------------------------------------------------------------------
     def _root(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:

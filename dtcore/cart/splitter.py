@@ -73,39 +73,40 @@ def segment_ids(seg_start: np.ndarray, seg_len: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(seg_len.size, dtype=np.int64), seg_len)
 
 
-def _block(
-    idx: np.ndarray,
-    seg: np.ndarray,
-    variant: int,
-    n_left: np.ndarray,
-    n_right: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-) -> list[np.ndarray]:
-    return [idx, seg, np.full(idx.size, variant, np.int8), n_left, n_right, left, right]
+SCAN_CHUNK = 1 << 18  # candidates scored per pass by ``best_cuts`` (bounds its memory)
 
 
-def scan_sorted(
+@dataclass
+class _Prepared:
+    """What every candidate of one feature's scan reads: cumulative channels, segment totals,
+    missing counts and the valid cut positions (``ok``: a gap above FEATURE_THRESHOLD)."""
+
+    C: np.ndarray
+    base: np.ndarray
+    tot: np.ndarray
+    seg_start: np.ndarray
+    seg_len: np.ndarray
+    seg_id: np.ndarray
+    n_miss: np.ndarray
+    n_known: np.ndarray
+    last_known: np.ndarray
+    idx: np.ndarray  # positions of the valid cuts, ascending
+    # (known, missing) channels per segment when some segment has missing values, else None
+    known_missing: tuple[np.ndarray, np.ndarray] | None
+    # absolute_error: prefix and suffix absolute errors over the whole array
+    abs_errors: tuple[np.ndarray, np.ndarray] | None
+
+
+def _prepare(
     xs: np.ndarray,
     G: np.ndarray | None,
     seg_start: np.ndarray,
     seg_len: np.ndarray,
     criterion: str,
-    seg_id: np.ndarray | None = None,
-    min_samples_leaf: int = 1,
-    min_weight_leaf: float = 0.0,
-    has_missing: bool | None = None,
-    cumulative: np.ndarray | None = None,
-) -> Candidates:
-    """Every valid cut of one feature in every segment.
-
-    ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
-    same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
-    ``cumulative``: the running sums of ``G`` along the array when the caller has them already
-    (G is then not read; integer sums are fine: unit-weight class counts are exact either way).
-    Candidates come in variant blocks, each ordered by segment then position:
-    MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
-    """
+    seg_id: np.ndarray | None,
+    has_missing: bool | None,
+    cumulative: np.ndarray | None,
+) -> _Prepared:
     if cumulative is None:
         assert G is not None, "scan_sorted needs G or cumulative"
         C = np.cumsum(G, axis=1)
@@ -134,39 +135,68 @@ def scan_sorted(
     ok[-1] = False
     last_known = seg_start + n_known - 1
     ok[last_known[n_known > 0]] = False
-
-    idx: np.ndarray = np.flatnonzero(ok)
-    seg = seg_id[idx]
-    n_left = idx - seg_start[seg] + 1
-    left: np.ndarray = np.take(C, idx, axis=1).astype(np.float64, copy=False)
-    left -= np.take(base, seg, axis=1)
-    blocks = [
-        _block(idx, seg, MISSING_RIGHT, n_left, seg_len[seg] - n_left, left, np.take(tot, seg, axis=1) - left)
-    ]
+    known_missing = None
     if has_missing and n_miss.any():
         kn = np.zeros((d, seg_start.size))
         has_known = n_known > 0
         kn[:, has_known] = C[:, last_known[has_known]] - base[:, has_known]
-        miss = tot - kn
-        # all known values left, missing right (scikit-learn evaluates it at the end of the
-        # missing-right pass, even when the known values are constant)
-        s3 = np.flatnonzero((n_miss > 0) & (n_known > 0))
-        blocks.append(
-            _block(last_known[s3], s3, MISSING_ALONE, n_known[s3], n_miss[s3], kn[:, s3], miss[:, s3])
-        )
-        sel = n_miss[seg] > 0
-        i2, s2 = idx[sel], seg[sel]
-        l2 = left[:, sel] + miss[:, s2]
-        blocks.append(
-            _block(
-                i2, s2, MISSING_LEFT, n_left[sel] + n_miss[s2], n_known[s2] - n_left[sel], l2, tot[:, s2] - l2
+        known_missing = (kn, tot - kn)
+    abs_errors = None
+    if criterion == "absolute_error":
+        if known_missing is not None:
+            raise ValueError(
+                "criterion='absolute_error' does not support missing values "
+                "(as in scikit-learn): impute them or use 'squared_error'"
             )
-        )
-    cols: list[np.ndarray]
-    if len(blocks) > 1:
-        cols = [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)]
+        # channel 1 holds y itself here; the absolute errors come from ranks, not sums
+        assert G is not None  # absolute_error callers pass G, never cumulative
+        abs_errors = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
+    return _Prepared(
+        C,
+        base,
+        tot,
+        seg_start,
+        seg_len,
+        seg_id,
+        n_miss,
+        n_known,
+        last_known,
+        np.flatnonzero(ok),
+        known_missing,
+        abs_errors,
+    )
+
+
+def _block(pr: _Prepared, variant: int, idx: np.ndarray) -> list[np.ndarray]:
+    """The candidates of one variant at the cut positions ``idx`` (ascending; "missing alone"
+    has one per segment with both known and missing rows and ignores ``idx``): [index, segment,
+    variant, n_left, n_right, left channels, right channels]."""
+    if variant == MISSING_ALONE:
+        assert pr.known_missing is not None
+        kn, miss = pr.known_missing
+        s3 = np.flatnonzero((pr.n_miss > 0) & (pr.n_known > 0))
+        cols = [pr.last_known[s3], s3, pr.n_known[s3], pr.n_miss[s3], kn[:, s3], miss[:, s3]]
     else:
-        cols = blocks[0]
+        seg = pr.seg_id[idx]
+        n_left = idx - pr.seg_start[seg] + 1
+        left: np.ndarray = np.take(pr.C, idx, axis=1).astype(np.float64, copy=False)
+        left -= np.take(pr.base, seg, axis=1)
+        if variant == MISSING_RIGHT:
+            cols = [idx, seg, n_left, pr.seg_len[seg] - n_left, left, np.take(pr.tot, seg, axis=1) - left]
+        else:  # MISSING_LEFT, only in segments with missing rows
+            assert pr.known_missing is not None
+            miss = pr.known_missing[1]
+            sel = pr.n_miss[seg] > 0
+            i2, s2 = idx[sel], seg[sel]
+            l2 = left[:, sel] + miss[:, s2]
+            cols = [i2, s2, n_left[sel] + pr.n_miss[s2], pr.n_known[s2] - n_left[sel], l2, pr.tot[:, s2] - l2]
+    return cols[:2] + [np.full(cols[0].size, variant, np.int8)] + cols[2:]
+
+
+def _scored(
+    pr: _Prepared, cols: list[np.ndarray], criterion: str, min_samples_leaf: int, min_weight_leaf: float
+) -> Candidates:
+    """Candidates from block columns: the leaf limits applied, each scored by its proxy."""
     idx, seg, variant, n_left, n_right, left, right = cols
     left, right = left.T, right.T  # (k, d) views: channel j is a contiguous row of the base
     # every side of a cut holds ≥ 1 row by construction: with min_samples_leaf ≤ 1 and no
@@ -182,15 +212,8 @@ def scan_sorted(
             a[keep] for a in (idx, seg, variant, n_left, n_right, left, right)
         )
     with np.errstate(divide="ignore", invalid="ignore"):
-        if criterion == "absolute_error":
-            if has_missing and n_miss.any():
-                raise ValueError(
-                    "criterion='absolute_error' does not support missing values "
-                    "(as in scikit-learn): impute them or use 'squared_error'"
-                )
-            # channel 1 holds y itself here; the absolute errors come from ranks, not sums
-            assert G is not None  # absolute_error callers pass G, never cumulative
-            ae_pre, ae_suf = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
+        if pr.abs_errors is not None:
+            ae_pre, ae_suf = pr.abs_errors
             wl, wr = left[:, 0], right[:, 0]
             proxy = -wr * (ae_suf[idx + 1] / wr) - wl * (ae_pre[idx] / wl)
         else:
@@ -201,24 +224,96 @@ def scan_sorted(
         idx, seg, variant, n_left, n_right, left, right, proxy = (
             a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy)
         )
-    return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, n_miss)
+    return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, pr.n_miss)
 
 
-def best_per_segment_blocks(c: Candidates, n_seg: int) -> tuple[np.ndarray, np.ndarray]:
-    """Best candidate per segment over the variant blocks, earlier variants winning ties."""
-    if c.proxy.size == 0 or c.variant[-1] == MISSING_RIGHT:  # blocks come in order: one block
-        return best_per_segment(c.segment, c.proxy, n_seg)
-    best = np.full(n_seg, -np.inf)
-    where = np.full(n_seg, -1, dtype=np.int64)
-    for v in (MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT):
-        sel = np.flatnonzero(c.variant == v)
-        if sel.size == 0:
-            continue
-        b, w = best_per_segment(c.segment[sel], c.proxy[sel], n_seg)
-        better = b > best
-        best[better] = b[better]
-        where[better] = sel[w[better]]
-    return best, where
+def scan_sorted(
+    xs: np.ndarray,
+    G: np.ndarray | None,
+    seg_start: np.ndarray,
+    seg_len: np.ndarray,
+    criterion: str,
+    seg_id: np.ndarray | None = None,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+    has_missing: bool | None = None,
+    cumulative: np.ndarray | None = None,
+) -> Candidates:
+    """Every valid cut of one feature in every segment.
+
+    ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
+    same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
+    ``cumulative``: the running sums of ``G`` along the array when the caller has them already
+    (G is then not read; integer sums are fine: unit-weight class counts are exact either way).
+    Candidates come in variant blocks, each ordered by segment then position:
+    MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
+    """
+    pr = _prepare(xs, G, seg_start, seg_len, criterion, seg_id, has_missing, cumulative)
+    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
+    blocks = [_block(pr, v, pr.idx) for v in variants]
+    cols = (
+        [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)] if len(blocks) > 1 else blocks[0]
+    )
+    return _scored(pr, cols, criterion, min_samples_leaf, min_weight_leaf)
+
+
+@dataclass
+class Winners:
+    """The best cut of every segment (``best_cuts``): the fields of ``Candidates`` a builder
+    reads, one entry per segment; proxy -inf where a segment has no valid cut."""
+
+    proxy: np.ndarray
+    index: np.ndarray
+    variant: np.ndarray
+    n_left: np.ndarray
+    n_right: np.ndarray
+    segment: np.ndarray  # 0 … n_seg-1
+    seg_missing: np.ndarray
+
+
+def best_cuts(
+    xs: np.ndarray,
+    G: np.ndarray | None,
+    seg_start: np.ndarray,
+    seg_len: np.ndarray,
+    criterion: str,
+    seg_id: np.ndarray | None = None,
+    min_samples_leaf: int = 1,
+    min_weight_leaf: float = 0.0,
+    has_missing: bool | None = None,
+    cumulative: np.ndarray | None = None,
+    chunk: int = SCAN_CHUNK,
+) -> Winners:
+    """The best cut of every segment: the first maximum of :func:`scan_sorted`'s list in its
+    order (variants in scikit-learn's order, then position), scoring at most ``chunk``
+    candidates at a time: a builder needs the winners only, and the whole list costs ~100
+    bytes a row (10⁶ rows: 0.1 GB)."""
+    pr = _prepare(xs, G, seg_start, seg_len, criterion, seg_id, has_missing, cumulative)
+    n_seg = seg_start.size
+    out = Winners(
+        np.full(n_seg, -np.inf),
+        np.zeros(n_seg, np.int64),
+        np.zeros(n_seg, np.int8),
+        np.zeros(n_seg, np.int64),
+        np.zeros(n_seg, np.int64),
+        np.arange(n_seg),
+        pr.n_miss,
+    )
+    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
+    for v in variants:  # an earlier candidate wins a tie (strict >)
+        for a in range(0, pr.idx.size, chunk) if v != MISSING_ALONE else [0]:
+            c = _scored(
+                pr, _block(pr, v, pr.idx[a : a + chunk]), criterion, min_samples_leaf, min_weight_leaf
+            )
+            b, where = best_per_segment(c.segment, c.proxy, n_seg)
+            better = np.flatnonzero(b > out.proxy)
+            if better.size == 0:
+                continue
+            k = where[better]
+            out.proxy[better] = b[better]
+            out.index[better], out.variant[better] = c.index[k], c.variant[k]
+            out.n_left[better], out.n_right[better] = c.n_left[k], c.n_right[k]
+    return out
 
 
 def thresholds(xs: np.ndarray, index: np.ndarray, variant: np.ndarray) -> np.ndarray:
@@ -239,7 +334,7 @@ def midpoints(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(bad, a, t)
 
 
-def missing_goes_left(c: Candidates, k: np.ndarray) -> np.ndarray:
+def missing_goes_left(c: Candidates | Winners, k: np.ndarray) -> np.ndarray:
     """Learned direction; without missing values at the node, the side with more rows."""
     v = c.variant[k]
     none_missing = c.seg_missing[c.segment[k]] == 0
