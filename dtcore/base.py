@@ -8,6 +8,7 @@ NaN = missing), y int64 class codes or float64 values, weights float64 > 0.
 
 from __future__ import annotations
 
+import ctypes
 import inspect
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,6 +48,33 @@ from dtcore.tree import Tree
 __all__ = ["BaseTreeEstimator", "NotFittedError"]
 
 _Est = TypeVar("_Est", bound="BaseTreeEstimator")  # fit/set_params return the estimator itself
+
+#: Just under glibc's largest dynamic mmap threshold (32 MB on 64-bit). glibc serves a request
+#: of at least its mmap threshold (128 KB in a fresh process) with a new mapping whose pages fault
+#: in on first touch, and gives a freed heap top above its trim threshold back to the system; a
+#: builder's level scans make thousands of temporaries of 0.1-10 MB, so each would pay its page
+#: faults again (exact CART on 10⁴ rows: 0.24 s instead of 0.14 s, depending on what the process
+#: happened to free before). Freeing one mapped block of this size raises both thresholds for
+#: the rest of the process (to this size and twice it), as freeing any big array does.
+HEAP_WARMUP_BYTES = (1 << 25) - (1 << 16)
+_heap_warmed = [False]
+
+
+def warm_heap() -> None:
+    """Make the C allocator keep a fit's temporaries on the heap (once per process). The block
+    comes from the C library's own malloc, never touched (no page is faulted in) and invisible to
+    ``tracemalloc``, which numpy's buffers would not be; without a C library to call (not glibc,
+    not found), nothing is done."""
+    if _heap_warmed[0]:
+        return
+    _heap_warmed[0] = True
+    try:
+        libc = ctypes.CDLL(None)
+        libc.malloc.restype = ctypes.c_void_p
+        libc.free.argtypes = [ctypes.c_void_p]
+        libc.free(libc.malloc(HEAP_WARMUP_BYTES))
+    except (OSError, AttributeError, TypeError):
+        pass
 
 
 class BaseTreeEstimator:
@@ -175,6 +203,7 @@ class BaseTreeEstimator:
         passes its own count, the rows of weight 0 it dropped included, as scikit-learn counts)."""
         w = self._check_weight(sample_weight, X.shape[0])
         self._validate_params()
+        warm_heap()
         self._set_schema(schema)
         self._n_samples_fit = X.shape[0] if n_samples is None else int(n_samples)
         self.tree_ = self._grow(np.ascontiguousarray(X, dtype=np.float64), y, w)

@@ -282,7 +282,7 @@ class Grower:
             b_all = c.proxy.reshape(nF, n_seg)  # one winner per (feature, segment)
             fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
             b = b_all[fi, np.arange(n_seg)]
-            better = np.flatnonzero(b > ch.proxy)
+            better = (b > ch.proxy).nonzero()[0]
             if better.size == 0:
                 continue
             k = fi[better] * n_seg + better
@@ -357,7 +357,7 @@ class Grower:
         per-segment arrays (threshold, subset mask, missing direction), not as stored tests:
         one pass per level instead of one call per node keeps growth O(n) per level."""
         left = np.ones(rows.size, dtype=bool)
-        sel = np.flatnonzero(found[seg_id])
+        sel = found[seg_id].nonzero()[0]
         if sel.size == 0:
             return left
         s = seg_id[sel]
@@ -498,7 +498,7 @@ class Grower:
             # rows still in open nodes have not reached a leaf: the rest is done
             report("grow", self.n - int(seg_len.sum()), self.n, self.nodes.count, depth)
             ch, split, _, left, kid, seg_id = self.evaluate(perm, seg_start, seg_len, st)
-            segs = np.flatnonzero(split)
+            segs = split.nonzero()[0]
             if segs.size == 0:
                 break
             child_sel = np.empty(2 * segs.size, np.int64)
@@ -516,8 +516,8 @@ class Grower:
             # keep is over 2*n_seg children in (seg, side) order; map to the created ids
             all_ids = np.full(2 * split.size, -1, np.int64)
             all_ids[child_sel] = kid_ids
-            node_ids = all_ids[np.flatnonzero(keep)]
-            order = np.flatnonzero(keep)
+            order = keep.nonzero()[0]
+            node_ids = all_ids[order]
             st = {k: v[order] for k, v in kid.items()}
             depth += 1
         return self.assemble()

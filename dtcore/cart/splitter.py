@@ -74,6 +74,8 @@ def segment_ids(seg_start: np.ndarray, seg_len: np.ndarray) -> np.ndarray:
 
 
 SCAN_CHUNK = 1 << 18  # candidates scored per pass by ``best_cuts`` (bounds its memory)
+#: ``best_cuts`` scores every position in place when at least this share of them are valid cuts
+DENSE_SHARE = 0.75
 
 
 @dataclass
@@ -90,6 +92,7 @@ class _Prepared:
     n_miss: np.ndarray
     n_known: np.ndarray
     last_known: np.ndarray
+    ok: np.ndarray  # whether a cut after each position is valid
     idx: np.ndarray  # positions of the valid cuts, ascending
     # (known, missing) channels per segment when some segment has missing values, else None
     known_missing: tuple[np.ndarray, np.ndarray] | None
@@ -161,7 +164,8 @@ def _prepare(
         n_miss,
         n_known,
         last_known,
-        np.flatnonzero(ok),
+        ok,
+        ok.nonzero()[0],
         known_missing,
         abs_errors,
     )
@@ -199,25 +203,12 @@ def _scored(
     """Candidates from block columns: the leaf limits applied, each scored by its proxy."""
     idx, seg, variant, n_left, n_right, left, right = cols
     left, right = left.T, right.T  # (k, d) views: channel j is a contiguous row of the base
-    # every side of a cut holds ≥ 1 row by construction: with min_samples_leaf ≤ 1 and no
-    # weight floor there is nothing to filter (saves passes over all candidates)
-    if min_samples_leaf > 1 or min_weight_leaf > 0:
-        keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
-        if min_weight_leaf > 0:
-            keep &= (left[:, 0] >= min_weight_leaf) & (right[:, 0] >= min_weight_leaf)
-    else:
-        keep = None
+    keep = _within_limits(n_left, n_right, left, right, min_samples_leaf, min_weight_leaf)
     if keep is not None and not keep.all():
         idx, seg, variant, n_left, n_right, left, right = (
             a[keep] for a in (idx, seg, variant, n_left, n_right, left, right)
         )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if pr.abs_errors is not None:
-            ae_pre, ae_suf = pr.abs_errors
-            wl, wr = left[:, 0], right[:, 0]
-            proxy = -wr * (ae_suf[idx + 1] / wr) - wl * (ae_pre[idx] / wl)
-        else:
-            proxy = proxy_improvement(criterion, left, right)
+    proxy = _proxies(pr, idx, left, right, criterion)
     # class impurities are finite by construction; regression proxies can be -inf/NaN
     fin = None if criterion in CLASSIFICATION_CRITERIA else np.isfinite(proxy)
     if fin is not None and not fin.all():
@@ -225,6 +216,56 @@ def _scored(
             a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy)
         )
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, pr.n_miss)
+
+
+def _within_limits(
+    n_left: np.ndarray, n_right: np.ndarray, left: np.ndarray, right: np.ndarray, msl: int, mwl: float
+) -> np.ndarray | None:
+    """Candidates whose children keep min_samples_leaf rows and min_weight_leaf weight (None:
+    all do; every side of a cut holds ≥ 1 row by construction, so without limits there is
+    nothing to check, which saves passes over all candidates)."""
+    if msl <= 1 and mwl <= 0:
+        return None
+    keep = (n_left >= msl) & (n_right >= msl)
+    if mwl > 0:
+        keep &= (left[:, 0] >= mwl) & (right[:, 0] >= mwl)
+    return keep
+
+
+def _proxies(
+    pr: _Prepared, idx: np.ndarray, left: np.ndarray, right: np.ndarray, criterion: str
+) -> np.ndarray:
+    """scikit-learn's proxy of the cuts after positions ``idx``, children's channels (k, d)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if pr.abs_errors is not None:
+            ae_pre, ae_suf = pr.abs_errors
+            wl, wr = left[:, 0], right[:, 0]
+            return -wr * (ae_suf[np.minimum(idx + 1, ae_suf.size - 1)] / wr) - wl * (ae_pre[idx] / wl)
+        return proxy_improvement(criterion, left, right)
+
+
+def _dense_right_block(
+    pr: _Prepared, a: int, b: int, criterion: str, msl: int, mwl: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Proxies of "missing right" cuts after *every* position in [a, b), -inf where no valid
+    cut is, and the positions' segments: when most positions are valid cuts (distinct values),
+    scoring all of them in place is cheaper than gathering the valid ones first. Every valid
+    cut's proxy comes from the same operations as in :func:`_block` and :func:`_scored`."""
+    seg = pr.seg_id[a:b]
+    left: np.ndarray = pr.C[:, a:b].astype(np.float64)
+    left -= np.take(pr.base, seg, axis=1)
+    right = np.take(pr.tot, seg, axis=1) - left
+    pos = np.arange(a, b)
+    valid = pr.ok[a:b]
+    if msl > 1 or mwl > 0:
+        n_left = pos - pr.seg_start[seg] + 1
+        keep = _within_limits(n_left, pr.seg_len[seg] - n_left, left.T, right.T, msl, mwl)
+        valid = valid if keep is None else valid & keep
+    proxy = _proxies(pr, pos, left.T, right.T, criterion)
+    if criterion not in CLASSIFICATION_CRITERIA:
+        valid = valid & np.isfinite(proxy)  # :func:`_scored` drops these
+    proxy[~valid] = -np.inf
+    return proxy, seg
 
 
 def scan_sorted(
@@ -300,13 +341,32 @@ def best_cuts(
         pr.n_miss,
     )
     variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
+    m = pr.ok.size
     for v in variants:  # an earlier candidate wins a tie (strict >)
+        if v == MISSING_RIGHT and pr.idx.size >= DENSE_SHARE * m:
+            for a in range(0, m, chunk):
+                proxy, seg = _dense_right_block(
+                    pr, a, min(a + chunk, m), criterion, min_samples_leaf, min_weight_leaf
+                )
+                if m <= chunk and seg_len.min() > 0:  # whole segments: their starts are known
+                    b = np.maximum.reduceat(proxy, seg_start)
+                    hit = (proxy == b[seg]).nonzero()[0]  # every segment has one: no NaN here
+                    where = hit[np.searchsorted(hit, seg_start)]
+                else:
+                    b, where = best_per_segment(seg, proxy, n_seg)
+                better = (b > out.proxy).nonzero()[0]
+                k = a + where[better]
+                out.proxy[better] = b[better]
+                out.index[better], out.variant[better] = k, MISSING_RIGHT
+                out.n_left[better] = k - seg_start[better] + 1
+                out.n_right[better] = seg_len[better] - out.n_left[better]
+            continue
         for a in range(0, pr.idx.size, chunk) if v != MISSING_ALONE else [0]:
             c = _scored(
                 pr, _block(pr, v, pr.idx[a : a + chunk]), criterion, min_samples_leaf, min_weight_leaf
             )
             b, where = best_per_segment(c.segment, c.proxy, n_seg)
-            better = np.flatnonzero(b > out.proxy)
+            better = (b > out.proxy).nonzero()[0]
             if better.size == 0:
                 continue
             k = where[better]

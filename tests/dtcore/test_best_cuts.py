@@ -18,7 +18,9 @@ def sorted_segments(rng, n_seg, d_kind, criterion):
     lens = rng.integers(1, 40, n_seg)
     xs_parts, g_parts = [], []
     for L in lens:
-        x = np.round(rng.normal(size=L), int(rng.integers(0, 3)))
+        x = rng.normal(size=L)  # distinct values: most positions are cuts (the dense scan)
+        if rng.random() < 0.5:
+            x = np.round(x, int(rng.integers(0, 3)))  # ties: fewer cuts than positions
         x[rng.random(L) < (0.2 if rng.random() < 0.5 else 0.0)] = np.nan
         xs_parts.append(np.sort(x))  # NaN sorts last
         w = rng.choice([1.0, 0.5, 2.0], L) if d_kind == "weighted" else np.ones(L)
