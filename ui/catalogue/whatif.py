@@ -3,10 +3,10 @@
 WORDS: dict[str, tuple[str, str]] = {
     "whatif.title": ("What if: ask the tree about a sample", "假如：向决策树询问一个样本"),
     "whatif.intro": (
-        "Pick a row or type values; the tree (as trained: nothing is retrained) shows the path, "
+        "Pick a row or change its values; the tree (as trained: nothing is retrained) shows the path, "
         "the leaf and, per feature, what keeps or flips the prediction. Leave a value empty (or "
         "choose “missing”) to see how the model treats a missing value.",
-        "选择一行数据或直接输入取值；决策树（不会重新训练）给出样本经过的路径、到达的叶节点，"
+        "选择一行数据或修改其取值；决策树（不会重新训练）给出样本经过的路径、到达的叶节点，"
         "以及每个特征在什么范围内预测不变、怎样改动会改变预测。把某个取值留空（或选“缺失”）"
         "可以查看模型如何处理缺失值。",
     ),
@@ -18,6 +18,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "数据表第 {index} 行，真实 {target}：{truth}",
     ),
     "whatif.missing": ("missing", "缺失"),
+    "whatif.edit": (
+        "Change the values ({count} features the tree tests)",
+        "修改取值（决策树使用的 {count} 个特征）",
+    ),
     "whatif.unused": (
         "{count} feature(s) the tree does not test are not shown (they keep the row's values and cannot change the prediction).",
         "决策树未使用的 {count} 个特征未列出（它们保留该行的取值，不会改变预测）。",

@@ -29,6 +29,10 @@ COLUMNS = 3  # editor inputs per row
 PATH_FRAME = "whatif_frame"
 #: the node data section's expander (its state: open)
 NODE_DATA_OPEN = "nodedata_open"
+#: the value editor's expander (its state: open)
+EDITOR_OPEN = "whatif_edit_open"
+#: the editor opens by itself when it has at most this many inputs (a textbook tree's few)
+EDITOR_OPEN_UP_TO = 6
 
 
 def _fill(est, features, position) -> None:
@@ -39,8 +43,9 @@ def _fill(est, features, position) -> None:
 
 
 def _editor(est, res) -> list:
-    """The row picker and one input per feature the tree tests (the others keep the row's
-    values: they cannot change the prediction); returns every feature's value."""
+    """The row picker and, while its section is open, one input per feature the tree tests
+    (the others keep the row's values: they cannot change the prediction); returns every
+    feature's value."""
     fields = views.fields(est)
     sig = tuple(f.name for f in fields)
     names = [s for s in SPLITS if res.rows[s].size]
@@ -69,13 +74,31 @@ def _editor(est, res) -> list:
             truth=md_escape(df[res.target].iloc[position]),
         )
     )
-    gen = st.session_state.get("_whatif_gen", 0)
     values = list(st.session_state["_whatif_values"])
-    missing = t("whatif.missing")
     used = set(est.tree_.feature[est.tree_.feature >= 0].tolist())  # others never change it
     shown = [f for f in fields if f.index in used]
-    if len(shown) < len(fields):
-        st.caption(t("whatif.unused", count=len(fields) - len(shown)))
+    # drawn and sent only while open (closed at first when the tree tests many features):
+    # twenty number inputs were a tenth of the browser's work each time Train & tree was
+    # drawn on a 20-feature upload (issue 26); the values typed stay in ``_whatif_values``
+    box = st.expander(
+        t("whatif.edit", count=len(shown)),
+        expanded=len(shown) <= EDITOR_OPEN_UP_TO,
+        key=EDITOR_OPEN,
+        on_change="rerun",
+    )
+    if box.open:
+        with box:
+            if len(shown) < len(fields):
+                st.caption(t("whatif.unused", count=len(fields) - len(shown)))
+            _inputs(shown, values)
+        st.session_state["_whatif_values"] = values
+    return values
+
+
+def _inputs(shown, values: list) -> None:
+    """One input per feature in ``shown``, three to a row; ``values`` takes what they hold."""
+    gen = st.session_state.get("_whatif_gen", 0)
+    missing = t("whatif.missing")
     cells = st.columns(COLUMNS)
     for k, f in enumerate(shown):
         key = f"whatif_{gen}_{f.index}"
@@ -94,7 +117,6 @@ def _editor(est, res) -> list:
                 values[f.index] = st.number_input(
                     md_escape(f.name), value=v, key=key, format="%g", placeholder=missing
                 )
-    return values
 
 
 def whatif_section(res) -> None:
