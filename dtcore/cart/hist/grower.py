@@ -5,8 +5,8 @@ child of each split whose sibling is also split; the larger one is its parent's 
 it, the sibling-subtraction trick), the best split of every node from them (``scoring``), the
 children's statistics from the chosen bins, the exact builder's stop rules
 (``cart.rules.pretest_rules`` through ``leaf_by_pretest``, ``cart.rules.decrease_ok``), and one
-``route`` call that moves the rows down.  The nodes go into a ``tree.TreeAssembler``, which
-numbers them in pre-order as the exact builder does.
+``route`` call that moves the rows down.  The nodes are recorded a level at a time and numbered in
+pre-order as the exact builder does (``cart.assembly``, from each level's blocks).
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from dtcore.cart.assembly import LevelNodes, assemble
 from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import HistogramSource, RouteStep
 from dtcore.cart.hist.scoring import LevelChoice, best_splits
 from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.criteria import class_impurity, impurity_improvement
-from dtcore.tree import Tree, TreeAssembler
+from dtcore.tree import Tree
 
 #: criteria whose impurity follows from channel sums (a histogram); the others need the rows
 HIST_CRITERIA = ("gini", "entropy", "log_loss", "squared_error", "friedman_mse")
@@ -50,13 +51,17 @@ def node_stats(sums: np.ndarray, n_rows: np.ndarray, criterion: str, n_classes: 
         mean = sums[:, 1] / safe
         value = mean[:, None]
         imp = sums[:, 2] / safe - mean * mean
-    return dict(weighted_n=wn, n_rows=n_rows, impurity=imp, value=value)
+    return dict(weighted_n=wn, n_rows=n_rows, n_samples=n_rows, impurity=imp, value=value)
 
 
-def _add(asm: TreeAssembler, parent: int, st: dict[str, np.ndarray], i: int) -> int:
-    return asm.add_node(
-        parent, st["value"][i], st["weighted_n"][i], int(st["n_rows"][i]), float(st["impurity"][i])
-    )
+def _pairs(L: dict[str, np.ndarray], R: dict[str, np.ndarray], segs: np.ndarray) -> dict[str, np.ndarray]:
+    """The children of the nodes ``segs`` in creation order: each node's left, then its right."""
+    out = {}
+    for key, left in L.items():
+        both = np.empty((2 * segs.size,) + left.shape[1:], left.dtype)
+        both[0::2], both[1::2] = left[segs], R[key][segs]
+        out[key] = both
+    return out
 
 
 def grow_hist(
@@ -77,11 +82,11 @@ def grow_hist(
     o0, s0 = 0, int(n_bins[0]) + 1
     root = node_stats(H[:, o0:s0].sum(axis=1), cnt[:, o0:s0].sum(axis=1), crit, K)
     w_total = float(root["weighted_n"][0])
-    asm = TreeAssembler(K if K else 1, K)
-    ids = np.array([_add(asm, -1, root, 0)])
+    nodes = LevelNodes()
+    ids = nodes.add(-1, 0, root)
     st, depth = root, 0
     if leaf_by_pretest(params, 0, st["n_rows"], st["weighted_n"], st["impurity"])[0]:
-        return asm.build()
+        return assemble(nodes, K, neighbours=False)[0]
     while ids.size:
         mean = None if K else st["value"][:, 0]
         if H is None or cnt is None:  # too many nodes to hold their histograms at once: chunks of nodes
@@ -103,37 +108,35 @@ def grow_hist(
             break
         kid_leaf_l = leaf_by_pretest(params, depth + 1, L["n_rows"], L["weighted_n"], L["impurity"])
         kid_leaf_r = leaf_by_pretest(params, depth + 1, R["n_rows"], R["weighted_n"], R["impurity"])
+        kids = _pairs(L, R, segs)
+        kid_ids = nodes.add(np.repeat(ids[segs], 2), depth + 1, kids)
+        f = ch.feature[segs]
+        nodes.splits.append(
+            (
+                ids[segs], f, ch.threshold[segs], np.where(ch.missing_left[segs], 0, 1),
+                kid_ids[0::2], kid_ids[1::2], np.full(segs.size, -np.inf), np.full(segs.size, np.inf),
+            )
+        )  # fmt: skip
+        for s in segs[[bins.features[j].kind == "categorical" for j in f.tolist()]].tolist():  # such tests
+            nb = bins.features[int(ch.feature[s])].n_bins
+            codes = np.flatnonzero(ch.present[s, :nb])
+            branch = np.where(ch.left[s, codes], 0, 1).astype(np.int32)
+            nodes.cat_branch[int(ids[s])] = (int(nb), codes.astype(np.int32), branch)
+        leaf = np.empty(2 * segs.size, bool)
+        leaf[0::2], leaf[1::2] = kid_leaf_l[segs], kid_leaf_r[segs]
+        go = ~leaf  # the children split further: the next level's slots, in creation order
+        n_next = int(go.sum())
+        slot = np.where(go, np.cumsum(go) - 1, -1)
         left_slot = np.full(N, -1, np.int64)
         right_slot = np.full(N, -1, np.int64)
-        next_ids, next_rows, parent_of, n_next = [], [], [], 0
-        for s in segs.tolist():  # a loop over the nodes split at this level (not over rows)
-            j = int(ch.feature[s])
-            fb = bins.features[j]
-            mb = 0 if ch.missing_left[s] else 1
-            if fb.kind == "categorical":
-                present = ch.present[s, : fb.n_bins]
-                branch = np.where(present, np.where(ch.left[s, : fb.n_bins], 0, 1), -1)
-                asm.set_split(int(ids[s]), j, cat_branch=branch, missing_branch=mb)
-            else:
-                asm.set_split(int(ids[s]), j, cuts=[ch.threshold[s]], missing_branch=mb)
-            a = _add(asm, int(ids[s]), L, s)
-            b = _add(asm, int(ids[s]), R, s)
-            for kid, leaf, slots, rows_ in (
-                (a, kid_leaf_l[s], left_slot, L),
-                (b, kid_leaf_r[s], right_slot, R),
-            ):
-                if not leaf:
-                    slots[s] = n_next
-                    next_ids.append(kid)
-                    next_rows.append(int(rows_["n_rows"][s]))
-                    parent_of.append(s)
-                    n_next += 1
+        left_slot[segs], right_slot[segs] = slot[0::2], slot[1::2]
+        next_ids, next_rows, parent_of = kid_ids[go], kids["n_rows"][go], np.repeat(segs, 2)[go]
         depth += 1
         if n_next == 0:  # every child is a leaf: no rows to move
             if on_level is not None:
                 on_level(depth)
             break
-        pick, n_rows = np.array(parent_of), np.array(next_rows)
+        pick, n_rows = parent_of, next_rows
         # number the children whose histograms get built first: the rest are parent − sibling
         built = _built(H is not None and n_next <= _chunk_nodes(bins, K), pick, left_slot, right_slot, n_rows)
         order = np.r_[np.flatnonzero(built), np.flatnonzero(~built)]
@@ -150,8 +153,8 @@ def grow_hist(
         kid_n = np.where(is_left, l_n[pick], r_n[pick])
         H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, int(built.sum()), bins, K)
         st = node_stats(kid_sums, kid_n, crit, K)
-        ids = np.array(next_ids)[order]
-    return asm.build()
+        ids = next_ids[order]
+    return assemble(nodes, K, neighbours=False)[0]
 
 
 def _level(
