@@ -35,6 +35,7 @@ The same kernels serve the builder (best per node) and the split explorer, whose
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,11 +94,16 @@ class _Prepared:
     n_known: np.ndarray
     last_known: np.ndarray
     ok: np.ndarray  # whether a cut after each position is valid
-    idx: np.ndarray  # positions of the valid cuts, ascending
+    n_valid: int  # how many are
     # (known, missing) channels per segment when some segment has missing values, else None
     known_missing: tuple[np.ndarray, np.ndarray] | None
     # absolute_error: prefix and suffix absolute errors over the whole array
     abs_errors: tuple[np.ndarray, np.ndarray] | None
+
+    @functools.cached_property
+    def idx(self) -> np.ndarray:
+        """Positions of the valid cuts, ascending (made only when a scan lists them)."""
+        return self.ok.nonzero()[0]
 
 
 def _prepare(
@@ -165,7 +171,7 @@ def _prepare(
         n_known,
         last_known,
         ok,
-        ok.nonzero()[0],
+        int(np.count_nonzero(ok)),
         known_missing,
         abs_errors,
     )
@@ -343,7 +349,7 @@ def best_cuts(
     variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
     m = pr.ok.size
     for v in variants:  # an earlier candidate wins a tie (strict >)
-        if v == MISSING_RIGHT and pr.idx.size >= DENSE_SHARE * m:
+        if v == MISSING_RIGHT and pr.n_valid >= DENSE_SHARE * m:
             for a in range(0, m, chunk):
                 proxy, seg = _dense_right_block(
                     pr, a, min(a + chunk, m), criterion, min_samples_leaf, min_weight_leaf
