@@ -11,6 +11,7 @@ from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.cart.grower import Grower
 from dtcore.cart.splitter import best_cuts, scan_sorted
 from dtcore.export import dumps_model
+from tests.dtcore.random_tables import mixed_table
 
 
 def sorted_segments(rng, n_seg, d_kind, criterion):
@@ -89,17 +90,7 @@ def test_winners_are_the_lists_first_maxima_whatever_the_chunk(criterion):
 
 def random_fit_cases(rng, count):
     for _ in range(count):
-        n, p = int(rng.integers(30, 500)), int(rng.integers(1, 6))
-        X = np.round(rng.normal(size=(n, p)), int(rng.integers(0, 3)))
-        if rng.random() < 0.5:
-            X[rng.random(X.shape) < 0.15] = np.nan
-        kinds = None
-        if p > 1 and rng.random() < 0.3:
-            X[:, 0] = rng.integers(0, 4, n)
-            kinds = ["categorical"] + ["continuous"] * (p - 1)
-        w = None if rng.random() < 0.5 else rng.choice([0.0, 0.5, 1.0, 3.0], n)
-        classify = rng.random() < 0.6
-        signal = np.nan_to_num(X[:, -1]) + rng.normal(size=n)
+        X, kinds, w, classify, signal = mixed_table(rng, rows=(30, 500), cols=(1, 6))
         y = (signal > 0).astype(int) + (signal > 1) if classify else np.round(signal, 1)
         params = dict(
             max_leaf_nodes=[None, None, 9][int(rng.integers(0, 3))], min_samples_leaf=int(rng.choice([1, 2]))

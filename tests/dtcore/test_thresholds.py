@@ -15,6 +15,7 @@ from dtcore.export.thresholds import fmt_midpoint, fmt_threshold, separates
 from dtcore.node_rows import cut_neighbours, merge_neighbours
 from dtcore.pruning import prune
 from tests.datasets import DATA
+from tests.dtcore.random_tables import mixed_table
 from tests.dtcore.whatif_models import fitted
 
 
@@ -223,17 +224,7 @@ def test_exact_cart_reads_the_neighbours_off_its_scan(seed):
     rng = np.random.default_rng(seed)
     checked = 0
     for _ in range(40):
-        n, p = int(rng.integers(20, 400)), int(rng.integers(1, 5))
-        X = np.round(rng.normal(size=(n, p)), int(rng.integers(0, 3)))
-        if rng.random() < 0.5:
-            X[rng.random(X.shape) < 0.15] = np.nan
-        kinds = None
-        if p > 1 and rng.random() < 0.3:
-            X[:, 0] = rng.integers(0, 4, n)
-            kinds = ["categorical"] + ["continuous"] * (p - 1)
-        w = None if rng.random() < 0.5 else rng.choice([0.0, 0.5, 1.0, 3.0], n)
-        classify = rng.random() < 0.6
-        signal = np.nan_to_num(X[:, -1]) + rng.normal(size=n)
+        X, kinds, w, classify, signal = mixed_table(rng, rows=(20, 400), cols=(1, 5))
         y = (signal > 0).astype(int) if classify else np.round(signal, 1)
         params = dict(
             max_leaf_nodes=[None, None, 7][int(rng.integers(0, 3))],
