@@ -21,7 +21,7 @@ class LevelNodes:
         self.splits: list[tuple[np.ndarray, ...]] = []
         # node id → (categories of the feature, codes seen at the node ascending, their branches):
         # the Tree's sparse table, never a dense one per test (nodes × labels on 10⁵ labels)
-        self.cat_branch: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
+        self.subsets: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
         self.count = 0
 
     def add(
@@ -44,6 +44,10 @@ class LevelNodes:
             )
         )
         return ids
+
+    def add_subset(self, node: int, n_categories: int, codes: np.ndarray, branch: np.ndarray) -> None:
+        """Make ``node``'s test categorical: the codes seen at it (ascending) and their branches."""
+        self.subsets[node] = (int(n_categories), codes.astype(np.int32), branch.astype(np.int32))
 
 
 def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tuple[Tree, np.ndarray]:
@@ -82,9 +86,7 @@ def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tupl
         split_order = pre[np.concatenate([s[0] for s in nodes.splits]).astype(np.int64)]
     internal = feature[inv] >= 0
     is_cat_split = (
-        np.array([nid in nodes.cat_branch for nid in inv], dtype=bool)
-        if nodes.cat_branch
-        else np.zeros(N, bool)
+        np.array([nid in nodes.subsets for nid in inv], dtype=bool) if nodes.subsets else np.zeros(N, bool)
     )
     ncut = (internal & ~is_cat_split).astype(np.int64)
     child_ptr = np.zeros(N + 1, np.int64)
@@ -100,7 +102,7 @@ def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tupl
     cat_size = np.zeros(N, np.int64)
     code_parts, cat_parts = [np.zeros(0, np.int32)], [np.zeros(0, np.int32)]
     for new in np.flatnonzero(is_cat_split):
-        n_cats, codes, branch = nodes.cat_branch[int(inv[new])]
+        n_cats, codes, branch = nodes.subsets[int(inv[new])]
         cat_size[new] = n_cats
         cat_len[new] = codes.size
         code_parts.append(codes)

@@ -452,7 +452,7 @@ class Grower:
                 a, b = np.searchsorted(ch.cat_key, [s * M, s * M + nc])  # real categories of s
                 codes = (ch.cat_key[a:b] - s * M).astype(np.int32)
                 branch = np.where(ch.cat_left[a:b], 0, 1).astype(np.int32)
-                self.nodes.cat_branch[int(nodes[i])] = (int(nc), codes, branch)
+                self.nodes.add_subset(int(nodes[i]), nc, codes, branch)
 
     def grow_levelwise(self) -> Tree:
         ids, st = self._root()

@@ -121,7 +121,7 @@ def grow_hist(
             nb = bins.features[int(ch.feature[s])].n_bins
             codes = np.flatnonzero(ch.present[s, :nb])
             branch = np.where(ch.left[s, codes], 0, 1).astype(np.int32)
-            nodes.cat_branch[int(ids[s])] = (int(nb), codes.astype(np.int32), branch)
+            nodes.add_subset(int(ids[s]), nb, codes, branch)
         leaf = np.empty(2 * segs.size, bool)
         leaf[0::2], leaf[1::2] = kid_leaf_l[segs], kid_leaf_r[segs]
         go = ~leaf  # the children split further: the next level's slots, in creation order
