@@ -99,7 +99,12 @@ def start_compare(page, url: str, csv) -> None:
     page.goto(f"{url}/data?lang=en", wait_until="domcontentloaded")
     script_done(page)
     page.locator('input[type=file][accept*=".csv"]').set_input_files(str(csv))
-    page.get_by_text(csv.stem, exact=False).first.wait_for(state="visible", timeout=30_000)
+    # read by the server: the sidebar names the table (the uploader's own chip shows the file's
+    # name at once, and leaving the page before the server has read it loses the upload: the
+    # Compare page then showed the bundled sample and never its note, once in a full run)
+    page.get_by_test_id("stSidebar").get_by_text(csv.stem, exact=False).first.wait_for(
+        state="visible", timeout=60_000
+    )
     page.wait_for_timeout(300)
     script_done(page)
     page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Compare").click()
