@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> None:
             for row in table(new)[2:]:
                 print(row, flush=True)
     lines += pruning_lines(args.repeat, args.only)  # prints its rows (bench/lines_pruning.py)
-    lines += [] if args.only else dask_lines(args.repeat, show=lambda row: print(row, flush=True))
+    lines += [] if args.only else dask_lines(args.repeat, show=show)
     if args.write_doc:
         write_doc(table(lines), args.repeat)
         print(f"written to {DOC.relative_to(ROOT)}")

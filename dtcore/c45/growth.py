@@ -108,6 +108,11 @@ class Grower:
         self.C = len(schema.classes)
         self.cat = [j for j, f in enumerate(schema.features) if f.is_categorical]
         self.n_cats = {j: len(schema.features[j].categories) for j in self.cat}
+        # the categorical features by category count (their places in self.cat): a group's
+        # tests are counted together by ``_score_categorical``
+        self.cat_groups: dict[int, list[int]] = {}
+        for i, j in enumerate(self.cat):
+            self.cat_groups.setdefault(self.n_cats[j], []).append(i)
         self.cont = np.array(
             [j for j, f in enumerate(schema.features) if not f.is_categorical], dtype=np.int64
         )
@@ -383,11 +388,8 @@ class Grower:
         node = np.repeat(np.arange(len(todo)), sizes)
         bounds = np.r_[0, np.cumsum(sizes)]
         used = np.array([[j in t.used for j in self.cat] for t, _ in todo], dtype=bool).reshape(len(todo), -1)
-        groups: dict[int, list[int]] = {}
-        for i, j in enumerate(self.cat):
-            groups.setdefault(self.n_cats[j], []).append(i)
         found: list[tuple[int, int, int, float, float]] = []  # (node, place in self.cat, j, gain, ratio)
-        for V, places in groups.items():
+        for V, places in self.cat_groups.items():
             feats = np.array([self.cat[i] for i in places])
             step = max(1, CHUNK_CELLS // max(1, feats.size * V * self.C))
             for a in range(0, len(todo), step):

@@ -6,9 +6,27 @@ histogram tree: 60 ms of Python).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from dtcore.tree import Tree
+
+
+@dataclass(frozen=True)
+class Splits:
+    """Tests made of a block of nodes: each node's feature, threshold (NaN: a categorical test,
+    whose codes are in ``LevelNodes.subsets``), learned missing side and children; ``below`` and
+    ``above`` the training values beside each cut, or None when the builder does not know them."""
+
+    node: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    missing_left: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    below: np.ndarray | None = None
+    above: np.ndarray | None = None
 
 
 class LevelNodes:
@@ -17,8 +35,7 @@ class LevelNodes:
 
     def __init__(self) -> None:
         self.blocks: list[dict[str, np.ndarray]] = []
-        # (node ids, feature, threshold, missing branch, left ids, right ids, below, above)
-        self.splits: list[tuple[np.ndarray, ...]] = []
+        self.splits: list[Splits] = []  # in the order the builder made them
         # node id → (categories of the feature, codes seen at the node ascending, their branches):
         # the Tree's sparse table, never a dense one per test (nodes × labels on 10⁵ labels)
         self.subsets: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
@@ -50,13 +67,15 @@ class LevelNodes:
         self.subsets[node] = (int(n_categories), codes.astype(np.int32), branch.astype(np.int32))
 
 
-def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tuple[Tree, np.ndarray]:
+def assemble(nodes: LevelNodes, n_classes: int) -> tuple[Tree, np.ndarray]:
     """The flat pre-order Tree of a binary tree made block by block (left child before right),
-    and its tests' pre-order ids in the order they were recorded (the split order).
-    ``neighbours``: the splits carry the training values beside each cut (exact CART's scan);
-    without them the tree's ``cut_below``/``cut_above`` stay None for the fit to find."""
+    and its tests' pre-order ids in the order they were recorded (the split order). When the
+    splits did not carry the training values beside each cut (exact CART's scan gives them),
+    the tree's ``cut_below``/``cut_above`` stay None for the fit to find."""
     N = nodes.count
     cat = lambda key: np.concatenate([b[key] for b in nodes.blocks])  # noqa: E731
+    sp = nodes.splits
+    neighbours = all(b.below is not None and b.above is not None for b in sp)
     parent, depth = cat("parent").astype(np.int64), cat("depth").astype(np.int64)
     feature = np.full(N, -1, np.int64)
     thr = np.full(N, np.nan)
@@ -64,9 +83,11 @@ def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tupl
     lc = np.full(N, -1, np.int64)
     rc = np.full(N, -1, np.int64)
     below, above = np.full(N, -np.inf), np.full(N, np.inf)
-    for ids, f, t, mb, l, r, lo, hi in nodes.splits:
-        feature[ids], thr[ids], mbranch[ids], lc[ids], rc[ids] = f, t, mb, l, r
-        below[ids], above[ids] = lo, hi
+    for b in sp:
+        feature[b.node], thr[b.node], lc[b.node], rc[b.node] = b.feature, b.threshold, b.left, b.right
+        mbranch[b.node] = np.where(b.missing_left, 0, 1)
+        if neighbours:
+            below[b.node], above[b.node] = b.below, b.above
     # subtree sizes bottom-up, then pre-order ids top-down, one vectorised pass per depth
     size = np.ones(N, np.int64)
     by_depth = [np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1)]
@@ -82,12 +103,11 @@ def assemble(nodes: LevelNodes, n_classes: int, neighbours: bool = True) -> tupl
     inv = np.empty(N, np.int64)
     inv[pre] = np.arange(N)
     split_order = np.empty(0, np.int64)
-    if nodes.splits:  # level order (level-wise) or pop order (best-first)
-        split_order = pre[np.concatenate([s[0] for s in nodes.splits]).astype(np.int64)]
+    if sp:  # level order (level-wise) or pop order (best-first)
+        split_order = pre[np.concatenate([b.node for b in sp]).astype(np.int64)]
     internal = feature[inv] >= 0
-    is_cat_split = (
-        np.array([nid in nodes.subsets for nid in inv], dtype=bool) if nodes.subsets else np.zeros(N, bool)
-    )
+    is_cat_split = np.zeros(N, bool)
+    is_cat_split[pre[list(nodes.subsets)]] = True
     ncut = (internal & ~is_cat_split).astype(np.int64)
     child_ptr = np.zeros(N + 1, np.int64)
     child_ptr[1:] = np.cumsum(2 * internal)

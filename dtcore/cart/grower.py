@@ -5,7 +5,7 @@ together.)
 
 Each continuous feature is argsorted once.  The rows of the nodes being split lie in contiguous
 segments of one permutation per feature, sorted by that feature inside each segment.  A step
-scores every candidate of every segment per feature (``cart.splitter.scan_sorted``), keeps the best
+scores every candidate of every segment per feature (``cart.splitter.best_cuts``), keeps the best
 per node, and a stable O(n) partition (ranks from a cumulative sum, no re-sort) lays the children
 out in the same way for the next step.
 
@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from dtcore.cart.assembly import LevelNodes, assemble
+from dtcore.cart.assembly import LevelNodes, Splits, assemble
 from dtcore.cart.categorical import best_categorical, category_stats, scan_categorical
 from dtcore.cart.rules import GrowParams, decrease_ok, leaf_by_pretest
 from dtcore.cart.splitter import (
     MISSING_ALONE,
     SCAN_CHUNK,
     best_cuts,
-    missing_goes_left,
+    prepare_scan,
     segment_ids,
     thresholds,
 )
@@ -233,19 +233,17 @@ class Grower:
                 G = None
             else:
                 G, cum = np.take(self.R, flat, axis=1), None
-            c = best_cuts(
+            scan = prepare_scan(
                 xs,
                 G,
                 starts,
                 lens,
                 self.crit,
                 sid,
-                msl,
-                mwl,
                 has_missing=any(self.has_nan[j] for j in F),
                 cumulative=cum,
-                chunk=self.SCAN_CHUNK,
             )
+            c = best_cuts(scan, msl, mwl, chunk=self.SCAN_CHUNK)
             b_all = c.proxy.reshape(nF, n_seg)  # one winner per (feature, segment)
             fi = np.argmax(b_all, axis=0)  # lowest feature of the chunk on ties
             b = b_all[fi, np.arange(n_seg)]
@@ -261,7 +259,7 @@ class Grower:
             ch.below[better] = xs[c.index[k]]
             alone = c.variant[k] == MISSING_ALONE
             ch.above[better] = np.where(alone, np.inf, xs[np.minimum(c.index[k] + 1, xs.size - 1)])
-            ch.missing_left[better] = missing_goes_left(c, k)
+            ch.missing_left[better] = c.missing_left(k)
             ch.n_left[better], ch.n_right[better] = c.n_left[k], c.n_right[k]
         won: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (j, pair key, side, seg)
         for j in range(self.nf):
@@ -441,9 +439,17 @@ class Grower:
         self, nodes: np.ndarray, ch: _Choice, segs: np.ndarray, left_ids: np.ndarray, right_ids: np.ndarray
     ) -> None:
         f = ch.feature[segs]
-        mb = np.where(ch.missing_left[segs], 0, 1)
         self.nodes.splits.append(
-            (nodes, f, ch.threshold[segs], mb, left_ids, right_ids, ch.below[segs], ch.above[segs])
+            Splits(
+                nodes,
+                f,
+                ch.threshold[segs],
+                ch.missing_left[segs],
+                left_ids,
+                right_ids,
+                ch.below[segs],
+                ch.above[segs],
+            )
         )
         M = self.max_cat + 1
         for i, s in enumerate(segs):

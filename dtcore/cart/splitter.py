@@ -80,10 +80,13 @@ DENSE_SHARE = 0.75
 
 
 @dataclass
-class _Prepared:
-    """What every candidate of one feature's scan reads: cumulative channels, segment totals,
-    missing counts and the valid cut positions (``ok``: a gap above FEATURE_THRESHOLD)."""
+class SortedScan:
+    """One feature's values sorted inside each node segment, as every candidate cut reads them
+    (:func:`prepare_scan`): cumulative channels, segment totals, missing counts and the valid cut
+    positions (``ok``: a gap above FEATURE_THRESHOLD). :func:`scan_sorted` lists its candidates,
+    :func:`best_cuts` keeps each segment's best."""
 
+    criterion: str
     C: np.ndarray
     base: np.ndarray
     tot: np.ndarray
@@ -106,18 +109,25 @@ class _Prepared:
         return self.ok.nonzero()[0]
 
 
-def _prepare(
+def prepare_scan(
     xs: np.ndarray,
     G: np.ndarray | None,
     seg_start: np.ndarray,
     seg_len: np.ndarray,
     criterion: str,
-    seg_id: np.ndarray | None,
-    has_missing: bool | None,
-    cumulative: np.ndarray | None,
-) -> _Prepared:
+    seg_id: np.ndarray | None = None,
+    has_missing: bool | None = None,
+    cumulative: np.ndarray | None = None,
+) -> SortedScan:
+    """The scan of one feature over node segments.
+
+    ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
+    same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
+    ``cumulative``: the running sums of ``G`` along the array when the caller has them already
+    (G is then not read; integer sums are fine: unit-weight class counts are exact either way).
+    """
     if cumulative is None:
-        assert G is not None, "scan_sorted needs G or cumulative"
+        assert G is not None, "prepare_scan needs G or cumulative"
         C = np.cumsum(G, axis=1)
     else:
         C = cumulative
@@ -160,7 +170,8 @@ def _prepare(
         # channel 1 holds y itself here; the absolute errors come from ranks, not sums
         assert G is not None  # absolute_error callers pass G, never cumulative
         abs_errors = prefix_suffix_abs_errors(G[1], G[0], seg_start, seg_len, seg_id)
-    return _Prepared(
+    return SortedScan(
+        criterion,
         C,
         base,
         tot,
@@ -177,7 +188,7 @@ def _prepare(
     )
 
 
-def _block(pr: _Prepared, variant: int, idx: np.ndarray) -> list[np.ndarray]:
+def _block(pr: SortedScan, variant: int, idx: np.ndarray) -> list[np.ndarray]:
     """The candidates of one variant at the cut positions ``idx`` (ascending; "missing alone"
     has one per segment with both known and missing rows and ignores ``idx``): [index, segment,
     variant, n_left, n_right, left channels, right channels]."""
@@ -204,19 +215,20 @@ def _block(pr: _Prepared, variant: int, idx: np.ndarray) -> list[np.ndarray]:
 
 
 def _scored(
-    pr: _Prepared, cols: list[np.ndarray], criterion: str, min_samples_leaf: int, min_weight_leaf: float
+    pr: SortedScan, cols: list[np.ndarray], min_samples_leaf: int, min_weight_leaf: float
 ) -> Candidates:
     """Candidates from block columns: the leaf limits applied, each scored by its proxy."""
     idx, seg, variant, n_left, n_right, left, right = cols
     left, right = left.T, right.T  # (k, d) views: channel j is a contiguous row of the base
-    keep = _within_limits(n_left, n_right, left, right, min_samples_leaf, min_weight_leaf)
-    if keep is not None and not keep.all():
-        idx, seg, variant, n_left, n_right, left, right = (
-            a[keep] for a in (idx, seg, variant, n_left, n_right, left, right)
-        )
-    proxy = _proxies(pr, idx, left, right, criterion)
+    if _has_limits(min_samples_leaf, min_weight_leaf):
+        keep = _within_limits(n_left, n_right, left, right, min_samples_leaf, min_weight_leaf)
+        if not keep.all():
+            idx, seg, variant, n_left, n_right, left, right = (
+                a[keep] for a in (idx, seg, variant, n_left, n_right, left, right)
+            )
+    proxy = _proxies(pr, idx, left, right)
     # class impurities are finite by construction; regression proxies can be -inf/NaN
-    fin = None if criterion in CLASSIFICATION_CRITERIA else np.isfinite(proxy)
+    fin = None if pr.criterion in CLASSIFICATION_CRITERIA else np.isfinite(proxy)
     if fin is not None and not fin.all():
         idx, seg, variant, n_left, n_right, left, right, proxy = (
             a[fin] for a in (idx, seg, variant, n_left, n_right, left, right, proxy)
@@ -224,35 +236,33 @@ def _scored(
     return Candidates(idx, seg, variant, n_left, n_right, left, right, proxy, pr.n_miss)
 
 
+def _has_limits(msl: int, mwl: float) -> bool:
+    """Whether leaf limits can refuse a cut: every side of a cut holds ≥ 1 row by construction,
+    so without them there is nothing to check (which saves passes over all candidates)."""
+    return msl > 1 or mwl > 0
+
+
 def _within_limits(
     n_left: np.ndarray, n_right: np.ndarray, left: np.ndarray, right: np.ndarray, msl: int, mwl: float
-) -> np.ndarray | None:
-    """Candidates whose children keep min_samples_leaf rows and min_weight_leaf weight (None:
-    all do; every side of a cut holds ≥ 1 row by construction, so without limits there is
-    nothing to check, which saves passes over all candidates)."""
-    if msl <= 1 and mwl <= 0:
-        return None
+) -> np.ndarray:
+    """Candidates whose children keep min_samples_leaf rows and min_weight_leaf weight."""
     keep = (n_left >= msl) & (n_right >= msl)
     if mwl > 0:
         keep &= (left[:, 0] >= mwl) & (right[:, 0] >= mwl)
     return keep
 
 
-def _proxies(
-    pr: _Prepared, idx: np.ndarray, left: np.ndarray, right: np.ndarray, criterion: str
-) -> np.ndarray:
+def _proxies(pr: SortedScan, idx: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """scikit-learn's proxy of the cuts after positions ``idx``, children's channels (k, d)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if pr.abs_errors is not None:
             ae_pre, ae_suf = pr.abs_errors
             wl, wr = left[:, 0], right[:, 0]
             return -wr * (ae_suf[np.minimum(idx + 1, ae_suf.size - 1)] / wr) - wl * (ae_pre[idx] / wl)
-        return proxy_improvement(criterion, left, right)
+        return proxy_improvement(pr.criterion, left, right)
 
 
-def _dense_right_block(
-    pr: _Prepared, a: int, b: int, criterion: str, msl: int, mwl: float
-) -> tuple[np.ndarray, np.ndarray]:
+def _dense_right_block(pr: SortedScan, a: int, b: int, msl: int, mwl: float) -> tuple[np.ndarray, np.ndarray]:
     """Proxies of "missing right" cuts after *every* position in [a, b), -inf where no valid
     cut is, and the positions' segments: when most positions are valid cuts (distinct values),
     scoring all of them in place is cheaper than gathering the valid ones first. Every valid
@@ -263,45 +273,28 @@ def _dense_right_block(
     right = np.take(pr.tot, seg, axis=1) - left
     pos = np.arange(a, b)
     valid = pr.ok[a:b]
-    if msl > 1 or mwl > 0:
+    if _has_limits(msl, mwl):
         n_left = pos - pr.seg_start[seg] + 1
-        keep = _within_limits(n_left, pr.seg_len[seg] - n_left, left.T, right.T, msl, mwl)
-        valid = valid if keep is None else valid & keep
-    proxy = _proxies(pr, pos, left.T, right.T, criterion)
-    if criterion not in CLASSIFICATION_CRITERIA:
+        valid = valid & _within_limits(n_left, pr.seg_len[seg] - n_left, left.T, right.T, msl, mwl)
+    proxy = _proxies(pr, pos, left.T, right.T)
+    if pr.criterion not in CLASSIFICATION_CRITERIA:
         valid = valid & np.isfinite(proxy)  # :func:`_scored` drops these
     proxy[~valid] = -np.inf
     return proxy, seg
 
 
-def scan_sorted(
-    xs: np.ndarray,
-    G: np.ndarray | None,
-    seg_start: np.ndarray,
-    seg_len: np.ndarray,
-    criterion: str,
-    seg_id: np.ndarray | None = None,
-    min_samples_leaf: int = 1,
-    min_weight_leaf: float = 0.0,
-    has_missing: bool | None = None,
-    cumulative: np.ndarray | None = None,
-) -> Candidates:
-    """Every valid cut of one feature in every segment.
+def scan_sorted(scan: SortedScan, min_samples_leaf: int = 1, min_weight_leaf: float = 0.0) -> Candidates:
+    """Every valid cut of the scanned feature in every segment (the split explorer's list).
 
-    ``xs``: feature values sorted inside each segment, NaN last; ``G``: (d, m) channels of the
-    same rows in the same order (channel-first: each cumulative sum runs over contiguous memory).
-    ``cumulative``: the running sums of ``G`` along the array when the caller has them already
-    (G is then not read; integer sums are fine: unit-weight class counts are exact either way).
     Candidates come in variant blocks, each ordered by segment then position:
     MISSING_RIGHT, MISSING_ALONE, MISSING_LEFT - the order in which scikit-learn meets them.
     """
-    pr = _prepare(xs, G, seg_start, seg_len, criterion, seg_id, has_missing, cumulative)
-    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
-    blocks = [_block(pr, v, pr.idx) for v in variants]
+    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if scan.known_missing is not None else [])
+    blocks = [_block(scan, v, scan.idx) for v in variants]
     cols = (
         [np.concatenate([b[k] for b in blocks], axis=-1) for k in range(7)] if len(blocks) > 1 else blocks[0]
     )
-    return _scored(pr, cols, criterion, min_samples_leaf, min_weight_leaf)
+    return _scored(scan, cols, min_samples_leaf, min_weight_leaf)
 
 
 @dataclass
@@ -314,63 +307,45 @@ class Winners:
     variant: np.ndarray
     n_left: np.ndarray
     n_right: np.ndarray
-    segment: np.ndarray  # 0 … n_seg-1
     seg_missing: np.ndarray
+
+    def missing_left(self, k: np.ndarray) -> np.ndarray:
+        """The learned missing direction of segments ``k``'s winners (:func:`missing_rule`)."""
+        return missing_rule(self.variant[k], self.seg_missing[k], self.n_left[k], self.n_right[k])
 
 
 def best_cuts(
-    xs: np.ndarray,
-    G: np.ndarray | None,
-    seg_start: np.ndarray,
-    seg_len: np.ndarray,
-    criterion: str,
-    seg_id: np.ndarray | None = None,
-    min_samples_leaf: int = 1,
-    min_weight_leaf: float = 0.0,
-    has_missing: bool | None = None,
-    cumulative: np.ndarray | None = None,
-    chunk: int = SCAN_CHUNK,
+    scan: SortedScan, min_samples_leaf: int = 1, min_weight_leaf: float = 0.0, chunk: int = SCAN_CHUNK
 ) -> Winners:
     """The best cut of every segment: the first maximum of :func:`scan_sorted`'s list in its
     order (variants in scikit-learn's order, then position), scoring at most ``chunk``
     candidates at a time: a builder needs the winners only, and the whole list costs ~100
     bytes a row (10⁶ rows: 0.1 GB)."""
-    pr = _prepare(xs, G, seg_start, seg_len, criterion, seg_id, has_missing, cumulative)
-    n_seg = seg_start.size
+    n_seg = scan.seg_start.size
     out = Winners(
         np.full(n_seg, -np.inf),
         np.zeros(n_seg, np.int64),
         np.zeros(n_seg, np.int8),
         np.zeros(n_seg, np.int64),
         np.zeros(n_seg, np.int64),
-        np.arange(n_seg),
-        pr.n_miss,
+        scan.n_miss,
     )
-    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if pr.known_missing is not None else [])
-    m = pr.ok.size
+    variants = [MISSING_RIGHT] + ([MISSING_ALONE, MISSING_LEFT] if scan.known_missing is not None else [])
+    m = scan.ok.size
     for v in variants:  # an earlier candidate wins a tie (strict >)
-        if v == MISSING_RIGHT and pr.n_valid >= DENSE_SHARE * m:
+        if v == MISSING_RIGHT and scan.n_valid >= DENSE_SHARE * m:
             for a in range(0, m, chunk):
-                proxy, seg = _dense_right_block(
-                    pr, a, min(a + chunk, m), criterion, min_samples_leaf, min_weight_leaf
-                )
-                if m <= chunk and seg_len.min() > 0:  # whole segments: their starts are known
-                    b = np.maximum.reduceat(proxy, seg_start)
-                    hit = (proxy == b[seg]).nonzero()[0]  # every segment has one: no NaN here
-                    where = hit[np.searchsorted(hit, seg_start)]
-                else:
-                    b, where = best_per_segment(seg, proxy, n_seg)
+                proxy, seg = _dense_right_block(scan, a, min(a + chunk, m), min_samples_leaf, min_weight_leaf)
+                b, where = best_per_segment(seg, proxy, n_seg)
                 better = (b > out.proxy).nonzero()[0]
                 k = a + where[better]
                 out.proxy[better] = b[better]
                 out.index[better], out.variant[better] = k, MISSING_RIGHT
-                out.n_left[better] = k - seg_start[better] + 1
-                out.n_right[better] = seg_len[better] - out.n_left[better]
+                out.n_left[better] = k - scan.seg_start[better] + 1
+                out.n_right[better] = scan.seg_len[better] - out.n_left[better]
             continue
-        for a in range(0, pr.idx.size, chunk) if v != MISSING_ALONE else [0]:
-            c = _scored(
-                pr, _block(pr, v, pr.idx[a : a + chunk]), criterion, min_samples_leaf, min_weight_leaf
-            )
+        for a in range(0, scan.idx.size, chunk) if v != MISSING_ALONE else [0]:
+            c = _scored(scan, _block(scan, v, scan.idx[a : a + chunk]), min_samples_leaf, min_weight_leaf)
             b, where = best_per_segment(c.segment, c.proxy, n_seg)
             better = (b > out.proxy).nonzero()[0]
             if better.size == 0:
@@ -400,8 +375,14 @@ def midpoints(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(bad, a, t)
 
 
-def missing_goes_left(c: Candidates | Winners, k: np.ndarray) -> np.ndarray:
-    """Learned direction; without missing values at the node, the side with more rows."""
-    v = c.variant[k]
-    none_missing = c.seg_missing[c.segment[k]] == 0
-    return np.where(none_missing, c.n_left[k] > c.n_right[k], v == MISSING_LEFT)
+def missing_rule(
+    variant: np.ndarray, n_missing: np.ndarray, n_left: np.ndarray, n_right: np.ndarray
+) -> np.ndarray:
+    """The learned missing direction of cuts (True: left): the variant's side, or without
+    missing values at the node (``n_missing`` 0), the side with more rows."""
+    return np.where(n_missing == 0, n_left > n_right, variant == MISSING_LEFT)
+
+
+def missing_goes_left(c: Candidates, k: np.ndarray) -> np.ndarray:
+    """:func:`missing_rule` for candidates ``k`` of a list."""
+    return missing_rule(c.variant[k], c.seg_missing[c.segment[k]], c.n_left[k], c.n_right[k])

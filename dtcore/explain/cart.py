@@ -17,7 +17,7 @@ from dtcore.cart.categorical import (
     scan_categorical,
     split_proxies,
 )
-from dtcore.cart.splitter import MISSING_LEFT, missing_goes_left, scan_sorted, thresholds
+from dtcore.cart.splitter import MISSING_LEFT, missing_goes_left, prepare_scan, scan_sorted, thresholds
 from dtcore.cart.splitter import Candidates as ScanCandidates
 from dtcore.criteria import (
     CLASSIFICATION_CRITERIA,
@@ -184,7 +184,9 @@ def continuous_candidates(
     xs, Gs = x[order], np.ascontiguousarray(G[order].T)
     start, length = np.array([0]), np.array([x.size])
     c = scan_sorted(
-        xs, Gs, start, length, criterion, min_samples_leaf=min_samples_leaf, min_weight_leaf=min_weight_leaf
+        prepare_scan(xs, Gs, start, length, criterion),
+        min_samples_leaf=min_samples_leaf,
+        min_weight_leaf=min_weight_leaf,
     )
     own = _own_impurities(c, Gs, criterion) if criterion in ("absolute_error", "poisson") else None
     return _describe(

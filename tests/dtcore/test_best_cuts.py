@@ -9,7 +9,7 @@ import pytest
 
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.cart.grower import Grower
-from dtcore.cart.splitter import best_cuts, scan_sorted
+from dtcore.cart.splitter import best_cuts, prepare_scan, scan_sorted
 from dtcore.export import dumps_model
 from tests.dtcore.random_tables import mixed_table
 
@@ -68,12 +68,13 @@ def test_winners_are_the_lists_first_maxima_whatever_the_chunk(criterion):
             xs, G = xs[order], G[:, order]
         msl = int(rng.choice([1, 1, 3]))
         mwl = float(rng.choice([0.0, 0.0, 2.5]))
-        c = scan_sorted(xs, G, start, lens, criterion, min_samples_leaf=msl, min_weight_leaf=mwl)
+        c = scan_sorted(
+            prepare_scan(xs, G, start, lens, criterion), min_samples_leaf=msl, min_weight_leaf=mwl
+        )
         want = first_maxima(c, start.size)
         for chunk in (1, 2, 7, 1 << 18):
-            got = best_cuts(
-                xs, G, start, lens, criterion, min_samples_leaf=msl, min_weight_leaf=mwl, chunk=chunk
-            )
+            scan = prepare_scan(xs, G, start, lens, criterion)
+            got = best_cuts(scan, min_samples_leaf=msl, min_weight_leaf=mwl, chunk=chunk)
             found = {s for s in range(start.size) if got.proxy[s] > -np.inf}
             assert found == set(want)
             for s, (proxy, index, variant, nl, nr) in want.items():

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dtcore.cart.assembly import LevelNodes, assemble
+from dtcore.cart.assembly import LevelNodes, Splits, assemble
 from dtcore.cart.hist.binning import Bins
 from dtcore.cart.hist.histograms import HistogramSource, RouteStep
 from dtcore.cart.hist.scoring import LevelChoice, best_splits
@@ -86,7 +86,7 @@ def grow_hist(
     ids = nodes.add(-1, 0, root)
     st, depth = root, 0
     if leaf_by_pretest(params, 0, st["n_rows"], st["weighted_n"], st["impurity"])[0]:
-        return assemble(nodes, K, neighbours=False)[0]
+        return assemble(nodes, K)[0]
     while ids.size:
         mean = None if K else st["value"][:, 0]
         if H is None or cnt is None:  # too many nodes to hold their histograms at once: chunks of nodes
@@ -112,16 +112,13 @@ def grow_hist(
         kid_ids = nodes.add(np.repeat(ids[segs], 2), depth + 1, kids)
         f = ch.feature[segs]
         nodes.splits.append(
-            (
-                ids[segs], f, ch.threshold[segs], np.where(ch.missing_left[segs], 0, 1),
-                kid_ids[0::2], kid_ids[1::2], np.full(segs.size, -np.inf), np.full(segs.size, np.inf),
-            )
-        )  # fmt: skip
-        for s in segs[[bins.features[j].kind == "categorical" for j in f.tolist()]].tolist():  # such tests
-            nb = bins.features[int(ch.feature[s])].n_bins
-            codes = np.flatnonzero(ch.present[s, :nb])
-            branch = np.where(ch.left[s, codes], 0, 1).astype(np.int32)
-            nodes.add_subset(int(ids[s]), nb, codes, branch)
+            Splits(ids[segs], f, ch.threshold[segs], ch.missing_left[segs], kid_ids[0::2], kid_ids[1::2])
+        )
+        for s, j in zip(segs.tolist(), f.tolist(), strict=True):  # the categorical tests among them
+            if bins.features[j].kind == "categorical":
+                nb = bins.features[j].n_bins
+                codes = np.flatnonzero(ch.present[s, :nb])
+                nodes.add_subset(int(ids[s]), nb, codes, np.where(ch.left[s, codes], 0, 1))
         leaf = np.empty(2 * segs.size, bool)
         leaf[0::2], leaf[1::2] = kid_leaf_l[segs], kid_leaf_r[segs]
         go = ~leaf  # the children split further: the next level's slots, in creation order
@@ -130,13 +127,12 @@ def grow_hist(
         left_slot = np.full(N, -1, np.int64)
         right_slot = np.full(N, -1, np.int64)
         left_slot[segs], right_slot[segs] = slot[0::2], slot[1::2]
-        next_ids, next_rows, parent_of = kid_ids[go], kids["n_rows"][go], np.repeat(segs, 2)[go]
+        next_ids, n_rows, pick = kid_ids[go], kids["n_rows"][go], np.repeat(segs, 2)[go]
         depth += 1
         if n_next == 0:  # every child is a leaf: no rows to move
             if on_level is not None:
                 on_level(depth)
             break
-        pick, n_rows = parent_of, next_rows
         # number the children whose histograms get built first: the rest are parent − sibling
         built = _built(H is not None and n_next <= _chunk_nodes(bins, K), pick, left_slot, right_slot, n_rows)
         order = np.r_[np.flatnonzero(built), np.flatnonzero(~built)]
@@ -154,7 +150,7 @@ def grow_hist(
         H, cnt = _next_histograms(source, H, cnt, pick, left_slot, right_slot, int(built.sum()), bins, K)
         st = node_stats(kid_sums, kid_n, crit, K)
         ids = next_ids[order]
-    return assemble(nodes, K, neighbours=False)[0]
+    return assemble(nodes, K)[0]
 
 
 def _level(
