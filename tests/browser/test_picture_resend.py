@@ -87,7 +87,15 @@ def test_back_on_train_the_tree_picture_is_not_sent_again(page, app_url):
     settle(page, frames)
     for _ in range(MESSAGE_AGE // 2 + 1):
         for lang in ("中文", "English"):
+            before = len(frames.got)
             page.locator(".st-key-lang label").filter(has_text=lang).first.click()
+            # the server answered this click before the page counts as settled: a settle that
+            # began before the rerun did left the next click to land mid-rerun, and once it
+            # found no clickable "English" label for 30 s in a full run
+            deadline = time.monotonic() + 30
+            while len(frames.got) == before:
+                assert time.monotonic() < deadline, f"no answer to the click on {lang!r}"
+                page.wait_for_timeout(50)
             settle(page, frames, quiet=0.3)
     mark = len(frames.got)
     nav(page, "train")
