@@ -36,7 +36,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from dtcore.progress import checkpoint
-from dtcore.routing import distribute_rows
+from dtcore.routing import distribute_rows, route_rows
 from dtcore.tree import Tree
 
 
@@ -126,6 +126,15 @@ def missing_seen(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> np.n
     X = np.asarray(X, dtype=np.float64)
     seen = np.zeros(tree.node_count, dtype=bool)
     if not _may_miss(tree, X):
+        return seen
+    if (tree.missing_branch[tree.feature >= 0] >= 0).all():
+        # every test sends a row down one branch (CART's learned direction): all rows are routed
+        # a level at a time (a walk node by node took 20 s on two 70 000-node trees whose deep
+        # categorical tests lack some categories)
+        def mark(nodes: np.ndarray) -> None:
+            seen[nodes] = True
+
+        route_rows(tree, X if w is None or (np.asarray(w) > 0).all() else X[np.asarray(w) > 0], on_lost=mark)
         return seen
     for node, _, branch in walk_tests(tree, X, w):
         seen[node] = bool((branch < 0).any())

@@ -20,6 +20,8 @@ from dtcore.criteria import SMALL
 from dtcore.progress import checkpoint
 
 DISTRIBUTE = -1  # missing_branch value: send missing values down every branch
+#: a node, the rows of a table that reach it and their weights (``Tree.reach``)
+Reached = tuple[int, np.ndarray, np.ndarray]
 
 
 def branch_index(
@@ -274,9 +276,12 @@ def route_rows(
     tree: RoutedTree,
     X: ArrayLike,
     on_continuous: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object] | None = None,
+    on_lost: Callable[[np.ndarray], object] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``Tree.route``: (row, leaf, weight) of every row through every test at once, one level
-    per step (the branch rule of :func:`branch_index`, the shares of :func:`distribute`)."""
+    per step (the branch rule of :func:`branch_index`, the shares of :func:`distribute`).
+    ``on_lost(nodes)`` is called at every step with the tests that rows met with no branch for
+    their value (one entry per such row), before the missing-value rule sends them on."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
     rows = np.arange(n)
@@ -321,6 +326,8 @@ def route_rows(
         # missing or unroutable: the learned branch, else every branch
         lost = branch < 0
         if lost.any():
+            if on_lost is not None:
+                on_lost(nodes[lost])
             mb = tree.missing_branch[nodes[lost]]
             branch[lost] = mb
         spread = branch < 0

@@ -18,7 +18,7 @@ One representation serves every algorithm:
   weight (C4.5, SPEC §6/§9), the leaves' distributions then being mixed.
 
 Node ids are in depth-first pre-order (as scikit-learn numbers them), whatever order a builder
-created them in: ``TreeAssembler.build`` renumbers.
+created them in (``TreeAssembler.build``, ``cart.assembly.assemble``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.progress import checkpoint
-from dtcore.routing import DISTRIBUTE, SplitTest, branch_index, descend_binary, route_rows
+from dtcore.routing import DISTRIBUTE, Reached, SplitTest, branch_index, descend_binary, route_rows
 
 LEAF = -1
 
@@ -182,13 +182,13 @@ class Tree:
             path.append(int(self.parent[path[-1]]))
         return path[::-1]
 
-    def reach(self, X: ArrayLike, node: int) -> tuple[np.ndarray, np.ndarray]:
+    def reach(self, X: ArrayLike, node: int, known: Reached | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows of X that reach ``node`` and their weights (fractional where a missing value was
-        spread over branches): on the training data, the node's training rows and weights."""
+        spread over branches): on the training data, the node's training rows and weights.
+        ``known``: an ancestor's (node, rows, weights), where the walk starts instead of the root."""
         X = np.asarray(X, dtype=np.float64)
-        rows = np.arange(X.shape[0])
-        w = np.ones(X.shape[0])
-        path = self.path_to(node)
+        top, rows, w = known if known is not None else (0, np.arange(X.shape[0]), np.ones(X.shape[0]))
+        path = self.path_to(node)[int(self.depth[top]) :]
         for parent, child in zip(path[:-1], path[1:]):
             kids = self.children_of(parent)
             b = int(np.nonzero(kids == child)[0][0])

@@ -12,20 +12,24 @@ from dtcore.criteria import entropy, gini
 from dtcore.export.thresholds import midpoint_note
 from dtcore.id3 import rules as id3_rules
 from dtcore.node_rows import values_beside
-from dtcore.routing import SplitTest
+from dtcore.routing import Reached, SplitTest
 
 
 class NodeData:
     """The rows reaching one node and what the algorithm needs to score them.
 
     ``est``: the estimator (its schema and settings); X, y, w: the encoded training data; ``tree``:
-    the tree whose node it is (None: the root of an unfitted estimator). The node's rows are
-    ``rows`` (indices into X) with weights ``w`` (the fractional shares ``Tree.reach`` gives);
+    the tree whose node it is (None: the root of an unfitted estimator); ``known``: an
+    ancestor's rows when the caller has them (``Tree.reach``'s start). The node's rows are
+    ``rows`` (indices into X) with weights ``w`` (the fractional shares ``Tree.reach`` gives,
+    ``share``, times the rows' weights);
     ``X``/``y`` are those rows, ``N`` their weight, ``counts`` their class counts (None for
     regression), ``used`` the features a multiway test above already used.
     """
 
-    def __init__(self, est: Any, X: Any, y: Any, w: Any, node: int = 0, tree: Any = None) -> None:
+    def __init__(
+        self, est: Any, X: Any, y: Any, w: Any, node: int = 0, tree: Any = None, known: Reached | None = None
+    ) -> None:
         self.est = est
         self.schema = est.schema_
         self.algorithm: str = est.algorithm
@@ -39,16 +43,17 @@ class NodeData:
         if tree is not None:
             if not 0 <= self.node < tree.node_count:
                 raise ValueError(f"node {node}: the tree has nodes 0..{tree.node_count - 1}")
-            rows, share = tree.reach(self.X_all, self.node)
+            rows, share = tree.reach(self.X_all, self.node, known)
             wn = self.w_all[rows] * share
             self.depth = int(tree.depth[self.node])
         else:
             if self.node != 0:
                 raise ValueError("a node other than the root needs a trained tree")
-            rows, wn = np.arange(self.X_all.shape[0]), self.w_all.copy()
+            rows, share = np.arange(self.X_all.shape[0]), np.ones(self.X_all.shape[0])
+            wn = self.w_all.copy()
             self.depth = 0
         keep = wn > 0
-        self.rows, self.w = rows[keep], wn[keep]
+        self.rows, self.w, self.share = rows[keep], wn[keep], share[keep]
         self.X = self.X_all[self.rows]
         self.y = self.y_all[self.rows]
         self.N = float(self.w.sum())

@@ -18,7 +18,7 @@ from dtcore.explain.node_data import NodeData, cart_params, feats_impurity, with
 from dtcore.explain.records import FeatureSplits, Selection, SplitReport
 from dtcore.export.thresholds import neighbours
 from dtcore.id3 import rules as id3_rules
-from dtcore.routing import SplitTest
+from dtcore.routing import Reached, SplitTest
 from dtcore.tree import Tree
 
 if TYPE_CHECKING:
@@ -242,8 +242,10 @@ def explainer_data(
     sample_weight: ArrayLike | None = None,
     node: int = 0,
     tree: Tree | str | None = "fitted",
+    known: Reached | None = None,
 ) -> NodeData:
-    """The node's data (``tree`` defaults to ``est.tree_``), for a report and previews."""
+    """The node's data (``tree`` defaults to ``est.tree_``), for a report and previews;
+    ``known``: an ancestor's rows, where finding the node's rows starts (``Tree.reach``)."""
     if isinstance(tree, str):
         tree = getattr(est, "tree_", None)
-    return NodeData(est, X, y, sample_weight, node, tree)
+    return NodeData(est, X, y, sample_weight, node, tree, known)

@@ -89,3 +89,60 @@ def test_forced_split_trees_know_their_missing_values():
         rows, w = forced.reach(Xe, int(i))
         lost = forced.branch_of(int(i), Xe[rows[w > 0], forced.feature[i]]) < 0
         assert forced.saw_missing[i] == bool(lost.any())
+
+
+def reached_missing(tree, Xe, w):
+    """The brute force: each test's rows (Tree.reach from the root), of positive weight."""
+    want = np.zeros(tree.node_count, dtype=bool)
+    for i in np.flatnonzero(tree.feature >= 0):
+        rows, share = tree.reach(Xe, int(i))
+        rows = rows[(share * (np.ones(len(Xe)) if w is None else w)[rows]) > 0]
+        want[i] = bool(np.any(tree.branch_of(int(i), Xe[rows, tree.feature[i]]) < 0))
+    return want
+
+
+def test_cart_routes_every_row_at_once_and_finds_the_same_tests():
+    """CART's tests send a row down one branch, so its flags come from routing every row a level
+    at a time: the same flags as the brute force, on random tables with missing cells, zero
+    weights and categorical tests deep in the tree that lack some categories."""
+    from dtcore.cart.estimator import CARTClassifier, CARTRegressor
+    from tests.dtcore.random_tables import mixed_table
+
+    rng = np.random.default_rng(4)
+    flagged = 0
+    for _ in range(40):
+        X, kinds, w, classify, signal = mixed_table(rng, rows=(40, 600), cols=(2, 5))
+        y = (signal > 0).astype(int) if classify else np.round(signal, 1)
+        est = (CARTClassifier if classify else CARTRegressor)().fit(
+            X, y, sample_weight=w, feature_kinds=kinds
+        )
+        want = reached_missing(est.tree_, est.encode(X), w)
+        np.testing.assert_array_equal(est.tree_.saw_missing, want)
+        flagged += int(want.sum())
+    assert flagged > 20
+
+
+def test_reach_from_an_ancestor_is_reach_from_the_root():
+    """A node's rows found from an ancestor's (the Compare page's top-down walk) are its rows:
+    those ``node_rows.walk_nodes`` routes there from the root (C4.5's shares of missing values
+    included), from every ancestor."""
+    from dtcore.c45.estimator import C45Classifier
+    from dtcore.node_rows import walk_nodes
+    from tests.dtcore.random_tables import mixed_table
+
+    rng = np.random.default_rng(9)
+    checked, shared = 0, False
+    for _ in range(6):
+        X, kinds, _, _, signal = mixed_table(rng, rows=(200, 400), cols=(2, 5))
+        est = C45Classifier(prune=False, collapse=False).fit(X, (signal > 0).astype(int), feature_kinds=kinds)
+        tree, Xe = est.tree_, est.encode(X)
+        truth = {node: (rows, w) for node, rows, w, _ in walk_nodes(tree, Xe)}
+        for node, (rows, w) in truth.items():
+            shared |= bool(w.min() < 1)
+            for top in tree.path_to(node)[:-1]:
+                got = tree.reach(Xe, node, (top, *truth[top]))
+                keep = got[1] > 0
+                np.testing.assert_array_equal(got[0][keep], rows)
+                np.testing.assert_allclose(got[1][keep], w, rtol=1e-12)
+                checked += 1
+    assert checked > 50 and shared  # deep nodes, and shares of missing values, were met
