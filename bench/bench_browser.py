@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, AppDidNotStart, free_port, start_app
+from scripts.app_server import AppDidNotStart, free_port, launch_chromium, start_app
 
 ROOT = Path(__file__).resolve().parents[1]
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -674,7 +674,7 @@ def main() -> None:
     results: list[tuple[str, list[Step]]] = []
     try:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            browser = launch_chromium(pw)
             cpu = BrowserCpu()
             warm = Session(browser, url, server, cpu)  # the server's first script run imports everything
             warm.shots = args.shots / "start"

@@ -87,7 +87,7 @@ def run(rows: int, port: int, shots: Path, think: float = 0.0) -> list:
     from playwright.sync_api import sync_playwright
 
     from bench.bench_browser import BrowserCpu, Session, Step, format_step, goto_page, tree_drawn
-    from scripts.app_server import CHROMIUM, CHROMIUM_ARGS, start_app
+    from scripts.app_server import launch_chromium, start_app
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "large"
@@ -104,7 +104,7 @@ def run(rows: int, port: int, shots: Path, think: float = 0.0) -> list:
         tree = ProcessTree(psutil.Process(proc.pid))
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                browser = launch_chromium(pw)
                 s = Session(browser, f"http://127.0.0.1:{port}", tree, BrowserCpu())  # type: ignore[arg-type]
                 s.shots = shots / "large"
                 page = s.page

@@ -26,8 +26,6 @@ from pathlib import Path
 import psutil
 
 from bench.bench_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     TREE_FRAME,
     TREES,
     BrowserCpu,
@@ -40,7 +38,7 @@ from bench.bench_browser import (
     start_server,
     tree_drawn,
 )
-from scripts.app_server import free_port
+from scripts.app_server import free_port, launch_chromium
 
 CATS = ",".join(
     [
@@ -282,7 +280,7 @@ def main() -> None:
     report = {}
     try:
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            browser = launch_chromium(pw)
             cpu = BrowserCpu()
             s = Session(browser, url, server, cpu)
             page = s.page

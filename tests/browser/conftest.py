@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.app_server import CHROMIUM, AppDidNotStart, free_port, start_app, stop_app
+from scripts.app_server import CHROMIUM, AppDidNotStart, free_port, launch_chromium, start_app, stop_app
 from scripts.app_server import CHROMIUM_ARGS as BASE_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +47,16 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch_chromium(pw, CHROMIUM_ARGS)
         yield b
         b.close()
 
 
-@pytest.fixture
-def page(browser):
+@pytest.fixture(scope="session")
+def shared_context(browser):
+    """One browser context for the session's pages: each test's page is a new tab, so a new
+    Streamlit session, but the app's scripts come from the context's cache, compiled once (a new
+    context per test paid the whole cold load and Chromium's window set-up, ~2 s of CPU each)."""
     ctx = browser.new_context(
         viewport=VIEWPORT,
         device_scale_factor=1,
@@ -62,6 +65,14 @@ def page(browser):
         timezone_id="UTC",
         color_scheme="light",
     )
-    pg = ctx.new_page()
-    yield pg
+    yield ctx
     ctx.close()
+
+
+@pytest.fixture
+def page(shared_context):
+    pg = shared_context.new_page()
+    yield pg
+    for opened in shared_context.pages:  # the test's page and any it opened
+        opened.close()
+    shared_context.clear_cookies()

@@ -60,9 +60,9 @@ WHERE_JS = """() => [...document.querySelectorAll(
 class Outbound:
     """Requests leaving the app's host: recorded and aborted (nothing is fetched)."""
 
-    def __init__(self, context):
+    def __init__(self, page):
         self.urls: list[str] = []
-        context.route("**/*", self._route)
+        page.route("**/*", self._route)
 
     def _route(self, route):
         url = route.request.url
@@ -108,7 +108,7 @@ def problems(page, outbound: Outbound, where: str) -> list[str]:
 
 
 def test_payload_names_on_every_page_stay_text(page, app_url):
-    outbound = Outbound(page.context)
+    outbound = Outbound(page)
     found: list[str] = []
     page.goto(f"{app_url}/data?lang=en", wait_until="domcontentloaded")
     settle(page)

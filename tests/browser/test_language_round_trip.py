@@ -33,9 +33,18 @@ BIG_PAGES = ("", "splits", "data", "prune")
 SECTION_FAILED = [i18n.translate("app.section_failed", lang) for lang in i18n.LANGS]
 
 
-def switch_language(page, name: str) -> None:
+#: the sidebar's name of each language
+LANG_OF = {"中文": "zh", "English": "en"}
+
+
+def switch_language(page, name: str, path: str) -> None:
+    """Switch the sidebar's language to ``name`` and wait until /``path``'s title is drawn in it and
+    the run has ended (a wait begun before the rerun could end on the page of the language before)."""
     page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').filter(has_text=name).click()
-    page.wait_for_timeout(300)  # the rerun starts
+    title = i18n.translate(PAGES[path], LANG_OF[name])
+    page.locator('[data-testid="stMain"] h1').filter(has_text=title).first.wait_for(
+        state="visible", timeout=120_000
+    )
     script_done(page, timeout=120_000)
 
 
@@ -67,8 +76,7 @@ def test_language_round_trip_raises_nothing(page, app_url, case, path):
     settle(page, path)
     assert problems(page) == [], f"before the switch: {problems(page)}"
     for name in ("中文", "English"):
-        switch_language(page, name)
-        settle(page, path)
+        switch_language(page, name, path)
         assert problems(page) == [], f"after switching to {name} on /{path}: {problems(page)}"
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == i18n.translate(PAGES[path], "en")
 
@@ -83,8 +91,7 @@ def test_find_panel_keeps_its_query_across_the_switch(page, app_url):
     page.get_by_role("option", name=i18n.translate("nav.query.purest", "en")).click()
     script_done(page, timeout=120_000)
     for name, lang in (("中文", "zh"), ("English", "en")):
-        switch_language(page, name)
-        settle(page, "")
+        switch_language(page, name, "")
         assert problems(page) == [], problems(page)
         shown = page.locator(".st-key-find_query input").first.input_value()
         assert shown == i18n.translate("nav.query.purest", lang)
@@ -118,7 +125,6 @@ def test_no_button_label_is_cut(page, app_url, path, params):
     page.locator('[data-testid="stMain"] button').first.wait_for(state="visible", timeout=60_000)
     assert page.evaluate(CUT_LABELS) == []
     for name in ("中文", "English"):
-        switch_language(page, name)
-        settle(page, path)
+        switch_language(page, name, path)
         page.wait_for_timeout(500)
         assert page.evaluate(CUT_LABELS) == [], name

@@ -10,6 +10,8 @@ from tests.browser.test_screenshots import open_page, script_done
 
 FRAME = ".dt-frame"
 RULE = ".st-key-prune_rep_ties"
+#: the "keep" option's label, by the name of its language in the sidebar
+KEEP = {"English": "keep (the textbook", "中文": "保留（教材图"}
 
 
 def after_nodes(page) -> int:
@@ -45,10 +47,13 @@ def test_keep_draws_figure_4_7(page, app_url, lang, keep, other):
     page.wait_for_function("() => location.search.includes('prune_rep_ties=keep')", timeout=30_000)
     assert "prune_rep_ties=keep" in page.url
     page.get_by_text(other, exact=True).click()  # the language switch in the sidebar
+    # the rule redrawn in the other language (a check made before would read the old page, or
+    # the radio mid-redraw with no option checked, as one run under load did)
+    page.locator(RULE).get_by_text(KEEP[other]).wait_for(state="visible", timeout=60_000)
     script_done(page, timeout=60_000)
     assert wait_for_nodes(page, 10) == 10  # the rule is an id, not its label
     checked = page.locator(f"{RULE} input[type=radio]:checked")
     assert checked.count() == 1 and checked.evaluate("(e) => e.closest('label').innerText").startswith(
-        ("keep", "保留")
+        KEEP[other]
     )
     assert page.get_by_text("Traceback").count() == 0

@@ -148,7 +148,7 @@ def frame_page(page):
     """A blank page holding frame.js as a module; every request from it is recorded and aborted,
     every dialog recorded."""
     seen: list[str] = []
-    page.context.route("**/*", lambda route: (seen.append(route.request.url), route.abort()))
+    page.route("**/*", lambda route: (seen.append(route.request.url), route.abort()))
     page.on("dialog", lambda d: (seen.append(f"dialog {d.message}"), d.dismiss()))
     page.on("pageerror", lambda exc: seen.append(f"pageerror {exc}"))
     page.set_content("<!doctype html><html><body></body></html>")
