@@ -92,8 +92,11 @@ EPSILON = float(np.finfo(np.float64).eps)
 SMALL = 1e-6
 
 
-def class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
-    """Gini or entropy (bits) from channels [w, c_0..c_{K-1}], class loop in sklearn's order."""
+def class_impurity(criterion: str, stats: np.ndarray, positive: bool = False) -> np.ndarray:
+    """Gini or entropy (bits) from channels [w, c_0..c_{K-1}], class loop in sklearn's order.
+
+    ``positive``: the caller needs the impurity only where the weight is > 0 (the rest may come
+    out NaN), so the check for empty nodes is skipped: the same bits wherever w > 0."""
     w = stats[..., 0]
     if criterion == "gini":
         K = stats.shape[-1] - 1
@@ -104,7 +107,7 @@ def class_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
         for k in range(2, K + 1):
             c = stats[..., k]
             sq += c * c
-        if np.ndim(w) and np.all(w > 0):  # the usual case: no masking passes
+        if positive or (np.ndim(w) and (w > 0).all()):  # the usual case: no masking passes
             sq /= w * w
             return np.subtract(1.0, sq, out=sq)
         safe = np.where(w > 0, w, 1.0)
@@ -132,18 +135,20 @@ def channel_impurity(criterion: str, stats: np.ndarray) -> np.ndarray:
     raise ValueError(f"channel_impurity: {criterion!r} needs the rows, not channel sums")
 
 
-def proxy_improvement(criterion: str, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def proxy_improvement(
+    criterion: str, left: np.ndarray, right: np.ndarray, positive: bool = False
+) -> np.ndarray:
     """scikit-learn's ``proxy_impurity_improvement``: larger is better; ranks the candidates of
     one node exactly as the real improvement does, but is cheaper (constants dropped).
 
     For squared_error the regression channel may hold y minus any per-node constant: the proxy
     then shifts by a per-node constant and ranks candidates identically.  -inf = forbidden split
-    (poisson with a child whose Σy ≤ ε).
+    (poisson with a child whose Σy ≤ ε). ``positive``: :func:`class_impurity`'s.
     """
     wl, wr = left[..., 0], right[..., 0]
     if criterion in CLASSIFICATION_CRITERIA:
-        il = class_impurity(criterion, left)
-        ir = class_impurity(criterion, right)
+        il = class_impurity(criterion, left, positive)
+        ir = class_impurity(criterion, right, positive)
         return -wr * ir - wl * il
     sl, sr = left[..., 1], right[..., 1]
     if criterion == "squared_error":

@@ -55,8 +55,8 @@ class LevelNodes:
         self.count += k
         self.blocks.append(
             dict(
-                parent=np.broadcast_to(parent, (k,)).copy(),
-                depth=np.broadcast_to(depth, (k,)).copy(),
+                parent=np.array(parent, np.int64) if np.ndim(parent) else np.full(k, parent, np.int64),
+                depth=np.full(k, depth, np.int64),
                 **{key: pick(v) for key, v in stats.items()},
             )
         )

@@ -297,11 +297,11 @@ def best_per_segment(seg: np.ndarray, proxy: np.ndarray, n_seg: int) -> tuple[np
     change = np.empty(seg.size, bool)
     change[0] = True
     np.not_equal(seg[1:], seg[:-1], out=change[1:])
-    start = np.flatnonzero(change)
+    start = change.nonzero()[0]
     gseg = seg.take(start)  # one group per segment: a block is ordered by segment
     best[gseg] = np.maximum.reduceat(proxy, start)
     # the first candidate of each group that reaches its group's best (hits come in array order)
-    hit = np.flatnonzero(proxy == best.take(seg))
+    hit = (proxy == best.take(seg)).nonzero()[0]
     if hit.size:  # (none only if a group's best is NaN)
         hseg = seg.take(hit)
         first = np.empty(hit.size, bool)

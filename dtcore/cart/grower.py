@@ -220,7 +220,7 @@ class Grower:
                 xs = self.X_flat.take(at.ravel())
                 offs = np.arange(nF)[:, None]
                 starts = (offs * m + seg_start).ravel()
-                lens = np.broadcast_to(seg_len, (nF, n_seg)).ravel()
+                lens = np.repeat(seg_len[None, :], nF, axis=0).ravel()
                 sid = (offs * n_seg + seg_id).ravel()
             else:
                 xs, starts, lens, sid = self.X[:, F[0]].take(pj[0]), seg_start, seg_len, seg_id
@@ -419,8 +419,14 @@ class Grower:
             lft = left_row.take(p)
             excl = np.cumsum(lft, axis=1, dtype=np.intp)  # left rows before each position
             excl -= lft
-            dest = PR - excl  # a right row goes after the right rows before it, a left one
-            np.add(PL, excl, out=dest, where=lft)  # after the left rows before it
+            # a right row goes after the right rows before it, a left one after the left rows
+            # before it; a select is cheaper for passes that fit in cache, a masked copy for the
+            # one long permutation a pass holds above CHUNK_ELEMENTS rows
+            if p.size <= self.CHUNK_ELEMENTS:
+                dest = np.where(lft, PL + excl, PR - excl)
+            else:
+                dest = PR - excl
+                np.copyto(dest, PL + excl, where=lft)
             dest += (np.arange(p.shape[0], dtype=np.intp) * m)[:, None]  # flat, row by row
             out = scratch[: p.shape[0]]
             np.put(out, dest, p)
@@ -483,6 +489,8 @@ class Grower:
             kl = np.zeros(seg_start.size, bool)
             kr = np.zeros(seg_start.size, bool)
             kl[segs], kr[segs] = ~kid_leaf[0::2], ~kid_leaf[1::2]
+            if not (kl.any() or kr.any()):  # every child a leaf: no rows to lay out again
+                break
             perm, seg_start, seg_len, keep = self.partition(
                 perm, seg_start, seg_len, seg_id, left, split, kl, kr
             )
