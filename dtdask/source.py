@@ -292,7 +292,9 @@ class DaskHistograms:
             return self.client.compute(obj).result()
         return dask.compute(obj)[0]
 
-    def histograms(self, build: np.ndarray, n_build: int) -> tuple[np.ndarray, np.ndarray]:
+    def histograms(
+        self, build: np.ndarray, n_build: int, slots: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         parts = [
             dask.delayed(_histograms)(b, nd, build, n_build, self.layout)
             for b, nd in zip(self.blocks, self.nodes, strict=True)
@@ -303,6 +305,8 @@ class DaskHistograms:
                 nxt.append(parts[-1])
             parts = nxt
         H = self._compute(parts[0])
+        if slots is not None and slots > n_build:  # room for the subtracted siblings
+            H = np.concatenate([H, np.zeros((slots - n_build,) + H.shape[1:])])
         return H, H[..., 0].astype(np.int64)
 
     def route(self, step: RouteStep) -> None:

@@ -239,18 +239,17 @@ def _next_histograms(
         return None, None
     build = np.full(n_next, -1, np.int64)
     build[:n_built] = np.arange(n_built)
-    Hb, cb = source.histograms(build, n_built)
+    # the built children's histograms, with room after them for their siblings' (no copy of
+    # the built ones into a bigger array: 84 MB a level at 10⁵ rows × 20 features, depth 9)
+    Hn, cn = source.histograms(build, n_built, n_next)
     if n_built == n_next:
-        return Hb, cb
+        return Hn, cn
     assert H is not None and cnt is not None  # subtraction needs the parents' histograms
     d = np.arange(n_built, n_next)
     sib = np.where(left_slot[parent[d]] == d, right_slot[parent[d]], left_slot[parent[d]])
-    Hn = np.empty((n_next,) + Hb.shape[1:])
-    cn = np.empty((n_next,) + cb.shape[1:], np.int64)
-    Hn[:n_built], cn[:n_built] = Hb, cb
     # parent − sibling, node by node into its place: no gathered copies of the (nodes × bins ×
     # channels) blocks, the same float subtraction
     for k, (p, b) in enumerate(zip(parent[d].tolist(), sib.tolist(), strict=True), n_built):  # nodes
-        np.subtract(H[p], Hb[b], out=Hn[k])
-        np.subtract(cnt[p], cb[b], out=cn[k])
+        np.subtract(H[p], Hn[b], out=Hn[k])
+        np.subtract(cnt[p], cn[b], out=cn[k])
     return Hn, cn

@@ -57,9 +57,12 @@ class RouteStep:
 class HistogramSource(Protocol):
     """The data as the grower sees them."""
 
-    def histograms(self, build: np.ndarray, n_build: int) -> tuple[np.ndarray, np.ndarray]:
+    def histograms(
+        self, build: np.ndarray, n_build: int, slots: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Channel sums and row counts of the rows at every slot s with ``build[s] ≥ 0``, in
-        histogram ``build[s]``."""
+        histogram ``build[s]``; with ``slots`` the arrays hold that many histograms, the ones
+        past ``n_build`` zero (room for the siblings the grower subtracts, without a copy)."""
         ...
 
     def route(self, step: RouteStep) -> None:
@@ -75,9 +78,11 @@ def partial_histograms(
     build: np.ndarray,
     n_build: int,
     layout: Layout,
+    slots: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Histograms of one block of rows: ``codes`` (n_features, m) bin codes, ``y`` class codes
-    or targets, ``w`` weights (None: all 1), ``node`` each row's slot (−1: in a leaf).
+    or targets, ``w`` weights (None: all 1), ``node`` each row's slot (−1: in a leaf);
+    ``slots``: :meth:`HistogramSource.histograms`'.
 
     One ``np.bincount`` per feature and channel over combined indices, every feature's bins
     padded to the widest feature's so that the (node, class) part of the index is computed once
@@ -92,8 +97,9 @@ def partial_histograms(
         w = None if w is None else w[rows]
     K, d, TB = layout.n_classes, layout.channels, layout.total
     width = int(layout.n_bins.max()) + 1 if layout.n_bins.size else 1
-    H = np.zeros((n_build, TB, d))
-    N = np.zeros((n_build, TB), np.int64)
+    H = np.zeros((max(n_build, slots or 0), TB, d))
+    N = np.zeros((H.shape[0], TB), np.int64)
+    Hb, Nb = H[:n_build], N[:n_build]  # the histograms built here
     if K:
         base = (np.asarray(y, dtype=np.intp) * n_build + local) * width
         size = K * n_build * width
@@ -109,22 +115,22 @@ def partial_histograms(
         np.add(base, codes[j], out=key)
         if K:
             c = np.bincount(key, weights=w, minlength=size).reshape(K, n_build, width)[:, :, :s]
-            H[:, o : o + s, 1:] = c.transpose(1, 2, 0)
+            Hb[:, o : o + s, 1:] = c.transpose(1, 2, 0)
             total = c.sum(axis=0) if K > 1 else c[0]  # without weights: whole counts
-            H[:, o : o + s, 0] = total
+            Hb[:, o : o + s, 0] = total
             if w is None:
-                N[:, o : o + s] = total
+                Nb[:, o : o + s] = total
             else:
                 n_c = np.bincount(key, minlength=size).reshape(K, n_build, width)[:, :, :s]
-                N[:, o : o + s] = n_c.sum(axis=0)
+                Nb[:, o : o + s] = n_c.sum(axis=0)
         else:
             cnt = np.bincount(key, minlength=size).reshape(n_build, width)[:, :s]
-            N[:, o : o + s] = cnt
-            H[:, o : o + s, 0] = (
+            Nb[:, o : o + s] = cnt
+            Hb[:, o : o + s, 0] = (
                 cnt if w is None else np.bincount(key, w, size).reshape(n_build, width)[:, :s]
             )
-            H[:, o : o + s, 1] = np.bincount(key, wy, size).reshape(n_build, width)[:, :s]
-            H[:, o : o + s, 2] = np.bincount(key, wyy, size).reshape(n_build, width)[:, :s]
+            Hb[:, o : o + s, 1] = np.bincount(key, wy, size).reshape(n_build, width)[:, :s]
+            Hb[:, o : o + s, 2] = np.bincount(key, wyy, size).reshape(n_build, width)[:, :s]
     return H, N
 
 
@@ -157,8 +163,10 @@ class InMemoryHistograms:
         self.layout = layout
         self.node = np.zeros(codes.shape[1], np.int64)
 
-    def histograms(self, build: np.ndarray, n_build: int) -> tuple[np.ndarray, np.ndarray]:
-        return partial_histograms(self.codes, self.y, self.w, self.node, build, n_build, self.layout)
+    def histograms(
+        self, build: np.ndarray, n_build: int, slots: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return partial_histograms(self.codes, self.y, self.w, self.node, build, n_build, self.layout, slots)
 
     def route(self, step: RouteStep) -> None:
         self.node = route_rows(self.codes, self.node, step)
