@@ -112,7 +112,7 @@ def class_impurity(criterion: str, stats: np.ndarray, positive: bool = False) ->
             return np.subtract(1.0, sq, out=sq)
         safe = np.where(w > 0, w, 1.0)
         return np.where(w > 0, 1.0 - sq / (safe * safe), 0.0)
-    safe = np.where(w > 0, w, 1.0)
+    safe = w if positive else np.where(w > 0, w, 1.0)  # 0/0 is NaN, never > 0: no term
     ent = np.zeros(w.shape)
     for k in range(1, stats.shape[-1]):
         p = stats[..., k] / safe

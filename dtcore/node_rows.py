@@ -134,7 +134,8 @@ def missing_seen(tree: Tree, X: np.ndarray, w: np.ndarray | None = None) -> np.n
         def mark(nodes: np.ndarray) -> None:
             seen[nodes] = True
 
-        route_rows(tree, X if w is None or (np.asarray(w) > 0).all() else X[np.asarray(w) > 0], on_lost=mark)
+        kept = None if w is None else np.asarray(w) > 0  # rows of weight 0 take no part
+        route_rows(tree, X if kept is None or kept.all() else X[kept], on_lost=mark)
         return seen
     for node, _, branch in walk_tests(tree, X, w):
         seen[node] = bool((branch < 0).any())

@@ -83,6 +83,7 @@ class Grower:
         n, nf = X.shape
         self.n, self.nf = n, nf
         self.ncat = [int(c) for c in n_categories]
+        self.n_cats = np.array(self.ncat, np.int64)  # the same, to read for many features at once
         # a gather of several features reads the flat buffer at row·row_step + j·col_step
         X = np.asarray(X, dtype=np.float64)
         if X.nbytes <= self.FEATURE_MAJOR_BYTES:
@@ -458,13 +459,13 @@ class Grower:
             )
         )
         M = self.max_cat + 1
-        for i, s in enumerate(segs):
-            if self.ncat[f[i]] > 0:  # categories absent from the node: -1 (follow missing)
-                nc = self.ncat[f[i]]
-                a, b = np.searchsorted(ch.cat_key, [s * M, s * M + nc])  # real categories of s
-                codes = (ch.cat_key[a:b] - s * M).astype(np.int32)
-                branch = np.where(ch.cat_left[a:b], 0, 1).astype(np.int32)
-                self.nodes.add_subset(int(nodes[i]), nc, codes, branch)
+        n_cats = self.n_cats[f]
+        for i in n_cats.nonzero()[0]:  # the categorical tests only (a loop per test, not per node)
+            s, nc = int(segs[i]), int(n_cats[i])  # categories absent from the node: -1 (follow missing)
+            a, b = np.searchsorted(ch.cat_key, [s * M, s * M + nc])  # real categories of s
+            codes = (ch.cat_key[a:b] - s * M).astype(np.int32)
+            branch = np.where(ch.cat_left[a:b], 0, 1).astype(np.int32)
+            self.nodes.add_subset(int(nodes[i]), nc, codes, branch)
 
     def grow_levelwise(self) -> Tree:
         ids, st = self._root()

@@ -324,6 +324,20 @@ class Winners:
         """The learned missing direction of segments ``k``'s winners (:func:`missing_rule`)."""
         return missing_rule(self.variant[k], self.seg_missing[k], self.n_left[k], self.n_right[k])
 
+    def keep(
+        self,
+        better: np.ndarray,
+        proxy: np.ndarray,
+        index: np.ndarray,
+        variant: np.ndarray | int,
+        n_left: np.ndarray,
+        n_right: np.ndarray,
+    ) -> None:
+        """Segments ``better`` take these cuts (one entry per segment of ``better``)."""
+        self.proxy[better] = proxy
+        self.index[better], self.variant[better] = index, variant
+        self.n_left[better], self.n_right[better] = n_left, n_right
+
 
 def best_cuts(
     scan: SortedScan, min_samples_leaf: int = 1, min_weight_leaf: float = 0.0, chunk: int = SCAN_CHUNK
@@ -351,10 +365,8 @@ def best_cuts(
                 b, where = best_per_segment(seg, proxy, n_seg)
                 better = (b > out.proxy).nonzero()[0]
                 k = a + where[better]
-                out.proxy[better] = b[better]
-                out.index[better], out.variant[better] = k, MISSING_RIGHT
-                out.n_left[better] = k - scan.seg_start[better] + 1
-                out.n_right[better] = scan.seg_len[better] - out.n_left[better]
+                n_left = k - scan.seg_start[better] + 1
+                out.keep(better, b[better], k, MISSING_RIGHT, n_left, scan.seg_len[better] - n_left)
             continue
         for a in range(0, scan.idx.size, chunk) if v != MISSING_ALONE else [0]:
             c = _scored(scan, _block(scan, v, scan.idx[a : a + chunk]), min_samples_leaf, min_weight_leaf)
@@ -363,9 +375,7 @@ def best_cuts(
             if better.size == 0:
                 continue
             k = where[better]
-            out.proxy[better] = b[better]
-            out.index[better], out.variant[better] = c.index[k], c.variant[k]
-            out.n_left[better], out.n_right[better] = c.n_left[k], c.n_right[k]
+            out.keep(better, b[better], c.index[k], c.variant[k], c.n_left[k], c.n_right[k])
     return out
 
 

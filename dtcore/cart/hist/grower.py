@@ -84,6 +84,7 @@ def grow_hist(
     w_total = float(root["weighted_n"][0])
     nodes = LevelNodes()
     ids = nodes.add(-1, 0, root)
+    is_cat = np.array([fb.kind == "categorical" for fb in bins.features], bool)
     st, depth = root, 0
     if leaf_by_pretest(params, 0, st["n_rows"], st["weighted_n"], st["impurity"])[0]:
         return assemble(nodes, K)[0]
@@ -114,11 +115,11 @@ def grow_hist(
         nodes.splits.append(
             Splits(ids[segs], f, ch.threshold[segs], ch.missing_left[segs], kid_ids[0::2], kid_ids[1::2])
         )
-        for s, j in zip(segs.tolist(), f.tolist(), strict=True):  # the categorical tests among them
-            if bins.features[j].kind == "categorical":
-                nb = bins.features[j].n_bins
-                codes = np.flatnonzero(ch.present[s, :nb])
-                nodes.add_subset(int(ids[s]), nb, codes, np.where(ch.left[s, codes], 0, 1))
+        cat_tests = is_cat[f]  # a loop over the categorical tests only, not over every node split
+        for s, j in zip(segs[cat_tests].tolist(), f[cat_tests].tolist(), strict=True):
+            nb = bins.features[j].n_bins
+            codes = np.flatnonzero(ch.present[s, :nb])
+            nodes.add_subset(int(ids[s]), nb, codes, np.where(ch.left[s, codes], 0, 1))
         leaf = np.empty(2 * segs.size, bool)
         leaf[0::2], leaf[1::2] = kid_leaf_l[segs], kid_leaf_r[segs]
         go = ~leaf  # the children split further: the next level's slots, in creation order
