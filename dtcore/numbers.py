@@ -7,6 +7,7 @@ command line, the split explorer and the app print (thresholds keep theirs in
 * :func:`fmt_weight`: a (weighted) sample count, whole or with 2 decimals;
 * :func:`fmt_fixed` / :func:`fmt_score`: a fixed number of decimals (3 for scores: the
   textbooks' precision); a value that rounds to zero prints unsigned, never "-0.000";
+  :func:`fmt_score_fine` gives a tiny positive score two significant digits instead;
 * :func:`fmt_metric` / :func:`fmt_pct`: a metric at 4 significant digits, a share as a
   percentage; "–" when there is none.
 """
@@ -57,6 +58,22 @@ def fmt_fixed(x: Any, digits: int = 3) -> str:
 def fmt_score(x: Any) -> str:
     """A score (gain, ratio, impurity, accuracy) with three decimals, the textbooks' precision."""
     return fmt_fixed(x, 3)
+
+
+#: a positive score below this is float noise (sums of many terms leave ~1e-16 of an exact 0)
+SCORE_NOISE = 1e-12
+
+
+def fmt_score_fine(x: Any) -> str:
+    """:func:`fmt_score`, but a positive score too small for three decimals (and above
+    :data:`SCORE_NOISE`) shows two significant digits ("0.00021", "2.1e-05"): a deep split's
+    impurity decrease, weighted by its node's share of the rows, is often below 0.0005, and
+    "0.000" read as no decrease at all, for the test chosen and its runner-up alike."""
+    if x is not None:
+        v = float(x)
+        if math.isfinite(v) and SCORE_NOISE < v < 0.0005:
+            return f"{v:.2g}"
+    return fmt_score(x)
 
 
 def fmt_metric(x: Any) -> str:

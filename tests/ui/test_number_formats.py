@@ -3,7 +3,7 @@ growth page (its copy had no −0.000 guard) and the metrics use the one 4-digit
 
 from types import SimpleNamespace
 
-from dtcore.numbers import fmt_score
+from dtcore.numbers import fmt_score, fmt_score_fine
 from ui.views import growth
 
 
@@ -26,3 +26,22 @@ def test_growth_caption_prints_a_tiny_negative_score_as_zero():
     assert fmt_score(0.2634) in growth.split_caption(
         t, 1, 2, SimpleNamespace(**{**vars(info), "score": 0.2634}), "r"
     )
+
+
+def test_growth_caption_gives_a_tiny_decrease_its_digits():
+    """A deep split's weighted impurity decrease (1 161 rows of 70 000) was printed "0.000", its
+    runner-up's too: two significant digits say how small it is and which is larger."""
+    info = SimpleNamespace(
+        branch_labels=["≤ 0.0097", "> 0.0097"],
+        branch_weights=[14.0, 1147.0],
+        feature="x3",
+        score_name="impurity_decrease",
+        score=0.000213,
+        runner_up="x12",
+        runner_up_score=0.0000387,
+    )
+    text = growth.split_caption(t, 1617, 1618, info, "root")
+    assert "score=0.00021" in text and "score=3.9e-05" in text, text
+    assert fmt_score_fine(0.2634) == fmt_score(0.2634) == "0.263"
+    assert fmt_score_fine(1e-17) == fmt_score_fine(-0.0004) == fmt_score_fine(0.0) == "0.000"
+    assert fmt_score_fine(None) == fmt_score(None)

@@ -10,7 +10,7 @@ import numpy as np
 from dtcore import export
 from dtcore.analysis.growth_steps import StepTree
 from dtcore.export.labels import impurity_name
-from dtcore.numbers import fmt_score
+from dtcore.numbers import fmt_score, fmt_score_fine
 from dtcore.tree import Tree
 from ui.services.growth import SplitInfo
 
@@ -78,13 +78,13 @@ def split_caption(t: Translate, k: int, total: int, info: SplitInfo, path: str) 
         path=md_escape(path),
         feature=md_escape(info.feature),
         score_name=t("growth.score." + info.score_name),
-        score=fmt_score(info.score),
+        score=fmt_score_fine(info.score),
         moved=moved,
         rows=_count(sum(info.branch_weights)),
     )
     if info.runner_up is not None:
         text += " " + t(
-            "growth.runner_up", feature=md_escape(info.runner_up), score=fmt_score(info.runner_up_score)
+            "growth.runner_up", feature=md_escape(info.runner_up), score=fmt_score_fine(info.runner_up_score)
         )
     return text
 
