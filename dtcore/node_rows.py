@@ -201,9 +201,12 @@ def _binary_neighbours(tree: Tree, X: np.ndarray, below: np.ndarray, above: np.n
     high = np.append(above, np.inf)  # slot n_cuts: the values that went left
     rows = np.arange(X.shape[0])
     node = np.zeros(X.shape[0], dtype=np.intp)  # the root is a test: the caller has cuts
+    # a row-major table is read by flat positions (``take``: several times faster than
+    # indexing X by (row, column) pairs)
+    flat, width = (X.reshape(-1), X.shape[1]) if X.flags.c_contiguous else (None, 0)
     while rows.size:
         checkpoint()
-        x = X[rows, feat[node]]
+        x = flat.take(rows * width + feat[node]) if flat is not None else X[rows, feat[node]]
         goes_right = x > thr[node]
         at = cut[node]
         np.maximum.at(low, np.where(goes_right, n_cuts, at), x)
