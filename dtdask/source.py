@@ -273,6 +273,8 @@ class DaskHistograms:
     ``steps`` and ``facts``: every level's routing step and, per partition, its ``LevelFacts``
     (persisted on the workers until ``gather_facts``)."""
 
+    unit_weights = True  # the partitions' rows carry no weights
+
     def __init__(self, blocks: list[Any], layout: Layout, table: ValueTable, client: Any = None) -> None:
         self.client = client
         self.layout = layout

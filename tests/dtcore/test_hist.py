@@ -8,8 +8,16 @@ import numpy as np
 import pytest
 
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
-from dtcore.cart.hist.binning import fit_bins, fit_transform, value_groups
+from dtcore.cart.hist.binning import (
+    Bins,
+    FeatureBins,
+    categorical_bins,
+    fit_bins,
+    fit_transform,
+    value_groups,
+)
 from dtcore.cart.hist.histograms import Layout, partial_histograms
+from dtcore.cart.hist.scoring import best_splits
 from dtcore.export import dumps_model, model_from_dict
 
 
@@ -167,6 +175,31 @@ def test_partial_histograms_add_up_over_blocks():
     np.testing.assert_array_equal(N, N1 + N2)
     assert N[0, :4].sum() == np.sum(node == 0) and N[1, 4:].sum() == np.sum(node == 1)
     assert H[0, 0, 1] == np.sum((node == 0) & (codes[0] == 0) & (y == 0))
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_whole_sums_over_non_empty_bins_choose_the_dense_sums_splits(criterion):
+    """Rows weighing 1 (whole sums): the cumulative sums over the non-empty bins only choose
+    every node's split as the sums over every bin do, with many sparse nodes, missing values,
+    a categorical feature between continuous ones and features of different bin counts."""
+    rng = np.random.default_rng(1)
+    n, n_nodes = 3000, 60
+    n_bins = np.array([40, 40, 40, 5, 40, 12])
+    exact = [
+        FeatureBins("exact", int(b), np.arange(b - 1) + 0.5, np.arange(b) * 1.0, np.arange(b) * 1.0)
+        for b in n_bins
+    ]
+    bins = Bins(tuple(categorical_bins(5) if j == 3 else fb for j, fb in enumerate(exact)))
+    codes = np.stack([rng.integers(0, nb + 1, n) for nb in n_bins]).astype(np.uint8)  # code nb: missing
+    y = rng.integers(0, 3, n)
+    node = rng.integers(-1, n_nodes, n)
+    H, cnt = partial_histograms(codes, y, None, node, np.arange(n_nodes), n_nodes, Layout(n_bins, 3))
+    dense = best_splits(H, cnt, bins, criterion, None, 1, 0.0, whole=False)
+    sparse = best_splits(H, cnt, bins, criterion, None, 1, 0.0, whole=True)
+    assert (dense.proxy > -np.inf).sum() > n_nodes // 2
+    assert set(dense.feature.tolist()) >= {0, 1, 3}  # continuous and categorical winners
+    for name in ("proxy", "feature", "threshold", "missing_left", "left", "present"):
+        np.testing.assert_array_equal(getattr(sparse, name), getattr(dense, name), err_msg=name)
 
 
 def test_parameters_are_scikit_learn_style_and_survive_json():

@@ -93,7 +93,7 @@ def grow_hist(
         if H is None or cnt is None:  # too many nodes to hold their histograms at once: chunks of nodes
             ch, l_sum, l_n, tot_sum, tot_n = _chunked_level(source, bins, params, crit, mean, ids.size)
         else:
-            ch, l_sum, l_n, tot_sum, tot_n = _level(H, cnt, bins, params, crit, mean)
+            ch, l_sum, l_n, tot_sum, tot_n = _level(H, cnt, bins, params, crit, mean, source.unit_weights)
         N = ids.size
         found = ch.proxy > -np.inf
         L = node_stats(l_sum, l_n, crit, K)
@@ -155,11 +155,18 @@ def grow_hist(
 
 
 def _level(
-    H: np.ndarray, cnt: np.ndarray, bins: Bins, params: GrowParams, crit: str, mean: np.ndarray | None
+    H: np.ndarray,
+    cnt: np.ndarray,
+    bins: Bins,
+    params: GrowParams,
+    crit: str,
+    mean: np.ndarray | None,
+    unit_weights: bool,
 ) -> tuple[LevelChoice, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Best split per node from its histograms, with the left child's and the node's sums
-    (channels and rows)."""
-    ch = best_splits(H, cnt, bins, crit, mean, params.min_samples_leaf, params.min_weight_leaf)
+    (channels and rows); ``unit_weights``: the source's."""
+    whole = params.n_classes > 0 and unit_weights
+    ch = best_splits(H, cnt, bins, crit, mean, params.min_samples_leaf, params.min_weight_leaf, whole)
     N = H.shape[0]
     offset, n_bins = bins.offset, bins.n_bins
     width = int(n_bins.max()) + 1
@@ -194,7 +201,9 @@ def _chunked_level(
         build = np.full(n_nodes, -1, np.int64)
         build[a:b] = np.arange(b - a)
         Hc, cc = source.histograms(build, b - a)
-        parts.append(_level(Hc, cc, bins, params, crit, None if mean is None else mean[a:b]))
+        parts.append(
+            _level(Hc, cc, bins, params, crit, None if mean is None else mean[a:b], source.unit_weights)
+        )
     chs = [p[0] for p in parts]
     ch = LevelChoice(
         *(np.concatenate([getattr(c, k) for c in chs]) for k in LevelChoice.__dataclass_fields__)

@@ -57,6 +57,9 @@ class RouteStep:
 class HistogramSource(Protocol):
     """The data as the grower sees them."""
 
+    #: every row weighs 1: the channel sums are whole numbers (exact in any order of addition)
+    unit_weights: bool
+
     def histograms(
         self, build: np.ndarray, n_build: int, slots: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -160,6 +163,7 @@ class InMemoryHistograms:
         self.codes = codes
         self.y = y
         self.w = None if bool(np.all(w == 1.0)) else w
+        self.unit_weights = self.w is None
         self.layout = layout
         self.node = np.zeros(codes.shape[1], np.int64)
 
