@@ -69,10 +69,42 @@ def shared_context(browser):
     ctx.close()
 
 
+@pytest.fixture(scope="session")
+def kept_tab(shared_context):
+    """The tab the tests of this worker share, one after another (a list: a test that closes it
+    gets the next test a new one)."""
+    return [shared_context.new_page()]
+
+
 @pytest.fixture
-def page(shared_context):
+def page(shared_context, kept_tab):
+    """A tab kept from test to test: each test's ``goto`` is a new document and a new Streamlit
+    session, but the tab's renderer and its compiled scripts stay (a new tab per test cost the
+    browser ~1 s more CPU a page load, ~100 loads a run). After the test its routes go, its
+    viewport comes back and it leaves the app (about:blank), which ends its session. A test that
+    listens to the page's events (``page.on``, a CDP session) takes ``fresh_page``: listeners
+    cannot be taken back from outside."""
+    if kept_tab[0].is_closed():
+        kept_tab[0] = shared_context.new_page()
+    pg = kept_tab[0]
+    yield pg
+    for opened in shared_context.pages:  # any page the test opened
+        if opened is not pg:
+            opened.close()
+    if not pg.is_closed():
+        pg.unroute_all(behavior="ignoreErrors")
+        pg.set_viewport_size(VIEWPORT)
+        pg.goto("about:blank")
+    shared_context.clear_cookies()
+
+
+@pytest.fixture
+def fresh_page(shared_context, kept_tab):
+    """A new tab of its own, closed after the test (with any it opened): for tests that add
+    event listeners."""
     pg = shared_context.new_page()
     yield pg
-    for opened in shared_context.pages:  # the test's page and any it opened
-        opened.close()
+    for opened in shared_context.pages:
+        if opened is not kept_tab[0]:
+            opened.close()
     shared_context.clear_cookies()

@@ -75,7 +75,8 @@ def pictures_in(blobs: list[bytes]) -> list[int]:
     return [len(b) for b in blobs if PICTURE.search(b) and b"dtnode" in b]
 
 
-def test_back_on_train_the_tree_picture_is_not_sent_again(page, app_url):
+def test_back_on_train_the_tree_picture_is_not_sent_again(fresh_page, app_url):
+    page = fresh_page  # it listens to the page's events (conftest.fresh_page)
     frames = Frames(page)
     open_page(page, app_url, "", lang="en", sample="diabetes", algo="cart")
     page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
@@ -111,8 +112,9 @@ def test_back_on_train_the_tree_picture_is_not_sent_again(page, app_url):
     page.locator(f"{FRAME} svg g#dtnode2").wait_for(state="attached", timeout=30_000)
 
 
-def test_a_page_that_lost_its_pictures_asks_for_them(page, app_url):
+def test_a_page_that_lost_its_pictures_asks_for_them(fresh_page, app_url):
     """The page's cache emptied behind the server's back: the frame asks, the picture comes."""
+    page = fresh_page  # it listens to the page's events (conftest.fresh_page)
     frames = Frames(page)
     open_page(page, app_url, "", lang="en", sample="diabetes", algo="cart")
     page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)

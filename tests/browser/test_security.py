@@ -166,7 +166,8 @@ def literal_visible(page, text, where):
     assert shown, f"{where}: {text!r} is not shown literally"
 
 
-def test_markup_in_labels_stays_text(page, app_url, tmp_path):
+def test_markup_in_labels_stays_text(fresh_page, app_url, tmp_path):
+    page = fresh_page  # it listens to the page's events (conftest.fresh_page)
     watch = Watch(page)
     page.goto(f"{app_url}/data", wait_until="domcontentloaded")
     script_done(page)

@@ -144,9 +144,10 @@ SAME_JS = """(text) => {
 
 
 @pytest.fixture
-def frame_page(page):
+def frame_page(fresh_page):
     """A blank page holding frame.js as a module; every request from it is recorded and aborted,
-    every dialog recorded."""
+    every dialog recorded (a tab of its own: its listeners stay with it)."""
+    page = fresh_page
     seen: list[str] = []
     page.route("**/*", lambda route: (seen.append(route.request.url), route.abort()))
     page.on("dialog", lambda d: (seen.append(f"dialog {d.message}"), d.dismiss()))
