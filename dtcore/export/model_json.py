@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dtcore.export.files import write_atomic
+from dtcore.export.json_text import dumps_indented
 from dtcore.export.labels import (
     branches,
     condition_text,
@@ -432,8 +433,9 @@ def _check_tree_fits_schema(tree: Tree, schema: Schema) -> None:
 
 
 def dumps_model(estimator: BaseTreeEstimator) -> str:
-    """The JSON text of a model (UTF-8, labels kept readable, strict JSON: no NaN)."""
-    return json.dumps(model_to_dict(estimator), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    """The JSON text of a model (UTF-8, labels kept readable, strict JSON: no NaN): what
+    ``json.dumps(..., indent=1)`` writes, by ``json_text.dumps_indented`` (faster)."""
+    return dumps_indented(model_to_dict(estimator)) + "\n"
 
 
 def save_model(estimator: BaseTreeEstimator, path: str | Path) -> None:
