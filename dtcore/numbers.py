@@ -7,7 +7,8 @@ command line, the split explorer and the app print (thresholds keep theirs in
 * :func:`fmt_weight`: a (weighted) sample count, whole or with 2 decimals;
 * :func:`fmt_fixed` / :func:`fmt_score`: a fixed number of decimals (3 for scores: the
   textbooks' precision); a value that rounds to zero prints unsigned, never "-0.000";
-  :func:`fmt_score_fine` gives a tiny positive score two significant digits instead;
+  :func:`fmt_fixed_fine` / :func:`fmt_score_fine` give a tiny positive value two significant
+  digits instead;
 * :func:`fmt_metric` / :func:`fmt_pct`: a metric at 4 significant digits, a share as a
   percentage; "–" when there is none.
 """
@@ -64,16 +65,22 @@ def fmt_score(x: Any) -> str:
 SCORE_NOISE = 1e-12
 
 
-def fmt_score_fine(x: Any) -> str:
-    """:func:`fmt_score`, but a positive score too small for three decimals (and above
+def fmt_fixed_fine(x: Any, digits: int = 3) -> str:
+    """:func:`fmt_fixed`, but a positive value too small for ``digits`` decimals (and above
     :data:`SCORE_NOISE`) shows two significant digits ("0.00021", "2.1e-05"): a deep split's
-    impurity decrease, weighted by its node's share of the rows, is often below 0.0005, and
+    impurity decrease, weighted by its node's share of the rows, is often that small, and
     "0.000" read as no decrease at all, for the test chosen and its runner-up alike."""
     if x is not None:
         v = float(x)
-        if math.isfinite(v) and SCORE_NOISE < v < 0.0005:
+        if math.isfinite(v) and SCORE_NOISE < v < 0.5 * 10.0**-digits:
             return f"{v:.2g}"
-    return fmt_score(x)
+    return fmt_fixed(x, digits)
+
+
+def fmt_score_fine(x: Any) -> str:
+    """:func:`fmt_score` with :func:`fmt_fixed_fine`'s two significant digits for a tiny
+    positive score."""
+    return fmt_fixed_fine(x, 3)
 
 
 def fmt_metric(x: Any) -> str:

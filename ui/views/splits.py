@@ -17,6 +17,7 @@ from dtcore.explain import FeatureSplits, SplitReport, branch_labels
 from dtcore.explain.arithmetic import ChildSummary
 from dtcore.export.thresholds import fmt_midpoint, fmt_threshold
 from dtcore.numbers import fmt_fixed as num  # the pages' and figures' name for it
+from dtcore.numbers import fmt_fixed_fine
 from dtcore.routing import SplitTest
 from dtcore.schema import Schema
 
@@ -119,10 +120,12 @@ def ranking_rows(report: SplitReport, schema: Schema, t: Translate) -> list[dict
         else:
             status = ""
         row[t("splits.col.status")] = status
-        # numbers as text to 4 decimals, "–" where a feature has no usable test (no "None" cells)
+        # numbers as text to 4 decimals (a tiny positive one, such as a deep node's weighted
+        # decrease, to 2 significant digits, not "0.0000"), "–" where a feature has no usable
+        # test (no "None" cells)
         rows.append(
             {
-                k: "–" if v is None else num(v, 4) if isinstance(v, (float, np.floating)) else v
+                k: "–" if v is None else fmt_fixed_fine(v, 4) if isinstance(v, (float, np.floating)) else v
                 for k, v in row.items()
             }
         )
@@ -139,14 +142,14 @@ def candidate_label(rec: FeatureSplits, k: int, schema: Schema, algorithm: str) 
         lo, hi = (
             None if a is None else float(a[k]) for a in (getattr(cand, "lo", None), getattr(cand, "hi", None))
         )
-        return f"≤ {fmt_threshold(cand.threshold[k], 6, lo, hi)} · {num(s, 4)}"
+        return f"≤ {fmt_threshold(cand.threshold[k], 6, lo, hi)} · {fmt_fixed_fine(s, 4)}"
     if cand.left_mask is not None:
         f = schema.features[rec.feature]
         mask = np.asarray(cand.left_mask[k], dtype=bool)
         left = [f.categories[i] for i in np.nonzero(mask[:-1])[0]]
-        return "{" + ", ".join(left) + "}" + f" · {num(s, 4)}"
+        return "{" + ", ".join(left) + "}" + f" · {fmt_fixed_fine(s, 4)}"
     test = "–" if rec.test is None else describe_test(schema, rec.test)  # no test: as ranking_rows
-    return f"{test} · {num(s, 4)}"
+    return f"{test} · {fmt_fixed_fine(s, 4)}"
 
 
 def one_vs_rest_rows(rec: FeatureSplits, schema: Schema, t: Translate) -> list[dict[str, str]]:
@@ -175,7 +178,7 @@ def one_vs_rest_rows(rec: FeatureSplits, schema: Schema, t: Translate) -> list[d
             {
                 col_test: test + (f" ({t('splits.status.chosen')})" if k == rec.best else ""),
                 col_imp: num(float(cand.split_impurity[k]), 4),
-                col_dec: num(float(cand.score[k]), 4),
+                col_dec: fmt_fixed_fine(float(cand.score[k]), 4),
             }
         )
     return rows
@@ -245,6 +248,6 @@ def tie_note(report: SplitReport, t: Translate) -> str | None:
         "splits.tie",
         names=t("splits.tie_join").join(names[:-1]) + t("splits.tie_and") + names[-1],
         quantity=t("splits.score." + report.score_name),
-        score=num(feature_score(report.features[tied[0]], report.score_name), 4),
+        score=fmt_fixed_fine(feature_score(report.features[tied[0]], report.score_name), 4),
         chosen=md_escape(report.features[tied[0]].name),
     )
