@@ -148,3 +148,26 @@ def test_compare_pictures_unfold_only_the_way_down_to_a_deep_node():
         # every level down to it (the old window) is many more boxes
         window = int(np.sum(tree.depth <= tree.depth[deepest[key]]))
         assert len(drawn) < window, (key, len(drawn), window)
+
+
+def test_a_tiny_weighted_decrease_in_the_first_disagreement_keeps_its_digits():
+    """CART's score at a first disagreement deep in a big tree is its impurity decrease weighted
+    by the node's share of the rows: 2.1e-05 there read "0.000", the test chosen and the one it
+    was preferred over alike (as on the Growth page)."""
+    import dataclasses
+
+    from dtcore.analysis.compare_records import ChoseNote
+
+    df = frame("watermelon_2.0.csv").drop(columns=["编号"])
+    X, y = df.drop(columns=["好瓜"]).to_numpy(object), df["好瓜"].to_numpy(object)
+    c = compare(X, y, {"train": np.arange(17)}, fit_kw={"feature_names": list(df.columns[:-1])})
+    t = lambda key, **v: i18n.translate(key, "en", **v)  # noqa: E731
+    notes = [
+        dataclasses.replace(n, score=2.1e-05, other_score=1.5e-05 if n.other is not None else None)
+        if isinstance(n, ChoseNote)
+        else n
+        for n in c.notes()
+    ]
+    assert any(isinstance(n, ChoseNote) for n in notes)
+    words = " ".join(CV.first_sentences(c, notes, t))
+    assert "2.1e-05" in words and "0.000" not in words, words

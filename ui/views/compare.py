@@ -19,7 +19,7 @@ from dtcore.analysis.compare_records import (
     PenalisedNote,
 )
 from dtcore.analysis.disagreement import describe_test
-from dtcore.numbers import fmt_score
+from dtcore.numbers import fmt_score, fmt_score_fine
 
 from .text import Translate, md_escape
 from .tree import auto_depth, dot_words
@@ -152,7 +152,7 @@ def scores_at_first(c: Comparison, t: Translate) -> pd.DataFrame:
         row: dict[str, object] = {t("compare.col.test_name"): describe_test(test)}
         for e in c.entries:
             s = d.scores[i][e.key]
-            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt_score(s.score)}"
+            text = f"{t('growth.score.' + d.criteria[e.key])} {fmt_score_fine(s.score)}"
             if isinstance(s, EntropyScore) and d.criteria[e.key] == "gain_ratio":
                 text += f" ({t('compare.gain')} {fmt_score(s.gain)}, {t('compare.split_info')} {fmt_score(s.split_info)})"
             elif isinstance(s, EntropyScore):
@@ -184,15 +184,15 @@ def first_sentences(c: Comparison, notes: list[Note], t: Translate) -> list[str]
                 algo=labels[n.by],
                 test=test(n.test),
                 score_name=t("growth.score." + n.score_name),
-                score=fmt_score(n.score),
+                score=fmt_score_fine(n.score),
             )
             if n.other is not None:
-                s += " " + t("compare.note.over", test=test(n.other), score=fmt_score(n.other_score))
+                s += " " + t("compare.note.over", test=test(n.other), score=fmt_score_fine(n.other_score))
             if n.runner_up is not None:
                 s += " " + t(
                     "compare.note.runner_up",
                     feature=md_escape(n.runner_up.name),
-                    score=fmt_score(n.runner_up.score),
+                    score=fmt_score_fine(n.runner_up.score),
                 )
             out.append(s)
         elif isinstance(n, LeafNote):
