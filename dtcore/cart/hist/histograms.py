@@ -118,7 +118,8 @@ def partial_histograms(
         np.add(base, codes[j], out=key)
         if K:
             c = np.bincount(key, weights=w, minlength=size).reshape(K, n_build, width)[:, :, :s]
-            Hb[:, o : o + s, 1:] = c.transpose(1, 2, 0)
+            for k in range(K):  # a class at a time: long inner loops (a transposed copy of the
+                Hb[:, o : o + s, 1 + k] = c[k]  # whole block ran 3-element ones, 2.5× slower)
             total = c.sum(axis=0) if K > 1 else c[0]  # without weights: whole counts
             Hb[:, o : o + s, 0] = total
             if w is None:
