@@ -75,7 +75,7 @@ def _write(value: object, newline: str, out: list[str]) -> None:
             return
         sep = "{" + inner
         for key, item in value.items():
-            if type(key) is not str:
+            if not isinstance(key, str):
                 raise TypeError(f"keys must be str here, not {type(key).__name__}")
             text = _scalar(item)
             if text is None:  # a container: its own lines
