@@ -118,6 +118,11 @@ def _finite_json(values: object) -> object:
     """Float lists with ±inf/NaN written as the strings "Infinity", "-Infinity", "NaN" (strict
     JSON has no such numbers; CART's "missing values alone" test stores the cut +inf)."""
     if isinstance(values, list):
+        try:  # a list of finite numbers as it is: one C-level pass (a tree array has 10⁵ of them)
+            if all(map(math.isfinite, values)):
+                return values
+        except TypeError:  # strings, lists, None: item by item
+            pass
         return [_finite_json(v) for v in values]
     if isinstance(values, float) and not math.isfinite(values):
         return "NaN" if math.isnan(values) else ("Infinity" if values > 0 else "-Infinity")
