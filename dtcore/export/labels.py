@@ -112,8 +112,13 @@ def branches(tree: Tree, schema: Schema, node: int, precision: int | None = None
         cats = schema.features[int(tree.feature[node])].categories
         cb = tree.cat_branch_of(node)
         orphans = unassigned_categories(tree, schema, node) if mb >= 0 else ()
+        # the codes grouped by branch in one sort, ascending within a branch (a scan of the
+        # table per branch was quadratic: 10⁵ labels, each its own branch, took 2 s)
+        order = np.argsort(cb, kind="stable")
+        bounds = np.searchsorted(cb[order], np.arange(len(kids) + 1)).tolist()
         for k, child in enumerate(kids):
-            labels = tuple(cats[c] if c < len(cats) else f"#{c}" for c in np.nonzero(cb == k)[0])
+            codes = order[bounds[k] : bounds[k + 1]].tolist()
+            labels = tuple(cats[c] if c < len(cats) else f"#{c}" for c in codes)
             if len(labels) == 1:
                 op, operand = "eq", labels[0]
             else:

@@ -661,3 +661,27 @@ def test_a_two_valued_multiway_test_is_titled_by_its_feature():
             name = schema.features[int(tree.feature[i])].name
             header = re.search(rf'id="dtnode{i}".*?<B>(.*?)</B>', dot).group(1)
             assert (header == name) is multiway, (algo, i, header)
+
+
+def test_a_categorical_tests_branches_name_each_code_of_their_branch_in_order():
+    """``branches`` groups a test's category table in one sort: each branch names exactly the
+    codes the table sends it, ascending (as a scan of the table per branch did), on CART's
+    subsets (several codes a branch, codes with no branch) and on a multiway ID3 test."""
+    from dtcore.cart.estimator import CARTClassifier
+    from dtcore.id3 import ID3Classifier
+
+    rng = np.random.default_rng(3)
+    labels = np.array([f"v{i}" for i in range(40)], dtype=object)
+    x = rng.choice(labels, size=3000)
+    y = np.where(np.isin(x, labels[rng.random(40) < 0.5]), "a", "b")
+    y[rng.random(3000) < 0.2] = "c"
+    X = x[:, None]
+    for est in (CARTClassifier(max_depth=4).fit(X, y), ID3Classifier().fit(X, y)):
+        tree, schema = est.tree_, est.schema_
+        cats = schema.features[0].categories
+        tests = [i for i in range(tree.node_count) if tree.feature[i] >= 0]
+        assert tests
+        for node in tests:
+            cb = tree.cat_branch_of(node)
+            for b in branches(tree, schema, node):
+                assert b.values == tuple(cats[c] for c in np.flatnonzero(cb == b.index)), (node, b.index)
