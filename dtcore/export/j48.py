@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from dtcore.criteria import SMALL
+from dtcore.export.labels import branch_codes
 from dtcore.pruning.ebp import add_errs
 from dtcore.schema import Schema
 from dtcore.tree import Tree
@@ -67,11 +68,9 @@ def _branch_texts(tree: Tree, node: int, schema: Schema) -> list[str]:
     feat = schema.features[int(tree.feature[node])]
     name = feat.name
     if tree.is_categorical_test(node):
-        cb = tree.cat_branch_of(node)
-        nb = len(tree.children_of(node))
         labels = []
-        for b in range(nb):
-            cats = [feat.categories[c] for c in range(cb.size) if cb[c] == b]
+        for codes in branch_codes(tree, node):
+            cats = [feat.categories[c] for c in codes]
             labels.append(f"{name} = {cats[0]}" if len(cats) == 1 else f"{name} in {{{', '.join(cats)}}}")
         return labels
     cuts = tree.cuts_of(node)

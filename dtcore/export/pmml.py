@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dtcore.export.labels import branch_codes
 from dtcore.numbers import fmt_num
 from dtcore.routing import DISTRIBUTE
 from dtcore.schema import Schema
@@ -201,8 +202,8 @@ def _branch_predicates(tree: Tree, schema: Schema, i: int) -> list[ET.Element]:
                 "branch and would be shared out like a missing value; PMML has no such rule"
             )
         out = []
-        for b in range(nb):
-            members = [feat.categories[c] for c in range(min(cb.size, len(feat.categories))) if cb[c] == b]
+        for b, codes in enumerate(branch_codes(tree, i)):
+            members = [feat.categories[c] for c in codes if c < len(feat.categories)]
             if b == mb:
                 members += [feat.categories[c] for c in lost]
             out.append(_category_predicate(name, members))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dtcore.export.labels import unwrap_model
+from dtcore.export.labels import branch_codes, unwrap_model
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
@@ -110,9 +110,8 @@ def _node_function(tree: Tree, schema: Schema, i: int, dist: list[tuple[float, .
     lines = [f"def _node{i}(row):"]
     if feat.is_categorical:
         lines.append(f"    v = _label(row.get({name}))")
-        cb = tree.cat_branch_of(i)
-        for k, child in enumerate(kids):
-            labels = [feat.categories[c] for c in range(min(cb.size, len(feat.categories))) if cb[c] == k]
+        for child, codes in zip(kids, branch_codes(tree, i), strict=True):
+            labels = [feat.categories[c] for c in codes if c < len(feat.categories)]
             if not labels:
                 continue
             test = (

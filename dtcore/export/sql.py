@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dtcore.export.labels import unwrap_model
+from dtcore.export.labels import branch_codes, unwrap_model
 from dtcore.schema import Schema
 from dtcore.tree import Tree
 
@@ -61,19 +61,23 @@ def majority_branch_tree(tree: Tree) -> Tree:
     return out
 
 
-def _condition(tree: Tree, schema: Schema, node: int, branch: int, missing_to: int) -> str:
-    """The SQL condition of taking ``branch`` at ``node`` (missing values go to ``missing_to``)."""
+def _condition(
+    tree: Tree, schema: Schema, node: int, branch: int, missing_to: int, codes: list[list[int]] | None = None
+) -> str:
+    """The SQL condition of taking ``branch`` at ``node`` (missing values go to ``missing_to``);
+    ``codes``: a categorical test's ``branch_codes``, when the caller has them already."""
     feat = schema.features[int(tree.feature[node])]
     col = quote_identifier(feat.name)
     if feat.is_categorical:
-        cb = tree.cat_branch_of(node)
-        n = min(cb.size, len(feat.categories))
-        mine = [feat.categories[c] for c in range(n) if cb[c] == branch]
-        others = [feat.categories[c] for c in range(n) if cb[c] >= 0 and cb[c] != branch]
+        n = len(feat.categories)
+        codes = branch_codes(tree, node) if codes is None else codes
         if branch == missing_to:  # its labels, NULL, and every label with no branch here
+            others = sorted(c for b, g in enumerate(codes) if b != branch for c in g if c < n)
             if not others:
                 return TRUE
-            return f"({col} IS NULL OR {col} NOT IN ({', '.join(quote_text(s) for s in others)}))"
+            labels = (feat.categories[c] for c in others)
+            return f"({col} IS NULL OR {col} NOT IN ({', '.join(quote_text(s) for s in labels)}))"
+        mine = [feat.categories[c] for c in codes[branch] if c < n]
         if not mine:
             return FALSE
         return f"{col} IN ({', '.join(quote_text(s) for s in mine)})"
@@ -96,13 +100,27 @@ def _condition(tree: Tree, schema: Schema, node: int, branch: int, missing_to: i
 def _leaf_conditions(tree: Tree, schema: Schema) -> list[tuple[int, str]]:
     """(leaf, the AND of the conditions on its path), leaves in pre-order."""
     rule = majority_branch_tree(tree)
+    # each node's branch at its parent, and each (node, branch) condition written once: a test
+    # with 10⁵ branches sits on 10⁵ leaves' paths
+    per_parent = np.diff(tree.child_ptr)
+    branch_at = np.zeros(tree.node_count, np.int64)
+    branch_at[tree.children] = np.arange(tree.children.size) - np.repeat(tree.child_ptr[:-1], per_parent)
+    written: dict[tuple[int, int], str] = {}
+    grouped: dict[int, list[list[int]]] = {}  # a categorical test's codes per branch, once
     out = []
     for leaf in np.flatnonzero(tree.feature < 0):
         path = tree.path_to(int(leaf))
         conds = []
         for parent, child in zip(path[:-1], path[1:]):
-            b = int(np.flatnonzero(tree.children_of(parent) == child)[0])
-            conds.append(_condition(tree, schema, parent, b, int(rule.missing_branch[parent])))
+            key = (int(parent), int(branch_at[child]))
+            if key not in written:
+                codes = None
+                if tree.is_categorical_test(key[0]):
+                    if key[0] not in grouped:
+                        grouped[key[0]] = branch_codes(tree, key[0])
+                    codes = grouped[key[0]]
+                written[key] = _condition(tree, schema, *key, int(rule.missing_branch[parent]), codes)
+            conds.append(written[key])
         out.append((int(leaf), " AND ".join(conds) if conds else TRUE))
     return out
 
