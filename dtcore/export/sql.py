@@ -62,15 +62,15 @@ def majority_branch_tree(tree: Tree) -> Tree:
 
 
 def _condition(
-    tree: Tree, schema: Schema, node: int, branch: int, missing_to: int, codes: list[list[int]] | None = None
+    tree: Tree, schema: Schema, node: int, branch: int, missing_to: int, codes: list[list[int]] | None
 ) -> str:
     """The SQL condition of taking ``branch`` at ``node`` (missing values go to ``missing_to``);
-    ``codes``: a categorical test's ``branch_codes``, when the caller has them already."""
+    ``codes``: a categorical test's ``branch_codes`` (the caller groups a test once), else None."""
     feat = schema.features[int(tree.feature[node])]
     col = quote_identifier(feat.name)
     if feat.is_categorical:
+        assert codes is not None
         n = len(feat.categories)
-        codes = branch_codes(tree, node) if codes is None else codes
         if branch == missing_to:  # its labels, NULL, and every label with no branch here
             others = sorted(c for b, g in enumerate(codes) if b != branch for c in g if c < n)
             if not others:
