@@ -277,11 +277,15 @@ def route_rows(
     X: ArrayLike,
     on_continuous: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], object] | None = None,
     on_lost: Callable[[np.ndarray], object] | None = None,
+    on_level: Callable[[np.ndarray, np.ndarray, np.ndarray], object] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``Tree.route``: (row, leaf, weight) of every row through every test at once, one level
     per step (the branch rule of :func:`branch_index`, the shares of :func:`distribute`).
     ``on_lost(nodes)`` is called at every step with the tests that rows met with no branch for
-    their value (one entry per such row), before the missing-value rule sends them on."""
+    their value (one entry per such row), before the missing-value rule sends them on.
+    ``on_level(rows, nodes, weights)`` is called at every step with every (row, node, weight)
+    standing at that depth, in the order the leaves among them are emitted
+    (``pruning.path_losses`` replays a pruned tree's sums from it)."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
     rows = np.arange(n)
@@ -292,6 +296,8 @@ def route_rows(
     cat_branch_at = tree.cat_lookup()
     while rows.size:
         checkpoint()  # one step down for every row: where long work can be stopped
+        if on_level is not None:
+            on_level(rows, nodes, weights)
         feat = tree.feature[nodes]
         leaf = feat < 0
         if leaf.any():

@@ -19,8 +19,7 @@ from numpy.typing import ArrayLike
 
 from dtcore.progress import report
 from dtcore.pruning.ccp import CostComplexityPath, cost_complexity_path, nodes_to_collapse
-from dtcore.pruning.collapse import collapse
-from dtcore.pruning.losses import is_classifier, row_losses
+from dtcore.pruning.losses import is_classifier
 from dtcore.pruning.path_losses import path_losses, steps_at
 from dtcore.tree import Tree
 
@@ -100,24 +99,14 @@ class _LossSums:
         y: np.ndarray,
         w: np.ndarray | None,
     ) -> None:
-        """Score ``tree`` pruned at each α of ``at`` on (X, y, w): every subtree at once when
-        each row reaches one leaf (``path_losses``), else one subtree at a time."""
+        """Score ``tree`` pruned at each α of ``at`` on (X, y, w): every subtree at once
+        (``path_losses``)."""
         steps = steps_at(path, at)
         self.rows += y.shape[0]
-        sums = path_losses(tree, path, X, y, w)
-        if sums is not None:
-            self.wl += sums[0][steps]
-            self.wl2 += sums[1][steps]
-            self.w += sums[2][steps]
-            return
-        wr = np.ones(y.shape[0]) if w is None else w
-        for s in np.unique(steps):  # many α give the same subtree
-            pruned, _ = collapse(tree, path.pruned_node[1 : 1 + s])
-            loss = row_losses(pruned, X, y)
-            hit = steps == s
-            self.wl[hit] += float(np.sum(wr * loss))
-            self.wl2[hit] += float(np.sum(wr * loss * loss))
-            self.w[hit] += float(np.sum(wr))
+        wl, wl2, w_sum = path_losses(tree, path, X, y, w)
+        self.wl += wl[steps]
+        self.wl2 += wl2[steps]
+        self.w += w_sum[steps]
 
     def errors(self) -> tuple[np.ndarray, np.ndarray]:
         mean = self.wl / self.w
@@ -129,7 +118,7 @@ def errors_along_path(
     tree: Tree, path: CostComplexityPath, alphas: ArrayLike, X: ArrayLike, y: ArrayLike
 ) -> np.ndarray:
     """The error rate (classification) or MSE (regression) on (X, y) of ``tree`` pruned at
-    each α, all subtrees scored in one pass where the tree allows (``path_losses``)."""
+    each α, all subtrees scored in one pass (``path_losses``)."""
     sums = _LossSums(np.asarray(alphas).size)
     sums.add(
         tree, path, np.asarray(alphas, dtype=np.float64), np.asarray(X, dtype=np.float64), np.asarray(y), None

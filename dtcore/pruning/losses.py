@@ -18,9 +18,12 @@ def is_classifier(tree: Tree) -> bool:
 
 
 def node_prediction(tree: Tree) -> np.ndarray:
-    """What each node would predict as a leaf: majority class (first on ties) or its value."""
+    """What each node would predict as a leaf: majority class (first on ties) or its value.
+    The class is read off the class probabilities, as ``Tree.predict_proba`` gives them: with
+    fractional weights, two counts an ulp apart can become equal probabilities, and the
+    prediction then takes the first."""
     if is_classifier(tree):
-        return np.argmax(tree.value, axis=1)
+        return np.argmax(tree.leaf_distribution(), axis=1)
     return tree.value[:, 0]
 
 

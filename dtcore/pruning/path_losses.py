@@ -10,10 +10,14 @@ no other time. Each node's loss (the rows reaching it, scored by its own predict
 every subtree's total loss without building any of them: O(rows × depth + nodes + steps)
 instead of one collapse and one prediction pass per α.
 
-This holds when every row reaches exactly one leaf (CART, and C4.5 trees on rows without
-missing values at their tests). A C4.5 row spread over several branches is predicted by the
-mixed distribution of its leaves, which no per-node sum gives: ``path_losses`` returns None
-then, and the callers score each subtree as before.
+That holds for a row reaching exactly one leaf (CART, and C4.5 on rows without missing values
+at their tests). A C4.5 row spread over several branches is predicted by the mix of the nodes
+its weight ends at (``Tree.predict_proba``), which no per-node sum gives. Such rows are replayed
+one by one instead (``_spread_row_losses``): their prediction changes only at the steps that
+collapse a node they reach, and at each such step it is summed again from the nodes then
+predicting, in the order and with the float operations a prediction of the pruned tree uses, so
+every row's loss is the one ``losses.row_losses`` gives on that subtree (a 5 000-node C4.5 tree
+with missing values: 22 s → well under a second for 70 000 rows and its 498 α).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from numpy.typing import ArrayLike
 
 from dtcore.pruning.ccp import CostComplexityPath
 from dtcore.pruning.losses import is_classifier, node_pairs, node_prediction
+from dtcore.routing import route_rows
 from dtcore.tree import Tree
 
 
@@ -62,17 +67,22 @@ def path_losses(
     X: ArrayLike,
     y: ArrayLike,
     w: ArrayLike | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per number of steps ``s`` (0 … last): the weighted sums Σ w·loss and Σ w·loss² over the
     rows, and Σ w; the loss is 0/1 (classification) or the squared error (regression), as
-    ``losses.row_losses`` scores each row. None when some row reaches several leaves."""
+    ``losses.row_losses`` scores each row on the subtree after ``s`` steps."""
+    X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     n_rows = y.shape[0]
     w = np.ones(n_rows) if w is None else np.asarray(w, dtype=np.float64)
-    rows, nodes, frac = node_pairs(tree, X)
+    first, stop = _predicting_interval(tree, path)
+    size = path.ccp_alphas.size + 1
+    rows, nodes, _ = node_pairs(tree, X)
     leaves_per_row = np.bincount(rows[tree.is_leaf[nodes]], minlength=n_rows)
-    if np.any(frac != 1.0) or np.any(leaves_per_row != 1):
-        return None  # a row spread over branches (C4.5's missing values)
+    spread = np.flatnonzero(leaves_per_row > 1)  # C4.5: a missing value sent the row down every branch
+    if spread.size:
+        simple = leaves_per_row[rows] == 1
+        rows, nodes = rows[simple], nodes[simple]
     pred = node_prediction(tree)[nodes]
     if is_classifier(tree):
         loss = (y[rows] != pred).astype(np.float64)
@@ -82,15 +92,65 @@ def path_losses(
         loss2 = loss * loss
     weight = w[rows]
     n = tree.node_count
-    per_node = (
-        np.bincount(nodes, weights=weight * loss, minlength=n),
-        np.bincount(nodes, weights=weight * loss2, minlength=n),
-    )
-    first, stop = _predicting_interval(tree, path)
     live = first < stop
-    totals = []
-    size = path.ccp_alphas.size + 1
-    for sums in per_node:  # +sum where a node starts predicting, −sum where it stops
-        diff = np.bincount(first[live], sums[live], size) - np.bincount(stop[live], sums[live], size)
-        totals.append(np.cumsum(diff[:-1]))
+    diffs = []
+    # +sum where a node starts predicting, −sum where it stops
+    for per_row in (weight * loss, weight * loss2):
+        sums = np.bincount(nodes, weights=per_row, minlength=n)
+        diffs.append(np.bincount(first[live], sums[live], size) - np.bincount(stop[live], sums[live], size))
+    if spread.size:
+        at, upto, spread_loss = _spread_row_losses(tree, first, stop, size - 1, X[spread], y[spread])
+        row_w = w[spread][at[0]]
+        for diff, per_row in zip(diffs, (row_w * spread_loss[0], row_w * spread_loss[1])):
+            diff += np.bincount(at[1], per_row, size) - np.bincount(upto, per_row, size)
+    totals = [np.cumsum(diff[:-1]) for diff in diffs]
     return totals[0], totals[1], np.full(path.ccp_alphas.size, float(w.sum()))
+
+
+def _spread_row_losses(
+    tree: Tree, first: np.ndarray, stop: np.ndarray, never: int, X: np.ndarray, y: np.ndarray
+) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The loss of each spread row over the steps: ``((row, from), to, (loss, loss²))``, one
+    entry per stretch of steps ``from ≤ s < to`` over which its prediction stays the same.
+
+    The row's prediction after ``s`` steps mixes the nodes it reaches that predict then
+    (``first ≤ s < stop``), weighted by the share of the row that reaches them. It changes only
+    at a step in which one of those nodes starts predicting (a node stops when an ancestor, also
+    reached, starts). ``Tree.predict_proba`` (and ``predict_value``) of the pruned tree adds the
+    leaves in the order ``route_rows`` emits them: by depth, then by place in that depth's
+    arrays; pruning removes entries from those arrays without reordering the rest, so the nodes
+    of the grown tree's arrays, in their order, give the same sum."""
+    levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    route_rows(tree, X, on_level=lambda r, nd, wt: levels.append((r, nd, wt)))
+    row = np.concatenate([lv[0] for lv in levels])
+    node = np.concatenate([lv[1] for lv in levels]).astype(np.int64)
+    share = np.concatenate([lv[2] for lv in levels])
+    active = first[node] < stop[node]
+    row, node, share = row[active], node[active], share[active]
+    # a row's stretches start where one of its nodes starts predicting (step 0 among them: its
+    # leaves); keyed (row, step) in one sorted array
+    span = never + 1
+    key = np.unique(row * span + first[node])
+    starts_row, starts_at = np.divmod(key, span)
+    ends = np.full(key.size, never, dtype=np.int64)
+    same_row = starts_row[1:] == starts_row[:-1]
+    ends[:-1][same_row] = starts_at[1:][same_row]
+    # a node predicts over the run of its row's stretches that start in [first, stop)
+    lo = np.searchsorted(key, row * span + first[node])
+    count = np.searchsorted(key, row * span + stop[node]) - lo
+    pair_node = np.repeat(np.arange(node.size), count)
+    stretch = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(pair_node.size)
+    order = np.argsort(stretch, kind="stable")  # per stretch, its nodes in emission order
+    stretch, pair_node = stretch[order], pair_node[order]
+    amount = share[pair_node]
+    if is_classifier(tree):
+        dist = tree.leaf_distribution()
+        mixed = np.zeros((key.size, dist.shape[1]))
+        np.add.at(mixed, stretch, dist[node[pair_node]] * amount[:, None])
+        loss = (y[starts_row] != np.argmax(mixed, axis=1)).astype(np.float64)
+        loss2 = loss
+    else:
+        value = np.bincount(stretch, weights=tree.value[node[pair_node], 0] * amount, minlength=key.size)
+        loss = (np.asarray(y, dtype=np.float64)[starts_row] - value) ** 2
+        loss2 = loss * loss
+    return (starts_row, starts_at), ends, (loss, loss2)

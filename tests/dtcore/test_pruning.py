@@ -4,6 +4,7 @@ random trees (the original is untouched, nothing is added, the result is a subtr
 from __future__ import annotations
 
 import csv
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -683,20 +684,82 @@ def test_path_errors_equal_scoring_each_pruned_subtree(task):
     np.testing.assert_allclose(fast, _brute_force_errors(tree, path, alphas, X[1200:], y[1200:]), rtol=1e-12)
 
 
-def test_path_errors_of_a_c45_tree_with_spread_rows_fall_back_to_each_subtree():
-    """C4.5 spreads a row with a missing value over its branches and predicts from the mixed
-    distribution: no per-node sum gives that, so every subtree is scored as before."""
+def _spread_rows_case(seed: int):
+    """A grown C4.5 tree (three classes) and held-out rows, a tenth of their values missing:
+    many rows are spread over branches (C4.5's missing-value rule)."""
     from dtcore.c45 import C45Classifier
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(600, 4)).astype(float)
+    y = ((X[:, 0] + X[:, 1] + rng.integers(0, 3, 600)) > 4).astype(int) + (rng.random(600) < 0.2)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    tree = C45Classifier(prune=False, collapse=False, min_cases=1).fit(X[:400], y[:400]).tree_
+    rows, _, share = tree.route(X[400:])
+    assert np.unique(rows[share < 1]).size > 20  # the case has spread rows
+    return tree, X[400:], y[400:], rng
+
+
+def _each_subtree_sums(tree, path, X, y, w):
+    """(Σ w·loss, Σ w·loss²) of every subtree on the path, each pruned and predicted anew."""
+    from dtcore.pruning.losses import row_losses
+
+    out = []
+    for s in range(path.ccp_alphas.size):
+        loss = row_losses(collapse(tree, path.pruned_node[1 : 1 + s])[0], X, y)
+        out.append((np.sum(w * loss), np.sum(w * loss * loss)))
+    return np.array(out).T
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_path_errors_of_a_c45_tree_with_spread_rows_equal_scoring_each_pruned_subtree(seed):
+    """A C4.5 row spread over several branches is predicted by the mix of the nodes its weight
+    ends at: replayed in one pass, every subtree's errors are those of pruning and predicting it
+    (unweighted: the same counts exactly)."""
     from dtcore.pruning.alpha_selection import errors_along_path
     from dtcore.pruning.path_losses import path_losses
 
-    rng = np.random.default_rng(9)
-    X = rng.integers(0, 4, size=(600, 4)).astype(float)
-    y = ((X[:, 0] + X[:, 1] + rng.integers(0, 3, 600)) > 4).astype(int)
-    X[rng.random(X.shape) < 0.1] = np.nan
-    tree = C45Classifier(prune=False, collapse=False).fit(X[:400], y[:400]).tree_
+    tree, X, y, _ = _spread_rows_case(seed)
     path = cost_complexity_path(tree)
     alphas = candidate_alphas(path)
-    assert path_losses(tree, path, X[400:], y[400:]) is None
-    fast = errors_along_path(tree, path, alphas, X[400:], y[400:])
-    np.testing.assert_allclose(fast, _brute_force_errors(tree, path, alphas, X[400:], y[400:]), rtol=1e-12)
+    assert path.ccp_alphas.size > 20
+    wl, wl2, _ = path_losses(tree, path, X, y)
+    np.testing.assert_array_equal(np.array([wl, wl2]), _each_subtree_sums(tree, path, X, y, np.ones(y.size)))
+    fast = errors_along_path(tree, path, alphas, X, y)
+    np.testing.assert_array_equal(fast, _brute_force_errors(tree, path, alphas, X, y))
+
+
+def test_path_losses_of_spread_rows_with_weights_and_of_a_regression_tree():
+    """Row weights, and a regression tree of the same shape (its node values drawn at random):
+    a spread row's prediction is the weighted mix of values, as ``predict_value`` sums it."""
+    from dtcore.pruning.path_losses import path_losses
+
+    tree, X, y, rng = _spread_rows_case(12)
+    path = cost_complexity_path(tree)
+    w = rng.uniform(0.1, 3.0, size=y.size)
+    wl, wl2, _ = path_losses(tree, path, X, y, w)
+    np.testing.assert_allclose(np.array([wl, wl2]), _each_subtree_sums(tree, path, X, y, w), rtol=1e-12)
+    reg = dataclasses.replace(tree, value=rng.normal(size=(tree.node_count, 1)), n_classes=0)
+    target = rng.normal(size=y.size)
+    wl, wl2, _ = path_losses(reg, path, X, target, w)
+    np.testing.assert_allclose(np.array([wl, wl2]), _each_subtree_sums(reg, path, X, target, w), rtol=1e-12)
+
+
+def test_a_leaf_whose_counts_tie_as_probabilities_scores_as_it_predicts():
+    """Two class weights an ulp apart can divide to the same probability: the tree then
+    predicts the first class, and the path's losses (and REP's node losses) score that."""
+    from dtcore.pruning.losses import node_prediction, row_losses
+    from dtcore.pruning.path_losses import path_losses
+
+    tree, X, y, _ = _spread_rows_case(9)
+    leaves, counts = np.unique(tree.apply(X), return_counts=True)
+    leaf = int(leaves[np.argmax(counts)])  # the leaf most held-out rows reach
+    value = tree.value.copy()
+    value[leaf] = [7.588758, np.nextafter(7.588758, np.inf), 7.0]
+    tied = dataclasses.replace(tree, value=value)
+    dist = tied.leaf_distribution()[leaf]
+    assert value[leaf, 1] > value[leaf, 0] and dist[1] == dist[0]  # the tie the case needs
+    assert node_prediction(tied)[leaf] == np.argmax(tied.predict_proba(X[tied.apply(X) == leaf][:1])) == 0
+    reach = tied.apply(X) == leaf
+    assert np.isin(y[reach], [0, 1]).any()  # rows whose loss depends on the class taken
+    wl, _, _ = path_losses(tied, cost_complexity_path(tied), X, y)
+    assert wl[0] == np.sum(row_losses(tied, X, y))
