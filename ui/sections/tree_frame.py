@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import streamlit as st
@@ -185,6 +185,7 @@ def picture_frame(
     step: int | None = None,
     advance_ms: int | None = None,
     on_drawn=None,
+    focus: Sequence[int] = (),
 ) -> None:
     """Show ``svg`` (a Graphviz picture, or another the app draws with the same node ids: the
     overview map) in the frame, sent once per session, then by its digest. ``on_event(value)``
@@ -198,7 +199,8 @@ def picture_frame(
     zoom, no "fit"); else pan/zoom. ``step``: the number of a picture in a sequence (Growth's
     steps), set on the frame as ``data-step`` once this picture is in place; with ``advance_ms``
     the page reports it back that long after (``on_drawn(step)`` runs as a callback), so a
-    player moves on when the browser has drawn the step, not on a clock of its own."""
+    player moves on when the browser has drawn the step, not on a clock of its own. ``focus``:
+    nodes the picture opens on, whole, with the root where there is room (a what-if's leaves)."""
 
     def changed():
         value = st.session_state.get(key)
@@ -244,6 +246,7 @@ def picture_frame(
             "same_height": bool(same_height),
             "step": None if step is None else int(step),
             "advance_ms": None if advance_ms is None else int(advance_ms),
+            "focus": [int(n) for n in focus],
         },
         on_clicked_change=changed,
         on_missing_change=missing,

@@ -152,6 +152,7 @@ def whatif_section(res) -> None:
             views.whatif_dot(est, ex, lang(), missing=t("whatif.missing")),
             key=PATH_FRAME,
             on_event=on_path_click,
+            focus=[r.leaf for r in ex.leaves],  # a big tree's path opens with its end in view
         )
     st.caption(t("whatif.path_caption"))
     st.markdown(f"**{t('whatif.mixing')}**")

@@ -13,6 +13,7 @@ import { nodeFont, openingScale } from "./scale.js";
 const KINDS = [["dtnode", "node"], ["dtcrumb", "crumb"], ["dtmore", "more"], ["dtpick", "pick"]];
 const MIN_HEIGHT = 120; // the fewest pixels a frame is tall
 const PAD = 16; // a frame's room beyond its picture
+const FOCUS_MARGIN = 24; // CSS pixels between a focus node (data.focus) and the frame's edge as it opens
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
@@ -132,10 +133,10 @@ function openView(frame, stage, data) {
   frame._dtHeight = height;
   frame.style.height = `${height}px`;
   const shown = [stage.clientWidth, stage.clientHeight]; // after the new height
-  // the root's centre in the picture's own units (its viewBox): getBBox is in the node's local
+  // a node's box in the picture's own units (its viewBox): getBBox is in the node's local
   // units, which Graphviz's graph group moves (transform="... translate(4 1698)")
-  const rootCentre = () => {
-    const r = stage.querySelector('g[id="dtnode0"]');
+  const nodeBox = (id) => {
+    const r = stage.querySelector(`g[id="dtnode${id}"]`);
     if (!r) return null;
     const b = r.getBBox();
     let m = new DOMMatrix();
@@ -143,7 +144,30 @@ function openView(frame, stage, data) {
       const t = n.transform && n.transform.baseVal.consolidate();
       if (t) m = DOMMatrix.fromMatrix(t.matrix).multiply(m);
     }
-    return new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
+    const a = new DOMPoint(b.x, b.y).matrixTransform(m);
+    const c = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
+    return { x0: Math.min(a.x, c.x), y0: Math.min(a.y, c.y), x1: Math.max(a.x, c.x), y1: Math.max(a.y, c.y) };
+  };
+  const union = (boxes) => ({
+    x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)),
+  });
+  // where the window opens: around the root; with data.focus (a what-if's reached leaves),
+  // around the root and those nodes together, moved as little as it takes to show the focus
+  // nodes whole (a path too long for the window keeps its end in view, not its root)
+  const openingCentre = () => {
+    const root = nodeBox(0);
+    const focus = (data.focus || []).map(nodeBox).filter(Boolean);
+    if (!focus.length) return root ? { x: (root.x0 + root.x1) / 2, y: (root.y0 + root.y1) / 2 } : null;
+    const all = union(root ? [root, ...focus] : focus);
+    const f = union(focus);
+    const m = FOCUS_MARGIN / s; // the focus nodes clear of the frame's edges
+    const keep = (c, lo, hi, win) =>
+      hi - lo + 2 * m > win ? (lo + hi) / 2 : Math.min(Math.max(c, hi + m - win / 2), lo - m + win / 2);
+    return {
+      x: keep((all.x0 + all.x1) / 2, f.x0, f.x1, shown[0] / s),
+      y: keep((all.y0 + all.y1) / 2, f.y0, f.y1, shown[1] / s),
+    };
   };
   if (fixed) {
     el.style.width = `${box.width * s}px`;
@@ -158,8 +182,8 @@ function openView(frame, stage, data) {
     }
   } else if (width > 0) {
     // a window of the frame's size at that scale: the whole picture centred where it fits,
-    // else around the root, kept inside the picture
-    const rc = rootCentre();
+    // else around the root (and the focus nodes), kept inside the picture
+    const rc = openingCentre();
     const place = (lo, size, win, centre) => {
       if (size <= win) return lo - (win - size) / 2;
       return Math.min(lo + size - win, Math.max(lo, centre - win / 2));
