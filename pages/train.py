@@ -188,7 +188,7 @@ def tree_section(res):
         est, shown, collapsed, selected, rankdir, state.lang(), forced=forced, charts=charts
     )
     # past the browser's node budget (or with node charts): drawn by the server
-    navigation.draw_tree(dot, tree, shown, server=charts_on)
+    navigation.draw_tree(dot, tree, shown, server=charts_on, focus_on=() if selected is None else (selected,))
     if treeview.ROUTED_MARK in dot:  # a second line "missing, 清脆 →" under some edge labels
         st.caption(t("tree.routed_legend", missing=treeview.dot_words(state.lang())["missing"]))
     if forced:

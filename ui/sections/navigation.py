@@ -7,6 +7,8 @@ window; ``focus_opened`` the summary boxes clicked open (cleared when the focus 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from ui.figures.overview import overview_svg
@@ -95,13 +97,20 @@ def on_small_frame_event(value) -> None:
 
 
 def draw_tree(
-    dot: str, tree, depth: int | None, key: str = "small_frame", on_event=None, server: bool = False
+    dot: str,
+    tree,
+    depth: int | None,
+    key: str = "small_frame",
+    on_event=None,
+    server: bool = False,
+    focus_on: Sequence[int] = (),
 ) -> None:
     """A picture of levels up to ``depth`` (the Train page's; the Pruning page's before and
     after, with their own ``key`` and no click action): in the browser within the node budget,
     drawn by the server in the pan/zoom frame above it, refused past the server's limit
     (``ui.views.focus.whole_tree_mode``). ``server``: by the server within the budget too (the
-    node charts: one deterministic SVG by the server's Graphviz, zoomable in the frame)."""
+    node charts: one deterministic SVG by the server's Graphviz, zoomable in the frame).
+    ``focus_on``: nodes the picture opens on (the selected node), with the root where there is room."""
     mode = focus.whole_tree_mode(tree, depth)
     handler = on_small_frame_event if on_event is None else on_event
     if mode == "browser" and not server:
@@ -109,10 +118,10 @@ def draw_tree(
         # page's own Graphviz (st.graphviz_chart) cost every cold visit 0.75 MB of script and a
         # WebAssembly layout per rerun (issue 26); fitted to the column, readable, scrolling
         # beyond (issue 27), without the frame's wheel zoom
-        tree_frame(dot, key=key, on_event=handler, fixed=True)
+        tree_frame(dot, key=key, on_event=handler, fixed=True, focus=focus_on)
     elif mode in ("browser", "server"):
         st.caption(t("nav.server", nodes=focus.shown_nodes(tree, depth)))
-        tree_frame(dot, key=key, on_event=handler)
+        tree_frame(dot, key=key, on_event=handler, focus=focus_on)
     else:
         st.warning(t("nav.refuse", nodes=tree.node_count, limit=focus.SERVER_NODE_LIMIT))
 
@@ -132,7 +141,9 @@ def splits_tree(res, node: int, forced, on_event, hint: str = "") -> None:
         levels = tree.get_depth() if auto is None else auto
         w = focus.window(tree, 0, levels, selected=node, opened=st.session_state.get("split_opened", []))
         dot = focus.focus_dot(est, w, selected=node, forced=forced, lang=state.lang())
-    tree_frame(dot, key="split_frame", on_event=on_event, height=460, hint=hint)
+    # the big tree's focused view starts at the node; the whole one opens with the node in view
+    shown = () if focus.is_big(tree) else (node,)
+    tree_frame(dot, key="split_frame", on_event=on_event, height=460, hint=hint, focus=shown)
 
 
 def opened_boxes(res) -> list[int]:

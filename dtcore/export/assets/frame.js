@@ -172,13 +172,12 @@ function openView(frame, stage, data) {
   if (fixed) {
     el.style.width = `${box.width * s}px`;
     el.style.height = `${box.height * s}px`;
-    // open on the root: centred where the picture is larger than the frame (clamped at 0)
-    const root = stage.querySelector('g[id="dtnode0"]');
-    if (root) {
-      const r = root.getBoundingClientRect();
-      const s0 = el.getBoundingClientRect();
-      stage.scrollLeft = r.left - s0.left + r.width / 2 - stage.clientWidth / 2;
-      stage.scrollTop = r.top - s0.top + r.height / 2 - stage.clientHeight / 2;
+    // open on the root (and the focus nodes, as below): centred where the picture is larger
+    // than the frame (the browser clamps the scroll at 0)
+    const c = openingCentre();
+    if (c) {
+      stage.scrollLeft = (c.x - view.x) * s - stage.clientWidth / 2;
+      stage.scrollTop = (c.y - view.y) * s - stage.clientHeight / 2;
     }
   } else if (width > 0) {
     // a window of the frame's size at that scale: the whole picture centred where it fits,

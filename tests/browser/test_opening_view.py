@@ -1,0 +1,78 @@
+"""Where a picture larger than its frame opens: on the nodes the page is about (``data.focus`` of
+``frame.js``), whole, with the root too where the frame has room; before, every picture opened
+around the root and the node asked about could lie a frame or more away.
+
+The what-if path's reached leaf (a pan/zoom frame), the Splits page's chosen node (pan/zoom) and
+the Train page's selected node (a fixed-scale frame that scrolls)."""
+
+from __future__ import annotations
+
+from tests.browser.test_screenshots import open_page, script_done
+
+#: a node box drawn with the bold outline of a selected node or a reached leaf (penwidth=3)
+OUTLINED = 'svg g[id^=dtnode]:has(path[stroke-width="3"])'
+
+
+def larger_than_its_frame(frame) -> bool:
+    return frame.locator("svg").first.evaluate(
+        "s => { const v = s.viewBox.baseVal, b = s.getBBox(), r = s.getBoundingClientRect(),"
+        " p = s.parentNode.getBoundingClientRect();"
+        " return v.width < b.width || v.height < b.height || r.width > p.width || r.height > p.height; }"
+    )
+
+
+def assert_in_view(frame, node) -> None:
+    """``node`` lies whole inside the frame's visible stage."""
+    frame.scroll_into_view_if_needed()
+    frame.page.wait_for_timeout(300)  # a frame reopens its view once the page has its width
+    stage = frame.locator(".dt-stage").bounding_box()
+    box = node.bounding_box()
+    assert stage is not None and box is not None
+    assert larger_than_its_frame(frame), "the picture fits its frame: the case needs one larger"
+    assert stage["x"] <= box["x"] and box["x"] + box["width"] <= stage["x"] + stage["width"], (stage, box)
+    assert stage["y"] <= box["y"] and box["y"] + box["height"] <= stage["y"] + stage["height"], (stage, box)
+
+
+def pick_last(page, key: str) -> None:
+    page.locator(f'.st-key-{key} [role="combobox"]').first.click()
+    options = page.locator('[role="option"]')
+    options.first.wait_for(state="visible", timeout=30_000)
+    options.nth(options.count() - 1).click()
+
+
+def test_the_whatif_path_of_a_big_tree_opens_with_its_leaf_in_view(page, app_url):
+    """Diabetes' CART tree (615 nodes): its first row's leaf lay 900 px below the frame."""
+    open_page(page, app_url, "", lang="en", sample="diabetes", algo="cart")
+    frame = page.locator(".st-key-whatif_path .dt-frame").first
+    leaf = frame.locator(OUTLINED).first
+    leaf.wait_for(state="attached", timeout=90_000)
+    script_done(page)
+    assert_in_view(frame, leaf)
+
+
+def test_the_splits_page_opens_its_picture_on_the_chosen_node(page, app_url):
+    """credit-g's CART tree, drawn whole to its automatic depth: the last node of the selector
+    lay ~1 400 units right of the window the root opened."""
+    open_page(page, app_url, "splits", lang="en", sample="credit-g", algo="cart")
+    frame = page.locator(".st-key-split_frame .dt-frame").first
+    frame.locator("svg g#dtnode0").wait_for(state="attached", timeout=90_000)
+    script_done(page)
+    pick_last(page, "split_node")
+    chosen = frame.locator(OUTLINED).first
+    chosen.wait_for(state="attached", timeout=30_000)
+    script_done(page)
+    assert chosen.get_attribute("id") != "dtnode0"
+    assert_in_view(frame, chosen)
+
+
+def test_the_train_page_scrolls_its_picture_to_the_selected_node(page, app_url):
+    open_page(page, app_url, "", lang="en", sample="credit-g", algo="cart")
+    frame = page.locator(".st-key-small_frame .dt-frame").first
+    frame.locator("svg g#dtnode0").wait_for(state="attached", timeout=90_000)
+    script_done(page)
+    pick_last(page, "node")
+    chosen = frame.locator(OUTLINED).first
+    chosen.wait_for(state="attached", timeout=30_000)
+    script_done(page)
+    assert chosen.get_attribute("id") != "dtnode0"
+    assert_in_view(frame, chosen)
