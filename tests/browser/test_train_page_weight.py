@@ -25,4 +25,3 @@ def test_big_tree_train_page_has_no_browser_graphviz_and_a_light_overview(page, 
     # the root's MAX_DEPTH levels of a binary tree, at most: not the 615 nodes; no Plotly for it
     assert page.locator(f"{OVERVIEW} .dt-frame svg g.sector").count() <= 2**MAX_DEPTH - 1
     assert page.locator(f"{OVERVIEW} .main-svg").count() == 0
-

@@ -1,6 +1,7 @@
 """Split explorer figures and text views, checked on their figure JSON / LaTeX."""
 
 import json
+import re
 import time
 from types import SimpleNamespace
 
@@ -176,6 +177,28 @@ def test_arithmetic_with_missing_values_and_mdl():
     f = rep.features[est.schema_.index("密度")]
     text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, f.test, rep), tr))
     assert r"\mathrm{Gain}' &= \mathrm{Gain} - \frac{\log_2 14}{17} \\ &= 0.262 - 0.224 \\ &= 0.038" in text
+
+
+def test_a_tiny_mdl_penalty_is_printed_with_its_digits_not_as_zero():
+    """On 40 000 rows C4.5's MDL penalty, log₂(candidates)/N, is ~0.0003: at three decimals the
+    line read "Gain − 0.000" (true as printed, yet saying nothing is taken). It now takes the
+    decimals that show it, and still holds as printed."""
+    from dtcore.c45 import C45Classifier
+
+    rng = np.random.default_rng(4)  # a gain whose "x − 0.000 = x" holds at three decimals
+    X = np.round(rng.normal(size=(40_000, 1)), 4)
+    y = (X[:, 0] + rng.normal(scale=1.5, size=40_000) > 0).astype(int)
+    est = C45Classifier(prune=False).fit(X, y)
+    nd = explain.explainer_data(est, est.encode(X), y, None, 0)
+    rep = explain.report_for(nd)
+    ar = explain.arithmetic(nd, rep.features[0].test, rep)
+    assert 0 < ar.mdl_penalty < 0.0005  # the case: zero at three decimals
+    line = next(f for _, f in arithmetic_latex(ar, tr) if r"\mathrm{Gain}' &=" in f)
+    gain, penalty, after = (
+        float(v) for v in re.findall(r"&= ([0-9.]+) - ([0-9.]+) \\\\ &= ([0-9.]+)", line)[0]
+    )
+    assert penalty > 0 and len(str(penalty).split(".")[1]) >= 4, line
+    assert round(gain - penalty, 6) == after, line  # true as printed
 
 
 def test_latex_text_escapes_user_labels():

@@ -132,19 +132,29 @@ Rounding = Callable[[float | None], float]
 
 @dataclass(frozen=True)
 class Check:
-    """A computed line: its value from the printed operands, and the result it prints."""
+    """A computed line: its value from the printed operands, and the result it prints.
+    ``shown``: operands that must not print as 0 when they are not (C4.5's MDL penalty on
+    70 000 rows, 0.00018, read "0.163 − 0.000": true as printed, yet it said nothing is taken)."""
 
     value: Callable[[Rounding], float]
     result: float | None
+    shown: tuple[float, ...] = ()
+
+    def _visible(self, r: Rounding) -> bool:
+        return all(r(v) != 0 for v in self.shown if v)
 
     def exact(self, d: int) -> bool:
         r = _rounding(d)
-        return _holds(self.value(r), r(self.result), d)
+        return self._visible(r) and _holds(self.value(r), r(self.result), d)
 
     def approximate(self, d: int) -> bool:
         """Within the operands' rounding, and still two significant digits (shown with ≈)."""
         r = _rounding(d)
-        return _significant(r(self.result), d) and _holds(self.value(r), r(self.result), d, APPROX_UNITS)
+        return (
+            self._visible(r)
+            and _significant(r(self.result), d)
+            and _holds(self.value(r), r(self.result), d, APPROX_UNITS)
+        )
 
 
 #: how far (in units of the last printed decimal) a result shown with ≈ may be from the value of
@@ -182,7 +192,11 @@ def _checks(ar: Arithmetic) -> dict[str, Check]:
         else:
             checks["gain"] = Check(lambda r: r(ar.ent_D) - _weighted_sum(fr, ents, r), ar.gain)
         if ar.algorithm == "c45" and (ar.mdl_penalty or 0.0) > 0:
-            checks["mdl"] = Check(lambda r: r(ar.gain) - r(ar.mdl_penalty), ar.gain_after_penalty)
+            checks["mdl"] = Check(
+                lambda r: r(ar.gain) - r(ar.mdl_penalty),
+                ar.gain_after_penalty,
+                (float(ar.mdl_penalty or 0.0),),
+            )
         shown = _shown_gain(ar)
         denom = _denominator(ar)[1]
         if denom and ar.gain_ratio is not None and np.isfinite(ar.gain_ratio):
