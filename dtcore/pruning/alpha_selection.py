@@ -101,12 +101,11 @@ class _LossSums:
     ) -> None:
         """Score ``tree`` pruned at each α of ``at`` on (X, y, w): every subtree at once
         (``path_losses``)."""
-        steps = steps_at(path, at)
         self.rows += y.shape[0]
-        wl, wl2, w_sum = path_losses(tree, path, X, y, w)
-        self.wl += wl[steps]
-        self.wl2 += wl2[steps]
-        self.w += w_sum[steps]
+        wl, wl2, w_sum = path_losses(tree, path, X, y, w, steps_at(path, at))
+        self.wl += wl
+        self.wl2 += wl2
+        self.w += w_sum
 
     def errors(self) -> tuple[np.ndarray, np.ndarray]:
         mean = self.wl / self.w

@@ -763,3 +763,21 @@ def test_a_leaf_whose_counts_tie_as_probabilities_scores_as_it_predicts():
     assert np.isin(y[reach], [0, 1]).any()  # rows whose loss depends on the class taken
     wl, _, _ = path_losses(tied, cost_complexity_path(tied), X, y)
     assert wl[0] == np.sum(row_losses(tied, X, y))
+
+
+def test_path_losses_of_rows_spread_everywhere_in_small_blocks_at_chosen_steps(monkeypatch):
+    """Rows with every value missing reach every leaf: their terms are summed in blocks of rows
+    (here a few dozen terms at a time), and only the stretches holding a step asked for."""
+    import dtcore.pruning.path_losses as pl
+
+    monkeypatch.setattr(pl, "_PAIRS", 40)
+    tree, X, y, _ = _spread_rows_case(10)
+    X = X.copy()
+    X[:5] = np.nan
+    path = cost_complexity_path(tree)
+    last = path.ccp_alphas.size - 1
+    steps = np.array([0, 3, 3, 7, last // 2, last])
+    wl, wl2, w_sum = pl.path_losses(tree, path, X, y, steps=steps)
+    ref = _each_subtree_sums(tree, path, X, y, np.ones(y.size))
+    np.testing.assert_array_equal(np.array([wl, wl2]), ref[:, steps])
+    assert w_sum.tolist() == [float(y.size)] * steps.size
