@@ -50,29 +50,27 @@ def test_the_whatif_path_of_a_big_tree_opens_with_its_leaf_in_view(page, app_url
     assert_in_view(frame, leaf)
 
 
-def test_the_splits_page_opens_its_picture_on_the_chosen_node(page, app_url):
-    """credit-g's CART tree, drawn whole to its automatic depth: the last node of the selector
-    lay ~1 400 units right of the window the root opened."""
-    open_page(page, app_url, "splits", lang="en", sample="credit-g", algo="cart")
-    frame = page.locator(".st-key-split_frame .dt-frame").first
+def assert_last_pick_in_view(page, app_url, path: str, frame_key: str, selector_key: str) -> None:
+    """credit-g's CART tree on ``path``: the last node of the selector ``selector_key``, once
+    picked, lies whole inside the picture's frame ``frame_key``."""
+    open_page(page, app_url, path, lang="en", sample="credit-g", algo="cart")
+    frame = page.locator(f".st-key-{frame_key} .dt-frame").first
     frame.locator("svg g#dtnode0").wait_for(state="attached", timeout=90_000)
     script_done(page)
-    pick_last(page, "split_node")
+    pick_last(page, selector_key)
     chosen = frame.locator(OUTLINED).first
     chosen.wait_for(state="attached", timeout=30_000)
     script_done(page)
     assert chosen.get_attribute("id") != "dtnode0"
     assert_in_view(frame, chosen)
+
+
+def test_the_splits_page_opens_its_picture_on_the_chosen_node(page, app_url):
+    """The tree drawn whole to its automatic depth (pan/zoom): the node lay ~1 400 units right of
+    the window the root opened."""
+    assert_last_pick_in_view(page, app_url, "splits", "split_frame", "split_node")
 
 
 def test_the_train_page_scrolls_its_picture_to_the_selected_node(page, app_url):
-    open_page(page, app_url, "", lang="en", sample="credit-g", algo="cart")
-    frame = page.locator(".st-key-small_frame .dt-frame").first
-    frame.locator("svg g#dtnode0").wait_for(state="attached", timeout=90_000)
-    script_done(page)
-    pick_last(page, "node")
-    chosen = frame.locator(OUTLINED).first
-    chosen.wait_for(state="attached", timeout=30_000)
-    script_done(page)
-    assert chosen.get_attribute("id") != "dtnode0"
-    assert_in_view(frame, chosen)
+    """The tree at a fixed scale in a frame that scrolls."""
+    assert_last_pick_in_view(page, app_url, "", "small_frame", "node")
