@@ -6,6 +6,7 @@ estimator shows its text repr. And the view itself: x as a mapping, a sequence o
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 from pathlib import Path
@@ -29,6 +30,13 @@ CELLS = [
     "row = dict(zip(names, X[0].tolist())); row['纹理'] = None\ndtcore.show(est, x=row)",
     "dtcore.CARTClassifier()",
 ]
+
+
+def page_data(page: str) -> dict:
+    """The data a standalone page embeds (``dtcore.export.html``'s ``dt-data`` script)."""
+    m = re.search(r'<script type="application/json" id="dt-data">(.*?)</script>', page, re.S)
+    assert m, page[:200]
+    return json.loads(m.group(1))
 
 
 def srcdoc(html_output: str) -> str:
@@ -60,7 +68,8 @@ def test_a_notebook_run_headless_shows_the_tree_views():
     assert fitted_view["text/plain"] == "C45Classifier()"
     pages = [srcdoc(fitted_view["text/html"]), srcdoc(shown["text/html"])]
     for page in pages:
-        assert page.startswith("<!DOCTYPE html>") and 'id="dtnode0"' in page
+        # the tree's picture, in the page's data (its script's own text names dtnode ids too)
+        assert page.startswith("<!DOCTYPE html>") and 'id="dtnode0"' in page_data(page)["svg"]
         assert "纹理" in page and "<script src" not in page
     assert '"sample":null' in pages[0] and '"纹理":null' in pages[1]
     assert "text/html" not in outputs[3][0]["data"]  # unfitted: the text repr only
