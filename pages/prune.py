@@ -245,6 +245,8 @@ def alpha_section(res, alpha):
         note = st.container()
     else:
         b1, b2, note = st.columns([1.3, 1.3, 2.4], vertical_alignment="center")  # labels not cut
+        if curves.cv is None:  # no cross-validation button: the validation's takes the first place
+            b1, b2 = b2, b1
     if curves.cv is not None:
         c = curves.cv
         i = c.index
