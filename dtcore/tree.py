@@ -206,11 +206,16 @@ class Tree:
             rows, w = rows[keep], w[keep]
         return rows, w
 
-    def leaf_distribution(self) -> np.ndarray:
-        """Class probabilities per node (rows sum to 1; an empty node gets a uniform row)."""
-        tot = self.value.sum(axis=1, keepdims=True)
+    def leaf_distribution(self, nodes: ArrayLike | None = None) -> np.ndarray:
+        """Class probabilities of each node, or of ``nodes``, row by row (an empty node: uniform)."""
+        value = self.value if nodes is None else self.value[np.asarray(nodes, dtype=np.int64)]
+        tot = value.sum(axis=1, keepdims=True)
         safe = np.where(tot > 0, tot, 1.0)
-        return np.where(tot > 0, self.value / safe, 1.0 / max(self.value.shape[1], 1))
+        return np.where(tot > 0, value / safe, 1.0 / max(value.shape[1], 1))
+
+    def node_classes(self, nodes: ArrayLike | None = None) -> np.ndarray:
+        """The class each node (of ``nodes``) predicts: its first most probable, the rule's one home."""
+        return np.argmax(self.leaf_distribution(nodes), axis=1)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
@@ -226,12 +231,11 @@ class Tree:
         return out
 
     def predict_column(self, X: ArrayLike) -> np.ndarray:
-        """Classification: the column (schema order) of each row's most probable class, the
-        first on ties: ``argmax(predict_proba(X), axis=1)``, read per leaf where a row reaches
-        one leaf."""
+        """Classification: the column (schema order) of each row's most probable class, the first
+        on ties: ``argmax(predict_proba(X))``, a leaf's ``node_classes`` where a row reaches one."""
         X = np.asarray(X, dtype=np.float64)
         leaf, rest = self.single_path_leaves(X)
-        out = np.argmax(self.leaf_distribution(), axis=1)[leaf]
+        out = self.node_classes()[leaf]
         if rest.size:
             out[rest] = np.argmax(self.predict_proba(X[rest]), axis=1)
         return out
@@ -337,14 +341,10 @@ class Tree:
 
     def copy(self) -> Tree:
         """An independent copy (array copies: no round trip through lists, no re-checking)."""
-        saw = None if self.saw_missing is None else self.saw_missing.copy()
-        return Tree(
-            n_classes=self.n_classes,
-            saw_missing=saw,
-            cut_below=None if self.cut_below is None else self.cut_below.copy(),
-            cut_above=None if self.cut_above is None else self.cut_above.copy(),
-            **{name: getattr(self, name).copy() for name in TREE_ARRAYS},
-        )
+        optional = {k: getattr(self, k) for k in ("saw_missing", "cut_below", "cut_above")}
+        optional = {k: None if a is None else a.copy() for k, a in optional.items()}
+        arrays = {name: getattr(self, name).copy() for name in TREE_ARRAYS}
+        return Tree(n_classes=self.n_classes, **optional, **arrays)
 
 
 #: the per-node and packed arrays of a Tree and their dtypes

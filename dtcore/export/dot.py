@@ -295,7 +295,7 @@ def _fold_summary(tree: Tree, schema: Schema, sub: np.ndarray, s: _DotStyle) -> 
     if schema.classes is None:
         vals = tree.value[leaves, 0]
         return f"<BR/>{fmt_num(vals.min(), s.precision)} … {fmt_num(vals.max(), s.precision)}"
-    per = np.bincount(np.argmax(tree.value[leaves], axis=1), minlength=len(schema.classes))
+    per = np.bincount(tree.node_classes(leaves), minlength=len(schema.classes))
     order = sorted(np.flatnonzero(per).tolist(), key=lambda k: (-int(per[k]), k))
     parts = [
         f'<FONT COLOR="{s.colors[k]}">■</FONT> {html_escape(schema.classes[k])} ×{int(per[k])}'

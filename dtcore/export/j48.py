@@ -53,7 +53,7 @@ def weka_double(value: float, digits: int = 6) -> str:
 def _leaf_label(tree: Tree, node: int, classes: Sequence[str], errors: str, cf: float, z: float | str) -> str:
     counts = tree.value[node]
     N = float(tree.weighted_n[node])
-    cls = classes[int(np.argmax(counts))]
+    cls = classes[int(np.argmax(counts))]  # Weka's maxClass (the first largest count), as J48 prints it
     text = f"{cls} ({_java_double(_round2(N))}"
     if N > 0:
         e = N - float(counts.max())

@@ -171,7 +171,7 @@ def node_prediction_index(tree: Tree, node: int) -> int:
     i = node
     while tree.value[i].sum() <= 0 and tree.parent[i] >= 0:
         i = int(tree.parent[i])
-    return int(np.argmax(tree.value[i]))
+    return int(tree.node_classes([i])[0])
 
 
 def is_empty(tree: Tree, node: int) -> bool:

@@ -150,6 +150,7 @@ def _data_dictionary(root: ET.Element, schema: Schema, target: str) -> None:
 def _nodes(parent: ET.Element, tree: Tree, schema: Schema) -> None:
     """Every node in pre-order, each under its parent's element, on an explicit stack."""
     dist = tree.leaf_distribution()
+    predicted = tree.node_classes()
     classes = schema.classes
     stack: list[tuple[int, ET.Element, ET.Element | None]] = [(0, parent, None)]
     elements: dict[int, ET.Element] = {}
@@ -157,7 +158,7 @@ def _nodes(parent: ET.Element, tree: Tree, schema: Schema) -> None:
         i, holder, predicate = stack.pop()
         attrs = {"id": str(i)}
         if classes is not None:
-            attrs["score"] = _text(classes[int(np.argmax(dist[i]))], "class")
+            attrs["score"] = _text(classes[int(predicted[i])], "class")
         else:
             attrs["score"] = fmt_num(tree.value[i, 0])
         attrs["recordCount"] = fmt_num(tree.weighted_n[i])

@@ -154,7 +154,8 @@ def to_sql(model: BaseTreeEstimator | Tree, schema: Schema | None = None, *, tab
         classes = schema.classes
         dist = tree.leaf_distribution()
         # the model's prediction: the first most probable class of the leaf's predict_proba row
-        label = [(c, quote_text(classes[int(np.argmax(dist[leaf]))])) for leaf, c in leaves]
+        predicted = tree.node_classes()
+        label = [(c, quote_text(classes[int(predicted[leaf])])) for leaf, c in leaves]
         cols.append(_case(label, "prediction"))
         for k, name in enumerate(classes):
             cols.append(_case([(c, _num(dist[leaf, k])) for leaf, c in leaves], f"proba_{name}"))

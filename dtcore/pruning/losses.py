@@ -18,12 +18,10 @@ def is_classifier(tree: Tree) -> bool:
 
 
 def node_prediction(tree: Tree) -> np.ndarray:
-    """What each node would predict as a leaf: majority class (first on ties) or its value.
-    The class is read off the class probabilities, as ``Tree.predict_proba`` gives them: with
-    fractional weights, two counts an ulp apart can become equal probabilities, and the
-    prediction then takes the first."""
+    """What each node would predict as a leaf: its class (``Tree.node_classes``, as prediction
+    reads it) or its value."""
     if is_classifier(tree):
-        return np.argmax(tree.leaf_distribution(), axis=1)
+        return tree.node_classes()
     return tree.value[:, 0]
 
 

@@ -685,3 +685,33 @@ def test_a_categorical_tests_branches_name_each_code_of_their_branch_in_order():
             cb = tree.cat_branch_of(node)
             for b in branches(tree, schema, node):
                 assert b.values == tuple(cats[c] for c in np.flatnonzero(cb == b.index)), (node, b.index)
+
+
+def test_a_leaf_whose_weights_tie_as_probabilities_names_the_class_it_predicts():
+    """Two class weights an ulp apart can divide to the same probability: the tree predicts the
+    first class, and every export and the pruning losses name that class (``Tree.node_classes``
+    is the one rule; ``argmax(value)`` says the other)."""
+    import dataclasses
+
+    from dtcore import CARTClassifier
+    from dtcore.export import describe_nodes, to_pmml
+    from dtcore.pruning.losses import node_prediction
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    est = CARTClassifier(max_depth=2).fit(X, np.array(["a", "b", "c"])[rng.integers(0, 3, 300)])
+    leaf = int(est.tree_.apply(X[:1])[0])
+    value = est.tree_.value.copy()
+    value[leaf] = [7.588758, np.nextafter(7.588758, np.inf), 7.0]
+    est.tree_ = dataclasses.replace(est.tree_, value=value)
+    tree = est.tree_
+    assert np.argmax(value[leaf]) == 1  # the case: the larger weight is the second class
+    assert tree.node_classes()[leaf] == tree.node_classes([leaf])[0] == 0
+    first, second = est.schema_.classes[:2]  # the tree's columns: the schema's class order
+    assert est.predict(X[:1])[0] == first
+    assert node_prediction(tree)[leaf] == 0
+    line = next(ln for ln in to_dot(est).splitlines() if f'id="dtnode{leaf}"' in ln)
+    assert f"class = {first}" in line and f"class = {second}" not in line
+    assert describe_nodes(tree, est.schema_)[leaf]["prediction"] == first
+    node = ET.fromstring(to_pmml(est)).find(f".//{{*}}Node[@id='{leaf}']")
+    assert node is not None and node.get("score") == first

@@ -238,3 +238,24 @@ def test_explorer_stops_where_id3_stops_on_the_decrease_test(limit, stopped):
         assert (rep.leaf_reason is None) == (t.feature[node] >= 0), (node, rep.leaf_reason)
         reasons.append(rep.leaf_reason)
     assert reasons.count("min_impurity_decrease") == stopped, reasons
+
+
+# -- a node's class ------------------------------------------------------------------------------
+
+
+def test_a_nodes_class_is_read_in_one_place():
+    """Which class a node predicts is ``Tree.node_classes`` (the first most probable, as
+    prediction reads it): no other ``argmax`` over the class weights or probabilities of nodes
+    in the library or the app (J48's text keeps Weka's rule, on its own ``counts``)."""
+    homes = []
+    for folder in ("dtcore", "ui", "pages"):
+        for rel, fn in functions(folder):
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call) or "argmax" not in names_in(call.func):
+                    continue
+                read = set().union(set(), *(names_in(a) for a in call.args))
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "argmax":
+                    read |= names_in(call.func.value)
+                if read & {"value", "leaf_distribution", "dist"}:
+                    homes.append((rel, fn.name))
+    assert set(homes) == {("dtcore/tree.py", "node_classes")}, homes

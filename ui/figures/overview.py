@@ -31,7 +31,7 @@ def node_purity(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     """Per node, its majority class and its purity, 0 (classes even) to 1 (one class)."""
     k_n = tree.value.shape[1]
     tot = tree.value.sum(axis=1)
-    k = np.argmax(tree.value, axis=1)
+    k = tree.node_classes()
     p = np.where(tot > 0, tree.value.max(axis=1) / np.where(tot > 0, tot, 1.0), 1.0 / k_n)
     purity = np.clip((p - 1.0 / k_n) / (1.0 - 1.0 / k_n), 0.0, 1.0) if k_n > 1 else np.ones_like(p)
     return k, purity

@@ -37,7 +37,7 @@ def by_feature(tree: Tree, feature: int, limit: int = LIMIT) -> list[int]:
 def by_class(tree: Tree, k: int, limit: int = LIMIT) -> list[int]:
     """Leaves whose majority is class ``k``, heaviest first."""
     leaves = _leaves(tree)
-    leaves = leaves[np.argmax(tree.value[leaves], axis=1) == int(k)]
+    leaves = leaves[tree.node_classes(leaves) == int(k)]
     return _ranked(leaves, -tree.weighted_n[leaves], limit)
 
 
@@ -82,7 +82,7 @@ def validation_error(est: BaseTreeEstimator, X_raw: np.ndarray, y_raw: np.ndarra
         return None
     row, leaf, w = tree.route(est.encode(X_raw))
     if est.schema_.classes is not None:
-        wrong = np.argmax(tree.value[leaf], axis=1) != y[row]
+        wrong = tree.node_classes(leaf) != y[row]
         err = w * wrong
     else:
         err = w * (tree.value[leaf, 0] - y[row]) ** 2

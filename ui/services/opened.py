@@ -97,7 +97,7 @@ def changed_leaves(before: BaseTreeEstimator, after: BaseTreeEstimator) -> int:
     a, b = before.tree_, after.tree_
     leaves = np.flatnonzero(a.is_leaf)
     if a.n_classes:
-        return int(np.count_nonzero(a.value[leaves].argmax(axis=1) != b.value[leaves].argmax(axis=1)))
+        return int(np.count_nonzero(a.node_classes(leaves) != b.node_classes(leaves)))
     return int(np.count_nonzero(~np.isclose(a.value[leaves, 0], b.value[leaves, 0], rtol=1e-9, atol=0)))
 
 
