@@ -209,13 +209,12 @@ class Tree:
     def leaf_distribution(self, nodes: ArrayLike | None = None) -> np.ndarray:
         """Class probabilities of each node, or of ``nodes``, row by row (an empty node: uniform)."""
         value = self.value if nodes is None else self.value[np.asarray(nodes, dtype=np.int64)]
-        tot = value.sum(axis=1, keepdims=True)
-        safe = np.where(tot > 0, tot, 1.0)
-        return np.where(tot > 0, value / safe, 1.0 / max(value.shape[1], 1))
+        tot = value.sum(axis=-1, keepdims=True)
+        return np.divide(value, tot, out=np.full(value.shape, 1.0 / max(value.shape[-1], 1)), where=tot > 0)
 
     def node_classes(self, nodes: ArrayLike | None = None) -> np.ndarray:
         """The class each node (of ``nodes``) predicts: its first most probable, the rule's one home."""
-        return np.argmax(self.leaf_distribution(nodes), axis=1)
+        return np.argmax(self.leaf_distribution(nodes), axis=-1)
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)

@@ -21,6 +21,7 @@ from dtcore.export.labels import (
     impurity_name,
     is_empty,
     node_prediction_index,
+    node_prediction_indices,
     plain_text,
     unassigned_categories,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "model_from_dict",
     "model_to_dict",
     "node_prediction_index",
+    "node_prediction_indices",
     "plain_text",
     "render",
     "save_model",

@@ -18,7 +18,7 @@ from dtcore.export.labels import (
     html_escape,
     impurity_name,
     is_empty,
-    node_prediction_index,
+    node_prediction_indices,
     unwrap_model,
 )
 from dtcore.export.node_charts import (
@@ -109,6 +109,7 @@ class _DotStyle:
     show_ids: bool
     value_range: tuple[float, float]
     words: dict
+    predicted: np.ndarray  # each node's class (``node_prediction_indices``)
     c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
     charts: NodeCharts | None = None  # node charts (``node_charts``) instead of the plain bar
 
@@ -185,6 +186,7 @@ def to_dot(
         words=_dot_words(words),
         c45=tooltips and getattr(est, "algorithm", None) == "c45",
         charts=charts,
+        predicted=node_prediction_indices(tree),
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [
@@ -334,15 +336,13 @@ def _dot_node(
     elif empty:
         title = f"<B><I>{s.words['empty']}</I></B>"
     elif classes is not None:
-        title = f"<B>{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}</B>"
+        title = f"<B>{s.words['class']} = {html_escape(classes[s.predicted[i]])}</B>"
     else:
         title = f"<B>{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}</B>"
     rows.append(prefix + title)
     if empty:
         if classes is not None:
-            rows.append(
-                f"{s.words['parents_majority']}: {html_escape(classes[node_prediction_index(tree, i)])}"
-            )
+            rows.append(f"{s.words['parents_majority']}: {html_escape(classes[s.predicted[i]])}")
         else:
             rows.append(
                 f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}"
@@ -375,7 +375,7 @@ def _dot_node(
         rows.append(f"{name} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
             if classes is not None:
-                rows.append(f"{s.words['class']} = {html_escape(classes[node_prediction_index(tree, i)])}")
+                rows.append(f"{s.words['class']} = {html_escape(classes[s.predicted[i]])}")
             else:
                 rows.append(f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)}")
     body = "".join(f"<TR><TD>{r}</TD></TR>" for r in rows)
@@ -414,7 +414,7 @@ def _node_fill(tree: Tree, i: int, s: _DotStyle, classes: Sequence[str] | None) 
         return mix_white(REGRESSION_COLOR, 0.08 + 0.6 * t)
     counts = tree.value[i]
     tot = counts.sum()
-    k = node_prediction_index(tree, i)
+    k = int(s.predicted[i])
     n = len(classes)
     p = counts[k] / tot if tot > 0 else 1.0 / n
     purity = 1.0 if n <= 1 else max(0.0, (p - 1.0 / n) / (1.0 - 1.0 / n))

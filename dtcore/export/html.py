@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dtcore.export.labels import branches, condition_text, html_escape, node_prediction_index
+from dtcore.export.labels import branches, condition_text, html_escape, node_prediction_indices
 from dtcore.numbers import fmt_num
 from dtcore.schema import is_missing, label_of, to_float
 
@@ -87,6 +87,7 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
     classes = schema.classes
     dist = tree.leaf_distribution()
     nodes = []
+    predicted = node_prediction_indices(tree)
     for i in range(tree.node_count):
         j = int(tree.feature[i])
         rec: dict[str, Any] = {
@@ -97,7 +98,7 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
             "missing_branch": int(tree.missing_branch[i]),
         }
         if classes is not None:
-            rec["label"] = classes[node_prediction_index(tree, i)]
+            rec["label"] = classes[predicted[i]]
             rec["dist"] = [float(p) for p in dist[i]]
         else:
             rec["label"] = fmt_num(tree.value[i, 0], 4)

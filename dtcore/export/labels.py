@@ -166,12 +166,22 @@ def unassigned_categories(tree: Tree, schema: Schema, node: int) -> tuple[str, .
 
 
 def node_prediction_index(tree: Tree, node: int) -> int:
-    """Majority class of a node (ties: the class declared first); an empty node (weight 0)
-    predicts its nearest non-empty ancestor's majority, as ID3/C4.5 label empty branches."""
+    """The class a node predicts (``Tree.node_classes``); an empty node (weight 0) predicts its
+    nearest non-empty ancestor's, as ID3/C4.5 label empty branches."""
     i = node
     while tree.value[i].sum() <= 0 and tree.parent[i] >= 0:
         i = int(tree.parent[i])
-    return int(tree.node_classes([i])[0])
+    return int(tree.node_classes(i))
+
+
+def node_prediction_indices(tree: Tree) -> np.ndarray:
+    """:func:`node_prediction_index` of every node at once (a per-node export reads it here)."""
+    source = np.arange(tree.node_count)
+    empty = tree.value.sum(axis=1) <= 0
+    for d in range(1, int(tree.depth.max(initial=0)) + 1):  # parents first: their source is final
+        at = np.flatnonzero(empty & (tree.depth == d))
+        source[at] = source[tree.parent[at]]
+    return tree.node_classes()[source]
 
 
 def is_empty(tree: Tree, node: int) -> bool:

@@ -16,7 +16,7 @@ from dtcore.export.labels import (
     branches,
     condition_text,
     is_empty,
-    node_prediction_index,
+    node_prediction_indices,
     unassigned_categories,
     unwrap_model,
 )
@@ -43,6 +43,7 @@ def tree_summary(tree: Tree) -> dict:
 def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
     """The readable node list of the JSON model (derived from the arrays; ignored when loading)."""
     classes = schema.classes
+    predicted = node_prediction_indices(tree)
     out = []
     for i in range(tree.node_count):
         rec: dict[str, object] = {
@@ -85,7 +86,7 @@ def describe_nodes(tree: Tree, schema: Schema) -> list[dict]:
         rec["impurity"] = _finite_json(float(tree.impurity[i]))
         if classes is not None:
             rec["distribution"] = {c: float(v) for c, v in zip(classes, tree.value[i])}
-            rec["prediction"] = classes[node_prediction_index(tree, i)]
+            rec["prediction"] = classes[predicted[i]]
             if is_empty(tree, i):
                 rec["empty"] = True
         else:

@@ -8,7 +8,7 @@ from dtcore.export.labels import (
     branches,
     condition_text,
     is_empty,
-    node_prediction_index,
+    node_prediction_indices,
     plain_text,
     unwrap_model,
 )
@@ -35,6 +35,7 @@ def to_text(
     if spacing < 1:
         raise ValueError("spacing must be ≥ 1")
     classes = schema.classes
+    predicted = node_prediction_indices(tree)
     right = "|" + "-" * spacing + " "
     pad = "|" + " " * spacing
     out: list[str] = []
@@ -42,7 +43,7 @@ def to_text(
 
     def leaf_text(i: int) -> str:
         if classes is not None:
-            text = f"class: {plain_text(classes[node_prediction_index(tree, i)])}"
+            text = f"class: {plain_text(classes[predicted[i]])}"
             if show_weights:
                 text = "weights: [" + ", ".join(fmt_weight(v) for v in tree.value[i]) + "] " + text
         else:

@@ -715,3 +715,26 @@ def test_a_leaf_whose_weights_tie_as_probabilities_names_the_class_it_predicts()
     assert describe_nodes(tree, est.schema_)[leaf]["prediction"] == first
     node = ET.fromstring(to_pmml(est)).find(f".//{{*}}Node[@id='{leaf}']")
     assert node is not None and node.get("score") == first
+
+
+def test_every_nodes_class_at_once_is_each_nodes_own_with_empty_nodes_taking_their_parents():
+    """``node_prediction_indices`` (what the per-node exports read) equals
+    ``node_prediction_index`` node by node; a node of no weight (its counts zeroed here, two
+    levels of them) predicts its nearest non-empty ancestor's class."""
+    import dataclasses
+
+    from dtcore import CARTClassifier
+    from dtcore.export import node_prediction_index, node_prediction_indices
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 3))
+    est = CARTClassifier(max_depth=4).fit(X, rng.integers(0, 3, 400))
+    tree = est.tree_
+    inner = int(np.flatnonzero((tree.feature >= 0) & (tree.depth == 2))[0])
+    value = tree.value.copy()
+    value[tree.subtree(inner)] = 0.0  # the test at depth 2 and all below it: empty
+    tree = dataclasses.replace(tree, value=value)
+    indices = node_prediction_indices(tree)
+    assert indices.tolist() == [node_prediction_index(tree, i) for i in range(tree.node_count)]
+    parent = int(tree.parent[inner])
+    assert (indices[tree.subtree(inner)] == tree.node_classes(parent)).all()

@@ -188,10 +188,7 @@ def node_colors(est: BaseTreeEstimator) -> list[str]:
     tree = est.tree_
     if est.schema_.classes is None:
         return [export.REGRESSION_COLOR] * tree.node_count
-    return [
-        export.PALETTE[export.node_prediction_index(tree, i) % len(export.PALETTE)]
-        for i in range(tree.node_count)
-    ]
+    return [export.PALETTE[k % len(export.PALETTE)] for k in export.node_prediction_indices(tree).tolist()]
 
 
 def node_short_label(est: BaseTreeEstimator, i: int) -> str:
