@@ -165,6 +165,7 @@ def _spread_row_sums(
     count = before[np.searchsorted(key, row * span + stop[node])] - lo
     k_row, k_lo, k_hi = starts_row[kept], lo_w[kept], hi_w[kept]
     loss = np.empty(k_row.size)
+    dist = tree.leaf_distribution() if is_classifier(tree) else None
     # rows in blocks of at most _PAIRS terms (a row alone when it needs more)
     per_row = np.bincount(row, weights=count, minlength=y.shape[0])
     block = np.concatenate([[0], np.cumsum(per_row)]) // _PAIRS
@@ -177,9 +178,9 @@ def _spread_row_sums(
         stretch = np.repeat(lo[sel] - np.cumsum(c) + c, c) + np.arange(pair.size) - s0
         order = np.argsort(stretch, kind="stable")  # per stretch, its nodes in emission order
         stretch, pair = stretch[order], pair[order]
-        if is_classifier(tree):
-            mixed = np.zeros((s1 - s0, tree.value.shape[1]))
-            np.add.at(mixed, stretch, tree.leaf_distribution()[node[pair]] * share[pair][:, None])
+        if dist is not None:
+            mixed = np.zeros((s1 - s0, dist.shape[1]))
+            np.add.at(mixed, stretch, dist[node[pair]] * share[pair][:, None])
             loss[s0:s1] = y[k_row[s0:s1]] != np.argmax(mixed, axis=1)
         else:
             value = np.bincount(stretch, weights=tree.value[node[pair], 0] * share[pair], minlength=s1 - s0)
