@@ -86,7 +86,8 @@ def _write(value: object, newline: str, out: list[str]) -> None:
             sep = "," + inner
         out.append(newline + "}")
         return
-    items = value if isinstance(value, (list, tuple)) else ()
+    assert isinstance(value, (list, tuple))  # what _scalar leaves
+    items = value
     if not items:
         out.append("[]")
         return

@@ -40,7 +40,8 @@ def node_pairs(tree: Tree, X: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.concatenate(rows), np.concatenate(nodes), np.concatenate(weights)
 
 
-def _loss(tree: Tree, y: ArrayLike, pred: np.ndarray) -> np.ndarray:
+def prediction_losses(tree: Tree, y: ArrayLike, pred: np.ndarray) -> np.ndarray:
+    """Each row's loss for the prediction ``pred``: 0/1 (classification) or the squared error."""
     if is_classifier(tree):
         return (np.asarray(y) != pred).astype(np.float64)
     return (np.asarray(y, dtype=np.float64) - pred) ** 2
@@ -58,7 +59,7 @@ def node_losses(
     w = np.ones(y.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     r, node, frac = node_pairs(tree, X)
     weight = frac * w[r]
-    loss = _loss(tree, y[r], node_prediction(tree)[node]) * weight
+    loss = prediction_losses(tree, y[r], node_prediction(tree)[node]) * weight
     n = tree.node_count
     return np.bincount(node, weights=loss, minlength=n), np.bincount(node, weights=weight, minlength=n)
 
@@ -70,7 +71,7 @@ def row_losses(tree: Tree, X: ArrayLike, y: ArrayLike) -> np.ndarray:
         pred = np.argmax(tree.predict_proba(X), axis=1)
     else:
         pred = tree.predict_value(X)
-    return _loss(tree, y, pred)
+    return prediction_losses(tree, y, pred)
 
 
 def error(tree: Tree, X: ArrayLike, y: ArrayLike, w: np.ndarray | None = None) -> float:

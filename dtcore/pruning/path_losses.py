@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dtcore.pruning.ccp import CostComplexityPath
-from dtcore.pruning.losses import is_classifier, node_pairs, node_prediction
+from dtcore.pruning.losses import is_classifier, node_pairs, node_prediction, prediction_losses
 from dtcore.routing import route_rows
 from dtcore.tree import Tree
 
@@ -92,24 +92,13 @@ def path_losses(
     if spread.size:
         simple = leaves_per_row[rows] == 1
         rows, nodes = rows[simple], nodes[simple]
-    pred = node_prediction(tree)[nodes]
-    if is_classifier(tree):
-        loss = (y[rows] != pred).astype(np.float64)
-        loss2 = loss
-    else:
-        loss = (np.asarray(y, dtype=np.float64)[rows] - pred) ** 2
-        loss2 = loss * loss
+    loss = prediction_losses(tree, y[rows], node_prediction(tree)[nodes])
     weight = w[rows]
-    n = tree.node_count
     live = first < stop
     totals = []
-    # +sum where a node starts predicting, −sum where it stops
-    for per_row in (weight * loss, weight * loss2):
-        sums = np.bincount(nodes, weights=per_row, minlength=n)
-        diff = np.bincount(first[live], sums[live], never + 1) - np.bincount(
-            stop[live], sums[live], never + 1
-        )
-        totals.append(np.cumsum(diff[:-1])[steps])
+    for per_row in (weight * loss, weight * (loss * loss)):  # each node over its steps predicting
+        sums = np.bincount(nodes, weights=per_row, minlength=tree.node_count)
+        totals.append(_interval_sums(first[live], stop[live], sums[live], never)[steps])
     if spread.size:
         wanted = np.unique(steps)
         at = np.searchsorted(wanted, steps)
@@ -181,14 +170,15 @@ def _spread_row_sums(
         if dist is not None:
             mixed = np.zeros((s1 - s0, dist.shape[1]))
             np.add.at(mixed, stretch, dist[node[pair]] * share[pair][:, None])
-            loss[s0:s1] = y[k_row[s0:s1]] != np.argmax(mixed, axis=1)
+            pred = np.argmax(mixed, axis=1)
         else:
-            value = np.bincount(stretch, weights=tree.value[node[pair], 0] * share[pair], minlength=s1 - s0)
-            loss[s0:s1] = (np.asarray(y, dtype=np.float64)[k_row[s0:s1]] - value) ** 2
-    out = []
-    for per_stretch in (w[k_row] * loss, w[k_row] * loss * loss):
-        diff = np.bincount(k_lo, per_stretch, wanted.size + 1) - np.bincount(
-            k_hi, per_stretch, wanted.size + 1
-        )
-        out.append(np.cumsum(diff[:-1]))
-    return out[0], out[1]
+            pred = np.bincount(stretch, weights=tree.value[node[pair], 0] * share[pair], minlength=s1 - s0)
+        loss[s0:s1] = prediction_losses(tree, y[k_row[s0:s1]], pred)
+    wl = w[k_row] * loss
+    return _interval_sums(k_lo, k_hi, wl, wanted.size), _interval_sums(k_lo, k_hi, wl * loss, wanted.size)
+
+
+def _interval_sums(start: np.ndarray, stop: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """At each of ``size`` places, the sum of the weights whose ``[start, stop)`` holds it: +w
+    where an interval starts, −w where it stops, one running sum."""
+    return np.cumsum(np.bincount(start, weights, size + 1) - np.bincount(stop, weights, size + 1))[:-1]

@@ -30,9 +30,8 @@ LIGHT = 0.25
 def node_purity(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     """Per node, its majority class and its purity, 0 (classes even) to 1 (one class)."""
     k_n = tree.value.shape[1]
-    tot = tree.value.sum(axis=1)
     k = tree.node_classes()
-    p = np.where(tot > 0, tree.value.max(axis=1) / np.where(tot > 0, tot, 1.0), 1.0 / k_n)
+    p = tree.leaf_distribution().max(axis=1)  # the majority's share (uniform when empty)
     purity = np.clip((p - 1.0 / k_n) / (1.0 - 1.0 / k_n), 0.0, 1.0) if k_n > 1 else np.ones_like(p)
     return k, purity
 
