@@ -11,9 +11,12 @@ padding, ``ui/views/arithmetic.py``); the last test checks the measure finds the
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.test_screenshots import open_page, script_done
+from ui.views.formula_layout import ROW_EM, width_em
 
 #: per formula box: how far (px) its scripts' text reaches above its top and below its bottom
 #: (> 0: clipped)
@@ -73,3 +76,50 @@ def test_the_measure_sees_the_old_clipped_superscript(page, app_url):
     page.wait_for_timeout(300)
     cut = [s["text"] for s in clipped(page.evaluate(SCRIPTS))]
     assert "≤\xa00.3815" in cut, cut
+
+
+#: per formula box: how far its content overflows it (px), its drawn width and font size (px), and
+#: its LaTeX (KaTeX's annotation)
+WIDTHS = """() => [...document.querySelectorAll('.katex-display')].map(box => ({
+  over: box.scrollWidth - box.clientWidth,
+  width: box.querySelector('.katex-html').getBoundingClientRect().width,
+  font: parseFloat(getComputedStyle(box.querySelector('.katex')).fontSize),
+  tex: box.querySelector('annotation').textContent,
+}))"""
+#: KaTeX's boxes overhang a formula box by up to 2 px (its hidden MathML) when everything fits
+OVERHANG = 2
+
+
+def estimated_em(tex: str) -> float:
+    """The estimate's width of an aligned block: its widest left cell plus its widest right one."""
+    body = re.search(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex, re.S)
+    assert body, tex
+    cells = [row.partition("&") for row in body.group(1).split(r"\\")]
+    return max(width_em(c[0]) for c in cells) + max(width_em(c[2]) for c in cells)
+
+
+@pytest.mark.parametrize(
+    ("sample", "algo", "feature"),
+    [
+        ("credit-g", "c45", "checking_status"),  # a long name beside fractions of 700
+        ("diabetes", "cart", "bmi"),  # regression: squared errors in the thousands
+        ("penguins", "c45", "island"),  # three classes, three branches
+        ("watermelon_3.0", "cart", "色泽"),  # Gini's squares, a CJK name
+    ],
+)
+def test_no_formula_is_wider_than_its_column(page, app_url, sample, algo, feature):
+    """Every formula of the worked arithmetic fits its half-page column at 1400 px (long sums
+    break onto further rows where ``ui.views.formula_layout`` says they would not fit; before,
+    these four scrolled sideways), and that estimate is within a few percent of KaTeX's width."""
+    open_page(page, app_url, "splits", sample=sample, algo=algo, lang="en", node=0, split_feature=feature)
+    page.locator(".katex-display").first.wait_for(state="visible", timeout=90_000)
+    script_done(page, timeout=90_000)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    boxes = page.evaluate(WIDTHS)
+    assert len(boxes) >= 5, boxes
+    wide = [(b["over"], b["tex"]) for b in boxes if b["over"] > OVERHANG]
+    assert not wide, wide
+    for b in boxes:
+        drawn = b["width"] / b["font"]
+        assert 0.9 * estimated_em(b["tex"]) <= drawn <= 1.03 * estimated_em(b["tex"]), (drawn, b["tex"])
+        assert drawn <= ROW_EM * 1.03, (drawn, b["tex"])

@@ -16,6 +16,7 @@ import pytest
 from dtcore import explain
 from tests.dtcore.test_explain import SAMPLES, fit
 from ui.views.arithmetic import arithmetic_latex
+from ui.views.formula_layout import ROW_EM, width_em
 
 CASES = [
     (name, algo, params)
@@ -156,3 +157,59 @@ def test_no_line_needs_more_than_one_extra_decimal_at_the_root(name, algo, param
         if rec.usable and rec.test is not None:
             ds = decimals_for(explain.arithmetic(nd, rec.test, rep))
             assert max(v for k, v in ds.items() if not k.endswith("~")) <= ds["base"] + 1, (rec.name, ds)
+
+
+def _rows_em(tex: str) -> list[float]:
+    """The estimated width (em) of each row of an aligned block, its left cell's column included."""
+    body = re.search(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex, re.S)
+    assert body, tex
+    cells = [row.partition("&") for row in body.group(1).split(r"\\")]
+    left = max(width_em(c[0]) for c in cells)
+    return [left + width_em(c[2]) for c in cells]
+
+
+def _five_digit_node(algo: str):
+    """The root of a 70 000-row table: a four-valued text feature and a number, a class target
+    (C4.5) or a numeric one (CART regression), so every fraction is a five-digit count of 70 000."""
+    rng = np.random.default_rng(3)
+    n = 70_000
+    city = rng.integers(0, 4, n)
+    x = rng.normal(size=n)
+    names = ["checking_account_status", "x"]
+    if algo == "c45":
+        from dtcore.c45.estimator import C45Classifier
+
+        y = ((x + city + rng.normal(size=n)) > 1.5).astype(int)
+        est = C45Classifier(min_cases=10_000)  # a small tree: only its root is read
+    else:
+        from dtcore.cart.estimator import CARTRegressor
+
+        y = 1000 * x + 300 * city + rng.normal(size=n)
+        est = CARTRegressor(max_depth=1)
+    X = np.column_stack([city, x]).astype(float)
+    est.fit(X, y, feature_names=names, feature_kinds=["categorical", "continuous"])
+    nd = explain.explainer_data(est, est.encode(X), y, None, 0)
+    return nd, explain.report_for(nd)
+
+
+@pytest.mark.parametrize("algo", ["c45", "cart"])
+def test_five_digit_fractions_break_into_rows_that_fit_the_column_and_still_hold(algo):
+    """At a node of 70 000 rows a sum of fractions such as 17512/70000·0.8813 ran past its
+    half-page column (the page scrolled it sideways): its rows now break where the estimate says
+    they would pass ``ROW_EM``, and every line still holds as printed."""
+    nd, rep = _five_digit_node(algo)
+    broken = 0
+    for rec in rep.features:
+        assert rec.usable and rec.test is not None
+        text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, rec.test, rep), tr))
+        assert re.search(r"\\tfrac\{\d{5}\}\{70000\}", text), text[:300]
+        for tex in re.findall(r"\\begin\{aligned\}.*?\\end\{aligned\}", text, re.S):
+            assert max(_rows_em(tex)) <= ROW_EM, tex
+        broken += text.count(r"\\ &\qquad")
+        for filled, result, approx in _lines(text):
+            python = _python(filled)
+            if re.fullmatch(r"[\d\s.+\-*/()log2]*", python):
+                value = eval(python, {"__builtins__": {}}, {"log2": math.log2})  # noqa: S307
+                unit = 10.0 ** -len(result.split(".")[1])
+                assert abs(value - float(result)) <= (1.5 if approx else 0.5) * unit + 1e-12, (filled, result)
+    assert broken > 0

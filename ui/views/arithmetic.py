@@ -9,13 +9,13 @@ line false or meaningless as printed (``0.661 − 0.661 = 0.001`` becomes ``0.66
 the printed result is that value correctly rounded (shown with =), or, when it still has two
 significant digits, within the rounding of the operands (shown with ≈: ``0.998 − (4/17·0.000 +
 13/17·0.961) ≈ 0.262``, not ``0.997503 − … = 0.262439``, which no student copies and which
-overflowed its column). Long sums break onto further lines.
+overflowed its column). Long sums break onto further rows (``formula_layout``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 
 from dtcore.explain import Arithmetic
 
+from .formula_layout import BREAK, aligned, join_terms
 from .splits import count, latex_text, num
 from .text import Translate
 
@@ -41,18 +42,6 @@ FORMULA_CSS = (
     "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding:0.4em 0 0.25em;margin:0.6em 0}</style>"
 )
 
-BREAK = "\u23ce"  # where a long sum may continue on the next line (see _aligned)
-
-
-def _join(terms: Iterable[str], per: int = 3) -> str:
-    """Terms joined by +, with a line-break mark after every ``per`` terms."""
-    out = ""
-    for i, term in enumerate(terms):
-        if i:
-            out += f" {BREAK} + " if i % per == 0 else " + "
-        out += term
-    return out
-
 
 def _weighted_terms(ar: Arithmetic, digits: int, per: int) -> str:
     """The sum Σ |D^v|/|D|·I(D^v) term by term, ``per`` terms to a line."""
@@ -60,17 +49,7 @@ def _weighted_terms(ar: Arithmetic, digits: int, per: int) -> str:
     terms = [
         rf"{_frac(w, ar.N)}\cdot {num(g, digits)}" for w, g in zip(ar.branch_weights, ar.branch_impurity)
     ]
-    return _join(terms, per)
-
-
-def _aligned(formula: str) -> str:
-    """``A = B = C = 0.247`` as an aligned block, one ``= …`` per line, long sums wrapped."""
-    parts = formula.replace(r" \approx ", r" = \approx ").split(" = ")
-    body = parts[0] + (" &= " + parts[1] if len(parts) > 1 else "")
-    for p in parts[2:]:
-        body += (r" \\ &" if p.startswith(r"\approx ") else r" \\ &= ") + p
-    body = body.replace(BREAK, r"\\ &\qquad")
-    return r"\begin{aligned}" + body + r"\end{aligned}"
+    return join_terms(terms, per)
 
 
 def _frac(a: float, b: float) -> str:
@@ -81,14 +60,14 @@ def _ent_terms(counts: ArrayLike) -> str:
     c = np.asarray(counts, dtype=float)
     tot = c.sum()
     terms = [rf"{_frac(v, tot)}\log_2{_frac(v, tot)}" for v in c if v > 0]
-    return r"-\big(" + _join(terms) + r"\big)" if terms else "0"
+    return r"-\big(" + join_terms(terms) + r"\big)" if terms else "0"
 
 
 def _gini_terms(counts: ArrayLike) -> str:
     c = np.asarray(counts, dtype=float)
     tot = c.sum()
     terms = [rf"\big({_frac(v, tot)}\big)^2" for v in c if v > 0]
-    return r"1 - \big(" + _join(terms) + r"\big)" if terms else "0"
+    return r"1 - \big(" + join_terms(terms) + r"\big)" if terms else "0"
 
 
 #: a branch label longer than this is written D^{v} (its number), the caption naming the branch
@@ -120,7 +99,7 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def arithmetic_latex(ar: Arithmetic, t: Translate) -> list[tuple[str, str]]:
     """[(caption, LaTeX)] lines of the worked arithmetic of one test (``explain.arithmetic``),
     each formula an aligned block: definition, numbers filled in, result."""
-    return [(caption, _aligned(formula)) for caption, formula in _arithmetic_lines(ar, t, decimals_for(ar))]
+    return [(caption, aligned(formula)) for caption, formula in _arithmetic_lines(ar, t, decimals_for(ar))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -318,7 +297,7 @@ def _arithmetic_lines(ar: Arithmetic, t: Translate, ds: dict[str, int]) -> list[
                 caption += " · r̃ = " + f"{count(ar.branch_weights[v])}/{count(ar.K)}"
             lines.append((caption, rf"{head} = {_ent_terms(cnt)} = {num(ar.branch_entropy[v], d)}"))
         weights = ar.branch_weights
-        parts = _join(
+        parts = join_terms(
             [
                 rf"{_frac(w, ar.K)}\cdot {num(e, ds['gain'])}"
                 for w, e in zip(weights, ar.branch_entropy)
@@ -344,7 +323,7 @@ def _arithmetic_lines(ar: Arithmetic, t: Translate, ds: dict[str, int]) -> list[
                 )
             )
         nz = [w for w in weights if w > 0]
-        iv_terms = _join([rf"{_frac(w, ar.K)}\log_2{_frac(w, ar.K)}" for w in nz])
+        iv_terms = join_terms([rf"{_frac(w, ar.K)}\log_2{_frac(w, ar.K)}" for w in nz])
         lines.append(
             (
                 t("splits.ar.iv"),
@@ -367,7 +346,7 @@ def _arithmetic_lines(ar: Arithmetic, t: Translate, ds: dict[str, int]) -> list[
         denom_sym, denom = _denominator(ar)
         if denom_sym == r"\mathrm{SplitInfo}":
             parts_si = list(weights[weights > 0]) + ([ar.N - ar.K] if ar.N - ar.K > 1e-12 else [])
-            si_terms = _join([rf"{_frac(w, ar.N)}\log_2{_frac(w, ar.N)}" for w in parts_si])
+            si_terms = join_terms([rf"{_frac(w, ar.N)}\log_2{_frac(w, ar.N)}" for w in parts_si])
             lines.append(
                 (
                     t("splits.ar.split_info"),
