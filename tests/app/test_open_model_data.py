@@ -136,3 +136,23 @@ def test_in_chinese_the_opened_model_says_where_its_statistics_come_from():
     at = open_file(start(lang="zh"), "iris-tree.json", data)
     at.switch_page(TRAIN).run()
     assert any("缺少模型的列" in i.value for i in at.info)
+
+
+def test_a_tree_saved_without_its_target_name_reads_the_data_pages_target():
+    """``from_sklearn`` without ``target=`` names the target y; on the iris sample (target
+    ``class``) the Train page scores the tree on ``class`` and says that column stands in for y."""
+    df = load_sample("iris").df
+    sk = DecisionTreeClassifier(random_state=0, max_depth=2).fit(df.drop(columns="class"), df["class"])
+    data = dumps_model(dtcore.from_sklearn(sk)).encode()
+    at = open_file(start(sample="iris", valid="0", test="0"), "iris-tree.json", data)
+    at.switch_page(TRAIN).run()
+    no_exception(at)
+    assert any("calls its target y" in c.value and "target class stands in" in c.value for c in at.caption)
+    assert not any("lack the model's columns" in i.value for i in at.info)
+    assert at.session_state["_opened_on_data"][1].result.target == "class"
+    assert (
+        metrics(at)["Accuracy · training"] == f"{100 * sk.score(df.drop(columns='class'), df['class']):.1f}%"
+    )
+    at.switch_page(PRUNE).run()
+    no_exception(at)
+    assert not at.error and "prune_method" in at.session_state  # prunable on the stand-in's rows

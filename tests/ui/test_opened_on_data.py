@@ -51,3 +51,30 @@ def test_labels_the_model_does_not_know_are_an_error_in_words():
     assert od.result is None and od.error is not None
     key, params = od.error
     assert key == "opened.data_failed" and "bristly" in params["detail"]
+
+
+def test_the_data_pages_target_stands_in_for_a_target_name_the_data_lack():
+    """scikit-learn keeps no target name: a tree fitted on iris' class column is saved as
+    predicting ``y``. On the iris table, whose target (chosen on the Data page) is ``class``, that
+    column stands in for ``y``: the tree is restated and scored on it, and says so."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    import dtcore
+
+    df = load_sample("iris").df
+    sk = DecisionTreeClassifier(max_depth=2, random_state=0).fit(df.drop(columns="class"), df["class"])
+    om = open_model("m.json", dumps_model(dtcore.from_sklearn(sk)).encode())
+    assert om.estimator.schema_.target == "y"
+    assert on_data(om, df, Split()).lacking == ("y",)  # no target chosen: the model's own name
+    od = on_data(om, df, Split(), data_target="class")
+    assert od.lacking == () and od.target == "class" and od.error is None
+    assert od.result is not None and od.result.target == "class"
+    np.testing.assert_array_equal(od.estimator.tree_.n_samples, sk.tree_.n_node_samples)
+    assert od.result.scores["train"].n == 150
+    # a target that is one of the model's features, or a table lacking a feature, stands in for nothing
+    assert on_data(om, df, Split(), data_target="petal width (cm)").lacking == ("y",)
+    lacking = on_data(om, df.drop(columns="sepal width (cm)"), Split(), data_target="class").lacking
+    assert lacking == ("sepal width (cm)", "y")
+    # labels the model does not know are refused in words, naming the stand-in
+    od = on_data(om, df.assign(**{"class": "bristly"}), Split(), data_target="class")
+    assert od.error is not None and od.target == "class" and "bristly" in od.error[1]["detail"]

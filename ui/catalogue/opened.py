@@ -41,6 +41,11 @@ WORDS: dict[str, tuple[str, str]] = {
         "and pruning need them. The tree is shown as the file holds it.",
         "数据页上的数据缺少模型的列 {columns}：得分、节点数据、假设分析和剪枝需要这些列。下面按文件内容显示这棵树。",
     ),
+    "opened.target_stand_in": (
+        "The model calls its target {model}, a column the data do not have; the Data page's target "
+        "{data} stands in for it.",
+        "模型把目标称为 {model}，数据中没有这一列；这里用数据页选定的目标 {data} 代替它。",
+    ),
     "opened.data_hint": (
         "Optional: data loaded on this page with the model's feature columns and its target give "
         "the opened model scores on held-out rows, node data, what-if and pruning.",

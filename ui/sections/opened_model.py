@@ -124,6 +124,14 @@ def train_view(om: OpenedModel) -> TrainResult | None:
 def data_notes(od: OnData) -> None:
     """Where the statistics shown come from, and what the data lack for the other views."""
     columns = ", ".join(md_escape(c) for c in needed_columns(od.estimator))
+    if od.target is not None:
+        st.caption(
+            t(
+                "opened.target_stand_in",
+                model=md_escape(od.estimator.schema_.target),
+                data=md_escape(od.target),
+            )
+        )
     if od.error is not None:
         key, params = od.error
         st.warning(

@@ -68,18 +68,21 @@ def open_model(name: str, data: bytes, tree: int = 0) -> OpenedModel:
 @dataclass(frozen=True)
 class OnData:
     """What the data loaded on the Data page give an opened model. ``estimator``: the model to
-    draw (its statistics recomputed from the training rows when the data fit, else as the file
-    holds them); ``result``: the model as the Train page's sections take a trained one (scores
-    on every row split), None without data, when they lack columns, or for a raw-score tree
-    (its leaves are no prediction of the target); ``lacking``: the model's columns the data do
-    not have; ``rows``: how many rows the statistics come from (0: the file's own);
-    ``changed``: leaves whose prediction the recomputed statistics changed (the data are not
-    the model's training rows); ``error``: (catalogue key, parameters) when the data do not
-    fit the model's classes or categories."""
+        draw (its statistics recomputed from the training rows when the data fit, else as the file
+        holds them); ``result``: the model as the Train page's sections take a trained one (scores
+        on every row split), None without data, when they lack columns, or for a raw-score tree
+        (its leaves are no prediction of the target); ``lacking``: the model's columns the data do
+        not have; ``target``: the data's target column standing in for the model's, which the data
+    lack (scikit-learn keeps no target name: a tree fitted on a column 贵不贵 calls it y), else
+    None; ``rows``: how many rows the statistics come from (0: the file's own);
+        ``changed``: leaves whose prediction the recomputed statistics changed (the data are not
+        the model's training rows); ``error``: (catalogue key, parameters) when the data do not
+        fit the model's classes or categories."""
 
     estimator: BaseTreeEstimator
     result: TrainResult | None = None
     lacking: tuple[str, ...] = ()
+    target: str | None = None
     rows: int = 0
     changed: int = 0
     error: tuple[str, dict] | None = None
@@ -101,12 +104,32 @@ def changed_leaves(before: BaseTreeEstimator, after: BaseTreeEstimator) -> int:
     return int(np.count_nonzero(~np.isclose(a.value[leaves, 0], b.value[leaves, 0], rtol=1e-9, atol=0)))
 
 
-def on_data(om: OpenedModel, df: pd.DataFrame | None, split: Split, data_digest: str = "") -> OnData:
-    """The opened model on ``df``: restated on the split's training rows, scored on every split."""
+def stand_in_target(est: BaseTreeEstimator, columns: pd.Index, data_target: str | None) -> str | None:
+    """The data's target column, when it can stand in for the model's: the data hold every feature
+    of the model but not its target's name, and their target is none of those features."""
+    schema = est.schema_
+    if data_target is None or data_target not in columns or schema.target in columns:
+        return None
+    if data_target in schema.names or any(c not in columns for c in schema.names):
+        return None
+    return data_target
+
+
+def on_data(
+    om: OpenedModel,
+    df: pd.DataFrame | None,
+    split: Split,
+    data_digest: str = "",
+    data_target: str | None = None,
+) -> OnData:
+    """The opened model on ``df``: restated on the split's training rows, scored on every split.
+    ``data_target``: the target chosen on the Data page, read when the data lack the model's
+    (``stand_in_target``)."""
     est = om.estimator
     if df is None:
         return OnData(est)
-    lacking = tuple(c for c in needed_columns(est) if c not in df.columns)
+    stand_in = stand_in_target(est, df.columns, data_target)
+    lacking = tuple(c for c in needed_columns(est) if c not in df.columns and stand_in is None)
     if lacking:
         return OnData(est, lacking=lacking)
     schema = est.schema_
@@ -114,11 +137,12 @@ def on_data(om: OpenedModel, df: pd.DataFrame | None, split: Split, data_digest:
     origin = est.origin_
     raw = origin is not None and origin.is_raw_score
     X = raw_rows(df, features)
+    target = stand_in or schema.target
     try:
         if raw:  # the rows reaching each node, counted; its leaves keep their raw scores
             restated = restate(est, X, None)
             return OnData(restated, rows=int(restated.tree_.n_samples[0]))
-        y = df[schema.target].to_numpy(dtype=object)
+        y = df[target].to_numpy(dtype=object)
         keep = np.flatnonzero([not is_missing_cell(v) for v in y])
         clf = schema.is_classifier
         rows = split_rows(keep, split, y[keep] if clf else None, df)
@@ -129,7 +153,7 @@ def on_data(om: OpenedModel, df: pd.DataFrame | None, split: Split, data_digest:
         model = est if origin is None else restate(est, X[tr], y[tr])
         scores = split_scores(model, X, y, rows, clf)
     except (DataError, TrainingError, ValueError) as exc:
-        return OnData(est, error=("opened.data_failed", {"detail": str(exc)}))
+        return OnData(est, target=stand_in, error=("opened.data_failed", {"detail": str(exc)}))
     kinds = [f.kind for f in schema.features]
     res = TrainResult(
         model,
@@ -137,13 +161,22 @@ def on_data(om: OpenedModel, df: pd.DataFrame | None, split: Split, data_digest:
         "classification" if clf else "regression",
         model.get_params(),
         split,
-        schema.target,
+        target,
         features,
         kinds,
         rows,
         scores,
         dropped=int(len(y) - keep.size),
-        key=("opened", om.digest, om.tree, data_digest, (split.valid, split.test, split.seed, split.column)),
+        key=(
+            "opened",
+            om.digest,
+            om.tree,
+            data_digest,
+            target,
+            (split.valid, split.test, split.seed, split.column),
+        ),
     )
     n = 0 if origin is None else int(tr.size)
-    return OnData(model, res, rows=n, changed=0 if origin is None else changed_leaves(est, model))
+    return OnData(
+        model, res, target=stand_in, rows=n, changed=0 if origin is None else changed_leaves(est, model)
+    )

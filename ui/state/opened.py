@@ -8,7 +8,7 @@ import streamlit as st
 
 from ui.services.opened import OnData, OpenedModel, OpenError, on_data, open_model
 from ui.services.training import TrainResult
-from ui.state.state import data, split
+from ui.state.state import data, split, target
 
 
 def opened() -> OpenedModel | None:
@@ -56,12 +56,12 @@ def with_data() -> OnData | None:
         return None
     d = data()
     sp = split()
-    sig = (om.digest, om.tree, None if d is None else d.digest, sp)
+    sig = (om.digest, om.tree, None if d is None else d.digest, sp, target())
     cached = st.session_state.get("_opened_on_data")
     if cached is None or cached[0] != sig:
         cached = st.session_state["_opened_on_data"] = (
             sig,
-            on_data(om, None if d is None else d.df, sp, sig[2] or ""),
+            on_data(om, None if d is None else d.df, sp, sig[2] or "", target()),
         )
     return cached[1]
 
