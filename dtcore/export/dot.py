@@ -29,6 +29,7 @@ from dtcore.export.node_charts import (
     mix_white,
     split_chart_html,
 )
+from dtcore.export.origin import HESSIAN
 from dtcore.export.thresholds import midpoint_text
 from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.routing import DISTRIBUTE
@@ -82,6 +83,7 @@ def class_palette(classes: Iterable[str], class_colors: dict | None = None) -> l
 #: (every key is needed; ``{n}`` and ``{leaves}`` are filled in for "more").
 DOT_WORDS = {
     "samples": "samples",
+    "hessian": "hessian sum",  # a boosted tree's node weight (XGBoost, LightGBM): no count of rows
     "class": "class",
     "value": "value",
     "empty": "empty",
@@ -104,7 +106,7 @@ DOT_WORDS = {
 @dataclass
 class _DotStyle:
     precision: int
-    impurity: str
+    impurity: str  # its name; "" when the tree holds none (an imported file kept no impurities)
     colors: list[str]
     show_ids: bool
     value_range: tuple[float, float]
@@ -112,6 +114,7 @@ class _DotStyle:
     predicted: np.ndarray  # each node's class (``node_prediction_indices``)
     c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
     charts: NodeCharts | None = None  # node charts (``node_charts``) instead of the plain bar
+    weight: str = "samples"  # the word of a node's weight: "hessian" for a boosting library's
 
 
 def to_dot(
@@ -177,9 +180,10 @@ def to_dot(
     on_path = {0} | {int(c) for _, c in path} if path is not None else set()
     classes = schema.classes
     vals = tree.value[:, 0] if tree.node_count else np.zeros(1)
+    origin = getattr(est, "origin_", None)
     style = _DotStyle(
         precision=int(precision),
-        impurity=impurity_name(est, criterion),
+        impurity="" if origin is not None and not origin.impurities else impurity_name(est, criterion),
         colors=class_palette(classes, class_colors) if classes is not None else [],
         show_ids=show_ids,
         value_range=(float(vals.min()), float(vals.max())) if classes is None else (0.0, 0.0),
@@ -187,6 +191,7 @@ def to_dot(
         c45=tooltips and getattr(est, "algorithm", None) == "c45",
         charts=charts,
         predicted=node_prediction_indices(tree),
+        weight="hessian" if origin is not None and origin.node_weight == HESSIAN else "samples",
     )
     font = fontname.replace("\\", "").replace('"', "")
     lines = [
@@ -348,7 +353,9 @@ def _dot_node(
                 f"{s.words['value']} = {fmt_num(tree.value[i, 0], s.precision)} {s.words['parents_value']}"
             )
     else:
-        rows.append(f"{s.words['samples']} = {fmt_weight(tree.weighted_n[i])}")
+        if s.weight == "hessian" and tree.n_samples[i] > 0:  # LightGBM keeps the rows too
+            rows.append(f"{s.words['samples']} = {int(tree.n_samples[i])}")
+        rows.append(f"{s.words[s.weight]} = {fmt_weight(tree.weighted_n[i])}")
         if classes is not None:
             counts = tree.value[i]
             if len(classes) <= 4:
@@ -371,8 +378,9 @@ def _dot_node(
             rows.append(split_chart_html(s.charts.tests[i], s.colors, s.precision))
         elif s.charts is not None and leaf and i in s.charts.leaves:
             rows.append(leaf_histogram_html(s.charts.leaves[i]))
-        name = s.words.get(s.impurity, html_escape(s.impurity))  # words are escaped already
-        rows.append(f"{name} = {fmt_num(tree.impurity[i], s.precision)}")
+        if s.impurity:
+            name = s.words.get(s.impurity, html_escape(s.impurity))  # words are escaped already
+            rows.append(f"{name} = {fmt_num(tree.impurity[i], s.precision)}")
         if not leaf:
             if classes is not None:
                 rows.append(f"{s.words['class']} = {html_escape(classes[s.predicted[i]])}")

@@ -13,6 +13,11 @@ from typing import Any
 CLASS_COUNTS = "class counts"
 MEAN_TARGET = "mean target"
 RAW_SCORE = "raw score"
+#: what ``ModelOrigin.node_weight`` says a node's weight (``Tree.weighted_n``) holds: its weighted
+#: rows, or a boosting library's sum of the loss's second derivatives (XGBoost's ``sum_hessian``,
+#: LightGBM's ``internal_weight``), which is no count of rows
+ROWS = "rows"
+HESSIAN = "hessian sum"
 
 
 @dataclass(frozen=True)
@@ -23,7 +28,9 @@ class ModelOrigin:
     ``leaf_values``: :data:`CLASS_COUNTS`, :data:`MEAN_TARGET` or :data:`RAW_SCORE`; ``note``:
     how the source combines this tree with the others, and what the file did not hold;
     ``statistics_rows``: the node statistics were recomputed from this many labelled rows
-    (``dtcore.importers.restate``; None: as the source holds them), ``statistics_note`` which."""
+    (``dtcore.importers.restate``; None: as the source holds them), ``statistics_note`` which;
+    ``node_weight``: :data:`ROWS` or :data:`HESSIAN`; ``impurities``: False when the source keeps
+    none (the tree holds 0, which pictures must not print as an impurity)."""
 
     source: str
     leaf_values: str
@@ -33,6 +40,8 @@ class ModelOrigin:
     note: str = ""
     statistics_rows: int | None = None
     statistics_note: str = ""
+    node_weight: str = ROWS
+    impurities: bool = True
 
     @property
     def is_raw_score(self) -> bool:
@@ -43,6 +52,10 @@ class ModelOrigin:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         if self.statistics_rows is None:
             del d["statistics_rows"], d["statistics_note"]
+        if self.node_weight == ROWS:
+            del d["node_weight"]
+        if self.impurities:
+            del d["impurities"]
         return d
 
     @classmethod
@@ -61,6 +74,10 @@ class ModelOrigin:
             v = d.get(name)
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"model file: origin.{name} must be text")
+        if d.get("node_weight", ROWS) not in (ROWS, HESSIAN):
+            raise ValueError(f"model file: origin.node_weight must be {ROWS!r} or {HESSIAN!r}")
+        if not isinstance(d.get("impurities", True), bool):
+            raise ValueError("model file: origin.impurities must be true or false")
         return cls(
             source=d["source"],
             leaf_values=d["leaf_values"],
@@ -70,4 +87,6 @@ class ModelOrigin:
             note=d.get("note") or "",
             statistics_rows=d.get("statistics_rows"),
             statistics_note=d.get("statistics_note") or "",
+            node_weight=d.get("node_weight", ROWS),
+            impurities=d.get("impurities", True),
         )

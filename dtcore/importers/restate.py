@@ -30,7 +30,7 @@ from dtcore.criteria import (
     squared_error,
     weighted_median,
 )
-from dtcore.export.origin import ModelOrigin
+from dtcore.export.origin import ROWS, ModelOrigin
 from dtcore.node_rows import missing_seen, record_neighbours, walk_nodes
 from dtcore.schema import DataError, encode_target
 from dtcore.tree import Tree
@@ -82,7 +82,11 @@ def restate(
     out = copy.copy(estimator)
     out.tree_ = tree
     out.origin_ = dataclasses.replace(
-        origin, statistics_rows=int(np.count_nonzero(w > 0)), statistics_note=note
+        origin,
+        statistics_rows=int(np.count_nonzero(w > 0)),
+        statistics_note=note,
+        node_weight=ROWS,  # weights are these rows' now, impurities computed unless only counted
+        impurities=origin.impurities or not origin.is_raw_score,
     )
     return out
 

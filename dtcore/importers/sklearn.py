@@ -239,6 +239,7 @@ def _histogram(est: Any, tree: int, output: int | None, names: list[str] | None)
         output=out_name,
         note=f"leaves hold {what}, learning rate included; the model adds every tree's leaf to its "
         "baseline; node impurities are not kept (0), weights are row counts",
+        impurities=False,
     )
     schema = Schema(numbered_features(est.n_features_in_, names, categories), _score_target(what), None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)

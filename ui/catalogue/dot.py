@@ -2,6 +2,7 @@
 
 WORDS: dict[str, tuple[str, str]] = {
     "dot.samples": ("samples", "样本数"),
+    "dot.hessian": ("hessian sum", "Hessian 和"),
     "dot.class": ("class", "类别"),
     "dot.value": ("value", "取值"),
     "dot.empty": ("empty", "空分支"),
