@@ -15,7 +15,7 @@ import numpy as np
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import save_model
-from dtcore.export.origin import ModelOrigin
+from dtcore.export.origin import HESSIAN, RAW_SCORE, ModelOrigin
 from dtcore.export.tree_check import check_tree
 from dtcore.routing import SplitTest
 from dtcore.schema import CATEGORICAL, Feature, Schema
@@ -88,6 +88,23 @@ class ImportedRegressor(CARTRegressor):
 
 def imported_class(task: str) -> type[BaseTreeEstimator]:
     return ImportedClassifier if task == "classification" else ImportedRegressor
+
+
+def boosting_member_origin(
+    source: str, member: int, n_members: int, output: str | None, note: str
+) -> ModelOrigin:
+    """The origin of one tree of a boosting library's file (XGBoost, LightGBM): its leaves hold a
+    raw score, its nodes' weights are sums of hessians, and the file keeps no impurities."""
+    return ModelOrigin(
+        source,
+        RAW_SCORE,
+        member=member,
+        n_members=n_members,
+        output=output,
+        note=note,
+        node_weight=HESSIAN,
+        impurities=False,
+    )
 
 
 def imported_estimator(tree: Tree, schema: Schema, origin: ModelOrigin) -> BaseTreeEstimator:

@@ -21,8 +21,14 @@ import json
 from typing import Any
 
 from dtcore.base import BaseTreeEstimator
-from dtcore.export.origin import HESSIAN, RAW_SCORE, ModelOrigin
-from dtcore.importers.assemble import SourceNode, bit_set, build_tree, imported_estimator, numbered_features
+from dtcore.importers.assemble import (
+    SourceNode,
+    bit_set,
+    boosting_member_origin,
+    build_tree,
+    imported_estimator,
+    numbered_features,
+)
 from dtcore.routing import SplitTest
 from dtcore.schema import Schema
 
@@ -273,15 +279,6 @@ def _estimator(
         f"objective {meta.get('objective', '?')}: leaves hold a raw score (shrinkage included), not a "
         f"probability; the model {combine} every tree's leaf; node impurities are not in the file (0)"
     )
-    origin = ModelOrigin(
-        source,
-        RAW_SCORE,
-        member=i,
-        n_members=n,
-        output=output,
-        note=note,
-        node_weight=HESSIAN,
-        impurities=False,
-    )
+    origin = boosting_member_origin(source, i, n, output, note)
     schema = Schema(numbered_features(n_features, names, categories), "raw score", None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)

@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from dtcore.base import BaseTreeEstimator
-from dtcore.export.origin import HESSIAN, RAW_SCORE, ModelOrigin
 from dtcore.importers.assemble import (
     SourceNode,
+    boosting_member_origin,
     build_tree,
     float32_lt_cut,
     imported_estimator,
@@ -76,16 +76,7 @@ def from_xgboost_json(d: dict, tree: int = 0) -> BaseTreeEstimator:
         + ("" if name != "dart" else "; dart scales each tree by its weight_drop")
         + "; weights are hessian sums, row counts and impurities are not in the file (0)"
     )
-    origin = ModelOrigin(
-        "XGBoost JSON model",
-        RAW_SCORE,
-        member=i,
-        n_members=n,
-        output=output,
-        note=note,
-        node_weight=HESSIAN,
-        impurities=False,
-    )
+    origin = boosting_member_origin("XGBoost JSON model", i, n, output, note)
     schema = Schema(numbered_features(n_features, names, categories), "margin contribution", None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)
 
