@@ -114,7 +114,7 @@ class _DotStyle:
     predicted: np.ndarray  # each node's class (``node_prediction_indices``)
     c45: bool = False  # C4.5 tests tell the midpoint beside release 8's threshold (a tooltip)
     charts: NodeCharts | None = None  # node charts (``node_charts``) instead of the plain bar
-    weight: str = "samples"  # the word of a node's weight: "hessian" for a boosting library's
+    weight: str = "samples"  # the word of a node's weight: "hessian" for a boosting library's hessian sums
 
 
 def to_dot(

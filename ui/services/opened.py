@@ -68,16 +68,16 @@ def open_model(name: str, data: bytes, tree: int = 0) -> OpenedModel:
 @dataclass(frozen=True)
 class OnData:
     """What the data loaded on the Data page give an opened model. ``estimator``: the model to
-        draw (its statistics recomputed from the training rows when the data fit, else as the file
-        holds them); ``result``: the model as the Train page's sections take a trained one (scores
-        on every row split), None without data, when they lack columns, or for a raw-score tree
-        (its leaves are no prediction of the target); ``lacking``: the model's columns the data do
-        not have; ``target``: the data's target column standing in for the model's, which the data
+    draw (its statistics recomputed from the training rows when the data fit, else as the file
+    holds them); ``result``: the model as the Train page's sections take a trained one (scores
+    on every row split), None without data, when they lack columns, or for a raw-score tree
+    (its leaves are no prediction of the target); ``lacking``: the model's columns the data do
+    not have; ``target``: the data's target column standing in for the model's, which the data
     lack (scikit-learn keeps no target name: a tree fitted on a column 贵不贵 calls it y), else
-    None; ``rows``: how many rows the statistics come from (0: the file's own);
-        ``changed``: leaves whose prediction the recomputed statistics changed (the data are not
-        the model's training rows); ``error``: (catalogue key, parameters) when the data do not
-        fit the model's classes or categories."""
+    None; ``rows``: how many rows the statistics come from (0: the file's own); ``changed``:
+    leaves whose prediction the recomputed statistics changed (the data are not the model's
+    training rows); ``error``: (catalogue key, parameters) when the data do not fit the model's
+    classes or categories."""
 
     estimator: BaseTreeEstimator
     result: TrainResult | None = None
