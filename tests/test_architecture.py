@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def imported_roots(path: Path) -> set[str]:
     """Top-level names of every absolute import in a file (relative imports stay inside)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -51,7 +53,7 @@ def test_no_ui_module_outside_state_and_sections_imports_streamlit():
 
 def imported_modules(path: Path) -> set[str]:
     """Dotted names of every absolute import in a file, and of ``from x import y``'s ``x.y``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("dtcore", "dtdask", "ui", "pages")
 
@@ -55,7 +57,7 @@ def absolute_target(module: Module, node: ast.ImportFrom) -> str:
 def imports_of(module: Module) -> list[tuple[str, str, int]]:
     """Every project module ``module`` imports, anywhere in the file: (target, imported name or
     "" for a plain import, line)."""
-    tree = ast.parse(module.path.read_text(encoding="utf-8"))
+    tree = parsed(module.path)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -143,7 +145,7 @@ DYNAMIC_IMPORTS = {
 def test_no_project_module_is_loaded_by_a_name_string():
     for m in MODULES.values():
         rel = m.path.relative_to(ROOT).as_posix()
-        tree = ast.parse(m.path.read_text(encoding="utf-8"))
+        tree = parsed(m.path)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
@@ -184,7 +186,7 @@ def top_level_dtcore() -> list[Module]:
 def test_top_level_dtcore_modules_import_only_top_level_modules_numpy_and_the_standard_library(module):
     if module.name in API_MODULES:
         return
-    tree = ast.parse(module.path.read_text(encoding="utf-8"))
+    tree = parsed(module.path)
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -9,6 +9,7 @@ import pytest
 
 from dtcore import numbers
 from dtcore.numbers import fmt_fixed, fmt_metric, fmt_num, fmt_pct, fmt_score, fmt_weight
+from tests.source_trees import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = {"fmt_num", "fmt_weight", "fmt_fixed", "fmt_score", "fmt_metric", "fmt_pct"}
@@ -34,7 +35,7 @@ def test_a_score_that_rounds_to_zero_prints_unsigned(v):
 def _defs(folders=("dtcore", "ui", "pages")):
     for folder in folders:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parsed(path)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     yield path.relative_to(ROOT).as_posix(), node
 
@@ -66,7 +67,7 @@ def test_three_decimal_scores_have_one_home():
 def _imports(rel: str) -> set[str]:
     """Every dtcore module a file imports, at module level or inside functions."""
     out = set()
-    for node in ast.walk(ast.parse((ROOT / rel).read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(ROOT / rel)):
         if isinstance(node, ast.ImportFrom) and node.module:
             out.add(node.module)
             out |= {f"{node.module}.{a.name}" for a in node.names}

@@ -3,6 +3,7 @@ the app call: these tests pin the home (the explorer's figure equals the builder
 the source that no second copy comes back."""
 
 import ast
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -15,17 +16,22 @@ from dtcore.entropy.cutpoints import mdl_penalty
 from scripts import compare_j48 as cj
 from tests.datasets import DATA
 from tests.dtcore.one_node_cuts import c45_node_cuts
+from tests.source_trees import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def functions(folder: str = "dtcore"):
-    """(module path, function node) for every function defined under ``folder``."""
+@functools.cache
+def functions(folder: str = "dtcore") -> tuple[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef], ...]:
+    """(module path, function node) for every function defined under ``folder``, parsed once per
+    run (the tests here only read the trees)."""
+    out = []
     for path in sorted((ROOT / folder).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield path.relative_to(ROOT).as_posix(), node
+                out.append((path.relative_to(ROOT).as_posix(), node))
+    return tuple(out)
 
 
 def names_in(node: ast.AST) -> set[str]:
@@ -125,11 +131,22 @@ SEARCHSORTED_LEFT_ELSEWHERE = {
 }
 
 
+@functools.cache
+def _every_call() -> tuple[tuple[str, str, ast.Call, frozenset[str]], ...]:
+    """(module path, function name, call, names in the called expression) of every call in every
+    function under dtcore (a call in a nested function is listed under both functions)."""
+    return tuple(
+        (rel, fn.name, call, frozenset(names_in(call.func)))
+        for rel, fn in functions()
+        for call in ast.walk(fn)
+        if isinstance(call, ast.Call)
+    )
+
+
 def _calls(name: str):
-    for rel, fn in functions():
-        for call in ast.walk(fn):
-            if isinstance(call, ast.Call) and name in names_in(call.func) - {"np"}:
-                yield rel, fn.name, call
+    for rel, fn_name, call, names in _every_call():
+        if name in names - {"np"}:
+            yield rel, fn_name, call
 
 
 def test_routing_by_a_test_has_one_home():
@@ -144,7 +161,7 @@ def test_routing_by_a_test_has_one_home():
     lookups = []
     for path in sorted((ROOT / "dtcore").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if (
                 isinstance(node, ast.Subscript)
                 and not isinstance(node.slice, ast.Slice)

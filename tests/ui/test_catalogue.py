@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.source_trees import parsed
 from ui import catalogue, i18n
 
 FOLDER = Path(catalogue.__file__).parent
@@ -17,7 +18,7 @@ MODULE_FILES = sorted(p for p in FOLDER.glob("*.py") if p.name != "__init__.py")
 def written_keys(path: Path) -> list[str]:
     """The keys of a module's WORDS literal as written (a repeated key stays repeated: a dict
     would keep only the last)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     literals = [
         node.value
         for node in tree.body

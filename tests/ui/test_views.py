@@ -12,6 +12,7 @@ import pytest
 from sklearn.metrics import confusion_matrix, mean_absolute_error, mean_squared_error, r2_score
 
 from dtcore import export
+from tests.source_trees import parsed
 from ui import i18n
 from ui.services import roles as R
 from ui.services.loading import load_sample, sample_catalogue
@@ -233,7 +234,7 @@ def test_catalogue_complete_and_formats_agree():
 
 
 def _catalogue_keys_used(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     keys = set()
     for node in ast.walk(tree):
         if (
@@ -253,7 +254,7 @@ def test_pages_use_catalogue_keys_and_no_inline_text():
     for path in files:
         for key in _catalogue_keys_used(path):
             assert key in i18n.CATALOGUE, (path.name, key)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
                 first = node.args[0]
