@@ -19,7 +19,7 @@ from ui.state.frame import run_page
 from ui.state.state import t
 from ui.views import focus
 from ui.views import tree as treeview
-from ui.views.arithmetic import FORMULA_CSS, arithmetic_latex
+from ui.views.arithmetic import ARITHMETIC_KEY, FORMULA_CSS, arithmetic_latex
 from ui.views.picture_scale import TextBounds
 from ui.views.splits import (
     candidate_label,
@@ -235,7 +235,8 @@ def preview(res, rep, nd, node, test):
     st.html(FORMULA_CSS)  # a formula wider than its column scrolls: no term is cut off
     ar = explain.arithmetic(nd, test, rep)
     lines = arithmetic_latex(ar, t)
-    cols = st.columns(2, gap="large")
+    with st.container(key=ARITHMETIC_KEY):  # two columns from 1 400 px, else one (FORMULA_CSS)
+        cols = st.columns(2, gap="large")
     half = (len(lines) + 1) // 2
     for i, (caption, formula) in enumerate(lines):
         with cols[0 if i < half else 1]:

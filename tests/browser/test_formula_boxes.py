@@ -3,8 +3,8 @@ top. A formula box scrolls sideways when it is wider than its column (``FORMULA_
 scroll box clips vertically too, so the box must leave room above and below its tallest script.
 
 Measured on the Splits page (watermelon 3.0, ID3 at the root: 密度's cut at 0.3815, 色泽's
-branches D^{青绿} ...), in both languages at 1400 × 1000 and in 中文 in a 700 px window (the
-formulas scroll sideways there): the text of every super- and subscript (its text ranges'
+branches D^{青绿} ...), in both languages at 1400 × 1000 and in 中文 in a 700 px window (where
+they scrolled sideways before the arithmetic stood in one column below 1400 px): the text of every super- and subscript (its text ranges'
 boxes) inside its formula box, vertically. Not reproduced on this code (fixed by the box's
 padding, ``ui/views/arithmetic.py``); the last test checks the measure finds the old cut.
 """
@@ -99,18 +99,21 @@ def estimated_em(tex: str) -> float:
 
 
 @pytest.mark.parametrize(
-    ("sample", "algo", "feature"),
+    ("sample", "algo", "feature", "width"),
     [
-        ("credit-g", "c45", "checking_status"),  # a long name beside fractions of 700
-        ("diabetes", "cart", "bmi"),  # regression: squared errors in the thousands
-        ("penguins", "c45", "island"),  # three classes, three branches
-        ("watermelon_3.0", "cart", "色泽"),  # Gini's squares, a CJK name
+        ("credit-g", "c45", "checking_status", 1400),  # a long name beside fractions of 700
+        ("diabetes", "cart", "bmi", 1400),  # regression: squared errors in the thousands
+        ("penguins", "c45", "island", 1400),  # three classes, three branches
+        ("watermelon_3.0", "cart", "色泽", 1400),  # Gini's squares, a CJK name
+        ("credit-g", "c45", "checking_status", 1280),  # a laptop: the columns stand one above the other
     ],
 )
-def test_no_formula_is_wider_than_its_column(page, app_url, sample, algo, feature):
-    """Every formula of the worked arithmetic fits its half-page column at 1400 px (long sums
-    break onto further rows where ``ui.views.formula_layout`` says they would not fit; before,
-    these four scrolled sideways), and that estimate is within a few percent of KaTeX's width."""
+def test_no_formula_is_wider_than_its_column(page, app_url, sample, algo, feature, width):
+    """Every formula of the worked arithmetic fits its column: a half-page one from 1400 px, the
+    page's width below (long sums break onto further rows where ``ui.views.formula_layout`` says
+    they would not fit; before, these scrolled sideways), and that estimate is within a few
+    percent of KaTeX's width."""
+    page.set_viewport_size({"width": width, "height": 1000})
     open_page(page, app_url, "splits", sample=sample, algo=algo, lang="en", node=0, split_feature=feature)
     page.locator(".katex-display").first.wait_for(state="visible", timeout=90_000)
     script_done(page, timeout=90_000)

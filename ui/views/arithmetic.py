@@ -37,9 +37,15 @@ MAX_DECIMALS = 6
 
 #: the page's style for formulas: one wider than its column scrolls instead of being cut off; the
 #: scroll box clips vertically too, so it leaves room above and below for superscripts such as
-#: Ent(D^{≤ 0.3815}) (CJK fallback glyphs stand taller than KaTeX's own)
+#: Ent(D^{≤ 0.3815}) (CJK fallback glyphs stand taller than KaTeX's own). Below 1 400 px the two
+#: columns of the arithmetic (the container ``ARITHMETIC_KEY``) are narrower than the rows
+#: ``formula_layout`` breaks to (a 1 280 px laptop: 378 px for 22.3 em), so they stand one above
+#: the other there, each the page's width.
+ARITHMETIC_KEY = "split_arithmetic"
 FORMULA_CSS = (
-    "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding:0.4em 0 0.25em;margin:0.6em 0}</style>"
+    "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding:0.4em 0 0.25em;margin:0.6em 0}"
+    f"@media (max-width:1399px){{.st-key-{ARITHMETIC_KEY} [data-testid=stHorizontalBlock]{{flex-wrap:wrap}}"
+    f".st-key-{ARITHMETIC_KEY} [data-testid=stColumn]{{min-width:100%}}}}</style>"
 )
 
 
