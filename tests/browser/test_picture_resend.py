@@ -97,7 +97,7 @@ def test_back_on_train_the_tree_picture_is_not_sent_again(fresh_page, app_url):
             while len(frames.got) == before:
                 assert time.monotonic() < deadline, f"no answer to the click on {lang!r}"
                 page.wait_for_timeout(50)
-            settle(page, frames, quiet=0.3)
+            settle(page, frames, quiet=0.15)  # the answer came: the run has ended once the script is done
     mark = len(frames.got)
     nav(page, "train")
     page.locator(f"{FRAME} svg g#dtnode0").wait_for(state="attached", timeout=60_000)
