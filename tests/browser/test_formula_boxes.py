@@ -11,12 +11,11 @@ padding, ``ui/views/arithmetic.py``); the last test checks the measure finds the
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests.browser.test_screenshots import open_page, script_done
-from ui.views.formula_layout import ROW_EM, width_em
+from tests.ui.test_arithmetic_truth import aligned_rows_em
+from ui.views.formula_layout import ROW_EM
 
 #: per formula box: how far (px) its scripts' text reaches above its top and below its bottom
 #: (> 0: clipped)
@@ -90,14 +89,6 @@ WIDTHS = """() => [...document.querySelectorAll('.katex-display')].map(box => ({
 OVERHANG = 2
 
 
-def estimated_em(tex: str) -> float:
-    """The estimate's width of an aligned block: its widest left cell plus its widest right one."""
-    body = re.search(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex, re.S)
-    assert body, tex
-    cells = [row.partition("&") for row in body.group(1).split(r"\\")]
-    return max(width_em(c[0]) for c in cells) + max(width_em(c[2]) for c in cells)
-
-
 @pytest.mark.parametrize(
     ("sample", "algo", "feature", "width"),
     [
@@ -123,6 +114,6 @@ def test_no_formula_is_wider_than_its_column(page, app_url, sample, algo, featur
     wide = [(b["over"], b["tex"]) for b in boxes if b["over"] > OVERHANG]
     assert not wide, wide
     for b in boxes:
-        drawn = b["width"] / b["font"]
-        assert 0.9 * estimated_em(b["tex"]) <= drawn <= 1.03 * estimated_em(b["tex"]), (drawn, b["tex"])
+        drawn, estimated = b["width"] / b["font"], max(aligned_rows_em(b["tex"]))
+        assert 0.9 * estimated <= drawn <= 1.03 * estimated, (drawn, b["tex"])
         assert drawn <= ROW_EM * 1.03, (drawn, b["tex"])

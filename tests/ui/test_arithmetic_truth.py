@@ -159,7 +159,7 @@ def test_no_line_needs_more_than_one_extra_decimal_at_the_root(name, algo, param
             assert max(v for k, v in ds.items() if not k.endswith("~")) <= ds["base"] + 1, (rec.name, ds)
 
 
-def _rows_em(tex: str) -> list[float]:
+def aligned_rows_em(tex: str) -> list[float]:
     """The estimated width (em) of each row of an aligned block, its left cell's column included."""
     body = re.search(r"\\begin\{aligned\}(.*)\\end\{aligned\}", tex, re.S)
     assert body, tex
@@ -204,7 +204,7 @@ def test_five_digit_fractions_break_into_rows_that_fit_the_column_and_still_hold
         text = "\n".join(f for _, f in arithmetic_latex(explain.arithmetic(nd, rec.test, rep), tr))
         assert re.search(r"\\tfrac\{\d{5}\}\{70000\}", text), text[:300]
         for tex in re.findall(r"\\begin\{aligned\}.*?\\end\{aligned\}", text, re.S):
-            assert max(_rows_em(tex)) <= ROW_EM, tex
+            assert max(aligned_rows_em(tex)) <= ROW_EM, tex
         broken += text.count(r"\\ &\qquad")
         for filled, result, approx in _lines(text):
             python = _python(filled)

@@ -128,8 +128,8 @@ def on_data(
     est = om.estimator
     if df is None:
         return OnData(est)
-    stand_in = stand_in_target(est, df.columns, data_target)
-    lacking = tuple(c for c in needed_columns(est) if c not in df.columns and stand_in is None)
+    stand_in = stand_in_target(est, df.columns, data_target)  # when set, the data hold the rest
+    lacking = () if stand_in else tuple(c for c in needed_columns(est) if c not in df.columns)
     if lacking:
         return OnData(est, lacking=lacking)
     schema = est.schema_

@@ -170,28 +170,26 @@ def _first_start(part: str) -> float:
     return 0.0 if part.startswith(r"\approx ") else _RELATION_EM
 
 
-def _wrap(part: str, lhs_em: float) -> list[str]:
-    """The rows of one ``= …`` part: a break at every ``BREAK``, and at a ``SOFT`` mark where the
-    row would otherwise pass ``ROW_EM`` (the left-hand side ``lhs_em`` wide)."""
-    rows: list[str] = []
+def _wrap(part: str, lhs_em: float) -> list[tuple[str, float]]:
+    """The rows of one ``= …`` part with the width (em) each takes, the left-hand side ``lhs_em``
+    and what stands before the row included: a break at every ``BREAK``, and at a ``SOFT`` mark
+    where the row would otherwise pass ``ROW_EM``."""
+    rows: list[tuple[str, float]] = []
+
+    def start() -> float:  # the first row starts after its = sign, a further one after an indent
+        return lhs_em + (_INDENT_EM if rows else _first_start(part))
+
     for piece in part.split(BREAK):
         chunks = piece.split(SOFT)
         row = chunks[0]
         for chunk in chunks[1:]:
-            start = _INDENT_EM if rows else _first_start(part)
-            if lhs_em + start + width_em(row + chunk) > ROW_EM:
-                rows.append(row + " ")
+            if start() + width_em(row + chunk) > ROW_EM:
+                rows.append((row + " ", start() + width_em(row)))
                 row = chunk
             else:
                 row += chunk
-        rows.append(row)
+        rows.append((row, start() + width_em(row)))
     return rows
-
-
-def _widest(part: str, lhs_em: float) -> float:
-    """The estimated width of a part's widest row, the left-hand side included."""
-    rows = _wrap(part, lhs_em)
-    return max(lhs_em + (_INDENT_EM if i else _first_start(part)) + width_em(r) for i, r in enumerate(rows))
 
 
 def aligned(formula: str) -> str:
@@ -202,12 +200,13 @@ def aligned(formula: str) -> str:
     lhs, rest = parts[0], parts[1:]
     if not rest:
         return r"\begin{aligned}" + lhs + r"\end{aligned}"
-    lhs_em = width_em(lhs)
     body = lhs + " &"
-    if any(_widest(p, lhs_em) > ROW_EM for p in rest):
-        body, lhs_em = "&" + lhs + r" \\ &", 0.0
-    for i, p in enumerate(rest):
+    wrapped = [_wrap(p, width_em(lhs)) for p in rest]
+    if any(em > ROW_EM for rows in wrapped for _, em in rows):
+        body = "&" + lhs + r" \\ &"
+        wrapped = [_wrap(p, 0.0) for p in rest]
+    for i, (p, rows) in enumerate(zip(rest, wrapped)):
         if i:
             body += r" \\ &"
-        body += ("" if p.startswith(r"\approx ") else "= ") + _NEXT_ROW.join(_wrap(p, lhs_em))
+        body += ("" if p.startswith(r"\approx ") else "= ") + _NEXT_ROW.join(row for row, _ in rows)
     return r"\begin{aligned}" + body + r"\end{aligned}"
