@@ -15,7 +15,7 @@ import numpy as np
 from dtcore.base import BaseTreeEstimator
 from dtcore.cart import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import save_model
-from dtcore.export.origin import HESSIAN, RAW_SCORE, ModelOrigin
+from dtcore.export.origin import HESSIAN, RAW_SCORE, ModelOrigin, NoteClause
 from dtcore.export.tree_check import check_tree
 from dtcore.routing import SplitTest
 from dtcore.schema import CATEGORICAL, Feature, Schema
@@ -91,7 +91,7 @@ def imported_class(task: str) -> type[BaseTreeEstimator]:
 
 
 def boosting_member_origin(
-    source: str, member: int, n_members: int, output: str | None, note: str
+    source: str, member: int, n_members: int, output: str | None, clauses: tuple[NoteClause, ...]
 ) -> ModelOrigin:
     """The origin of one tree of a boosting library's file (XGBoost, LightGBM): its leaves hold a
     raw score, its nodes' weights are sums of hessians, and the file keeps no impurities."""
@@ -101,9 +101,9 @@ def boosting_member_origin(
         member=member,
         n_members=n_members,
         output=output,
-        note=note,
         node_weight=HESSIAN,
         impurities=False,
+        clauses=clauses,
     )
 
 

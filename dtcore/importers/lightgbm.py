@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from dtcore.base import BaseTreeEstimator
+from dtcore.export.origin import clause
 from dtcore.importers.assemble import (
     SourceNode,
     bit_set,
@@ -274,11 +275,11 @@ def _estimator(
 ) -> BaseTreeEstimator:
     per_iteration = int(meta.get("num_tree_per_iteration", 1) or 1)
     output = str(i % per_iteration) if per_iteration > 1 else None
-    combine = "averages" if meta.get("average_output") else "adds"
-    note = (
-        f"objective {meta.get('objective', '?')}: leaves hold a raw score (shrinkage included), not a "
-        f"probability; the model {combine} every tree's leaf; node impurities are not in the file (0)"
+    clauses = (
+        clause("lgb_leaves", objective=meta.get("objective", "?")),
+        clause("lgb_averages" if meta.get("average_output") else "lgb_adds"),
+        clause("lgb_statistics"),
     )
-    origin = boosting_member_origin(source, i, n, output, note)
+    origin = boosting_member_origin(source, i, n, output, clauses)
     schema = Schema(numbered_features(n_features, names, categories), "raw score", None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dtcore.base import BaseTreeEstimator
-from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, ModelOrigin
+from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, ModelOrigin, clause
 from dtcore.importers.assemble import SourceNode, build_tree, gini_of, imported_estimator
 from dtcore.routing import DISTRIBUTE, SplitTest
 from dtcore.schema import CATEGORICAL, CONTINUOUS, Feature, Schema
@@ -143,8 +143,10 @@ def from_pmml(text: str, tree: int = 0) -> BaseTreeEstimator:
         CLASS_COUNTS if classes is not None else MEAN_TARGET,
         member=i if len(models) > 1 else None,
         n_members=len(models) if len(models) > 1 else None,
-        note=f"missingValueStrategy {strategy}; PMML keeps no impurities: "
-        + ("the Gini impurity of each node's counts" if classes is not None else "0 in every node"),
+        clauses=(
+            clause("pmml_missing", strategy=strategy),
+            clause("pmml_gini" if classes is not None else "pmml_no_impurity"),
+        ),
     )
     return imported_estimator(build_tree(nodes, len(classes) if classes else 0), schema, origin)
 

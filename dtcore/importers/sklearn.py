@@ -25,7 +25,7 @@ import numpy as np
 
 from dtcore.base import BaseTreeEstimator
 from dtcore.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, RAW_SCORE, ModelOrigin
+from dtcore.export.origin import CLASS_COUNTS, MEAN_TARGET, RAW_SCORE, ModelOrigin, NoteClause, clause
 from dtcore.importers.assemble import (
     SourceNode,
     bit_set,
@@ -65,25 +65,26 @@ def from_sklearn(
             _leaf_kind(estimator),
             member=i,
             n_members=len(members),
-            note="the forest averages its members' "
-            + ("class probabilities" if _is_classifier(estimator) else "predictions"),
+            clauses=(clause("forest_probabilities" if _is_classifier(estimator) else "forest_predictions"),),
         )
         return _single(members[i], names, target, origin, getattr(estimator, "classes_", None))
     if kind in BOOSTED:
         grid = np.asarray(estimator.estimators_, dtype=object)
         i = _member(tree, grid.shape[0], kind)
         k = _output(output, grid.shape[1], kind)
-        what, out_name = _score_of(estimator, k, grid.shape[1])
+        score, out_name = _score_of(estimator, k, grid.shape[1])
         origin = ModelOrigin(
             f"scikit-learn {kind}",
             RAW_SCORE,
             member=i,
             n_members=grid.shape[0],
             output=out_name,
-            note=f"leaves hold this tree's own output ({what}); the ensemble adds learning_rate "
-            f"({estimator.learning_rate}) times it to its initial estimate",
+            clauses=(
+                _score_clause("gb", score, out_name),
+                clause("gb_learning_rate", rate=estimator.learning_rate),
+            ),
         )
-        return _single(grid[i, k], names, _score_target(what), origin, None)
+        return _single(grid[i, k], names, _score_target(score), origin, None)
     if kind in HISTOGRAM:
         return _histogram(estimator, tree, output, names)
     raise ValueError(
@@ -119,19 +120,23 @@ def _output(k: int | None, n: int, kind: str) -> int:
 
 
 def _score_of(est: Any, k: int, n_outputs: int) -> tuple[str, str | None]:
-    """(what a boosted member's leaf adds to, the class it scores) for classifiers and regressors."""
+    """(what a boosted member's leaf holds: "log_odds" towards a class, "softmax" (a class's raw
+    score before the softmax) or "raw" (a regressor's), the class it scores)."""
     classes = getattr(est, "classes_", None)
     if classes is None:
-        return "a raw score added to the prediction", None
+        return "raw", None
     labels = [label_of(c) for c in classes]
     cls = labels[1] if n_outputs == 1 and len(labels) == 2 else labels[k]
-    if n_outputs == 1:
-        return f"a log-odds contribution towards class {cls!r}, not a probability", cls
-    return f"a raw score of class {cls!r} before the softmax, not a probability", cls
+    return ("log_odds" if n_outputs == 1 else "softmax"), cls
 
 
-def _score_target(what: str) -> str:
-    return "raw score" if "log-odds" not in what else "log-odds contribution"
+def _score_clause(family: str, score: str, label: str | None) -> NoteClause:
+    """The clause of the note that says what a ``family`` ("gb", "hgb") member's leaf holds."""
+    return clause(f"{family}_{score}") if label is None else clause(f"{family}_{score}", label=repr(label))
+
+
+def _score_target(score: str) -> str:
+    return "log-odds contribution" if score == "log_odds" else "raw score"
 
 
 def _single(
@@ -230,18 +235,17 @@ def _histogram(est: Any, tree: int, output: int | None, names: list[str] | None)
                 test = SplitTest(j, cuts=(float(node["num_threshold"]),), missing_branch=mb)
         count = int(node["count"])
         nodes.append(SourceNode((float(node["value"]),), float(count), count, 0.0, test, kids))
-    what, out_name = _score_of(est, k, len(predictors[i]))
+    score, out_name = _score_of(est, k, len(predictors[i]))
     origin = ModelOrigin(
         f"scikit-learn {kind}",
         RAW_SCORE,
         member=i,
         n_members=len(predictors),
         output=out_name,
-        note=f"leaves hold {what}, learning rate included; the model adds every tree's leaf to its "
-        "baseline; node impurities are not kept (0), weights are row counts",
         impurities=False,
+        clauses=(_score_clause("hgb", score, out_name), clause("hgb_baseline"), clause("hgb_statistics")),
     )
-    schema = Schema(numbered_features(est.n_features_in_, names, categories), _score_target(what), None)
+    schema = Schema(numbered_features(est.n_features_in_, names, categories), _score_target(score), None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from dtcore.base import BaseTreeEstimator
+from dtcore.export.origin import clause
 from dtcore.importers.assemble import (
     SourceNode,
     boosting_member_origin,
@@ -70,13 +71,13 @@ def from_xgboost_json(d: dict, tree: int = 0) -> BaseTreeEstimator:
     n_class = int(learner.get("learner_model_param", {}).get("num_class", "0") or 0)
     output = str(group) if n_class > 1 else None
     base = learner.get("learner_model_param", {}).get("base_score")
-    note = (
-        f"objective {objective}: leaves hold a margin contribution (learning rate included), not a "
-        f"probability; the model adds every tree's leaf to base_score {base} (in margin space)"
-        + ("" if name != "dart" else "; dart scales each tree by its weight_drop")
-        + "; weights are hessian sums, row counts and impurities are not in the file (0)"
+    clauses = (
+        clause("xgb_leaves", objective=objective),
+        clause("xgb_sum", base=base),
+        *((clause("xgb_dart"),) if name == "dart" else ()),
+        clause("xgb_statistics"),
     )
-    origin = boosting_member_origin("XGBoost JSON model", i, n, output, note)
+    origin = boosting_member_origin("XGBoost JSON model", i, n, output, clauses)
     schema = Schema(numbered_features(n_features, names, categories), "margin contribution", None)
     return imported_estimator(build_tree(nodes, 0), schema, origin)
 

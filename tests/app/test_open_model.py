@@ -77,3 +77,15 @@ def test_a_link_made_with_a_model_open_says_which_file_to_open():
 def test_a_pickle_is_refused_in_words():
     at = open_file(start(), "model.json", b"\x80\x04\x95\x00\x00")
     assert any("is not UTF" in e.value and "pickles are not opened" in e.value for e in at.error)
+
+
+def test_in_chinese_the_source_note_is_chinese_with_the_files_own_words():
+    at = open_file(start(lang="zh"), "iris-xgb.json", xgboost_file(), tree=4)
+    at.switch_page(TRAIN).run()
+    no_exception(at)
+    note = next(c.value for c in at.caption if c.value.startswith("来源说明"))
+    # every clause worded in 中文, the objective and base_score as the file gives them
+    assert "目标函数 multi\\:softprob：叶节点保存边际贡献" in note and "base\\_score" in note, (
+        note
+    )  # Markdown-escaped
+    assert "leaves hold" not in note and "the model adds" not in note, note

@@ -11,6 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from dtcore import export
+from dtcore.export.origin import ModelOrigin
 from ui.sections import navigation
 from ui.services.opened import MODEL_TYPES, OnData, OpenedModel, needed_columns
 from ui.services.training import TrainResult
@@ -67,6 +68,14 @@ def source_text(om: OpenedModel) -> str:
     return text
 
 
+def origin_note(origin: ModelOrigin) -> str:
+    """The origin's note in the page's language (Markdown, escaped): its clauses each worded by
+    the catalogue; a file written before notes had clauses gives its English note."""
+    if not origin.clauses:
+        return md_escape(origin.note)
+    return md_escape(t("origin.join").join(t("origin." + c.key, **dict(c.values)) for c in origin.clauses))
+
+
 def current_line(om: OpenedModel) -> str:
     return t("opened.current", name=md_escape(om.name), source=md_escape(source_text(om)))
 
@@ -90,7 +99,7 @@ def train_view(om: OpenedModel) -> TrainResult | None:
             words += " " + t("opened.output", output=md_escape(origin.output))
         st.info(words, icon=":material/info:")
     if origin is not None and origin.note:
-        st.caption(t("opened.note", note=md_escape(origin.note)))
+        st.caption(t("opened.note", note=origin_note(origin)))
     used = sorted({est.schema_.names[j] for j in tree.feature[tree.feature >= 0].tolist()})
     st.caption(
         t(
