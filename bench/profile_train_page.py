@@ -253,7 +253,9 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
-    ap.add_argument("--out", type=Path, default=Path("profile-train"), help="where the traces go")
+    ap.add_argument(
+        "--out", type=Path, default=Path(tempfile.gettempdir()) / "profile-train", help="where the traces go"
+    )
     ap.add_argument(
         "--steps",
         default="lang_zh,lang_en,to_data,back_train,layout_lr,click_node",

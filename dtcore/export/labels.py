@@ -165,23 +165,27 @@ def unassigned_categories(tree: Tree, schema: Schema, node: int) -> tuple[str, .
     return tuple(map(cats.__getitem__, np.flatnonzero(cb < 0).tolist()))  # C speed: 10⁵ labels
 
 
+def prediction_sources(tree: Tree, nodes: np.ndarray) -> np.ndarray:
+    """The node whose class each of ``nodes`` predicts: the one home of the empty-node rule. A
+    node predicts its own class; an empty node (weight 0) its nearest non-empty ancestor's, as
+    ID3/C4.5 label empty branches (the root's own when every ancestor is empty)."""
+    source = np.array(nodes, dtype=np.intp)
+    empty = tree.value.sum(axis=1) <= 0
+    while True:  # a step up per pass: as many passes as the longest run of empty ancestors (few)
+        up = empty[source] & (tree.parent[source] >= 0)
+        if not up.any():
+            return source
+        source[up] = tree.parent[source[up]]
+
+
 def node_prediction_index(tree: Tree, node: int) -> int:
-    """The class a node predicts (``Tree.node_classes``); an empty node (weight 0) predicts its
-    nearest non-empty ancestor's, as ID3/C4.5 label empty branches."""
-    i = node
-    while tree.value[i].sum() <= 0 and tree.parent[i] >= 0:
-        i = int(tree.parent[i])
-    return int(tree.node_classes(i))
+    """The class a node predicts (``Tree.node_classes`` of its :func:`prediction_sources`)."""
+    return int(tree.node_classes(int(prediction_sources(tree, np.array([node]))[0])))
 
 
 def node_prediction_indices(tree: Tree) -> np.ndarray:
     """:func:`node_prediction_index` of every node at once (a per-node export reads it here)."""
-    source = np.arange(tree.node_count)
-    empty = tree.value.sum(axis=1) <= 0
-    for d in range(1, int(tree.depth.max(initial=0)) + 1):  # parents first: their source is final
-        at = np.flatnonzero(empty & (tree.depth == d))
-        source[at] = source[tree.parent[at]]
-    return tree.node_classes()[source]
+    return tree.node_classes()[prediction_sources(tree, np.arange(tree.node_count))]
 
 
 def is_empty(tree: Tree, node: int) -> bool:

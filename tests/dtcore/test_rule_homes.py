@@ -276,3 +276,29 @@ def test_a_nodes_class_is_read_in_one_place():
                 if read & {"value", "leaf_distribution", "dist"}:
                     homes.append((rel, fn.name))
     assert set(homes) == {("dtcore/tree.py", "node_classes")}, homes
+
+
+# -- an empty node's class ---------------------------------------------------------------------
+
+
+def _weighs_nothing(node: ast.AST) -> bool:
+    """``<…>.value….sum(…) <= 0``: a node of no weight."""
+    return (
+        isinstance(node, ast.Compare)
+        and isinstance(node.ops[0], ast.LtE)
+        and isinstance(node.left, ast.Call)
+        and "sum" in names_in(node.left.func)
+        and "value" in names_in(node.left)
+    )
+
+
+def test_an_empty_node_takes_its_ancestors_class_in_one_place():
+    """A node of no weight predicts its nearest non-empty ancestor's class: only
+    ``labels.prediction_sources`` climbs ``parent`` from a node that weighs nothing (the single-node
+    and every-node forms had each their own climb)."""
+    homes = [
+        (rel, fn.name)
+        for rel, fn in functions()
+        if "parent" in names_in(fn) and any(_weighs_nothing(n) for n in ast.walk(fn))
+    ]
+    assert homes == [("dtcore/export/labels.py", "prediction_sources")], homes
