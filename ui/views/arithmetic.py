@@ -40,10 +40,14 @@ MAX_DECIMALS = 6
 #: Ent(D^{≤ 0.3815}) (CJK fallback glyphs stand taller than KaTeX's own). Below 1 400 px the two
 #: columns of the arithmetic (the container ``ARITHMETIC_KEY``) are narrower than the rows
 #: ``formula_layout`` breaks to (a 1 280 px laptop: 378 px for 22.3 em), so they stand one above
-#: the other there, each the page's width.
+#: the other there, each the page's width. KaTeX ends a stacked box (``\begin{aligned}``, a
+#: fraction) with a 2 px strut pulled back by a -2 px margin (``.vlist-s``): at the formula's right
+#: end it overhung the scroll box by 2 px, so every formula scrolled 2 px and a desktop browser
+#: with classic scrollbars drew a scrollbar under each on hover; 2 px of padding takes it in.
 ARITHMETIC_KEY = "split_arithmetic"
 FORMULA_CSS = (
     "<style>.katex-display{overflow-x:auto;overflow-y:hidden;padding:0.4em 0 0.25em;margin:0.6em 0}"
+    ".katex-display>.katex{padding-right:2px}"
     f"@media (max-width:1399px){{.st-key-{ARITHMETIC_KEY} [data-testid=stHorizontalBlock]{{flex-wrap:wrap}}"
     f".st-key-{ARITHMETIC_KEY} [data-testid=stColumn]{{min-width:100%}}}}</style>"
 )
