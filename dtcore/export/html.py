@@ -119,10 +119,15 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
         {"name": f.name, "kind": f.kind, "categories": list(f.categories) if f.is_categorical else None}
         for f in schema.features
     ]
+    origin = getattr(model, "origin_", None)
     return {
         "nodes": nodes,
         "features": features,
         "classes": None if classes is None else list(classes),
+        # what a traced sample's leaf value is: a boosted member's raw score is no prediction
+        "value_name": "raw score of this tree"
+        if origin is not None and origin.is_raw_score
+        else "predicted value",
         "sample": None if sample is None else sample_values(model, sample),
         "fit_height": FRAME_HEIGHT,
     }
@@ -164,10 +169,15 @@ def to_html(
         raise RuntimeError("assets/frame.js no longer starts its component with " + _FRAME_EXPORT)
     tree, schema = model.tree_, model.schema_
     task = "classification" if schema.is_classifier else "regression"
-    heading = title if title is not None else f"{schema.target}: {model.algorithm} {task} tree"
+    origin = getattr(model, "origin_", None)  # a tree read from another library says which
+    made = origin.title() if origin is not None else f"{model.algorithm} {task} tree"
+    heading = title if title is not None else f"{schema.target}: {made}"
     meta = (
         f"{tree.node_count} nodes · {tree.get_n_leaves()} leaves · depth {tree.get_depth()} · "
         f"{len(schema.features)} features"
+    )
+    about = "".join(
+        f'<p class="dt-origin">{html_escape(s)}</p>' for s in (origin.sentences() if origin else [])
     )
     data = page_data(model, sample)
     data["svg"] = svg
@@ -179,7 +189,7 @@ def to_html(
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html_escape(heading)}</title>\n<style>\n{style}</style>\n</head>\n<body>\n"
-        f'<header class="dt-head"><h1>{html_escape(heading)}</h1><p class="dt-meta">{html_escape(meta)}</p></header>\n'
+        f'<header class="dt-head"><h1>{html_escape(heading)}</h1><p class="dt-meta">{html_escape(meta)}</p>{about}</header>\n'
         '<div class="dt-tools"><label>Search <input id="dt-search" type="search" '
         'placeholder="feature or label" autocomplete="off"></label> <span id="dt-search-count"></span> '
         '<button id="dt-expand" type="button">unfold all</button></div>\n'

@@ -137,6 +137,24 @@ class ModelOrigin:
     def is_raw_score(self) -> bool:
         return self.leaf_values == RAW_SCORE
 
+    def title(self) -> str:
+        """``XGBoost JSON model, tree 4 of 6``: the source, and which member of an ensemble."""
+        if self.member is None or self.n_members is None:
+            return self.source
+        return f"{self.source}, tree {self.member} of {self.n_members}"
+
+    def sentences(self) -> list[str]:
+        """What a picture of the tree outside the app says of it, in English: what its leaves
+        hold (a raw score is no probability), the class it scores, and the note."""
+        out = []
+        if self.is_raw_score:
+            out.append("Its leaves hold a raw score (a log-odds or margin contribution), not a probability.")
+        if self.output is not None:
+            out.append(f"It scores class {self.output}.")
+        if self.note:
+            out.append(f"Source: {self.note}.")
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """Every field; the statistics fields only once restated (older files stay as they were)."""
         d = {f.name: getattr(self, f.name) for f in fields(self)}

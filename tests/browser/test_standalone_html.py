@@ -207,3 +207,27 @@ def test_two_notebook_views_in_one_page_each_work_in_their_iframe(offline):
     assert frames[1].locator("#dt-tree g.dt-hidden").count() > 0
     assert frames[0].locator("#dt-tree g.dt-hidden").count() == 0  # the other view is untouched
     assert not offline.seen, offline.seen
+
+
+def test_an_imported_boosted_tree_says_what_it_is_and_traces_a_raw_score(offline, tmp_path):
+    """An XGBoost member's page names its source and member (it said "cart regression tree"),
+    says its leaves hold a raw score with the file's note, and a traced sample ends on "raw score
+    of this tree" (it said "predicted value": the model adds every tree's leaf)."""
+    import xgboost as xgb
+    from sklearn.datasets import load_breast_cancer
+
+    import dtcore
+
+    X, y = load_breast_cancer(return_X_y=True)
+    source = tmp_path / "xgb.json"
+    xgb.XGBClassifier(n_estimators=3, max_depth=2, n_jobs=1).fit(X[:, :4], y).save_model(source)
+    est = dtcore.load_model(source, tree=1)
+    open_page(offline, export_page(tmp_path, est, {"f0": 15.0}))
+    head = offline.inner_text("header")
+    assert "XGBoost JSON model, tree 1 of 3" in head and "cart" not in head, head
+    assert "not a probability" in head and f"Source: {est.origin_.note}." in head, head
+    traced = offline.inner_text("#dt-result")
+    assert traced.startswith("raw score of this tree "), traced
+    leaf = sample_path(est, {"f0": 15.0})[-1]
+    assert float(traced.split()[5].rstrip(";")) == pytest.approx(est.tree_.value[leaf, 0], rel=1e-5), traced
+    assert not offline.seen, offline.seen

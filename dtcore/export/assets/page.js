@@ -59,7 +59,7 @@ function prediction(reach) {
       value += w * (node.value === null ? NaN : node.value);
     }
   }
-  if (!DATA.classes) return `predicted value ${Number(value.toPrecision(6))}`;
+  if (!DATA.classes) return `${DATA.value_name} ${Number(value.toPrecision(6))}`;
   let best = 0;
   mix.forEach((p, k) => { if (p > mix[best]) best = k; });
   const parts = DATA.classes.map((c, k) => `${c} ${mix[k].toFixed(3)}`);
