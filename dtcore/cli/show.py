@@ -13,7 +13,9 @@ from dtcore.export import to_text, tree_summary
 def cmd_show(args: argparse.Namespace) -> int:
     est = read_model(args)
     if args.format == "text":
-        stdout(to_text(est, precision=args.precision))
+        # a tree read from another library: which, and what its leaves hold, before its rules
+        about = [est.origin_.title(), *est.origin_.sentences()] if est.origin_ is not None else []
+        stdout("".join(f"# {line}\n" for line in about) + to_text(est, precision=args.precision))
         return 0
     if args.format == "j48":
         if est.algorithm != "c45":

@@ -33,6 +33,14 @@ def test_show_names_the_origin_of_an_xgboost_tree(tmp_path):
     text = run_cli("show", path, "--tree", "4")
     est = dtcore.load_model(path, tree=4)
     assert text.returncode == 0 and est.schema_.names[est.tree_.feature[0]] in text.stdout
+    # the rules say first which tree they are and that its leaves are raw scores
+    head = text.stdout.splitlines()[:4]
+    assert head[:3] == [
+        "# XGBoost JSON model, tree 4 of 6",
+        "# Its leaves hold a raw score (a log-odds or margin contribution), not a probability.",
+        "# It scores class 1.",
+    ], head
+    assert head[3] == f"# Source: {est.origin_.note}." and text.stdout.split("\n", 4)[4].startswith("|--- ")
 
 
 def test_predict_with_a_lightgbm_text_model_member(tmp_path):
