@@ -268,7 +268,7 @@ def downloads_section(res):
     # every payload is built when its button is clicked, not on each run (a 30 000-node tree's
     # JSON and DOT take seconds to write)
     downloads.download_row(st.columns(5), est, stem, ("json", "dot", "svg", "png", "rules"))
-    downloads.download_row(st.columns(5), est, stem, ("pdf", "python", "sql"))
+    downloads.download_row(st.columns(5), est, stem, ("pdf", "html", "python", "sql"))
     no_dot = downloads.graphviz_missing()
     if no_dot:
         st.caption(t("download.no_graphviz", message="dot"))

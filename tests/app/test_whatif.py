@@ -137,7 +137,7 @@ def test_code_downloads_are_built_only_on_click(monkeypatch):
         monkeypatch.setattr(export, name, lambda est, _r=real, _n=name: calls.append(_n) or _r(est))
     at = start(sample="watermelon_3.0", algo="cart")
     labels = [b.proto.label for b in at.get("download_button")]
-    assert {"PDF", "Python function", "SQL query"} <= set(labels), labels
+    assert {"PDF", "HTML page", "Python function", "SQL query"} <= set(labels), labels
     editor(at, "色泽").select("浅白").run()
     assert not at.exception and calls == []
 

@@ -2,7 +2,7 @@
 
 A CSV whose column names, category labels and class labels carry HTML, Markdown, DOT/format
 metacharacters, a newline and U+FFFF is uploaded through the Data page, then Train & tree (tree,
-score figures, rules, the SVG download), Splits and Pruning are opened through the sidebar (a new
+score figures, rules, the SVG download and the standalone page opened from disk), Splits and Pruning are opened through the sidebar (a new
 URL would start a new session and lose the upload). On every page: no dialog opened, no console
 or page error about scripts, no request for the injected image, no element or link made from the
 user's text anywhere in the document (Graphviz and Plotly SVG included), and a name is shown
@@ -213,6 +213,22 @@ def test_markup_in_labels_stays_text(fresh_page, app_url, tmp_path):
         viewer.wait_for_timeout(500)
         assert not seen.events, seen.events
         assert not viewer.evaluate(INJECTED_JS)
+        viewer.close()
+
+        # the standalone page, opened from disk: the names are its text, nothing runs but its own
+        with page.expect_download(timeout=60_000) as dl:
+            page.get_by_role("button", name="HTML page").first.click()
+        path = tmp_path / "tree.html"
+        dl.value.save_as(path)
+        viewer = page.context.new_page()
+        seen = Watch(viewer)
+        viewer.goto(path.as_uri())
+        viewer.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        assert not viewer.evaluate(INJECTED_JS)
+        assert IMG in viewer.inner_text("#dt-fields"), "the page's form names the <img> column as typed"
+        viewer.locator("#dt-form button[type=submit]").click()
+        assert viewer.inner_text("#dt-result").startswith("predicted class "), viewer.inner_text("#dt-result")
+        assert not seen.events, seen.events
         viewer.close()
 
     go(page, "Splits")

@@ -12,6 +12,12 @@ WORDS: dict[str, tuple[str, str]] = {
         "SVG 和 PNG 需要服务器上安装 Graphviz `{message}` 程序（apt-get install graphviz）；JSON、DOT 和规则不受影响。",
     ),
     "download.pdf": ("PDF", "PDF"),
+    "download.html": ("HTML page", "HTML 网页"),
+    "download.html_help": (
+        "The tree as one HTML file that opens offline in any browser: pan, zoom, fold subtrees, "
+        "search, and trace a sample's path.",
+        "把决策树存为一个 HTML 文件，任何浏览器离线即可打开：平移、缩放、折叠子树、搜索，并追踪一条样本的路径。",
+    ),
     "download.python": ("Python function", "Python 函数"),
     "download.sql": ("SQL query", "SQL 查询"),
     "download.code_help": (

@@ -60,6 +60,15 @@ FORMATS = {
         ":material/picture_as_pdf:",
         True,
     ),
+    "html": Download(
+        "download.html",
+        lambda e: export.to_html(e, export.render(export.to_dot(e), "svg").decode("utf-8")),
+        ".html",
+        "text/html",
+        ":material/web:",
+        True,
+        help="download.html_help",
+    ),
     "python": Download(
         "download.python",
         lambda e: export.to_python(e),

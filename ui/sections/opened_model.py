@@ -1,8 +1,8 @@
 """The "Open a model" box of the Data page and the Train page's view of an opened model: what
 its leaves hold (a boosted tree's raw score is said to be one); with data holding its columns,
 the model restated on them for the trained tree's own sections (scores, node data, what-if,
-downloads, the Pruning page), else the file's tree, its rules, a dtcore JSON download and which
-views need data."""
+downloads, the Pruning page), else the file's tree, its rules, a dtcore JSON, standalone page and
+picture downloads, and which views need data."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import streamlit as st
 
 from dtcore import export
 from dtcore.export.origin import ModelOrigin
-from ui.sections import navigation
+from ui.sections import downloads, navigation
 from ui.services.opened import MODEL_TYPES, OnData, OpenedModel, needed_columns
 from ui.services.training import TrainResult
 from ui.state import opened as opened_state
@@ -83,7 +83,7 @@ def current_line(om: OpenedModel) -> str:
 def train_view(om: OpenedModel) -> TrainResult | None:
     """Train page, a model open: what it is and what its leaves hold. With data holding its
     columns, the model restated on their training rows is returned (the page draws the trained
-    tree's sections with it); else its tree as the file holds it, its rules and a download, and
+    tree's sections with it); else its tree as the file holds it, its rules and downloads, and
     which views need data."""
     od = opened_state.with_data() or OnData(om.estimator)
     est = od.estimator
@@ -127,6 +127,8 @@ def train_view(om: OpenedModel) -> TrainResult | None:
         mime="application/json",
         key="opened_download",
     )
+    # the file's tree as a page of its own (it says what the tree is) and as pictures
+    downloads.download_row(st.columns(3), est, f"{Path(om.name).stem}-tree{om.tree}", ("html", "svg", "png"))
     return None
 
 
