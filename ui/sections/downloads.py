@@ -1,5 +1,7 @@
 """The Train page's download buttons: one table of formats, every payload built only when its
-button is clicked (a 30 000-node tree's JSON and DOT take seconds to write)."""
+button is clicked (a 30 000-node tree's JSON and DOT take seconds to write). The pictures (DOT,
+SVG, PNG, PDF, the HTML page's tree) say their words (samples, class, …) in the page's language,
+as the tree on the page does."""
 
 from __future__ import annotations
 
@@ -9,13 +11,15 @@ from dataclasses import dataclass
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
+from ui.state import state
 from ui.state.state import t
+from ui.views import tree as treeview
 
 
 @dataclass(frozen=True)
 class Download:
     label: str  # catalogue key of the button's label
-    build: Callable[[BaseTreeEstimator], str | bytes]  # est → the file's content
+    build: Callable[[BaseTreeEstimator, dict[str, str] | None], str | bytes]  # (est, DOT words) → content
     suffix: str
     mime: str
     icon: str | None = None
@@ -27,15 +31,15 @@ class Download:
 FORMATS = {
     "json": Download(
         "download.json",
-        lambda e: export.dumps_model(e),
+        lambda e, w: export.dumps_model(e),
         ".json",
         "application/json",
         ":material/data_object:",
     ),
-    "dot": Download("download.dot", lambda e: export.to_dot(e), ".dot", "text/vnd.graphviz"),
+    "dot": Download("download.dot", lambda e, w: export.to_dot(e, words=w), ".dot", "text/vnd.graphviz"),
     "svg": Download(
         "download.svg",
-        lambda e: export.render(export.to_dot(e), "svg"),
+        lambda e, w: export.render(export.to_dot(e, words=w), "svg"),
         ".svg",
         "image/svg+xml",
         ":material/image:",
@@ -43,18 +47,18 @@ FORMATS = {
     ),
     "png": Download(
         "download.png",
-        lambda e: export.render(export.to_dot(e), "png", dpi=144),
+        lambda e, w: export.render(export.to_dot(e, words=w), "png", dpi=144),
         ".png",
         "image/png",
         ":material/image:",
         True,
     ),
     "rules": Download(
-        "download.rules", lambda e: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
+        "download.rules", lambda e, w: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
     ),
     "pdf": Download(
         "download.pdf",
-        lambda e: export.render(export.to_dot(e), "pdf"),
+        lambda e, w: export.render(export.to_dot(e, words=w), "pdf"),
         ".pdf",
         "application/pdf",
         ":material/picture_as_pdf:",
@@ -62,7 +66,7 @@ FORMATS = {
     ),
     "html": Download(
         "download.html",
-        lambda e: export.to_html(e, export.render(export.to_dot(e), "svg").decode("utf-8")),
+        lambda e, w: export.to_html(e, export.render(export.to_dot(e, words=w), "svg").decode("utf-8")),
         ".html",
         "text/html",
         ":material/web:",
@@ -71,7 +75,7 @@ FORMATS = {
     ),
     "python": Download(
         "download.python",
-        lambda e: export.to_python(e),
+        lambda e, w: export.to_python(e),
         ".py",
         "text/x-python",
         ":material/code:",
@@ -79,7 +83,7 @@ FORMATS = {
     ),
     "sql": Download(
         "download.sql",
-        lambda e: export.to_sql(e),
+        lambda e, w: export.to_sql(e),
         ".sql",
         "application/sql",
         ":material/database:",
@@ -95,11 +99,12 @@ def graphviz_missing() -> bool:
 def download_row(cells: Sequence, est, stem: str, formats: Sequence[str]) -> None:
     """One button per format in ``cells``; each payload is written when its button is clicked."""
     no_dot = graphviz_missing()
+    words = treeview.download_words(state.lang())
     for cell, name in zip(cells, formats):
         d = FORMATS[name]
         cell.download_button(
             t(d.label),
-            lambda d=d: d.build(est),
+            lambda d=d: d.build(est, words),
             f"{stem}{d.suffix}",
             d.mime,
             on_click="ignore",

@@ -124,6 +124,14 @@ def dot_words(lang: str) -> dict[str, str]:
     return {key: i18n.translate(f"dot.{key}", lang) for key in export.DOT_WORDS}
 
 
+def download_words(lang: str) -> dict[str, str] | None:
+    """The words of a downloaded picture in the UI language; None where they are dtcore's own
+    (English), so that such a download is byte for byte what ``dtcore export`` writes (words
+    passed in are escaped: "parent's" would be written "parent&#39;s")."""
+    words = dot_words(lang)
+    return None if words == export.DOT_WORDS else words
+
+
 def tree_dot(
     est: BaseTreeEstimator,
     depth: int | None,
