@@ -12,7 +12,7 @@ is escaped for the format it lands in: models are JSON, never pickle.
 from __future__ import annotations
 
 from dtcore.export.dot import DOT_WORDS, FONTNAME, PALETTE, REGRESSION_COLOR, class_palette, to_dot
-from dtcore.export.html import to_html
+from dtcore.export.html import PAGE_WORDS, to_html
 from dtcore.export.labels import (
     Branch,
     branches,
@@ -46,6 +46,7 @@ from dtcore.numbers import fmt_num, fmt_weight
 __all__ = [
     "Branch",
     "DOT_WORDS",
+    "PAGE_WORDS",
     "FONTNAME",
     "FORMAT",
     "GraphvizError",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,42 @@ _FRAME_HTML = (
     '<div class="dt-stage"></div></div>'
 )
 FRAME_HEIGHT = 560
+
+#: The page's own words, English; pass ``words=`` to :func:`to_html` for another language (every
+#: key is needed; the ``{fields}`` are filled in). Those from ``missing`` on are the script's.
+PAGE_WORDS = {
+    "heading": "{target}: {algorithm} {task} tree",
+    "meta": "{nodes} nodes · {leaves} leaves · depth {depth} · {features} features",
+    "search": "Search",
+    "search_placeholder": "feature or label",
+    "unfold_all": "unfold all",
+    "trace": "Trace a sample",
+    "show_path": "show path",
+    "clear": "clear",
+    "missing": "(missing)",
+    "fit": "fit",
+    "hint": "drag to pan · wheel to zoom · click a node to fold or unfold it",
+    "folded_badge": "+{n} folded",
+    "folds": "{n} subtree(s) folded",
+    "matches": "{n} node(s) match",
+    "matches_inside": ", {n} in folded subtrees",
+    "predicted_class": "predicted class {label} ({shares})",
+    "predicted_value": "predicted value {value}",
+    "raw_score": "raw score of this tree {value}",  # a boosted member's leaf: no prediction
+    "path": "{prediction}; path through node(s) {nodes}",
+    "shared": " (a missing value went down every branch, weighted by training share)",
+}
+_SCRIPT_WORDS = tuple(PAGE_WORDS)[tuple(PAGE_WORDS).index("missing") :]
+
+
+def page_words(words: Mapping[str, str] | None) -> dict[str, str]:
+    """PAGE_WORDS, or the caller's words for every key (each with the same fields)."""
+    if words is None:
+        return dict(PAGE_WORDS)
+    missing = sorted(set(PAGE_WORDS) - set(words))
+    if missing:
+        raise ValueError(f"words= lacks {missing}")
+    return {k: str(words[k]) for k in PAGE_WORDS}
 
 
 def asset_text(name: str) -> str:
@@ -80,9 +116,14 @@ def _cut(value: float) -> float | str:
     return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
 
 
-def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = None) -> dict[str, Any]:
+def page_data(
+    model: BaseTreeEstimator,
+    sample: Mapping[str, object] | None = None,
+    words: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """What the page's script reads: the tree's arrays per node, the features, the classes, a
-    search text per node and the sample (column → value, text or number, None = missing)."""
+    search text per node, the sample (column → value, text or number, None = missing) and the
+    script's words (``words``: as :func:`to_html` takes them)."""
     tree, schema = model.tree_, model.schema_
     classes = schema.classes
     dist = tree.leaf_distribution()
@@ -104,16 +145,16 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
             rec["label"] = fmt_num(tree.value[i, 0], 4)
             v = float(tree.value[i, 0])
             rec["value"] = v if math.isfinite(v) else None  # JSON has no NaN (an imported empty leaf)
-        words = [rec["label"]]
+        terms = [rec["label"]]
         if j >= 0:
             if tree.is_categorical_test(i):
                 rec["cat_branch"] = tree.cat_branch_of(i).tolist()
             else:
                 rec["cuts"] = [_cut(float(c)) for c in tree.cuts_of(i)]
-            words.append(schema.features[j].name)
+            terms.append(schema.features[j].name)
             rec["conditions"] = [condition_text(b) for b in branches(tree, schema, i)]
-            words += [str(v) for b in branches(tree, schema, i) for v in b.values if isinstance(v, str)]
-        rec["search"] = "\n".join(words).lower()  # as JavaScript's toLowerCase
+            terms += [str(v) for b in branches(tree, schema, i) for v in b.values if isinstance(v, str)]
+        rec["search"] = "\n".join(terms).lower()  # as JavaScript's toLowerCase
         nodes.append(rec)
     features = [
         {"name": f.name, "kind": f.kind, "categories": list(f.categories) if f.is_categorical else None}
@@ -124,10 +165,9 @@ def page_data(model: BaseTreeEstimator, sample: Mapping[str, object] | None = No
         "nodes": nodes,
         "features": features,
         "classes": None if classes is None else list(classes),
-        # what a traced sample's leaf value is: a boosted member's raw score is no prediction
-        "value_name": "raw score of this tree"
-        if origin is not None and origin.is_raw_score
-        else "predicted value",
+        # a traced sample's leaf value: a boosted member's raw score is no prediction
+        "raw_score": origin is not None and origin.is_raw_score,
+        "words": {k: v for k, v in page_words(words).items() if k in _SCRIPT_WORDS},
         "sample": None if sample is None else sample_values(model, sample),
         "fit_height": FRAME_HEIGHT,
     }
@@ -162,41 +202,55 @@ def to_html(
     *,
     sample: Mapping[str, object] | None = None,
     title: str | None = None,
+    about: Sequence[str] | None = None,
+    words: Mapping[str, str] | None = None,
+    lang: str = "en",
 ) -> str:
-    """The page: ``svg`` is the tree's Graphviz picture (``render(to_dot(model), "svg")``)."""
+    """The page: ``svg`` is the tree's Graphviz picture (``render(to_dot(model), "svg")``).
+    ``title``: the heading (default ``PAGE_WORDS["heading"]``, or an imported tree's source);
+    ``about``: lines under it (default: an imported tree's ``ModelOrigin.sentences``);
+    ``words``: :data:`PAGE_WORDS` in another language, ``lang`` that language's code."""
     frame_js = inline_script("frame.js")
     if _FRAME_EXPORT not in frame_js:
         raise RuntimeError("assets/frame.js no longer starts its component with " + _FRAME_EXPORT)
     tree, schema = model.tree_, model.schema_
     task = "classification" if schema.is_classifier else "regression"
+    w = page_words(words)
     origin = getattr(model, "origin_", None)  # a tree read from another library says which
-    made = origin.title() if origin is not None else f"{model.algorithm} {task} tree"
-    heading = title if title is not None else f"{schema.target}: {made}"
-    meta = (
-        f"{tree.node_count} nodes · {tree.get_n_leaves()} leaves · depth {tree.get_depth()} · "
-        f"{len(schema.features)} features"
+    if title is not None:
+        heading = title
+    elif origin is not None:
+        heading = f"{schema.target}: {origin.title()}"
+    else:
+        heading = w["heading"].format(target=schema.target, algorithm=model.algorithm, task=task)
+    meta = w["meta"].format(
+        nodes=tree.node_count,
+        leaves=tree.get_n_leaves(),
+        depth=tree.get_depth(),
+        features=len(schema.features),
     )
-    about = "".join(
-        f'<p class="dt-origin">{html_escape(s)}</p>' for s in (origin.sentences() if origin else [])
-    )
-    data = page_data(model, sample)
+    lines = about if about is not None else origin.sentences() if origin is not None else []
+    told = "".join(f'<p class="dt-origin">{html_escape(line)}</p>' for line in lines)
+    data = page_data(model, sample, words)
     data["svg"] = svg
     # with scale.js: the frame's opening scale (readable text, fitted), which frame.js calls
     script = frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1) + "\n" + asset_text("page.js")
     style = asset_text("frame.css") + "\n" + asset_text("page.css")
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{html_escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html_escape(heading)}</title>\n<style>\n{style}</style>\n</head>\n<body>\n"
-        f'<header class="dt-head"><h1>{html_escape(heading)}</h1><p class="dt-meta">{html_escape(meta)}</p>{about}</header>\n'
-        '<div class="dt-tools"><label>Search <input id="dt-search" type="search" '
-        'placeholder="feature or label" autocomplete="off"></label> <span id="dt-search-count"></span> '
-        '<button id="dt-expand" type="button">unfold all</button></div>\n'
+        f'<header class="dt-head"><h1>{html_escape(heading)}</h1><p class="dt-meta">{html_escape(meta)}</p>{told}</header>\n'
+        f'<div class="dt-tools"><label>{html_escape(w["search"])} <input id="dt-search" type="search" '
+        f'placeholder="{html_escape(w["search_placeholder"])}" autocomplete="off"></label> '
+        '<span id="dt-search-count"></span> '
+        f'<button id="dt-expand" type="button">{html_escape(w["unfold_all"])}</button></div>\n'
         f'<div id="dt-tree">{_FRAME_HTML}</div>\n'
-        '<section class="dt-sample"><h2>Trace a sample</h2>'
+        f'<section class="dt-sample"><h2>{html_escape(w["trace"])}</h2>'
         '<form id="dt-form"><div id="dt-fields"></div>'
-        '<button type="submit">show path</button> <button type="button" id="dt-clear">clear</button></form>'
+        f'<button type="submit">{html_escape(w["show_path"])}</button> '
+        f'<button type="button" id="dt-clear">{html_escape(w["clear"])}</button></form>'
         '<p id="dt-result" aria-live="polite"></p></section>\n'
         f'<script type="application/json" id="dt-data">{_json_for_script(data)}</script>\n'
         f'<script type="module">\n{script}</script>\n'

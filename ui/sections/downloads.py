@@ -1,7 +1,7 @@
 """The Train page's download buttons: one table of formats, every payload built only when its
 button is clicked (a 30 000-node tree's JSON and DOT take seconds to write). The pictures (DOT,
-SVG, PNG, PDF, the HTML page's tree) say their words (samples, class, …) in the page's language,
-as the tree on the page does."""
+SVG, PNG, PDF) and the HTML page say their words (samples, class, …; the page's own) in the
+page's language, as the tree on the page does."""
 
 from __future__ import annotations
 
@@ -11,15 +11,59 @@ from dataclasses import dataclass
 
 from dtcore import export
 from dtcore.base import BaseTreeEstimator
+from ui import i18n
 from ui.state import state
 from ui.state.state import t
+from ui.views import origin as origin_words
 from ui.views import tree as treeview
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A download's words in the page's language: the picture's (``to_dot``'s ``words``) and the
+    HTML page's (``to_html``'s ``words``, ``title``, ``about``). None where dtcore's own English
+    is meant, so that an English download is byte for byte what ``dtcore export`` writes."""
+
+    dot: dict[str, str] | None = None
+    page: dict[str, str] | None = None
+    title: str | None = None
+    about: list[str] | None = None
+
+
+def wording(est: BaseTreeEstimator, lang: str) -> Wording:
+    dot = treeview.download_words(lang)
+    if dot is None:
+        return Wording()
+    target = est.schema_.target
+    origin = est.origin_
+    if origin is not None:
+        title = f"{target}: {origin_words.source_text(origin, lang)}"
+    else:
+        task = "classification" if est.schema_.is_classifier else "regression"
+        title = i18n.translate(
+            "standalone.heading",
+            lang,
+            target=target,
+            algorithm=i18n.translate("algo." + est.algorithm, lang),
+            task=i18n.translate("task." + task, lang),
+        )
+    return Wording(
+        dot,
+        {k: i18n.translate("standalone." + k, lang) for k in export.PAGE_WORDS},
+        title,
+        origin_words.about_lines(origin, lang) if origin is not None else None,
+    )
+
+
+def _html(e: BaseTreeEstimator, w: Wording, lang: str) -> str:
+    svg = export.render(export.to_dot(e, words=w.dot), "svg").decode("utf-8")
+    return export.to_html(e, svg, title=w.title, about=w.about, words=w.page, lang=lang)
 
 
 @dataclass(frozen=True)
 class Download:
     label: str  # catalogue key of the button's label
-    build: Callable[[BaseTreeEstimator, dict[str, str] | None], str | bytes]  # (est, DOT words) → content
+    build: Callable[[BaseTreeEstimator, Wording, str], str | bytes]  # (est, words, language) → content
     suffix: str
     mime: str
     icon: str | None = None
@@ -31,15 +75,17 @@ class Download:
 FORMATS = {
     "json": Download(
         "download.json",
-        lambda e, w: export.dumps_model(e),
+        lambda e, w, lang: export.dumps_model(e),
         ".json",
         "application/json",
         ":material/data_object:",
     ),
-    "dot": Download("download.dot", lambda e, w: export.to_dot(e, words=w), ".dot", "text/vnd.graphviz"),
+    "dot": Download(
+        "download.dot", lambda e, w, lang: export.to_dot(e, words=w.dot), ".dot", "text/vnd.graphviz"
+    ),
     "svg": Download(
         "download.svg",
-        lambda e, w: export.render(export.to_dot(e, words=w), "svg"),
+        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "svg"),
         ".svg",
         "image/svg+xml",
         ":material/image:",
@@ -47,18 +93,18 @@ FORMATS = {
     ),
     "png": Download(
         "download.png",
-        lambda e, w: export.render(export.to_dot(e, words=w), "png", dpi=144),
+        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "png", dpi=144),
         ".png",
         "image/png",
         ":material/image:",
         True,
     ),
     "rules": Download(
-        "download.rules", lambda e, w: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
+        "download.rules", lambda e, w, lang: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
     ),
     "pdf": Download(
         "download.pdf",
-        lambda e, w: export.render(export.to_dot(e, words=w), "pdf"),
+        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "pdf"),
         ".pdf",
         "application/pdf",
         ":material/picture_as_pdf:",
@@ -66,7 +112,7 @@ FORMATS = {
     ),
     "html": Download(
         "download.html",
-        lambda e, w: export.to_html(e, export.render(export.to_dot(e, words=w), "svg").decode("utf-8")),
+        _html,
         ".html",
         "text/html",
         ":material/web:",
@@ -75,7 +121,7 @@ FORMATS = {
     ),
     "python": Download(
         "download.python",
-        lambda e, w: export.to_python(e),
+        lambda e, w, lang: export.to_python(e),
         ".py",
         "text/x-python",
         ":material/code:",
@@ -83,7 +129,7 @@ FORMATS = {
     ),
     "sql": Download(
         "download.sql",
-        lambda e, w: export.to_sql(e),
+        lambda e, w, lang: export.to_sql(e),
         ".sql",
         "application/sql",
         ":material/database:",
@@ -99,12 +145,13 @@ def graphviz_missing() -> bool:
 def download_row(cells: Sequence, est, stem: str, formats: Sequence[str]) -> None:
     """One button per format in ``cells``; each payload is written when its button is clicked."""
     no_dot = graphviz_missing()
-    words = treeview.download_words(state.lang())
+    lang = state.lang()
+    words = wording(est, lang)
     for cell, name in zip(cells, formats):
         d = FORMATS[name]
         cell.download_button(
             t(d.label),
-            lambda d=d: d.build(est, words),
+            lambda d=d: d.build(est, words, lang),
             f"{stem}{d.suffix}",
             d.mime,
             on_click="ignore",

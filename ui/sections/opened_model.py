@@ -11,13 +11,13 @@ from pathlib import Path
 import streamlit as st
 
 from dtcore import export
-from dtcore.export.origin import ModelOrigin
 from ui.sections import downloads, navigation
 from ui.services.opened import MODEL_TYPES, OnData, OpenedModel, needed_columns
 from ui.services.training import TrainResult
 from ui.state import opened as opened_state
 from ui.state import report_mode, state, url
 from ui.state.state import t
+from ui.views import origin as origin_words
 from ui.views import tree as treeview
 from ui.views.text import md_escape, sentence
 
@@ -62,18 +62,7 @@ def source_text(om: OpenedModel) -> str:
     origin = om.estimator.origin_
     if origin is None:
         return t("algo." + om.estimator.algorithm)
-    text = origin.source
-    if origin.member is not None and origin.n_members is not None:
-        text += ", " + t("opened.member", member=origin.member, n=origin.n_members)
-    return text
-
-
-def origin_note(origin: ModelOrigin) -> str:
-    """The origin's note in the page's language (Markdown, escaped): its clauses each worded by
-    the catalogue; a file written before notes had clauses gives its English note."""
-    if not origin.clauses:
-        return md_escape(origin.note)
-    return md_escape(t("origin.join").join(t("origin." + c.key, **dict(c.values)) for c in origin.clauses))
+    return origin_words.source_text(origin, state.lang())
 
 
 def current_line(om: OpenedModel) -> str:
@@ -99,7 +88,7 @@ def train_view(om: OpenedModel) -> TrainResult | None:
             words += " " + t("opened.output", output=md_escape(origin.output))
         st.info(words, icon=":material/info:")
     if origin is not None and origin.note:
-        st.caption(t("opened.note", note=origin_note(origin)))
+        st.caption(t("opened.note", note=md_escape(origin_words.note_text(origin, state.lang()))))
     used = sorted({est.schema_.names[j] for j in tree.feature[tree.feature >= 0].tolist()})
     st.caption(
         t(

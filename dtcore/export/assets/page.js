@@ -5,6 +5,12 @@
 const DATA = JSON.parse(document.getElementById("dt-data").textContent);
 const NODES = DATA.nodes;
 const FEATURES = DATA.features;
+// the page's words (dtcore/export/html.py's PAGE_WORDS, or the caller's language's), each
+// "{name}" filled in from the values once (a value is never read as a template)
+const WORDS = DATA.words;
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
 const folded = new Set();
 
 function cutValue(c) {
@@ -59,11 +65,13 @@ function prediction(reach) {
       value += w * (node.value === null ? NaN : node.value);
     }
   }
-  if (!DATA.classes) return `${DATA.value_name} ${Number(value.toPrecision(6))}`;
+  if (!DATA.classes) {
+    return fill(DATA.raw_score ? WORDS.raw_score : WORDS.predicted_value, { value: Number(value.toPrecision(6)) });
+  }
   let best = 0;
   mix.forEach((p, k) => { if (p > mix[best]) best = k; });
   const parts = DATA.classes.map((c, k) => `${c} ${mix[k].toFixed(3)}`);
-  return `predicted class ${DATA.classes[best]} (${parts.join(", ")})`;
+  return fill(WORDS.predicted_class, { label: DATA.classes[best], shares: parts.join(", ") });
 }
 
 function descendants(n, out) {
@@ -112,11 +120,11 @@ function redraw() {
     t.setAttribute("x", String(box.x + box.width / 2));
     t.setAttribute("y", String(box.y + box.height + 14));
     t.setAttribute("text-anchor", "middle");
-    t.textContent = `+${descendants(n, new Set()).size} folded`;
+    t.textContent = fill(WORDS.folded_badge, { n: descendants(n, new Set()).size });
     g.appendChild(t);
   }
   const status = document.getElementById("dt-folds");
-  if (status) status.textContent = folded.size ? `${folded.size} subtree(s) folded` : "";
+  if (status) status.textContent = folded.size ? fill(WORDS.folds, { n: folded.size }) : "";
 }
 
 function toggle(n) {
@@ -142,7 +150,7 @@ function search(text) {
     }
   });
   const out = document.getElementById("dt-search-count");
-  out.textContent = q === "" ? "" : `${count} node(s) match${inside ? `, ${inside} in folded subtrees` : ""}`;
+  out.textContent = q === "" ? "" : fill(WORDS.matches, { n: count }) + (inside ? fill(WORDS.matches_inside, { n: inside }) : "");
 }
 
 function buildForm() {
@@ -158,7 +166,7 @@ function buildForm() {
       input = document.createElement("select");
       const none = document.createElement("option");
       none.value = "";
-      none.textContent = "(missing)";
+      none.textContent = WORDS.missing;
       input.appendChild(none);
       for (const c of f.categories) {
         const o = document.createElement("option");
@@ -170,7 +178,7 @@ function buildForm() {
       input = document.createElement("input");
       input.type = "text";
       input.inputMode = "decimal";
-      input.placeholder = "(missing)";
+      input.placeholder = WORDS.missing;
     }
     input.dataset.feature = String(j);
     label.appendChild(input);
@@ -212,8 +220,8 @@ function showPath(reach) {
   const path = [...reach.keys()].sort((a, b) => a - b);
   const shared = path.some((n) => reach.get(n) < 1 - 1e-12);
   result.dataset.path = path.join(",");
-  result.textContent = `${prediction(reach)}; path through node(s) ${path.join(", ")}` +
-    (shared ? " (a missing value went down every branch, weighted by training share)" : "");
+  result.textContent = fill(WORDS.path, { prediction: prediction(reach), nodes: path.join(", ") }) +
+    (shared ? WORDS.shared : "");
 }
 
 function main() {
@@ -221,9 +229,9 @@ function main() {
   dtFrame({
     data: {
       svg: DATA.svg,
-      fit: "fit",
+      fit: WORDS.fit,
       height: DATA.fit_height,
-      hint: "drag to pan · wheel to zoom · click a node to fold or unfold it",
+      hint: WORDS.hint,
       scale: null,
     },
     setTriggerValue: (_name, value) => {
