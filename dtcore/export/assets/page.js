@@ -9,7 +9,7 @@ const FEATURES = DATA.features;
 // "{name}" filled in from the values once (a value is never read as a template)
 const WORDS = DATA.words;
 function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  return template.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(values, k) ? String(values[k]) : m));
 }
 const folded = new Set();
 
