@@ -81,7 +81,7 @@ class NoteClause:
     @classmethod
     def from_dict(cls, d: object) -> NoteClause:
         """A clause of a model file's ``origin.clauses``, checked against :data:`NOTE_CLAUSES`."""
-        if not isinstance(d, dict) or d.get("key") not in NOTE_CLAUSES:
+        if not isinstance(d, dict) or not isinstance(d.get("key"), str) or d["key"] not in NOTE_CLAUSES:
             raise ValueError("model file: each of origin.clauses must be an object with a known key")
         names = clause_fields(d["key"])
         if set(d) - {"key"} != set(names) or not all(isinstance(d[n], str) for n in names):

@@ -119,6 +119,7 @@ def test_a_file_without_clauses_reads_its_english_note(tmp_path):
         ({"key": "xgb_dart", "objective": "x"}, "no fields"),  # a field too many
         ({"key": "xgb_leaves", "objective": 3}, "as text"),
         ({"key": "no_such_clause"}, "known key"),
+        ({"key": ["xgb_dart"]}, "known key"),  # not text (a list cannot even be looked up)
         ("xgb_dart", "known key"),
     ],
 )
