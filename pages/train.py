@@ -269,9 +269,7 @@ def downloads_section(res):
     # JSON and DOT take seconds to write)
     downloads.download_row(st.columns(5), est, stem, ("json", "dot", "svg", "png", "rules"))
     downloads.download_row(st.columns(5), est, stem, ("pdf", "html", "python", "sql"))
-    no_dot = downloads.graphviz_missing()
-    if no_dot:
-        st.caption(t("download.no_graphviz", message="dot"))
+    downloads.pictures_note(est)
     # written and sent only while open: a 30 000-node tree's rules are megabytes (issue 26)
     rules = st.expander(t("rules.title"), key="rules_open", on_change="rerun")
     if rules.open:

@@ -322,3 +322,22 @@ def test_pruning_page_draws_big_trees_on_the_server():
     at.selectbox(key="prune_levels").select("auto").run()
     assert not at.exception
     assert len(tree_frames(at)) == 2 and not tree_charts(at)
+
+
+def test_picture_downloads_of_a_tree_too_big_to_lay_out_are_disabled_with_the_reason():
+    """Above DOWNLOAD_NODE_LIMIT nodes the SVG, PNG, PDF and HTML page buttons would make Graphviz
+    lay out the whole tree on the click (30 s for 6 121 nodes): they are disabled, the page says
+    why and offers the .dot file, which stays enabled with the model and code downloads."""
+    from ui.sections.downloads import DOWNLOAD_NODE_LIMIT
+
+    at = generated_app(40_000)
+    nodes = at.session_state["result"].estimator.tree_.node_count
+    assert nodes > DOWNLOAD_NODE_LIMIT
+    state = {b.proto.label: b.proto.disabled for b in at.get("download_button")}
+    assert all(state[k] for k in ("SVG", "PNG", "PDF", "HTML page")), state
+    assert not any(state[k] for k in ("Model (JSON)", "Graphviz DOT", "Rules (text)", "Python function")), (
+        state
+    )
+    assert any(f"{nodes:,} nodes" in c.value and "dot -Tsvg" in c.value for c in at.caption)
+    small = start(sample="watermelon_3.0", algo="c45")  # a textbook tree: every button enabled
+    assert not any(b.proto.disabled for b in small.get("download_button"))

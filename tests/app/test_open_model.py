@@ -41,7 +41,7 @@ def test_an_xgboost_tree_opens_on_the_train_page_and_says_its_leaves_are_raw_sco
     assert any("It scores class 1" in i.value for i in at.info)
     assert not at.get("metric")  # no scores: the file has no data
     labels = [b.proto.label for b in at.get("download_button")]  # the file's tree, also as a page
-    assert labels == ["Download as a dtcore model (JSON)", "HTML page", "SVG", "PNG"], labels
+    assert labels == ["Download as a dtcore model (JSON)", "HTML page", "SVG", "PNG", "Graphviz DOT"], labels
     assert "iris-xgb.json" in at.query_params["model"]  # the link names the file to open again
 
 

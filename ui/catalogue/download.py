@@ -13,6 +13,12 @@ WORDS: dict[str, tuple[str, str]] = {
     ),
     "download.pdf": ("PDF", "PDF"),
     "download.html": ("HTML page", "HTML 网页"),
+    "download.too_big": (
+        "No pictures of this tree ({nodes} nodes): above {limit} nodes Graphviz takes half a minute "
+        "and more to lay one out. Download the .dot file and run dot -Tsvg on it, or prune the tree.",
+        "不提供这棵树（{nodes} 个节点）的图片：超过 {limit} 个节点时，Graphviz 排版一张图要半分钟以上。"
+        "请下载 .dot 文件并用 dot -Tsvg 生成，或先剪枝。",
+    ),
     "download.html_help": (
         "The tree as one HTML file that opens offline in any browser: pan, zoom, fold subtrees, "
         "search, and trace a sample's path.",

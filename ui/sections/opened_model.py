@@ -116,8 +116,10 @@ def train_view(om: OpenedModel) -> TrainResult | None:
         mime="application/json",
         key="opened_download",
     )
-    # the file's tree as a page of its own (it says what the tree is) and as pictures
-    downloads.download_row(st.columns(3), est, f"{Path(om.name).stem}-tree{om.tree}", ("html", "svg", "png"))
+    # the file's tree as a page of its own (it says what the tree is), as pictures and as DOT
+    stem = f"{Path(om.name).stem}-tree{om.tree}"
+    downloads.download_row(st.columns(4), est, stem, ("html", "svg", "png", "dot"))
+    downloads.pictures_note(est)
     return None
 
 
