@@ -59,6 +59,7 @@ PAGE_WORDS = {
     "matches": "{n} node(s) match",
     "matches_inside": ", {n} in folded subtrees",
     "predicted_class": "predicted class {label} ({shares})",
+    "list_sep": ", ",  # between the classes' shares, and between the nodes of a path
     "predicted_value": "predicted value {value}",
     "raw_score": "raw score of this tree {value}",  # a boosted member's leaf: no prediction
     "path": "{prediction}; path through node(s) {nodes}",

@@ -29,5 +29,5 @@ def test_a_chinese_pages_pictures_download_in_chinese(page, app_url, tmp_path):
     viewer.wait_for_selector("body[data-ready='1']", timeout=15_000)
     viewer.locator("#dt-form button[type=submit]").click()
     traced = viewer.inner_text("#dt-result")
-    assert traced.startswith("预测类别 ") and "；经过节点 0" in traced, traced
+    assert traced.startswith("预测类别 ") and "；经过节点 0，1" in traced and ", " not in traced, traced
     assert viewer.inner_text("h2") == "追踪一条样本" and viewer.get_attribute("html", "lang") == "zh"

@@ -24,6 +24,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "standalone.matches": ("{n} node(s) match", "{n} 个节点匹配"),
     "standalone.matches_inside": (", {n} in folded subtrees", "，其中 {n} 个在折叠的子树中"),
     "standalone.predicted_class": ("predicted class {label} ({shares})", "预测类别 {label}（{shares}）"),
+    "standalone.list_sep": (", ", "，"),
     "standalone.predicted_value": ("predicted value {value}", "预测值 {value}"),
     "standalone.raw_score": ("raw score of this tree {value}", "这棵树的原始得分 {value}"),
     "standalone.path": ("{prediction}; path through node(s) {nodes}", "{prediction}；经过节点 {nodes}"),

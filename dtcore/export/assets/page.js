@@ -71,7 +71,7 @@ function prediction(reach) {
   let best = 0;
   mix.forEach((p, k) => { if (p > mix[best]) best = k; });
   const parts = DATA.classes.map((c, k) => `${c} ${mix[k].toFixed(3)}`);
-  return fill(WORDS.predicted_class, { label: DATA.classes[best], shares: parts.join(", ") });
+  return fill(WORDS.predicted_class, { label: DATA.classes[best], shares: parts.join(WORDS.list_sep) });
 }
 
 function descendants(n, out) {
@@ -220,7 +220,7 @@ function showPath(reach) {
   const path = [...reach.keys()].sort((a, b) => a - b);
   const shared = path.some((n) => reach.get(n) < 1 - 1e-12);
   result.dataset.path = path.join(",");
-  result.textContent = fill(WORDS.path, { prediction: prediction(reach), nodes: path.join(", ") }) +
+  result.textContent = fill(WORDS.path, { prediction: prediction(reach), nodes: path.join(WORDS.list_sep) }) +
     (shared ? WORDS.shared : "");
 }
 
