@@ -41,8 +41,8 @@ _FRAME_HTML = (
 FRAME_HEIGHT = 560
 
 #: The page's own words, English; pass ``words=`` to :func:`to_html` for another language (every
-#: key is needed; the ``{fields}`` are filled in). Those from ``missing`` on are the script's.
-PAGE_WORDS = {
+#: key is needed; the ``{fields}`` are filled in): the markup's, then page.js's.
+_MARKUP_WORDS = {
     "heading": "{target}: {algorithm} {task} tree",
     "meta": "{nodes} nodes · {leaves} leaves · depth {depth} · {features} features",
     "search": "Search",
@@ -51,6 +51,8 @@ PAGE_WORDS = {
     "trace": "Trace a sample",
     "show_path": "show path",
     "clear": "clear",
+}
+_SCRIPT_WORDS = {
     "missing": "(missing)",
     "fit": "fit",
     "hint": "drag to pan · wheel to zoom · click a node to fold or unfold it",
@@ -65,7 +67,7 @@ PAGE_WORDS = {
     "path": "{prediction}; path through node(s) {nodes}",
     "shared": " (a missing value went down every branch, weighted by training share)",
 }
-_SCRIPT_WORDS = tuple(PAGE_WORDS)[tuple(PAGE_WORDS).index("missing") :]
+PAGE_WORDS = {**_MARKUP_WORDS, **_SCRIPT_WORDS}
 
 
 def page_words(words: Mapping[str, str] | None) -> dict[str, str]:
@@ -232,7 +234,7 @@ def to_html(
     )
     lines = about if about is not None else origin.sentences() if origin is not None else []
     told = "".join(f'<p class="dt-origin">{html_escape(line)}</p>' for line in lines)
-    data = page_data(model, sample, words)
+    data = page_data(model, sample, w)
     data["svg"] = svg
     # with scale.js: the frame's opening scale (readable text, fitted), which frame.js calls
     script = frame_js.replace(_FRAME_EXPORT, _FRAME_NAME, 1) + "\n" + asset_text("page.js")

@@ -11,6 +11,7 @@ fields (the app's catalogue has every key in 中文)."""
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -71,9 +72,9 @@ class NoteClause:
     key: str
     values: tuple[tuple[str, str], ...] = ()
 
-    def text(self) -> str:
-        """The clause in English."""
-        return NOTE_CLAUSES[self.key].format(**dict(self.values))
+    def text(self, words: Mapping[str, str] | None = None) -> str:
+        """The clause in English, or in ``words`` (as :func:`origin_words` takes them)."""
+        return origin_words(words)[self.key].format(**dict(self.values))
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, **dict(self.values)}
@@ -99,9 +100,26 @@ def clause(key: str, **values: object) -> NoteClause:
     return NoteClause(key, tuple((n, str(values[n])) for n in clause_fields(key)))
 
 
-def joined_note(clauses: tuple[NoteClause, ...]) -> str:
-    """The note the clauses make, in English: their texts joined by "; "."""
-    return "; ".join(c.text() for c in clauses)
+#: How an origin is said besides its note's clauses, English; :meth:`ModelOrigin.title`,
+#: :meth:`ModelOrigin.note_text` and :meth:`ModelOrigin.sentences` take ``words=`` for another
+#: language (these keys and every key of :data:`NOTE_CLAUSES`)
+ORIGIN_WORDS = {
+    "member": "tree {member} of {n}",
+    "raw_score": "Its leaves hold a raw score (a log-odds or margin contribution), not a probability.",
+    "output": "It scores class {output}.",
+    "note": "Source: {note}.",
+    "join": "; ",  # between the note's clauses
+}
+
+
+def origin_words(words: Mapping[str, str] | None) -> Mapping[str, str]:
+    """ORIGIN_WORDS and NOTE_CLAUSES, or the caller's words for every one of their keys."""
+    if words is None:
+        return {**ORIGIN_WORDS, **NOTE_CLAUSES}
+    missing = sorted((set(ORIGIN_WORDS) | set(NOTE_CLAUSES)) - set(words))
+    if missing:
+        raise ValueError(f"words= lacks {missing}")
+    return words
 
 
 @dataclass(frozen=True)
@@ -131,28 +149,37 @@ class ModelOrigin:
 
     def __post_init__(self) -> None:
         if self.clauses and not self.note:  # frozen: the note is set once, from its clauses
-            object.__setattr__(self, "note", joined_note(self.clauses))
+            object.__setattr__(self, "note", self.note_text())
 
     @property
     def is_raw_score(self) -> bool:
         return self.leaf_values == RAW_SCORE
 
-    def title(self) -> str:
+    def title(self, words: Mapping[str, str] | None = None) -> str:
         """``XGBoost JSON model, tree 4 of 6``: the source, and which member of an ensemble."""
         if self.member is None or self.n_members is None:
             return self.source
-        return f"{self.source}, tree {self.member} of {self.n_members}"
+        return f"{self.source}, " + origin_words(words)["member"].format(member=self.member, n=self.n_members)
 
-    def sentences(self) -> list[str]:
-        """What a picture of the tree outside the app says of it, in English: what its leaves
-        hold (a raw score is no probability), the class it scores, and the note."""
+    def note_text(self, words: Mapping[str, str] | None = None) -> str:
+        """The note, its clauses in English or in ``words``; a file written before notes had
+        clauses gives its English note."""
+        if not self.clauses:
+            return self.note
+        w = origin_words(words)
+        return w["join"].join(c.text(w) for c in self.clauses)
+
+    def sentences(self, words: Mapping[str, str] | None = None) -> list[str]:
+        """What a picture of the tree outside the app says of it: what its leaves hold (a raw
+        score is no probability), the class it scores, and the note."""
+        w = origin_words(words)
         out = []
         if self.is_raw_score:
-            out.append("Its leaves hold a raw score (a log-odds or margin contribution), not a probability.")
+            out.append(w["raw_score"])
         if self.output is not None:
-            out.append(f"It scores class {self.output}.")
+            out.append(w["output"].format(output=self.output))
         if self.note:
-            out.append(f"Source: {self.note}.")
+            out.append(w["note"].format(note=self.note_text(w)))
         return out
 
     def to_dict(self) -> dict[str, Any]:

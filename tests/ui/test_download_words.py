@@ -25,17 +25,17 @@ def labor_id3():
 def test_english_downloads_are_the_commands_and_chinese_ones_are_chinese():
     est = labor_id3()
     assert download_words("en") is None
-    english = FORMATS["dot"].build(est, wording(est, "en"), "en")
+    english = FORMATS["dot"].build(est, wording(est, "en"))
     assert english == export.to_dot(est) and "parent's majority" in english  # empty branches
-    chinese = FORMATS["dot"].build(est, wording(est, "zh"), "zh")
+    chinese = FORMATS["dot"].build(est, wording(est, "zh"))
     assert "样本数" in chinese and "父节点多数类" in chinese and "samples" not in chinese
 
 
 def test_the_html_page_in_chinese_and_english_as_the_command_writes_it():
     est = labor_id3()
     svg = export.render(export.to_dot(est), "svg").decode("utf-8")
-    assert FORMATS["html"].build(est, wording(est, "en"), "en") == export.to_html(est, svg)
-    page = FORMATS["html"].build(est, wording(est, "zh"), "zh")
+    assert FORMATS["html"].build(est, wording(est, "en")) == export.to_html(est, svg)
+    page = FORMATS["html"].build(est, wording(est, "zh"))
     assert '<html lang="zh">' in page and "<h1>class：ID3 分类决策树</h1>" in page
     assert "追踪一条样本" in page and "全部展开" in page and "样本数" in page
     assert "Trace a sample" not in page and "samples =" not in page

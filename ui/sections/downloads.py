@@ -16,16 +16,17 @@ from dtcore.base import BaseTreeEstimator
 from ui import i18n
 from ui.state import state
 from ui.state.state import t
-from ui.views import origin as origin_words
 from ui.views import tree as treeview
+from ui.views.origin import origin_words
 
 
 @dataclass(frozen=True)
 class Wording:
-    """A download's words in the page's language: the picture's (``to_dot``'s ``words``) and the
-    HTML page's (``to_html``'s ``words``, ``title``, ``about``). None where dtcore's own English
-    is meant, so that an English download is byte for byte what ``dtcore export`` writes."""
+    """A download's words in the page's language ``lang``: the picture's (``to_dot``'s ``words``)
+    and the HTML page's (``to_html``'s ``words``, ``title``, ``about``). None where dtcore's own
+    English is meant, so that an English download is byte for byte what ``dtcore export`` writes."""
 
+    lang: str = i18n.DEFAULT_LANG
     dot: dict[str, str] | None = None
     page: dict[str, str] | None = None
     title: str | None = None
@@ -35,11 +36,12 @@ class Wording:
 def wording(est: BaseTreeEstimator, lang: str) -> Wording:
     dot = treeview.download_words(lang)
     if dot is None:
-        return Wording()
+        return Wording(lang)
     target = est.schema_.target
     origin = est.origin_
     if origin is not None:
-        title = f"{target}: {origin_words.source_text(origin, lang)}"
+        words = origin_words(lang)
+        title, about = f"{target}: {origin.title(words)}", origin.sentences(words)
     else:
         task = "classification" if est.schema_.is_classifier else "regression"
         title = i18n.translate(
@@ -49,23 +51,21 @@ def wording(est: BaseTreeEstimator, lang: str) -> Wording:
             algorithm=i18n.translate("algo." + est.algorithm, lang),
             task=i18n.translate("task." + task, lang),
         )
+        about = None
     return Wording(
-        dot,
-        {k: i18n.translate("standalone." + k, lang) for k in export.PAGE_WORDS},
-        title,
-        origin_words.about_lines(origin, lang) if origin is not None else None,
+        lang, dot, {k: i18n.translate("standalone." + k, lang) for k in export.PAGE_WORDS}, title, about
     )
 
 
-def _html(e: BaseTreeEstimator, w: Wording, lang: str) -> str:
+def _html(e: BaseTreeEstimator, w: Wording) -> str:
     svg = export.render(export.to_dot(e, words=w.dot), "svg").decode("utf-8")
-    return export.to_html(e, svg, title=w.title, about=w.about, words=w.page, lang=lang)
+    return export.to_html(e, svg, title=w.title, about=w.about, words=w.page, lang=w.lang)
 
 
 @dataclass(frozen=True)
 class Download:
     label: str  # catalogue key of the button's label
-    build: Callable[[BaseTreeEstimator, Wording, str], str | bytes]  # (est, words, language) → content
+    build: Callable[[BaseTreeEstimator, Wording], str | bytes]  # (est, its words) → the file's content
     suffix: str
     mime: str
     icon: str | None = None
@@ -77,17 +77,15 @@ class Download:
 FORMATS = {
     "json": Download(
         "download.json",
-        lambda e, w, lang: export.dumps_model(e),
+        lambda e, w: export.dumps_model(e),
         ".json",
         "application/json",
         ":material/data_object:",
     ),
-    "dot": Download(
-        "download.dot", lambda e, w, lang: export.to_dot(e, words=w.dot), ".dot", "text/vnd.graphviz"
-    ),
+    "dot": Download("download.dot", lambda e, w: export.to_dot(e, words=w.dot), ".dot", "text/vnd.graphviz"),
     "svg": Download(
         "download.svg",
-        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "svg"),
+        lambda e, w: export.render(export.to_dot(e, words=w.dot), "svg"),
         ".svg",
         "image/svg+xml",
         ":material/image:",
@@ -95,18 +93,18 @@ FORMATS = {
     ),
     "png": Download(
         "download.png",
-        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "png", dpi=144),
+        lambda e, w: export.render(export.to_dot(e, words=w.dot), "png", dpi=144),
         ".png",
         "image/png",
         ":material/image:",
         True,
     ),
     "rules": Download(
-        "download.rules", lambda e, w, lang: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
+        "download.rules", lambda e, w: export.to_text(e), "-rules.txt", "text/plain", ":material/list:"
     ),
     "pdf": Download(
         "download.pdf",
-        lambda e, w, lang: export.render(export.to_dot(e, words=w.dot), "pdf"),
+        lambda e, w: export.render(export.to_dot(e, words=w.dot), "pdf"),
         ".pdf",
         "application/pdf",
         ":material/picture_as_pdf:",
@@ -123,7 +121,7 @@ FORMATS = {
     ),
     "python": Download(
         "download.python",
-        lambda e, w, lang: export.to_python(e),
+        lambda e, w: export.to_python(e),
         ".py",
         "text/x-python",
         ":material/code:",
@@ -131,7 +129,7 @@ FORMATS = {
     ),
     "sql": Download(
         "download.sql",
-        lambda e, w, lang: export.to_sql(e),
+        lambda e, w: export.to_sql(e),
         ".sql",
         "application/sql",
         ":material/database:",
@@ -166,13 +164,12 @@ def pictures_note(est: BaseTreeEstimator) -> None:
 def download_row(cells: Sequence, est, stem: str, formats: Sequence[str]) -> None:
     """One button per format in ``cells``; each payload is written when its button is clicked."""
     no_picture = graphviz_missing() or too_big_to_draw(est)
-    lang = state.lang()
-    words = wording(est, lang)
+    words = wording(est, state.lang())
     for cell, name in zip(cells, formats):
         d = FORMATS[name]
         cell.download_button(
             t(d.label),
-            lambda d=d: d.build(est, words, lang),
+            lambda d=d: d.build(est, words),
             f"{stem}{d.suffix}",
             d.mime,
             on_click="ignore",

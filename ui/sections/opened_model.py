@@ -17,8 +17,8 @@ from ui.services.training import TrainResult
 from ui.state import opened as opened_state
 from ui.state import report_mode, state, url
 from ui.state.state import t
-from ui.views import origin as origin_words
 from ui.views import tree as treeview
+from ui.views.origin import origin_words
 from ui.views.text import md_escape, sentence
 
 
@@ -62,7 +62,7 @@ def source_text(om: OpenedModel) -> str:
     origin = om.estimator.origin_
     if origin is None:
         return t("algo." + om.estimator.algorithm)
-    return origin_words.source_text(origin, state.lang())
+    return origin.title(origin_words(state.lang()))
 
 
 def current_line(om: OpenedModel) -> str:
@@ -88,7 +88,7 @@ def train_view(om: OpenedModel) -> TrainResult | None:
             words += " " + t("opened.output", output=md_escape(origin.output))
         st.info(words, icon=":material/info:")
     if origin is not None and origin.note:
-        st.caption(t("opened.note", note=md_escape(origin_words.note_text(origin, state.lang()))))
+        st.caption(t("opened.note", note=md_escape(origin.note_text(origin_words(state.lang())))))
     used = sorted({est.schema_.names[j] for j in tree.feature[tree.feature >= 0].tolist()})
     st.caption(
         t(

@@ -1,36 +1,24 @@
-"""An imported tree's origin in the page's language, as plain text (callers escape it for
-Markdown or HTML): which source and member, what its leaves hold, and its note worded clause by
-clause from the catalogue (``origin.*``; a file written before notes had clauses gives its
-English note)."""
+"""The words an imported tree's origin is said in on this page (``dtcore.export.origin``'s
+``ORIGIN_WORDS`` and note clauses, from the catalogue: ``opened.*`` and ``origin.*``), for
+``ModelOrigin.title``, ``note_text`` and ``sentences``, which word it."""
 
 from __future__ import annotations
 
-from dtcore.export.origin import ModelOrigin
+from dtcore.export.origin import NOTE_CLAUSES
 from ui import i18n
 
-
-def source_text(origin: ModelOrigin, lang: str) -> str:
-    """``XGBoost JSON model, tree 4 of 6`` (中文: ``…, 共 6 棵中的第 4 棵``)."""
-    text = origin.source
-    if origin.member is not None and origin.n_members is not None:
-        text += ", " + i18n.translate("opened.member", lang, member=origin.member, n=origin.n_members)
-    return text
-
-
-def note_text(origin: ModelOrigin, lang: str) -> str:
-    if not origin.clauses:
-        return origin.note
-    join = i18n.translate("origin.join", lang)
-    return join.join(i18n.translate("origin." + c.key, lang, **dict(c.values)) for c in origin.clauses)
+#: ORIGIN_WORDS key → its catalogue key
+_KEYS = {
+    "member": "opened.member",
+    "raw_score": "opened.raw_score",
+    "output": "opened.output",
+    "note": "opened.note",
+    "join": "origin.join",
+}
 
 
-def about_lines(origin: ModelOrigin, lang: str) -> list[str]:
-    """What a page outside the app says under its heading (``ModelOrigin.sentences``' lines)."""
-    out = []
-    if origin.is_raw_score:
-        out.append(i18n.translate("opened.raw_score", lang))
-    if origin.output is not None:
-        out.append(i18n.translate("opened.output", lang, output=origin.output))
-    if origin.note:
-        out.append(i18n.translate("opened.note", lang, note=note_text(origin, lang)))
-    return out
+def origin_words(lang: str) -> dict[str, str]:
+    return {
+        **{k: i18n.translate(key, lang) for k, key in _KEYS.items()},
+        **{k: i18n.translate("origin." + k, lang) for k in NOTE_CLAUSES},
+    }
