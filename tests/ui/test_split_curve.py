@@ -139,3 +139,49 @@ def test_a_big_curve_keeps_its_maximum_and_few_columns_that_each_pick_their_best
         slack = 5e-6 * max(abs(lo), abs(hi))  # the range is printed to six significant digits
         inside = (thr >= lo - slack) & (thr <= hi + slack) & ok
         assert score[k] >= score[inside].max() - 1e-12
+
+
+def rotated_titles(svg: str) -> list[tuple[float, float, str]]:
+    """(x, y, text) of every rotated text: the y axis titles' lines."""
+    root = ET.fromstring(svg)
+    return [
+        (float(t.get("x")), float(t.get("y")), t.text or "")
+        for t in root.iter(SVG + "text")
+        if (t.get("transform") or "").startswith("rotate(-90")
+    ]
+
+
+def test_a_long_score_title_is_drawn_whole_on_two_lines_clear_of_the_tick_labels():
+    """CART regression's "impurity decrease at this node" is longer than the score panel's
+    220 px: it was cut to "impurity decrease at this n…"; it now reads whole on two lines, and the
+    plot moves right to make room for them."""
+    short, _, _ = melon()
+    long_title = "impurity decrease at this node"
+    svg, _, _ = melon(texts={**TEXTS, "score": long_title})
+    lines = [t for _, _, t in rotated_titles(svg)]
+    assert "…" not in "".join(lines)
+    assert " ".join(lines[:2]) == long_title and lines[2] == "rows"
+    first, second = rotated_titles(svg)[:2]
+    assert first[1] == second[1] and first[0] < second[0]  # side by side, first line on the left
+    assert all(C.text_width(t) <= C.SCORE_HEIGHT for t in lines[:2])
+    # every tick label (right-aligned left of the plot) begins right of the second line's band
+    ticks = [t for t in ET.fromstring(svg).iter(SVG + "text") if t.get("text-anchor") == "end"]
+    assert ticks and all(float(t.get("x")) - C.text_width(t.text) > second[0] + 8 for t in ticks)
+    # a title that fits keeps its one line where it was
+    assert [(x, t) for x, _, t in rotated_titles(short)] == [(14.0, "gain"), (14.0, "rows")]
+
+
+def test_y_title_lines_split_near_the_middle_and_cut_only_what_still_does_not_fit():
+    from ui.figures.static_charts import text_width, y_title_lines
+
+    assert y_title_lines("gain", 220) == ["gain"]
+    assert y_title_lines("impurity decrease at this node", 220) == ["impurity decrease", "at this node"]
+    # a Chinese title has no spaces: it splits between characters, each half as wide as it can be
+    zh = "本节点的不纯度下降量加权平均值"
+    lines = y_title_lines(zh, 120)
+    assert "".join(lines) == zh and len(lines) == 2
+    assert abs(text_width(lines[0]) - text_width(lines[1])) <= 13
+    # too long even on two lines: the second line is cut, the first is whole
+    lines = y_title_lines("a b " + "x" * 80, 100)
+    assert len(lines) == 2 and not lines[0].endswith("…") and lines[1].endswith("…")
+    assert all(text_width(t) <= 100 for t in lines)

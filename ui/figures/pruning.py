@@ -36,6 +36,9 @@ from .static_charts import (
     star_points,
     svg_open,
     text_width,
+    y_title_band,
+    y_title_lines,
+    y_title_svg,
 )
 from .style import plain
 
@@ -191,7 +194,8 @@ def line_chart_svg(
         while k * step <= top * (1 + 1e-9):
             y_label_w = max(y_label_w, text_width(_tick_label(k * step, step, p)))
             k += 1
-    left = 24 + y_label_w + 8  # the rotated y title, the tick labels
+    titles = [y_title_lines(p.y_title, panel_height) for p in panels]
+    left = max(y_title_band(t) for t in titles) + y_label_w + 8  # the rotated y title, the tick labels
     right = width - 14
     names = [name for _, name, _ in legend]
     rows = legend_rows(names, width - 20)
@@ -246,11 +250,7 @@ def line_chart_svg(
         while k * step <= top * (1 + 1e-9):
             out += grid_row(left, right, py(k * step), _tick_label(k * step, step, p))
             k += 1
-        mid = (ptop + pbot) / 2
-        out.append(
-            f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
-            f"{x(fit(p.y_title, panel_height))}</text>"
-        )
+        out.append(y_title_svg(titles[i], (ptop + pbot) / 2))
         xp = [px(v) for v in xs]
         if p.band is not None:  # by group: its highest upper and lowest lower bound
             gx = [xp[a] for a, _ in groups]

@@ -41,6 +41,9 @@ from .static_charts import (
     star_points,
     text_width,
     x_ticks,
+    y_title_band,
+    y_title_lines,
+    y_title_svg,
 )
 from .style import FONT, plain
 
@@ -139,7 +142,8 @@ def curve_svg(
     c_top = c_step * math.ceil(c_max / c_step - 1e-9)
 
     labels_w = max([text_width(fmt_axis(v, y_step)) for v in y_ticks] + [text_width(fmt_axis(c_top, c_step))])
-    left, right = 24 + labels_w + 8, WIDTH - 16
+    titles = [y_title_lines(texts["score"], SCORE_HEIGHT), y_title_lines(texts["count"], HIST_HEIGHT)]
+    left, right = max(y_title_band(t) for t in titles) + labels_w + 8, WIDTH - 16
     entries = [("line", texts["candidates"], LINE)]
     if (~ok).any():
         entries.append(("open", texts["ineligible"], INELIGIBLE))
@@ -214,12 +218,8 @@ def curve_svg(
     while k * c_step <= c_top * (1 + 1e-9):
         out += grid_row(left, right, hy(k * c_step), fmt_axis(k * c_step, c_step))
         k += 1
-    for title, a, b in ((texts["score"], s_top, s_bot), (texts["count"], h_top, h_bot)):
-        mid = (a + b) / 2
-        out.append(
-            f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
-            f"{x(fit(title, b - a))}</text>"
-        )
+    for title, a, b in zip(titles, (s_top, h_top), (s_bot, h_bot), strict=True):
+        out.append(y_title_svg(title, (a + b) / 2))
     # the histogram: stacked bars by class
     base = np.zeros(centres.size)
     for k in range(counts.shape[0]):

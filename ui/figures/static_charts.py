@@ -57,6 +57,37 @@ def fit(text: str, width: float, size: float = SIZE) -> str:
     return text + "…"
 
 
+def y_title_lines(title: str, length: float, size: float = SIZE) -> list[str]:
+    """A y axis title as it is drawn along an axis of ``length`` px: one line when it fits, else
+    two, split at the space nearest its middle (between any two characters when it has none, as
+    a Chinese title), each cut with "…" only if it is still too long ("impurity decrease at this
+    node" along a 220 px score panel was cut to "…at this n…")."""
+    title = str(title)
+    if text_width(title, size) <= length or len(title) < 2:
+        return [fit(title, length, size)]
+    spaces = [i for i, c in enumerate(title) if c == " "]
+    cuts = [(title[:i], title[i + 1 :]) for i in spaces] or [
+        (title[:i], title[i:]) for i in range(1, len(title))
+    ]
+    first, second = min(cuts, key=lambda c: max(text_width(c[0], size), text_width(c[1], size)))
+    return [fit(first, length, size), fit(second, length, size)]
+
+
+def y_title_band(lines: Sequence[str]) -> float:
+    """px left of the tick labels for a rotated y title of these lines (:func:`y_title_lines`)."""
+    return 24.0 if len(lines) < 2 else 40.0
+
+
+def y_title_svg(lines: Sequence[str], mid: float) -> str:
+    """The rotated y title centred at height ``mid``: one line at x 14, two at x 12 and 28."""
+    xs = [14.0] if len(lines) < 2 else [12.0, 28.0]
+    return "".join(
+        f'<text x="{n(cx)}" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 {n(cx)} {n(mid)})">'
+        f"{x(line)}</text>"
+        for cx, line in zip(xs, lines, strict=False)
+    )
+
+
 def mix(share: float, color: str = BAR_COLOR) -> str:
     """White to ``color`` by ``share`` (0..1), as #rrggbb."""
     s = min(max(float(share), 0.0), 1.0)
@@ -355,8 +386,9 @@ def y_plot(
     """A chart's opening, its y grid from ``y_lo`` to ``y_hi`` and both axis titles: (parts, left,
     right, top, bottom, py: a value's y); ``top``: the plot's top (room above it for a legend)."""
     y_ticks, y_step = nice_ticks(y_lo, y_hi)
-    left = 24 + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
     right, bottom = width - 14, height - 44.0
+    title = y_title_lines(y_title, bottom - top)
+    left = y_title_band(title) + max(text_width(fmt_axis(v, y_step)) for v in y_ticks) + 8
 
     def py(v: float) -> float:
         return bottom - (float(v) - y_lo) / (y_hi - y_lo) * (bottom - top)
@@ -364,11 +396,7 @@ def y_plot(
     out = [svg_open(width, height, label)]
     for v in y_ticks:
         out += grid_row(left, right, py(v), fmt_axis(v, y_step))
-    mid = (top + bottom) / 2
-    out.append(
-        f'<text x="14" y="{n(mid)}" text-anchor="middle" transform="rotate(-90 14 {n(mid)})">'
-        f"{x(fit(y_title, bottom - top))}</text>"
-    )
+    out.append(y_title_svg(title, (top + bottom) / 2))
     out.append(f'<line x1="{n(left)}" y1="{n(bottom)}" x2="{n(right)}" y2="{n(bottom)}" stroke="{MUTED}"/>')
     out.append(
         f'<text x="{n((left + right) / 2)}" y="{n(height - 8)}" text-anchor="middle" fill="{INK}">'
