@@ -10,6 +10,7 @@ from dtcore.export import dumps_model
 from ui.services.loading import load_sample
 from ui.services.opened import needed_columns, on_data, open_model
 from ui.services.training import Split
+from ui.views import tree as treeview
 
 
 def iris_file() -> tuple[bytes, CARTClassifier]:
@@ -71,6 +72,12 @@ def test_the_data_pages_target_stands_in_for_a_target_name_the_data_lack():
     assert od.result is not None and od.result.target == "class"
     np.testing.assert_array_equal(od.estimator.tree_.n_samples, sk.tree_.n_node_samples)
     assert od.result.scores["train"].n == 150
+    # the restated tree is named after the column it now predicts (its legend said "y"); the
+    # opened file's model keeps its own name
+    named = on_data(om, df.rename(columns={"class": "species"}), Split(), data_target="species")
+    assert named.estimator.schema_.target == "species" and om.estimator.schema_.target == "y"
+    legend = treeview.tree_dot(named.estimator, 3, lang="en").split('legend [id="dtlegend"', 1)[1]
+    assert "<B>species</B>" in legend.split("\n", 1)[0]
     # a target that is one of the model's features, or a table lacking a feature, stands in for nothing
     assert on_data(om, df, Split(), data_target="petal width (cm)").lacking == ("y",)
     lacking = on_data(om, df.drop(columns="sepal width (cm)"), Split(), data_target="class").lacking

@@ -99,7 +99,7 @@ def train_view(om: OpenedModel) -> TrainResult | None:
             features=md_escape(", ".join(used) or "—"),
         )
     )
-    data_notes(od)
+    data_notes(od, om.estimator.schema_.target)
     if od.result is not None:
         if not report_mode.active():
             st.page_link("pages/prune.py", label=t("opened.prune_link"), icon=":material/content_cut:")
@@ -123,14 +123,15 @@ def train_view(om: OpenedModel) -> TrainResult | None:
     return None
 
 
-def data_notes(od: OnData) -> None:
-    """Where the statistics shown come from, and what the data lack for the other views."""
+def data_notes(od: OnData, model_target: str) -> None:
+    """Where the statistics shown come from, and what the data lack for the other views
+    (``model_target``: the target's name in the model file, which a stand-in replaces)."""
     columns = ", ".join(md_escape(c) for c in needed_columns(od.estimator))
     if od.target is not None:
         st.caption(
             t(
                 "opened.target_stand_in",
-                model=md_escape(od.estimator.schema_.target),
+                model=md_escape(model_target),
                 data=md_escape(od.target),
             )
         )

@@ -6,7 +6,7 @@ rows (``dtcore.importers.restate``) and it is scored as a trained model is."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -151,6 +151,10 @@ def on_data(
             return OnData(est, error=("opened.data_no_rows", {}))
         # a dtcore model file (no origin) holds its own training statistics: used as it is
         model = est if origin is None else restate(est, X[tr], y[tr])
+        if stand_in is not None and model is not est:
+            # the restated tree predicts the stand-in column: its pictures, legend, rules and
+            # downloads name it (they said "y" beside a caption saying 贵不贵 stands in for y)
+            model.schema_ = replace(model.schema_, target=stand_in)
         scores = split_scores(model, X, y, rows, clf)
     except (DataError, TrainingError, ValueError) as exc:
         return OnData(est, target=stand_in, error=("opened.data_failed", {"detail": str(exc)}))
