@@ -335,11 +335,38 @@ def typed_column(values: ArrayLike) -> pd.Series:
     """Raw cells → a numeric Series when every known cell is a number, else labels (None = missing).
 
     Text is stripped, tested for missing and for being a number once per distinct string (a
-    repeated string is one object here, so the cache costs one lookup per cell, not a copy).
+    repeated string is one object here, so the cache costs one lookup per cell, not a copy);
+    numbers only (Parquet's numeric columns, Excel's number cells) are typed at once.
     """
     values = np.asarray(values, dtype=object)
-    if pd.api.types.infer_dtype(values, skipna=False) == "string":
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind == "string" and pd.api.types.infer_dtype(values, skipna=False) == "string":
         return _typed_text_column(values)
+    if kind in _NUMBER_KINDS:
+        return _typed_numbers(values)
+    return _typed_cells(values)
+
+
+#: ``infer_dtype`` kinds (missing cells skipped) of a column of numbers only: Parquet's numeric
+#: columns, Excel's number cells (never a bool: True is a label, not 1)
+_NUMBER_KINDS = frozenset({"floating", "integer", "mixed-integer-float"})
+
+
+def _typed_numbers(values: np.ndarray) -> pd.Series:
+    """``typed_column`` of cells that are numbers or missing (None, NaN, pd.NA), vectorised: the
+    per-cell loop of :func:`_typed_cells` took 1 s of a 10⁵-row × 12-column Parquet upload's
+    1.2 s. Whole numbers with no missing cell (below 2⁵³) are integers, as there."""
+    arr = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+    known = ~np.isnan(arr)
+    with np.errstate(invalid="ignore"):  # inf % 1 is NaN: not a whole number
+        whole = bool(np.all(np.mod(arr, 1) == 0))
+    if known.all() and whole and np.all(np.abs(arr) < 2**53):
+        return pd.Series(arr.astype(np.int64))
+    return pd.Series(arr)
+
+
+def _typed_cells(values: np.ndarray) -> pd.Series:
+    """``typed_column`` cell by cell: any mix of numbers, text, booleans, dates and missing cells."""
     seen: dict[str, str | None] = {}
     cells: list[Any] = []  # cells of an object array: numbers, text, None
     for v in values:
