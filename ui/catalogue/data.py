@@ -4,6 +4,7 @@ large-data split note."""
 WORDS: dict[str, tuple[str, str]] = {
     "data.title": ("Data", "数据"),
     "data.source": ("Where the data comes from", "数据来源"),
+    "data.reading": ("Reading {name} …", "正在读取 {name} …"),
     "data.sample": ("Bundled sample", "内置样例数据集"),
     "data.sample_help": (
         "The textbook sets from the specification and real data sets shipped with the app.",

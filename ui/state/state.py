@@ -201,9 +201,14 @@ def _shared_read(digest: str, name: str, _data: bytes) -> LoadedData:
     return read_bytes(_data, name, sha256=digest)
 
 
+def is_new_upload(uploaded) -> bool:
+    """Whether the upload box holds a file this session has not read yet."""
+    return uploaded is not None and st.session_state.get("upload_id") != uploaded.file_id
+
+
 def take_upload(uploaded) -> None:
     """Read a newly uploaded file once; on failure keep the previous data and remember why."""
-    if uploaded is None or st.session_state.get("upload_id") == uploaded.file_id:
+    if not is_new_upload(uploaded):
         return
     st.session_state["upload_id"] = uploaded.file_id
     data = uploaded.getvalue()
