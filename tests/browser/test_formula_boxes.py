@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_screenshots import open_page, script_done
+from tests.browser.test_screenshots import at_rest, open_page, script_done
 from tests.ui.test_arithmetic_truth import aligned_rows_em
 from ui.views.formula_layout import ROW_EM
 
@@ -50,9 +50,7 @@ def scripts(page, app_url, feature: str, lang: str) -> list[dict]:
     )
     page.locator(".katex-display").first.wait_for(state="visible", timeout=90_000)
     script_done(page, timeout=90_000)
-    page.evaluate("() => document.fonts.ready.then(() => true)")
-    page.wait_for_timeout(500)
-    return page.evaluate(SCRIPTS)
+    return at_rest(page, SCRIPTS)
 
 
 def clipped(found: list[dict]) -> list[dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_screenshots import open_page, script_done
+from tests.browser.test_screenshots import at_rest, open_page, script_done
 from ui import i18n
 
 #: page path → the catalogue key of its title, which it shows once drawn (a blank page cannot pass)
@@ -89,12 +89,11 @@ def test_language_round_trip_raises_nothing(page, app_url, case, path):
     open_page(page, app_url, path, lang="en", **CASES[case])
     settle(page, path)
     assert problems(page) == [], f"before the switch: {problems(page)}"
-    assert page.evaluate(CUT_LABELS) == []
+    assert at_rest(page, CUT_LABELS) == []
     for name in ("中文", "English"):
         switch_language(page, name, path)
         assert problems(page) == [], f"after switching to {name} on /{path}: {problems(page)}"
-        page.wait_for_timeout(500)
-        assert page.evaluate(CUT_LABELS) == [], name
+        assert at_rest(page, CUT_LABELS) == [], name
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == i18n.translate(PAGES[path], "en")
 
 
@@ -126,8 +125,7 @@ def test_no_button_label_is_cut(page, app_url, path, params):
     open_page(page, app_url, path, lang="en", **params)
     settle(page, path)
     page.locator('[data-testid="stMain"] button').first.wait_for(state="visible", timeout=60_000)
-    assert page.evaluate(CUT_LABELS) == []
+    assert at_rest(page, CUT_LABELS) == []
     for name in ("中文", "English"):
         switch_language(page, name, path)
-        page.wait_for_timeout(500)
-        assert page.evaluate(CUT_LABELS) == [], name
+        assert at_rest(page, CUT_LABELS) == [], name

@@ -41,6 +41,20 @@ def script_done(page, timeout=30_000):
     assert page.get_by_text("Page not found").count() == 0, f"{page.url} is not a page of the app"
 
 
+def at_rest(page, js: str):
+    """``js``'s result once the fonts are in and two measures 100 ms apart agree (where a fixed
+    wait of 500 ms stood: it waited that long every time, and guessed)."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    last = page.evaluate(js)
+    for _ in range(30):
+        page.wait_for_timeout(100)
+        now = page.evaluate(js)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError(f"the page kept changing: {last}")
+
+
 def settled_png(page, locator, *, inner: str | None = None, timeout: float = 30.0) -> bytes:
     """A screenshot of ``locator`` once it no longer changes (fonts loaded, script finished,
     ``inner`` drawn inside it, two consecutive pictures identical)."""
