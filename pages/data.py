@@ -26,7 +26,7 @@ def source_section():
         uploaded = st.file_uploader(
             t("data.upload"), type=UPLOAD_TYPES, help=t("data.upload_help"), key=state.upload_widget_key()
         )
-        if uploaded is not None and state.is_new_upload(uploaded):  # 10⁵ Excel rows: some 12 s to read
+        if state.is_new_upload(uploaded):  # an Excel file of 10⁵ rows takes some 12 s to read
             with st.spinner(t("data.reading", name=md_escape(uploaded.name))):
                 state.take_upload(uploaded)
     with left:

@@ -31,6 +31,7 @@ from dtcore.export.node_charts import (
 )
 from dtcore.export.origin import HESSIAN
 from dtcore.export.thresholds import midpoint_text
+from dtcore.export.words import complete_words
 from dtcore.numbers import fmt_num, fmt_weight
 from dtcore.routing import DISTRIBUTE
 from dtcore.schema import Schema
@@ -313,14 +314,11 @@ def _fold_summary(tree: Tree, schema: Schema, sub: np.ndarray, s: _DotStyle) -> 
     return '<BR/><FONT POINT-SIZE="9">' + " · ".join(parts) + "</FONT>"
 
 
-def _dot_words(words: dict | None) -> dict:
+def _dot_words(words: Mapping[str, str] | None) -> dict:
     """DOT_WORDS with the caller's words, escaped (they may come from an editable catalogue)."""
     if words is None:
         return DOT_WORDS
-    missing = sorted(set(DOT_WORDS) - set(words))
-    if missing:
-        raise ValueError(f"words= lacks {missing}")
-    out = {k: html_escape(str(words[k])) for k in DOT_WORDS}
+    out = {k: html_escape(v) for k, v in complete_words(DOT_WORDS, words).items()}
     more = "<BR/>".join(html_escape(part) for part in str(words["more"]).split("<BR/>"))
     for key in ("n", "leaves"):  # the placeholders survive escaping
         more = more.replace(f"&#123;{key}&#125;", "{" + key + "}")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dtcore.export.labels import branches, condition_text, html_escape, node_prediction_indices
+from dtcore.export.words import complete_words
 from dtcore.numbers import fmt_num
 from dtcore.schema import is_missing, label_of, to_float
 
@@ -72,12 +73,7 @@ PAGE_WORDS = {**_MARKUP_WORDS, **_SCRIPT_WORDS}
 
 def page_words(words: Mapping[str, str] | None) -> dict[str, str]:
     """PAGE_WORDS, or the caller's words for every key (each with the same fields)."""
-    if words is None:
-        return dict(PAGE_WORDS)
-    missing = sorted(set(PAGE_WORDS) - set(words))
-    if missing:
-        raise ValueError(f"words= lacks {missing}")
-    return {k: str(words[k]) for k in PAGE_WORDS}
+    return complete_words(PAGE_WORDS, words)
 
 
 def asset_text(name: str) -> str:

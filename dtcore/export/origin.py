@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from dtcore.export.words import complete_words
+
 #: what ``ModelOrigin.leaf_values`` says for each kind of leaf
 CLASS_COUNTS = "class counts"
 MEAN_TARGET = "mean target"
@@ -112,14 +114,9 @@ ORIGIN_WORDS = {
 }
 
 
-def origin_words(words: Mapping[str, str] | None) -> Mapping[str, str]:
+def origin_words(words: Mapping[str, str] | None) -> dict[str, str]:
     """ORIGIN_WORDS and NOTE_CLAUSES, or the caller's words for every one of their keys."""
-    if words is None:
-        return {**ORIGIN_WORDS, **NOTE_CLAUSES}
-    missing = sorted((set(ORIGIN_WORDS) | set(NOTE_CLAUSES)) - set(words))
-    if missing:
-        raise ValueError(f"words= lacks {missing}")
-    return words
+    return complete_words({**ORIGIN_WORDS, **NOTE_CLAUSES}, words)
 
 
 @dataclass(frozen=True)

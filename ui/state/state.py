@@ -8,6 +8,7 @@ view settings that travel in the URL are ``ui.state.url``'s; the model is ``ui.s
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING, TypeGuard
 
 import streamlit as st
 
@@ -18,6 +19,9 @@ from ui.services.split import UNPRUNED_BY_DEFAULT, upload_defaults
 from ui.services.training import Split
 
 from .url import DEFAULT_SAMPLE, param_key, setting, url_defaults
+
+if TYPE_CHECKING:
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 
 def fixed_labels(options, label, key: str | None = None):
@@ -201,12 +205,12 @@ def _shared_read(digest: str, name: str, _data: bytes) -> LoadedData:
     return read_bytes(_data, name, sha256=digest)
 
 
-def is_new_upload(uploaded) -> bool:
+def is_new_upload(uploaded: UploadedFile | None) -> TypeGuard[UploadedFile]:
     """Whether the upload box holds a file this session has not read yet."""
     return uploaded is not None and st.session_state.get("upload_id") != uploaded.file_id
 
 
-def take_upload(uploaded) -> None:
+def take_upload(uploaded: UploadedFile | None) -> None:
     """Read a newly uploaded file once; on failure keep the previous data and remember why."""
     if not is_new_upload(uploaded):
         return
