@@ -3,8 +3,9 @@
 A selection widget whose options are translated used to keep its value as the label the browser
 had drawn: after a switch that label was no longer an option and came back as the value
 (``KeyError: 'training'`` in the what-if section, ``KeyError: 'nodes testing a feature'`` in the
-Find panel of a big tree). Each page is opened with a trained tree, the language is switched there
-and back, and the page must show no exception, no error box of a section, and its content again.
+Find panel of a big tree). Each page is reached with a trained tree (one session walks them
+through the sidebar, as a user does), the language is switched there and back, and the page must
+show no exception, no error box of a section, and its content again.
 """
 
 from __future__ import annotations
@@ -76,25 +77,39 @@ CUT_LABELS = """() => [...document.querySelectorAll('[data-testid="stMain"] butt
   }).filter(([, full, shown]) => shown > 0 && full > shown + 1)"""
 
 
+def nav_to(page, path: str) -> None:
+    """Go to /``path`` through the sidebar's link, as a user moves between pages (the session,
+    its data and its tree stay), and wait until its title is drawn and the run has ended."""
+    href = f'[data-testid="stSidebarNav"] a[href$="/{path}"]:visible'
+    page.locator(href).first.click()
+    title = i18n.translate(PAGES[path], "en")
+    page.locator('[data-testid="stMain"] h1').filter(has_text=title).first.wait_for(
+        state="visible", timeout=120_000
+    )
+    script_done(page, timeout=120_000)
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize(
-    ("case", "path"),
-    [("watermelon", p) for p in PAGES] + [("big", p) for p in BIG_PAGES],
-    ids=lambda v: v or "train",
-)
-def test_language_round_trip_raises_nothing(page, app_url, case, path):
-    """The page raises nothing before, during and after the round trip, and no button's label is
-    cut in either language (issue 27: "填入这一…" in the what-if, "Back to th…" in the big tree's
-    focused view at 1400 px)."""
-    open_page(page, app_url, path, lang="en", **CASES[case])
-    settle(page, path)
-    assert problems(page) == [], f"before the switch: {problems(page)}"
-    assert at_rest(page, CUT_LABELS) == []
-    for name in ("中文", "English"):
-        switch_language(page, name, path)
-        assert problems(page) == [], f"after switching to {name} on /{path}: {problems(page)}"
-        assert at_rest(page, CUT_LABELS) == [], name
-    assert page.locator('[data-testid="stMain"] h1').first.inner_text() == i18n.translate(PAGES[path], "en")
+@pytest.mark.parametrize("case", list(CASES))
+def test_language_round_trip_raises_nothing(page, app_url, case):
+    """On every page in turn (reached through the sidebar, one session), the page raises nothing
+    before, during and after the round trip, and no button's label is cut in either language
+    (issue 27: "填入这一…" in the what-if, "Back to th…" in the big tree's focused view at 1400 px)."""
+    paths = list(PAGES) if case == "watermelon" else list(BIG_PAGES)
+    open_page(page, app_url, paths[0], lang="en", **CASES[case])
+    settle(page, paths[0])
+    for i, path in enumerate(paths):
+        if i:
+            nav_to(page, path)
+        assert problems(page) == [], f"/{path} before the switch: {problems(page)}"
+        assert at_rest(page, CUT_LABELS) == [], f"/{path}"
+        for name in ("中文", "English"):
+            switch_language(page, name, path)
+            assert problems(page) == [], f"after switching to {name} on /{path}: {problems(page)}"
+            assert at_rest(page, CUT_LABELS) == [], f"/{path} in {name}"
+        assert page.locator('[data-testid="stMain"] h1').first.inner_text() == i18n.translate(
+            PAGES[path], "en"
+        )
 
 
 @pytest.mark.browser
