@@ -238,12 +238,21 @@ def choose_alpha_cv(
     )
 
 
-def estimator_grower(estimator: BaseTreeEstimator, schema: Schema) -> Grower:
-    """A Grower from a dtcore estimator: a fresh copy with the same parameters (ccp_alpha forced
-    to 0 where the estimator has it) fitted on the encoded rows."""
+def estimator_grower(estimator: BaseTreeEstimator, schema: Schema, *, unpruned: bool = False) -> Grower:
+    """A Grower from a dtcore estimator: a fresh copy with the same parameters fitted on the
+    encoded rows, ``ccp_alpha`` forced to 0 where the estimator has it (the folds must grow the
+    whole tree α is read from).
+
+    The fold trees must be grown as the tree being pruned was: ``unpruned=True`` also turns off
+    the estimator's own post-pruning (C4.5's ``prune``) for a caller that prunes the tree as grown
+    (``unpruned_tree_``, as the app's Pruning page does); without it a C4.5 fold tree is
+    EBP-pruned as ``tree_`` was (the CLI prunes ``tree_``). The one home of this rule: the CLI,
+    the app and the tests all take their fold trees from here."""
     params = estimator.get_params()
     if "ccp_alpha" in params:
         params["ccp_alpha"] = 0.0
+    if unpruned and "prune" in params:
+        params["prune"] = False
 
     def grow(X: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> Tree:
         return type(estimator)(**params).fit_encoded(X, y, schema, w).tree_

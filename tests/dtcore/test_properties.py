@@ -24,7 +24,7 @@ from dtcore.c45 import C45Classifier
 from dtcore.cart.estimator import CARTClassifier, CARTRegressor
 from dtcore.export.model_json import dumps_model, model_from_dict
 from dtcore.id3.estimator import ID3Classifier
-from dtcore.pruning import prune
+from dtcore.pruning import estimator_grower, prune
 from dtcore.pruning.methods import methods_for
 from dtcore.schema import encode_classes
 
@@ -220,9 +220,8 @@ def _encoded(est, table):
 
 
 def _grower(est):
-    """grow(X, y, w) -> the unpruned tree of a fresh copy of ``est`` on encoded rows."""
-    schema, params = est.schema_, est.get_params()
-    return lambda X, y, w: type(est)(**params).fit_encoded(X, y, schema, w).tree_
+    """grow(X, y, w) -> a fresh copy of ``est``'s tree on encoded rows (the CLI's fold trees)."""
+    return estimator_grower(est, est.schema_)
 
 
 def _snapshot(tree):

@@ -21,6 +21,7 @@ from dtcore.pruning import (
     choose_alpha_validation,
     collapse,
     cost_complexity_path,
+    estimator_grower,
     prune,
     prune_to_alpha,
 )
@@ -249,6 +250,32 @@ def test_alpha_on_validation_scores_each_candidate_like_sklearn(breast_cancer):
     # standard error of a 0/1 loss is sqrt(p(1-p)/n)
     p = one.errors[one.best_index]
     assert one.ses[one.best_index] == pytest.approx(math.sqrt(p * (1 - p) / yv.size))
+
+
+def grown(tree: Tree) -> dict:
+    """A tree's nodes and statistics without what a fit adds to ``tree_`` alone (the training
+    values beside each cut, whether a node saw missing values)."""
+    return {k: v for k, v in tree.to_dict().items() if k not in ("cut_below", "cut_above", "saw_missing")}
+
+
+def test_fold_trees_are_grown_as_the_pruned_tree_was(breast_cancer):
+    """One rule for CV's fold trees (``estimator_grower``), which the CLI, the app and the tests
+    call: α is forced to 0, and C4.5's own EBP stays on for the CLI (it prunes ``tree_``) and goes
+    off for the app's Pruning page (it prunes ``unpruned_tree_``)."""
+    from dtcore import C45Classifier
+    from dtcore.cart.estimator import CARTClassifier
+
+    X, y = breast_cancer
+    c45 = C45Classifier().fit(X, y)
+    assert c45.unpruned_tree_.node_count > c45.tree_.node_count  # EBP pruned something
+    as_fitted = estimator_grower(c45, c45.schema_)(X, y, None)
+    unpruned = estimator_grower(c45, c45.schema_, unpruned=True)(X, y, None)
+    assert as_fitted.to_dict() == c45.tree_.to_dict()
+    assert grown(unpruned) == grown(c45.unpruned_tree_)
+    cart = CARTClassifier(ccp_alpha=0.01).fit(X, y)
+    whole = estimator_grower(cart, cart.schema_)(X, y, None)
+    assert whole.to_dict() == CARTClassifier().fit(X, y).tree_.to_dict()
+    assert whole.node_count > cart.tree_.node_count
 
 
 def test_alpha_by_cross_validation_matches_manual_sklearn_cv(breast_cancer):

@@ -345,3 +345,16 @@ def test_a_long_path_is_drawn_by_groups_of_steps_with_true_ranges():
     assert cols[g][0] <= x < cols[g][0] + cols[g][1]
     leaves_svg = pf.leaves_alpha_svg(curves, float(alphas[10]), LABELS)
     assert len(columns(leaves_svg)) == len(groups) and len(leaves_svg) < 40_000
+
+
+def test_the_pages_fold_trees_are_grown_unpruned_as_the_tree_it_prunes():
+    """The Pruning page prunes C4.5's tree as grown (``grown_tree``: ``unpruned_tree_``), so its
+    cross-validation folds grow that tree too, EBP off (``estimator_grower(unpruned=True)``)."""
+    from dtcore import C45Classifier
+    from tests.dtcore.test_pruning import grown, read_numeric
+
+    X, y = read_numeric("breast_cancer.csv")
+    est = C45Classifier().fit(X, y)
+    assert est.unpruned_tree_.node_count > est.tree_.node_count  # EBP pruned something
+    assert pv.grown_tree(est) is est.unpruned_tree_
+    assert grown(pv.grower(est)(X, y, None)) == grown(est.unpruned_tree_)

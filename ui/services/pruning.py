@@ -9,7 +9,7 @@ validation and test mean the same rows on every page.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from dtcore.pruning import (
     cost_complexity_path,
     prune,
 )
-from dtcore.pruning.alpha_selection import candidate_alphas, errors_along_path
+from dtcore.pruning.alpha_selection import Grower, candidate_alphas, errors_along_path, estimator_grower
 from dtcore.pruning.ebp import ebp_prune
 from dtcore.pruning.methods import CLASSIFICATION_ONLY as CLASSIFICATION_ONLY
 from dtcore.pruning.methods import methods_for as methods_for
@@ -94,18 +94,10 @@ def grown_tree(est: BaseTreeEstimator, forced: bool = False) -> Tree:
     return est.tree_ if tree is None else tree
 
 
-def grower(est: BaseTreeEstimator) -> Callable[[np.ndarray, np.ndarray, np.ndarray | None], Tree]:
-    """Re-grow the model's tree on other rows, unpruned (for cross-validating α)."""
-    params = est.get_params()
-    for name, off in (("ccp_alpha", 0.0), ("prune", False)):
-        if name in params:
-            params[name] = off
-    schema = est.schema_
-
-    def grow(X: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> Tree:
-        return type(est)(**params).fit_encoded(X, y, schema, w).tree_
-
-    return grow
+def grower(est: BaseTreeEstimator) -> Grower:
+    """The model's tree re-grown on other rows as the page prunes it: unpruned (for
+    cross-validating α; ``dtcore.pruning.estimator_grower`` holds the rule)."""
+    return estimator_grower(est, est.schema_, unpruned=True)
 
 
 # ---------------------------------------------------------------------------------------------
