@@ -54,11 +54,12 @@ def start_app(
     extra_args: Sequence[str] = (),
     seconds: float = 60,
 ) -> subprocess.Popen:
-    """``streamlit run app.py`` on 127.0.0.1:``port`` (headless, no file watcher, no usage
-    statistics), its output to ``log`` (None: discarded), once its health check answers."""
+    """``streamlit run app.py`` on 127.0.0.1:``port`` (headless, no usage statistics; the rest,
+    no file watcher among it, from .streamlit/config.toml as ``make run`` reads it), its output
+    to ``log`` (None: discarded), once its health check answers."""
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port)]
     command += ["--server.address", "127.0.0.1", "--server.headless", "true"]
-    command += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *extra_args]
+    command += ["--browser.gatherUsageStats", "false", *extra_args]
     out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115 (the child holds it)
     try:
         proc = subprocess.Popen(
