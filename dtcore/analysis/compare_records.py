@@ -187,7 +187,8 @@ class FeatureRow:
 
 @dataclass(frozen=True)
 class RunnerUp:
-    """A report's second-best feature and its score (the explorer's ``runner_up``)."""
+    """The best feature after the one a contender's tree tests at the node, and its score in the
+    same measure as the chosen test's (``SplitReport.runner_up_to``, ``score_of``)."""
 
     feature: int
     name: str

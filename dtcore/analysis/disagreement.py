@@ -163,19 +163,15 @@ def _explain_node(
         criteria={e.key: r.score_name for e, r in zip(entries, reports)},
         average_gain=None if avg is None else float(avg),
         features=_feature_table(entries, reports),
-        runner_up={e.key: _runner_up(r) for e, r in zip(entries, reports)},
+        runner_up={e.key: _runner_up(r, t) for e, r, t in zip(entries, reports, tests)},
     )
 
 
-_SCORE_FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
-
-
-def _runner_up(rep: SplitReport) -> RunnerUp | None:
-    """The report's second-best feature and its score (the explorer's ``runner_up``)."""
-    if rep.runner_up is None:
-        return None
-    f = rep.features[rep.runner_up]
-    return RunnerUp(int(rep.runner_up), f.name, getattr(f, _SCORE_FIELD.get(rep.score_name, "gain")))
+def _runner_up(rep: SplitReport, test: SplitTest | None) -> RunnerUp | None:
+    """The best feature after the one the contender's tree tests here, scored as its chosen test
+    is (``SplitReport.runner_up_to``, ``score_of``); None at a leaf."""
+    j = None if test is None else rep.runner_up_to(test.feature)
+    return None if j is None else RunnerUp(j, rep.features[j].name, rep.score_of(j))
 
 
 def _grown(e: Entry) -> Tree:

@@ -323,6 +323,20 @@ class SplitReport(Record):
     def _order(self) -> tuple[str, ...]:
         return _REPORT_ORDER
 
+    def score_of(self, feature: int) -> float | None:
+        """Feature ``feature``'s best test scored as ``score_name`` names it: the information gain,
+        the gain ratio, or CART's impurity decrease at this node (``gain``; not ``improvement``,
+        scikit-learn's scale weighted by the node's share of the rows). The one home of this
+        choice for every caption that prints a feature's score beside its name."""
+        f = self.features[feature]
+        return f.gain_ratio if self.score_name == "gain_ratio" else f.gain
+
+    def runner_up_to(self, feature: int | None) -> int | None:
+        """The best-ranked usable feature other than ``feature``, the one the tree tests here:
+        ``runner_up`` unless the builder took another feature than ``chosen`` (an exact tie that
+        the last bits of its running sums broke the other way)."""
+        return next((j for j in self.ranking if j != feature), None)
+
 
 _REPORT_ORDER = (
     "node",

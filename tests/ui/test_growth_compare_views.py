@@ -171,3 +171,53 @@ def test_a_tiny_weighted_decrease_in_the_first_disagreement_keeps_its_digits():
     assert any(isinstance(n, ChoseNote) for n in notes)
     words = " ".join(CV.first_sentences(c, notes, t))
     assert "2.1e-05" in words and "0.000" not in words, words
+
+
+def test_a_cart_steps_scores_are_the_decrease_at_its_node():
+    """A CART step's caption prints the impurity decrease at the node, as the Splits page's
+    worked arithmetic does, for the test and for the runner-up alike: it printed scikit-learn's
+    weighted improvement (the node's share of the rows times that), under the same name."""
+    from dtcore import explain
+
+    est, X, y = fitted("breast_cancer.csv", "class", "cart", max_depth=4)
+    Xe = est.encode(X.to_numpy(object))
+    ye = np.array([list(est.schema_.classes).index(v) for v in y])
+    grown = est.grown_tree_
+    splits, _ = G.n_steps(est)
+    deep = 0
+    for k in range(1, splits + 1):
+        node = G.step(est, k).node
+        info = G.split_info(est, Xe, ye, node)
+        nd = explain.explainer_data(est, Xe, ye, None, node, tree=grown)
+        rep = explain.report_for(nd)
+        here = explain.arithmetic(nd, explain.tree_test(grown, node), rep).decrease
+        assert info.score == pytest.approx(here, rel=1e-9), k
+        r = rep.features[rep.runner_up_to(int(grown.feature[node]))]
+        runner = explain.arithmetic(nd, r.test, rep).decrease
+        assert info.runner_up == r.name and info.runner_up_score == pytest.approx(runner, rel=1e-9)
+        deep += grown.weighted_n[node] < grown.weighted_n[0]
+    assert deep >= 3  # below the root the two scales differ
+
+
+def test_an_exact_tie_is_not_told_as_a_preference():
+    """Two tests that score the same for a contender (a tie the builder broke) are said to tie,
+    not that it "prefers" one (a 10⁵-row table's first disagreement printed "prefers it to
+    特征1 (64.113)" for a test of 64.113)."""
+    import dataclasses
+
+    from dtcore.analysis.compare_records import ChoseNote
+
+    df = frame("buys_computer.csv")
+    X, y = df.drop(columns=["buys_computer"]).to_numpy(object), df["buys_computer"].to_numpy(object)
+    c = compare(X, y, {"train": np.arange(len(df))}, fit_kw={"feature_names": list(df.columns[:-1])})
+    chose = [n for n in c.notes() if isinstance(n, ChoseNote) and n.other is not None]
+    assert chose
+    t = lambda key, **v: i18n.translate(key, "en", **v)  # noqa: E731
+    note = chose[0]
+    apart = CV.first_sentences(c, [note], t)[0]
+    assert "prefers it to" in apart and "scores the same" not in apart
+    level = dataclasses.replace(note, other_score=note.score * (1 + 1e-15))
+    tied = CV.first_sentences(c, [level], t)[0]
+    assert "prefers" not in tied and "scores the same" in tied
+    zh = CV.first_sentences(c, [level], lambda key, **v: i18n.translate(key, "zh", **v))[0]
+    assert "得分相同" in zh

@@ -42,6 +42,10 @@ WORDS: dict[str, tuple[str, str]] = {
         "**{algo}** 选择了 {test}（{score_name} {score}）。",
     ),
     "compare.note.over": ("It prefers it to {test} ({score}).", "它认为优于 {test}（{score}）。"),
+    "compare.note.tied": (
+        "{test} scores the same ({score}): a tie, which the builder broke.",
+        "{test} 得分相同（{score}）：两者持平，由构建算法决定取舍。",
+    ),
     "compare.note.runner_up": (
         "Its runner-up feature is {feature} ({score}).",
         "其次优特征为 {feature}（{score}）。",

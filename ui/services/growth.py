@@ -81,25 +81,20 @@ class SplitInfo:
     branch_labels: list[str]
 
 
-_FIELD = {"gain": "gain", "gain_ratio": "gain_ratio", "impurity_decrease": "improvement"}
-
-
 def split_info(est: Any, X: np.ndarray, y: np.ndarray, grown_node: int) -> SplitInfo:
     """The split report at ``grown_node`` of the grown tree, on the training arrays X, y."""
     grown = est.grown_tree_
     rep = explain.split_report(est, X, y, None, int(grown_node), tree=grown)
     j = int(grown.feature[grown_node])
-    field = _FIELD.get(rep.score_name, "gain")
-    chosen = rep.features[j]
-    runner = rep.features[rep.runner_up] if rep.runner_up is not None else None
+    r = rep.runner_up_to(j)
     kids = grown.children_of(int(grown_node))
     test = explain.tree_test(grown, int(grown_node))
     return SplitInfo(
         feature=est.schema_.features[j].name,
         score_name=rep.score_name,
-        score=getattr(chosen, field),
-        runner_up=None if runner is None else runner.name,
-        runner_up_score=None if runner is None else getattr(runner, field),
+        score=rep.score_of(j),
+        runner_up=None if r is None else rep.features[r].name,
+        runner_up_score=None if r is None else rep.score_of(r),
         branch_weights=[float(w) for w in grown.weighted_n[kids]],
         branch_labels=explain.branch_labels(est.schema_, test) if test is not None else [],
     )
