@@ -262,6 +262,13 @@ class ChoseNote:
     other_score: float | None
     runner_up: RunnerUp | None
 
+    @property
+    def tied(self) -> bool:
+        """Whether ``other`` scores the same as the chosen test but for the last bits of their
+        sums: a tie the builder broke, not a preference (the CLI and the app both say so)."""
+        a, b = self.score, self.other_score
+        return a is not None and b is not None and abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+
     def to_dict(self) -> dict[str, Any]:
         return explain.jsonable(asdict(self))
 

@@ -159,7 +159,9 @@ def sentences(c: C.Comparison) -> list[str]:
             t = describe_test(f.tests[n.test])
             o = "" if n.other is None else describe_test(f.tests[n.other])
             said = f"{labels[n.by]} chose {t} ({names.get(n.score_name, n.score_name)} {fmt_score(n.score)})"
-            if n.other is not None:
+            if n.other is not None and n.tied:
+                said += f", tied with {o} ({fmt_score(n.other_score)}): the builder broke the tie"
+            elif n.other is not None:
                 said += f" over {o} ({fmt_score(n.other_score)})"
             if n.runner_up is not None:
                 said += f"; its runner-up feature is {n.runner_up.name} ({fmt_score(n.runner_up.score)})"

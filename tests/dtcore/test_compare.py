@@ -268,3 +268,25 @@ def test_each_runner_up_is_another_feature_scored_as_the_chosen_test():
     assert r is not None and len(df) > nd.N  # below the root: the weighted scale is smaller
     here = explain.arithmetic(nd, rep.features[r.feature].test, rep).decrease
     assert r.score == pytest.approx(here, rel=1e-9)
+
+
+def test_the_command_line_tells_a_tie_as_a_tie(monkeypatch):
+    """``dtcore compare`` says a contender's test ties with another that scores the same (to the
+    last bits of the sums), and "over" only where the scores differ (``ChoseNote.tied``)."""
+    import dataclasses
+
+    import pandas as pd
+
+    from dtcore.analysis.compare_records import ChoseNote
+    from dtcore.cli.compare import sentences
+
+    df = pd.read_csv(DATA / "buys_computer.csv", dtype=str, keep_default_na=False)
+    X, y = df.drop(columns=["buys_computer"]).to_numpy(object), df["buys_computer"].to_numpy(object)
+    c = C.compare(X, y, {"train": np.arange(len(df))}, fit_kw={"feature_names": list(df.columns[:-1])})
+    note = next(n for n in c.notes() if isinstance(n, ChoseNote) and n.other is not None)
+    assert not note.tied and any(" over " in s for s in sentences(c))
+    level = dataclasses.replace(note, other_score=note.score * (1 + 1e-15))
+    assert level.tied and not dataclasses.replace(note, other_score=note.score * (1 + 1e-9)).tied
+    monkeypatch.setattr(type(c), "notes", lambda self: [level])
+    said = sentences(c)[0]
+    assert ", tied with " in said and " over " not in said

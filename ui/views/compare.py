@@ -166,12 +166,6 @@ def scores_at_first(c: Comparison, t: Translate) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tied(a: float | None, b: float | None) -> bool:
-    """Whether two scores are equal but for the last bits of their sums (then "prefers" would
-    claim an order the numbers do not show)."""
-    return a is not None and b is not None and abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
-
-
 def first_sentences(c: Comparison, notes: list[Note], t: Translate) -> list[str]:
     """The notes of ``dtcore.analysis.disagreement.notes`` in the UI language, as Markdown (user
     text escaped)."""
@@ -193,7 +187,7 @@ def first_sentences(c: Comparison, notes: list[Note], t: Translate) -> list[str]
                 score=fmt_score_fine(n.score),
             )
             if n.other is not None:
-                key = "compare.note.tied" if tied(n.score, n.other_score) else "compare.note.over"
+                key = "compare.note.tied" if n.tied else "compare.note.over"
                 s += " " + t(key, test=test(n.other), score=fmt_score_fine(n.other_score))
             if n.runner_up is not None:
                 s += " " + t(
