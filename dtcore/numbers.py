@@ -67,9 +67,9 @@ SCORE_NOISE = 1e-12
 
 def fmt_fixed_fine(x: Any, digits: int = 3) -> str:
     """:func:`fmt_fixed`, but a positive value too small for ``digits`` decimals (and above
-    :data:`SCORE_NOISE`) shows two significant digits ("0.00021", "2.1e-05"): a deep split's
-    impurity decrease, weighted by its node's share of the rows, is often that small, and
-    "0.000" read as no decrease at all, for the test chosen and its runner-up alike."""
+    :data:`SCORE_NOISE`) shows two significant digits ("0.00021", "2.1e-05"): a small gain or
+    impurity decrease at a deep node (and a regression's on a target of small values) printed
+    as "0.000" read as no decrease at all, for the test chosen and its runner-up alike."""
     if x is not None:
         v = float(x)
         if math.isfinite(v) and SCORE_NOISE < v < 0.5 * 10.0**-digits:

@@ -14,6 +14,7 @@ import numpy as np
 
 from dtcore import explain
 from dtcore.base import BaseTreeEstimator
+from dtcore.numbers import SCORE_NOISE
 from dtcore.tree import SplitTest
 
 
@@ -267,7 +268,7 @@ class ChoseNote:
         """Whether ``other`` scores the same as the chosen test but for the last bits of their
         sums: a tie the builder broke, not a preference (the CLI and the app both say so)."""
         a, b = self.score, self.other_score
-        return a is not None and b is not None and abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+        return a is not None and b is not None and abs(a - b) <= SCORE_NOISE * max(1.0, abs(a), abs(b))
 
     def to_dict(self) -> dict[str, Any]:
         return explain.jsonable(asdict(self))

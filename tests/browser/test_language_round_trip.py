@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.test_picture_resend import nav
 from tests.browser.test_screenshots import at_rest, open_page, script_done
 from ui import i18n
 
@@ -80,8 +81,7 @@ CUT_LABELS = """() => [...document.querySelectorAll('[data-testid="stMain"] butt
 def nav_to(page, path: str) -> None:
     """Go to /``path`` through the sidebar's link, as a user moves between pages (the session,
     its data and its tree stay), and wait until its title is drawn and the run has ended."""
-    href = f'[data-testid="stSidebarNav"] a[href$="/{path}"]:visible'
-    page.locator(href).first.click()
+    nav(page, path)  # the default page, Train & tree, links to "/": path ""
     title = i18n.translate(PAGES[path], "en")
     page.locator('[data-testid="stMain"] h1').filter(has_text=title).first.wait_for(
         state="visible", timeout=120_000
